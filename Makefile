@@ -1,0 +1,60 @@
+# gpudoctor: a thin wrapper around CMake.
+#   make          build build/gpudoctor
+#   make run      install missing build deps, build, run gpudoctor
+#   make test     install missing build+test deps, run the whole suite:
+#                 unit + end-to-end tests, an ASan/UBSan build of them,
+#                 and a short run of every fuzz target
+#   make install  PREFIX=/usr/local DESTDIR=
+PREFIX ?= /usr/local
+DESTDIR ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 15
+
+.PHONY: all run test deps test-deps check-build asan fuzz install clean
+
+all: build/gpudoctor
+
+build/Makefile:
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+build/gpudoctor: build/Makefile FORCE
+	cmake --build build -j$(JOBS)
+
+FORCE:
+
+deps:
+	tools/install-deps.sh build
+
+test-deps:
+	tools/install-deps.sh test
+
+run: deps
+	$(MAKE) all
+	./build/gpudoctor
+
+# The suite: normal build, then sanitizers, then fuzzing. Stops at the
+# first failing stage.
+test: test-deps
+	$(MAKE) all
+	cd build && ctest --output-on-failure -j$(JOBS)
+	$(MAKE) asan
+	$(MAKE) fuzz
+
+asan:
+	cmake -S . -B build-asan -DGD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j$(JOBS) -L unit
+
+fuzz:
+	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON -DGD_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j$(JOBS)
+	cd build-fuzz && ctest --output-on-failure -j$(JOBS) -L fuzz
+
+install: all
+	cmake --install build --prefix $(PREFIX) $(if $(DESTDIR),,)
+	@true
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,91 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+void gd_cli_common_help(FILE *f)
+{
+	fprintf(f,
+		"Options for every command:\n"
+		"  --root DIR      read the machine under DIR (a captured tree);\n"
+		"                  default $GPUDOCTOR_ROOT, else /\n"
+		"  --json          machine-readable output (schema in docs/json.md)\n"
+		"  --kb FILE       use this knowledge-base file instead of the built-in one\n"
+		"  --color=WHEN    always, never or auto (default; NO_COLOR is honoured)\n"
+		"  -h, --help      this help\n");
+}
+
+json_t *gd_cli_json_doc(const char *command)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "schema_version",
+			    json_integer(GD_JSON_SCHEMA_VERSION));
+	json_object_set_new(o, "command", json_string(command));
+	json_object_set_new(o, "gpudoctor_version", json_string(GD_VERSION));
+	return o;
+}
+
+int gd_cli_emit_json(struct gd_cli *cli, json_t *root)
+{
+	(void)cli;
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					     JSON_ENSURE_ASCII) < 0) {
+		json_decref(root);
+		return -1;
+	}
+	fputc('\n', stdout);
+	json_decref(root);
+	return 0;
+}
+
+void gd_cli_print_diags(struct gd_cli *cli, FILE *f)
+{
+	static const char *lv[] = {"note", "warning", "error"};
+
+	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
+		const gd_diag *d = &cli->ctx.diags.v[i];
+
+		fprintf(f, "gpudoctor: %s: %s%s%s\n", lv[d->level], d->source,
+			d->source[0] ? ": " : "", d->msg);
+	}
+}
+
+int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)cli;
+	fprintf(stderr, "gpudoctor %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'gpudoctor %s --help')\n", cmd);
+	return GD_EXIT_ERROR;
+}
+
+int gd_cli_error(struct gd_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)cli;
+	fprintf(stderr, "gpudoctor: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return GD_EXIT_ERROR;
+}
+
+#define COLOR(fn, code)                                                        \
+	const char *fn(const struct gd_cli *cli)                               \
+	{                                                                      \
+		return cli->color ? code : "";                                 \
+	}
+COLOR(gd_c_bold, "\033[1m")
+COLOR(gd_c_red, "\033[31m")
+COLOR(gd_c_green, "\033[32m")
+COLOR(gd_c_yellow, "\033[33m")
+COLOR(gd_c_dim, "\033[2m")
+COLOR(gd_c_off, "\033[0m")

@@ -1,0 +1,9 @@
+/* gpudoctor explain — placeholder until its issue lands. */
+#include "cli.h"
+
+int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return gd_cli_error(cli, "'explain' is not built yet");
+}

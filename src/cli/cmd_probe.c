@@ -1,0 +1,9 @@
+/* gpudoctor probe — placeholder until its issue lands. */
+#include "cli.h"
+
+int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return gd_cli_error(cli, "'probe' is not built yet");
+}

@@ -1,0 +1,188 @@
+/* gpudoctor entry point: global options, then one command from the table. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kb/kb.h"
+
+extern char **environ;
+
+/* One explicit table (STYLE.md habit 1); hidden rows are re-exec'd children. */
+const struct gd_cmd gd_commands[] = {
+	{"check", gd_cmd_check, "find GPUs, runtimes and frameworks; verdict and next steps per GPU (default)", 0},
+	{"list", gd_cmd_list, "list GPUs from sysfs, in milliseconds", 0},
+	{"probe", gd_cmd_probe, "run the op matrix per backend in supervised children", 0},
+	{"scan", gd_cmd_scan, "GPU targets and runtime needs of binaries, libraries, wheels", 0},
+	{"run", gd_cmd_run, "run a command with this GPU's workaround profile", 0},
+	{"try", gd_cmd_try, "try each candidate workaround strategy, keep the first that works", 0},
+	{"env", gd_cmd_env, "print the profile as shell lines to eval", 0},
+	{"explain", gd_cmd_explain, "match an error log against known failure signatures", 0},
+	{"report", gd_cmd_report, "Markdown (or JSON) report to paste into a bug report", 0},
+	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0},
+	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0},
+	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1},
+	{NULL, NULL, NULL, 0},
+};
+
+const struct gd_cmd *gd_cli_find(const char *name)
+{
+	for (const struct gd_cmd *c = gd_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: gpudoctor [OPTIONS] [COMMAND] [COMMAND OPTIONS]\n\n"
+		   "Tells why GPU acceleration for ML work does or doesn't work "
+		   "on this machine,\nand what to do next.\n\nCommands:\n");
+	for (const struct gd_cmd *c = gd_commands; c->name; c++)
+		if (!c->hidden)
+			fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f, "\n");
+	gd_cli_common_help(f);
+	fprintf(f, "\n'gpudoctor COMMAND --help' for a command's own options; "
+		   "'man gpudoctor' for more.\n"
+		   "Exit status: 0 a GPU works, 1 GPU present but not usable "
+		   "as is, 2 no GPU, 3 gpudoctor's own error.\n");
+}
+
+/* Global options may come before or after the command, but never after
+ * "--" (everything there belongs to the user's command). They are removed
+ * from argv; returns the new argc or -1 on a usage error. */
+static int take_globals(struct gd_cli *cli, int argc, char **argv,
+			const char **root, int *color_mode)
+{
+	int out = 1;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			break;
+		} else if (!strcmp(a, "--json")) {
+			cli->json = 1;
+		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
+			*color_mode = 0;
+		} else if (!strncmp(a, "--color=", 8)) {
+			*color_mode = !strcmp(a + 8, "always") ? 1
+				      : !strcmp(a + 8, "never") ? 0 : -1;
+		} else if (!strcmp(a, "--root") || !strcmp(a, "--kb")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "gpudoctor: %s needs a value\n", a);
+				return -1;
+			}
+			if (a[2] == 'r')
+				*root = argv[++i];
+			else
+				cli->kb_path = argv[++i];
+		} else if (!strncmp(a, "--root=", 7)) {
+			*root = a + 7;
+		} else if (!strncmp(a, "--kb=", 5)) {
+			cli->kb_path = a + 5;
+		} else {
+			argv[out++] = a;
+		}
+	}
+	for (; i < argc; i++)
+		argv[out++] = argv[i];
+	argv[out] = NULL;
+	return out;
+}
+
+static void load_kb(struct gd_cli *cli)
+{
+	char err[512];
+
+	if (cli->kb_path) {
+		cli->ctx.kb = gd_kb_load_file(cli->kb_path, err, sizeof err);
+		if (cli->ctx.kb)
+			return;
+		fprintf(stderr, "gpudoctor: %s; using the built-in knowledge base\n",
+			err);
+	}
+	cli->ctx.kb = gd_kb_load_embedded();
+}
+
+int main(int argc, char **argv)
+{
+	struct gd_cli cli;
+	const struct gd_cmd *cmd;
+	const char *root = NULL;
+	int color_mode = -1, rc, cmd_argc;
+	char **cmd_argv;
+	char *help_argv[3] = {NULL, "--help", NULL};
+	ssize_t n;
+
+	memset(&cli, 0, sizeof cli);
+	cli.prog = argv[0];
+	argc = take_globals(&cli, argc, argv, &root, &color_mode);
+	if (argc < 0)
+		return GD_EXIT_ERROR;
+
+	cmd_argc = argc - 1;
+	cmd_argv = argv + 1;
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return GD_EXIT_OK;
+	}
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("gpudoctor %s\n", GD_VERSION);
+		return GD_EXIT_OK;
+	}
+	if (argc > 1 && !strcmp(argv[1], "help")) {
+		if (argc > 2 && gd_cli_find(argv[2])) {
+			help_argv[0] = argv[2];
+			cmd_argv = help_argv;
+			cmd_argc = 2;
+			cmd = gd_cli_find(argv[2]);
+			goto dispatch_help;
+		}
+		usage(stdout);
+		return GD_EXIT_OK;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		cmd = gd_cli_find("check");
+		cmd_argc = argc;
+		cmd_argv = argv; /* argv[0] stands in for the command name */
+	} else {
+		cmd = gd_cli_find(argv[1]);
+		if (!cmd) {
+			fprintf(stderr, "gpudoctor: unknown command '%s' "
+					"(see 'gpudoctor --help')\n", argv[1]);
+			return GD_EXIT_ERROR;
+		}
+	}
+
+dispatch_help:
+	cli.tty = isatty(STDOUT_FILENO);
+	if (gd_ctx_init(&cli.ctx, root, environ) < 0) {
+		fprintf(stderr, "gpudoctor: cannot use root '%s': %s\n",
+			root ? root : "/", strerror(errno));
+		gd_ctx_free(&cli.ctx);
+		return GD_EXIT_ERROR;
+	}
+	{
+		const char *nc = gd_ctx_getenv(&cli.ctx, "NO_COLOR");
+		const char *term = gd_ctx_getenv(&cli.ctx, "TERM");
+
+		cli.color = color_mode >= 0 ? color_mode
+			    : cli.tty && !(nc && *nc) && !gd_streq(term, "dumb");
+	}
+	n = readlink("/proc/self/exe", cli.ctx.self_exe,
+		     sizeof cli.ctx.self_exe - 1);
+	if (n > 0)
+		cli.ctx.self_exe[n] = '\0';
+	load_kb(&cli);
+
+	optind = 0; /* each command runs its own getopt_long from a clean state */
+	rc = cmd->fn(&cli, cmd_argc, cmd_argv);
+	fflush(stdout);
+	gd_kb_free(cli.ctx.kb);
+	gd_ctx_free(&cli.ctx);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* The context every layer hangs off (STYLE.md habit 6): the OS root, the
+ * environment the run judges (a copy, so tests can set their own), the
+ * knowledge base and the diagnostics collected on the way. The library
+ * never prints: it appends diagnostics here and cli/ decides. */
+#ifndef GD_CTX_H
+#define GD_CTX_H
+
+#include "fs.h"
+#include "util.h"
+
+struct gd_kb;
+
+enum gd_diag_level { GD_DIAG_INFO, GD_DIAG_WARN, GD_DIAG_ERROR };
+
+typedef struct gd_diag {
+	enum gd_diag_level level;
+	char source[96]; /* file or subsystem it is about */
+	char msg[256];
+} gd_diag;
+
+typedef struct gd_ctx {
+	gd_fs fs;
+	char **env; /* NULL-terminated, owned */
+	struct gd_kb *kb;
+	char self_exe[4096]; /* for re-exec of supervised children */
+	GD_VEC(gd_diag) diags;
+} gd_ctx;
+
+/* root: NULL means $GPUDOCTOR_ROOT from envp, else "/". envp is copied. */
+int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp);
+void gd_ctx_free(gd_ctx *ctx);
+
+const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name);
+/* Set (value != NULL) or unset a variable in the context's copy. */
+int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value);
+
+void gd_diag_add(gd_ctx *ctx, enum gd_diag_level level, const char *source,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,55 @@
+/* probe/supervisor: run one program in a supervised child. The parent never
+ * calls a vendor runtime; anything that might hang or crash runs here.
+ * The child gets its own process group and resource limits; it may report
+ * named phases ("cuInit", "sgemm 1024") on the fd named by the environment
+ * variable GPUDOCTOR_PHASE_FD, one line each, and free-form output on
+ * stdout/stderr. At the deadline the group gets SIGTERM, then SIGKILL after
+ * a grace period, and is reaped: nothing outlives gd_child_run(). */
+#ifndef GD_SUPERVISOR_H
+#define GD_SUPERVISOR_H
+
+#include <stddef.h>
+
+enum gd_child_outcome {
+	GD_CHILD_EXITED,   /* exit_code holds the status */
+	GD_CHILD_SIGNALED, /* signo holds the signal (crash) */
+	GD_CHILD_HUNG,     /* deadline passed; killed */
+	GD_CHILD_NOSTART,  /* could not start (exec failed): error says why */
+};
+
+struct gd_child_spec {
+	char *const *argv;  /* argv[0] is the program; exec'd directly, no shell */
+	char *const *envp;  /* full environment; NULL inherits ours */
+	double timeout_s;   /* deadline from start; <= 0 means 30 s */
+	double grace_s;     /* SIGTERM -> SIGKILL; <= 0 means 0.3 s */
+	int phase_pipe;     /* give the child GPUDOCTOR_PHASE_FD */
+	int search_path;    /* resolve argv[0] through PATH (execvp) */
+	unsigned long mem_limit_mb; /* RLIMIT_AS, 0 = none */
+	/* called with each complete output line (stdout+stderr merged) and each
+	 * phase line as they arrive (e.g. live progress); may be NULL */
+	void (*on_line)(void *arg, int is_phase, const char *line);
+	void *arg;
+};
+
+#define GD_CHILD_TAIL_LINES 20
+
+struct gd_child_result {
+	enum gd_child_outcome outcome;
+	int exit_code;
+	int signo;
+	double seconds;
+	char phase[256];      /* last phase reported, or "" */
+	char last_line[512];  /* last non-empty output line */
+	char tail[4096];      /* last GD_CHILD_TAIL_LINES output lines, '\n'-joined */
+	size_t output_bytes;  /* total output seen (floods are counted, not kept) */
+	char error[256];      /* for NOSTART */
+};
+
+/* Runs the child to completion or deadline. Returns 0, or -errno when the
+ * supervisor itself could not work (pipe/fork failure). */
+int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res);
+
+/* "exited 0", "killed by SIGSEGV", "hung for 5.0 s in phase 'cuInit'"... */
+void gd_child_describe(const struct gd_child_result *res, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Run one libFuzzer target for a few seconds from a scratch copy of its seed
+# corpus. A crash, leak or timeout makes libFuzzer exit non-zero.
+set -eu
+bin=$1 seeds=$2 secs=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus"
+[ -d "$seeds" ] && cp -r "$seeds"/. "$work/corpus/" 2>/dev/null || true
+cd "$work"
+"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=65536 -print_final_stats=1 corpus 2>&1 | tail -n 25
+exit "${PIPESTATUS[0]}"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install what gpudoctor needs from Debian's packages, only what is missing.
+#   tools/install-deps.sh build   build dependencies
+#   tools/install-deps.sh test    build + test dependencies (real runtimes)
+# Uses sudo when not root. Set GD_NO_APT=1 to skip (offline machines).
+set -eu
+what=${1:-build}
+
+build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
+  libvulkan-dev libvulkan-volk-dev glslang-tools opencl-headers"
+# Real runtimes the tests run against: Mesa lavapipe (Vulkan on the CPU), PoCL
+# (OpenCL on the CPU), the ICD loaders, AMD's HIP 5.2 runtime and hipcc (real
+# fat binaries; the runtime answers "no device" here), clang + compiler-rt for
+# libFuzzer and the sanitizers, fish for the env round trip, jq for scripts.
+test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1
+  pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
+  python3 binutils"
+
+pkgs=$build_pkgs
+[ "$what" = test ] && pkgs="$pkgs $test_pkgs"
+
+[ "${GD_NO_APT:-0}" = 1 ] && exit 0
+command -v dpkg-query >/dev/null || { echo "install-deps: not a Debian system; install: $pkgs" >&2; exit 0; }
+
+missing=""
+for p in $pkgs; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install:$missing" >&2; exit 1; }
+  SUDO=sudo
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

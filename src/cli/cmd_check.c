@@ -1,9 +1,153 @@
-/* gpudoctor check — placeholder until its part lands. */
-#include "cli.h"
+/* gpudoctor [check]: the main job. Every GPU, its compute stack, a verdict
+ * and numbered next steps; then the stack and the probe results. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_data.h"
+#include "kb/kb.h"
+#include "render_gpu.h"
+#include "render_inventory.h"
+#include "render_verdict.h"
+
+static void help(void)
+{
+	printf("Usage: gpudoctor [check] [OPTIONS]\n\n"
+	       "Find every GPU, the compute stack installed for it (ROCm/HIP,\n"
+	       "rocBLAS, CUDA, Vulkan, OpenCL) and the ML frameworks; run the\n"
+	       "quick probes in supervised children; print per GPU a verdict and\n"
+	       "the exact next steps for this machine.\n\n"
+	       "Options:\n"
+	       "  --no-probe      do not run the probes (facts from files only)\n"
+	       "  --timeout S     deadline per probe in seconds (default 10)\n"
+	       "  -v, --verbose   all facts per GPU (PCI link, KFD nodes, ...)\n\n");
+	gd_cli_common_help(stdout);
+	printf("\nExit status: 0 a GPU works as the machine is; 1 a GPU is present "
+	       "but\nneeds changes or cannot work; 2 no GPU; 3 gpudoctor's own "
+	       "error.\n");
+}
+
+static void machine_json(struct gd_cli *cli, const struct gd_check_data *d,
+			 json_t *doc)
+{
+	json_t *gpus = json_array();
+	const struct gd_kernel_info *k = &d->m.kernel;
+
+	json_object_set_new(doc, "root", json_string(cli->ctx.fs.root));
+	json_object_set_new(doc, "kernel",
+			    json_pack("{s:s?, s:s?, s:s?, s:b, s:b, s:b}",
+				      "release", gd_known(&k->release) ? k->release.v : NULL,
+				      "amdgpu_version", gd_known(&k->amdgpu_version) ? k->amdgpu_version.v : NULL,
+				      "nvidia_driver", gd_known(&k->nvidia_driver) ? k->nvidia_driver.v : NULL,
+				      "amdgpu_loaded", k->amdgpu_loaded,
+				      "nvidia_loaded", k->nvidia_loaded,
+				      "kfd_present", k->kfd_present));
+	for (size_t i = 0; i < d->m.n_gpus; i++) {
+		json_t *g = gd_render_gpu_json(&d->m.gpus[i]);
+
+		json_object_set_new(g, "verdict",
+				    gd_render_verdict_json(&cli->ctx, &d->diag.v[i]));
+		json_array_append_new(gpus, g);
+	}
+	json_object_set_new(doc, "gpus", gpus);
+	json_object_set_new(doc, "verdict",
+			    d->m.n_gpus ? json_null()
+					: gd_render_verdict_json(&cli->ctx, &d->diag.v[0]));
+	json_object_set_new(doc, "runtimes", gd_render_runtimes_json(&d->inv));
+}
+
+static json_t *diags_json(struct gd_cli *cli)
+{
+	static const char *lv[] = {"info", "warning", "error"};
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
+		const gd_diag *g = &cli->ctx.diags.v[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "level",
+						   lv[g->level], "source",
+						   g->source, "message", g->msg));
+	}
+	return a;
+}
+
+static void check_text(struct gd_cli *cli, const struct gd_check_data *d,
+		       int verbose)
+{
+	FILE *f = stdout;
+
+	for (size_t i = 0; i < d->diag.n; i++) {
+		if (d->m.n_gpus) {
+			fprintf(f, "%sGPU %zu%s  ", gd_c_bold(cli), i, gd_c_off(cli));
+		}
+		gd_render_verdict_text(cli, f, &d->diag.v[i]);
+		if (verbose && d->m.n_gpus)
+			gd_render_gpu_text(cli, f, &d->m.gpus[i], 1);
+		gd_render_sources_text(cli, f, &d->diag.v[i]);
+		fprintf(f, "\n");
+	}
+	gd_render_inventory_text(cli, f, &d->inv);
+	gd_check_extra_text(cli, f, d);
+	if (d->probe_note[0])
+		fprintf(f, "%sprobes: %s%s\n", gd_c_dim(cli), d->probe_note,
+			gd_c_off(cli));
+	gd_cli_print_diags(cli, stderr);
+}
 
 int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return gd_cli_error(cli, "'check' is not built yet");
+	static const struct option opts[] = {
+		{"no-probe", no_argument, NULL, 'n'},
+		{"timeout", required_argument, NULL, 't'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	struct gd_check_opts o = {1, 10.0};
+	struct gd_check_data d;
+	int c, verbose = 0, rc;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help();
+			return GD_EXIT_OK;
+		case 'n':
+			o.probes = 0;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 't':
+			o.probe_timeout = strtod(optarg, &end);
+			if (*end || o.probe_timeout <= 0)
+				return gd_cli_usage_error(cli, "check",
+							  "--timeout needs seconds > 0");
+			break;
+		default:
+			return gd_cli_usage_error(cli, "check", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return gd_cli_usage_error(cli, "check", "unexpected argument '%s'",
+					  argv[optind]);
+	if (gd_check_collect(cli, &o, &d) < 0) {
+		gd_check_free(&d);
+		return gd_cli_error(cli, "out of memory");
+	}
+	if (cli->json) {
+		json_t *doc = gd_cli_json_doc("check");
+
+		machine_json(cli, &d, doc);
+		gd_check_extra_json(cli, &d, doc);
+		json_object_set_new(doc, "diagnostics", diags_json(cli));
+		json_object_set_new(doc, "exit_code",
+				    json_integer(gd_check_exit_code(&d)));
+		gd_cli_emit_json(cli, doc);
+	} else {
+		check_text(cli, &d, verbose);
+	}
+	rc = gd_check_exit_code(&d);
+	gd_check_free(&d);
+	return rc;
 }

@@ -1,9 +1,181 @@
-/* gpudoctor scan — placeholder until its issue lands. */
-#include "cli.h"
+/* gpudoctor scan PATH... — GPU targets and runtime needs of binaries,
+ * libraries and wheels, judged against the GPUs present or --gpu. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 
-int gd_cmd_scan(struct gd_cli *cli, int argc, char **argv)
+#include "binscan/binscan.h"
+#include "cli.h"
+#include "discover/discover.h"
+
+#define MAX_GPUS 16
+
+static void help(void)
 {
-	(void)argc;
-	(void)argv;
-	return gd_cli_error(cli, "'scan' is not built yet");
+	printf("Usage: gpudoctor scan [--gpu TARGET]... PATH...\n\n"
+	       "Lists the GPU code inside binaries, shared libraries, code objects,\n"
+	       "fatbins and wheels (gfx targets, sm_XX cubins, PTX), the libraries they\n"
+	       "need and where the loader finds them, and whether that fits the GPUs\n"
+	       "present. Directories are scanned recursively; wheels in place.\n\n"
+	       "Options:\n"
+	       "  --gpu TARGET    judge against this GPU instead of the ones present:\n"
+	       "                  gfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)\n"
+	       "  --max-files N   stop a directory walk after N files (default 100000)\n\n");
+	gd_cli_common_help(stdout);
+	printf("\nExit status: 0 every file fits, 1 a file has no code for the GPU, needs\n"
+	       "a library that is missing, or could not be read, 3 usage error.\n");
+}
+
+/* The installed NVIDIA driver's version, for the PTX JIT ceiling. */
+static void nv_ceiling(gd_ctx *ctx, struct gd_bs_gpu *g)
+{
+	char buf[1024], *p;
+
+	if (gd_fs_read(&ctx->fs, "/proc/driver/nvidia/version", buf, sizeof buf, NULL))
+		return;
+	for (p = buf; *p; p++)
+		if (*p >= '1' && *p <= '9' && p[1] >= '0' && p[1] <= '9' &&
+		    p[2] >= '0' && p[2] <= '9' && p[3] == '.' && (p == buf || p[-1] == ' ')) {
+			gd_bs_ptx_ceiling(p, &g->ptx_max_major, &g->ptx_max_minor);
+			return;
+		}
+}
+
+static size_t present_gpus(struct gd_cli *cli, struct gd_bs_gpu *g, size_t cap)
+{
+	struct gd_machine m;
+	size_t n = 0;
+
+	if (gd_discover(&cli->ctx, &m) < 0)
+		return 0;
+	for (size_t i = 0; i < m.n_gpus && n < cap; i++) {
+		const struct gd_gpu *gp = &m.gpus[i];
+		const char *t = gp->vendor == GD_VENDOR_AMD
+					? (gp->ovr.valid && gp->ovr.gfx[0] ? gp->ovr.gfx : gp->gfx)
+				: gp->vendor == GD_VENDOR_NVIDIA ? gp->sm : "";
+
+		if (!t[0] || gd_bs_gpu_parse(t, &g[n]))
+			continue;
+		if (!g[n].amd)
+			nv_ceiling(&cli->ctx, &g[n]);
+		n++;
+	}
+	gd_machine_free(&m);
+	return n;
+}
+
+static const char *fit_name(enum gd_bs_fit f)
+{
+	static const char *const n[] = {"none", "yes", "ptx", "no", "nogpu"};
+
+	return n[f];
+}
+
+static json_t *file_json(const struct gd_bs_file *f)
+{
+	json_t *o = json_object(), *ts = json_array(), *ns = json_array();
+
+	json_object_set_new(o, "path", json_string(f->path));
+	json_object_set_new(o, "format", f->format[0] ? json_string(f->format) : json_null());
+	json_object_set_new(o, "size", json_integer((json_int_t)f->size));
+	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
+	for (size_t i = 0; i < f->targets.n; i++) {
+		const struct gd_bs_target *t = &f->targets.v[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "kind", json_string(gd_bs_kind_name(t->kind)));
+		json_object_set_new(j, "target", json_string(t->target));
+		json_object_set_new(j, "features", json_string(t->features));
+		json_object_set_new(j, "container", json_string(t->container));
+		json_object_set_new(j, "count", json_integer(t->count));
+		json_object_set_new(j, "compressed", json_boolean(t->compressed));
+		if (t->kind == GD_BS_PTX) {
+			char v[16];
+
+			gd_fmt(v, sizeof v, "%u.%u", t->ptx_major, t->ptx_minor);
+			json_object_set_new(j, "ptx_isa", json_string(v));
+		}
+		if (t->co_version)
+			json_object_set_new(j, "code_object_version", json_integer(t->co_version));
+		json_array_append_new(ts, j);
+	}
+	json_object_set_new(o, "targets", ts);
+	for (size_t i = 0; i < f->needs.n; i++) {
+		const struct gd_bs_need *nd = &f->needs.v[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "soname", json_string(nd->soname));
+		json_object_set_new(j, "found", json_boolean(nd->found));
+		json_object_set_new(j, "path", nd->found ? json_string(nd->path) : json_null());
+		json_object_set_new(j, "how", nd->found ? json_string(nd->how) : json_null());
+		json_object_set_new(j, "note", json_string(nd->note));
+		json_object_set_new(j, "missing_symbols", json_integer(nd->missing_syms));
+		if (nd->missing_syms)
+			json_object_set_new(j, "first_missing", json_string(nd->missing_first));
+		json_array_append_new(ns, j);
+	}
+	json_object_set_new(o, "needed", ns);
+	json_object_set_new(o, "soname", json_string(f->dyn.soname));
+	json_object_set_new(o, "runpath", json_string(f->dyn.runpath[0] ? f->dyn.runpath
+								      : f->dyn.rpath));
+	json_object_set_new(o, "gpu_fit", json_string(fit_name(f->fit)));
+	json_object_set_new(o, "runtime_ok", json_boolean(f->runtime_ok));
+	json_object_set_new(o, "fits", f->error[0] ? json_null() : json_boolean(gd_bs_file_ok(f)));
+	json_object_set_new(o, "detail", json_string(f->error[0] ? f->error : f->detail));
+	return o;
+}
+
+static void print_targets(struct gd_cli *cli, const struct gd_bs_file *f)
+{
+	printf("  targets: ");
+	if (!f->targets.n)
+		printf("%snone (host code only)%s", gd_c_dim(cli), gd_c_off(cli));
+	for (size_t i = 0; i < f->targets.n; i++) {
+		const struct gd_bs_target *t = &f->targets.v[i];
+
+		printf("%s%s%s%s", i ? ", " : "", t->target, t->features[0] ? ":" : "",
+		       t->features);
+		if (t->count > 1)
+			printf(" x%u", t->count);
+	}
+	if (f->targets.n)
+		printf("  %s[%s%s]%s", gd_c_dim(cli), f->targets.v[0].container,
+		       f->targets.v[0].compressed ? ", compressed" : "", gd_c_off(cli));
+	printf("\n");
+}
+
+static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
+{
+	size_t missing = 0;
+
+	printf("%s%s%s", gd_c_bold(cli), f->path, gd_c_off(cli));
+	if (f->error[0]) {
+		printf(": %serror: %s%s\n", gd_c_red(cli), f->error, gd_c_off(cli));
+		return;
+	}
+	printf("  %s(%s, %.1f MiB)%s\n", gd_c_dim(cli), f->format,
+	       (double)f->size / (1024.0 * 1024.0), gd_c_off(cli));
+	print_targets(cli, f);
+	for (size_t i = 0; i < f->needs.n; i++) {
+		const struct gd_bs_need *nd = &f->needs.v[i];
+
+		if (nd->found && !nd->missing_syms)
+			continue;
+		missing++;
+		if (!nd->found)
+			printf("  %smissing:%s %s%s%s\n", gd_c_red(cli), gd_c_off(cli),
+			       nd->soname, nd->note[0] ? " — " : "", nd->note);
+		else
+			printf("  %s%s%s lacks %u versioned symbol(s), e.g. %s\n",
+			       gd_c_red(cli), nd->path, gd_c_off(cli), nd->missing_syms,
+			       nd->missing_first);
+	}
+	if (f->needs.n && !missing)
+		printf("  needs:   %zu libraries, all found\n", f->needs.n);
+	if (f->fit == GD_FIT_NOGPU)
+		printf("  verdict: %sno GPU to compare with (use --gpu)%s\n",
+		       gd_c_dim(cli), gd_c_off(cli));
+	else if (f->detail[0])
+		printf("  verdict: %s%s%s\n", gd_cli_file_color(cli, f), f->detail,
+		       gd_c_off(cli));
 }

@@ -160,9 +160,10 @@ int main(int argc, char **argv)
 
 dispatch_help:
 	cli.tty = isatty(STDOUT_FILENO);
-	if (gd_ctx_init(&cli.ctx, root, environ) < 0) {
+	rc = gd_ctx_init(&cli.ctx, root, environ);
+	if (rc < 0) {
 		fprintf(stderr, "gpudoctor: cannot use root '%s': %s\n",
-			root ? root : "/", strerror(errno));
+			root ? root : "/", strerror(-rc));
 		gd_ctx_free(&cli.ctx);
 		return GD_EXIT_ERROR;
 	}

@@ -1,6 +1,7 @@
 #include "ctx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,34 @@ static size_t env_len(char *const *envp)
 	return n;
 }
 
+/* A capture made by `gather` holds the variables gpudoctor read on that
+ * machine; replaying it with --root judges that environment, not ours (edit
+ * the capture's .gpudoctor/environ to try another). */
+static void load_captured_env(gd_ctx *ctx)
+{
+	char buf[GD_FS_SMALL];
+	char *save = NULL, *line;
+
+	if (gd_fs_read(&ctx->fs, "/.gpudoctor/environ", buf, sizeof buf, NULL) < 0)
+		return;
+	for (size_t i = 0; ctx->env[i]; i++)
+		free(ctx->env[i]);
+	ctx->env[0] = NULL;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (!eq || eq == line)
+			continue;
+		*eq = '\0';
+		gd_ctx_setenv(ctx, line, eq + 1);
+	}
+}
+
 int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp)
 {
 	size_t n = env_len(envp);
+	int rc;
 
 	memset(ctx, 0, sizeof *ctx);
 	ctx->fs.rootfd = -1;
@@ -30,7 +56,12 @@ int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp)
 	}
 	if (!root)
 		root = gd_ctx_getenv(ctx, "GPUDOCTOR_ROOT");
-	return gd_fs_init(&ctx->fs, root && *root ? root : "/");
+	rc = gd_fs_init(&ctx->fs, root && *root ? root : "/");
+	if (rc < 0)
+		return rc;
+	if (!ctx->fs.is_slash)
+		load_captured_env(ctx);
+	return 0;
 }
 
 void gd_ctx_free(gd_ctx *ctx)
@@ -56,6 +87,20 @@ static long env_find(const gd_ctx *ctx, const char *name)
 const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name)
 {
 	long i = env_find(ctx, name);
+
+	if (ctx->env_read) {
+		size_t k;
+
+		for (k = 0; k < ctx->env_read->n; k++)
+			if (!strcmp(ctx->env_read->v[k], name))
+				break;
+		if (k == ctx->env_read->n) {
+			char **slot = gd_vec_push(ctx->env_read);
+
+			if (slot && !(*slot = strdup(name)))
+				ctx->env_read->n--;
+		}
+	}
 
 	return i < 0 ? NULL : ctx->env[i] + strlen(name) + 1;
 }

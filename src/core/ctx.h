@@ -23,6 +23,7 @@ typedef struct gd_ctx {
 	char **env; /* NULL-terminated, owned */
 	struct gd_kb *kb;
 	char self_exe[4096]; /* for re-exec of supervised children */
+	gd_strvec *env_read; /* when set, names of variables looked up (gather) */
 	GD_VEC(gd_diag) diags;
 } gd_ctx;
 

@@ -132,3 +132,22 @@ double gd_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+int gd_version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		unsigned long x = 0, y = 0;
+
+		while (*a >= '0' && *a <= '9')
+			x = x * 10 + (unsigned long)(*a++ - '0');
+		while (*b >= '0' && *b <= '9')
+			y = y * 10 + (unsigned long)(*b++ - '0');
+		if (x != y)
+			return x < y ? -1 : 1;
+		while (*a && (*a < '0' || *a > '9'))
+			a++;
+		while (*b && (*b < '0' || *b > '9'))
+			b++;
+	}
+	return 0;
+}

@@ -50,4 +50,9 @@ int gd_endswith(const char *s, const char *suffix);
 /* Monotonic seconds, for durations. */
 double gd_now(void);
 
+
+
+/* Compare dotted version strings numerically ("6.10" > "6.2"); non-digits
+ * end a component. Returns <0, 0, >0. */
+int gd_version_cmp(const char *a, const char *b);
 #endif

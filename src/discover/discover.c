@@ -1,8 +1,14 @@
-/* Placeholder: the discover/ work replaces this file. */
+/* The join: PCI devices, KFD topology nodes, DRM attributes, the NVIDIA
+ * procfs and the ids files become one struct gd_gpu per physical GPU.
+ * KFD nodes are joined to PCI devices on the PCI address (domain +
+ * location_id), never on list position; the nodes of one partitioned GPU
+ * (MI300 CPX/DPX: same domain, same location_id >> 3, partition index in
+ * the low 3 bits) all join that GPU. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
+#include "disc_int.h"
 
 const char *gd_vendor_name(enum gd_vendor v)
 {
@@ -18,11 +24,265 @@ const char *gd_vendor_name(enum gd_vendor v)
 	}
 }
 
+static void kernel_facts(gd_ctx *ctx, struct gd_machine *m)
+{
+	struct gd_kernel_info *k = &m->kernel;
+	char buf[160];
+	int rc;
+
+	rc = gd_fs_read_line(&ctx->fs, "/proc/sys/kernel/osrelease", buf,
+			     sizeof buf);
+	if (rc == 0 && buf[0])
+		gd_text_set(&k->release, buf, "/proc/sys/kernel/osrelease");
+	else
+		gd_text_unknown(&k->release, GD_UNKNOWN,
+				"/proc/sys/kernel/osrelease: %s",
+				rc ? gd_fs_strerror(rc) : "empty");
+	k->amdgpu_loaded = gd_fs_exists(&ctx->fs, "/sys/module/amdgpu");
+	rc = gd_fs_read_line(&ctx->fs, "/sys/module/amdgpu/version", buf,
+			     sizeof buf);
+	if (rc == 0 && buf[0])
+		gd_text_set(&k->amdgpu_version, buf, "/sys/module/amdgpu/version");
+	else
+		gd_text_unknown(&k->amdgpu_version, GD_UNKNOWN, "%s",
+				k->amdgpu_loaded
+					? "in-kernel amdgpu (only the DKMS "
+					  "module has /sys/module/amdgpu/version)"
+					: "amdgpu module not loaded");
+	gd_nvidia_kernel(ctx, k);
+}
+
+static void env_facts(gd_ctx *ctx, struct gd_env_facts *e)
+{
+	const char *v;
+
+	if ((v = gd_ctx_getenv(ctx, "HSA_OVERRIDE_GFX_VERSION")))
+		gd_strlcpy(e->hsa_override, v, sizeof e->hsa_override);
+	if ((v = gd_ctx_getenv(ctx, "ROCR_VISIBLE_DEVICES"))) {
+		e->has_rocr_visible = 1;
+		gd_strlcpy(e->rocr_visible, v, sizeof e->rocr_visible);
+	}
+	if ((v = gd_ctx_getenv(ctx, "HIP_VISIBLE_DEVICES"))) {
+		e->has_hip_visible = 1;
+		gd_strlcpy(e->hip_visible, v, sizeof e->hip_visible);
+	}
+	if ((v = gd_ctx_getenv(ctx, "CUDA_VISIBLE_DEVICES"))) {
+		e->has_cuda_visible = 1;
+		gd_strlcpy(e->cuda_visible, v, sizeof e->cuda_visible);
+	}
+}
+
+typedef GD_VEC(struct gd_gpu) gpu_vec;
+
+static struct gd_gpu *gpu_for_node(gpu_vec *gpus,
+				   const struct gd_kfd_node *n)
+{
+	uint32_t dom, bus, dev, fn;
+	struct gd_gpu *same_slot = NULL, *g;
+
+	if (!n->bdf[0] || gd_pci_bdf_parse(n->bdf, &dom, &bus, &dev, &fn) < 0)
+		return NULL;
+	for (size_t i = 0; i < gpus->n; i++) {
+		g = &gpus->v[i];
+		if (g->pci.domain != dom || g->pci.bus != bus ||
+		    g->pci.dev != dev)
+			continue;
+		if (g->pci.fn == fn)
+			return g;
+		if (!same_slot && g->vendor == GD_VENDOR_AMD)
+			same_slot = g; /* a partition of this GPU */
+	}
+	if (same_slot)
+		return same_slot;
+	/* No PCI entry (a capture without /sys/bus/pci): a GPU from KFD
+	 * alone, at function 0 so its other partitions join it. */
+	g = gd_vec_push(gpus);
+	if (!g)
+		return NULL;
+	g->vendor = gd_known(&n->vendor_id) ? gd_vendor_from_id(
+						      (uint32_t)n->vendor_id.v)
+					    : GD_VENDOR_AMD;
+	g->pci_missing = 1;
+	g->pci.domain = dom;
+	g->pci.bus = bus;
+	g->pci.dev = dev;
+	gd_fmt(g->pci.bdf, sizeof g->pci.bdf, "%04x:%02x:%02x.0", dom, bus, dev);
+	g->pci.vendor_id = gd_known(&n->vendor_id) ? (uint32_t)n->vendor_id.v : 0;
+	g->pci.device_id = gd_known(&n->device_id) ? (uint32_t)n->device_id.v : 0;
+	gd_num_unknown(&g->pci.revision, GD_UNKNOWN, "no PCI entry for %s",
+		       g->pci.bdf);
+	gd_text_unknown(&g->pci.driver, GD_UNKNOWN, "no PCI entry");
+	return g;
+}
+
+static int add_node(struct gd_gpu *g, const struct gd_kfd_node *n)
+{
+	struct gd_kfd_node *v = realloc(g->kfd_nodes,
+					(g->n_kfd_nodes + 1) * sizeof *v);
+
+	if (!v)
+		return -ENOMEM;
+	g->kfd_nodes = v;
+	v[g->n_kfd_nodes++] = *n;
+	return 0;
+}
+
+static int join_kfd(gd_ctx *ctx, gpu_vec *gpus,
+		    const struct gd_kfd_node *nodes, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct gd_gpu *g;
+
+		if (!gd_kfd_node_is_gpu(&nodes[i]))
+			continue;
+		if (!nodes[i].bdf[0]) {
+			gd_diag_add(ctx, GD_DIAG_WARN, "kfd",
+				    "node %u has no location_id: cannot tell "
+				    "which PCI device it is", nodes[i].id);
+			continue;
+		}
+		g = gpu_for_node(gpus, &nodes[i]);
+		if (!g || add_node(g, &nodes[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
+{
+	const char *kbgfx;
+
+	for (size_t i = 0; i < g->n_kfd_nodes; i++)
+		if (g->kfd_nodes[i].gfx[0]) {
+			gd_strlcpy(g->gfx, g->kfd_nodes[i].gfx, sizeof g->gfx);
+			gd_fmt(g->gfx_source, sizeof g->gfx_source,
+			       "kfd gfx_target_version %u",
+			       g->kfd_nodes[i].gfx_target_version);
+			return;
+		}
+	kbgfx = gd_kbref_gfx_for_pci(ctx, g->pci.device_id);
+	if (kbgfx) {
+		gd_strlcpy(g->gfx, kbgfx, sizeof g->gfx);
+		gd_fmt(g->gfx_source, sizeof g->gfx_source,
+		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
+		return;
+	}
+	if (!g->n_kfd_nodes)
+		gd_fmt(g->gfx_why, sizeof g->gfx_why,
+		       "no KFD node for this GPU and the knowledge base has no "
+		       "target for PCI id 0x%04x", g->pci.device_id);
+	else
+		gd_fmt(g->gfx_why, sizeof g->gfx_why,
+		       "no gfx_target_version in node %u (old kernel) and the "
+		       "knowledge base has no target for PCI id 0x%04x",
+		       g->kfd_nodes[0].id, g->pci.device_id);
+}
+
+static void amd_facts(gd_ctx *ctx, struct gd_gpu *g)
+{
+	uint64_t cus = 0;
+	int cu_ok = g->n_kfd_nodes > 0;
+
+	amd_gfx(ctx, g);
+	/* a partitioned GPU's CUs are the sum of its partitions' */
+	for (size_t i = 0; i < g->n_kfd_nodes; i++) {
+		if (!gd_known(&g->kfd_nodes[i].cu_count)) {
+			cu_ok = 0;
+			gd_num_unknown(&g->cu_count, GD_UNKNOWN, "%s",
+				       g->kfd_nodes[i].cu_count.why);
+			break;
+		}
+		cus += g->kfd_nodes[i].cu_count.v;
+	}
+	if (cu_ok)
+		gd_num_set(&g->cu_count, cus, "kfd simd_count / simd_per_cu");
+	else if (!g->n_kfd_nodes)
+		gd_num_unknown(&g->cu_count, GD_UNKNOWN, "no KFD node for %s",
+			       g->pci.bdf);
+	if (g->n_kfd_nodes && gd_known(&g->kfd_nodes[0].drm_render_minor) &&
+	    g->kfd_nodes[0].drm_render_minor.v)
+		gd_num_set(&g->render_minor, g->kfd_nodes[0].drm_render_minor.v,
+			   "kfd drm_render_minor");
+	else if (g->n_kfd_nodes)
+		gd_num_unknown(&g->render_minor, GD_UNKNOWN,
+			       "no drm_render_minor in node %u",
+			       g->kfd_nodes[0].id);
+	else
+		gd_num_unknown(&g->render_minor, GD_UNKNOWN, "no KFD node");
+	gd_drm_fill(ctx, g);
+	gd_override_apply(ctx, g);
+	gd_access_check(ctx, g);
+}
+
+static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
+{
+	if (g->vendor == GD_VENDOR_AMD) {
+		amd_facts(ctx, g);
+	} else {
+		gd_num_unknown(&g->cu_count, GD_UNKNOWN, "not an AMD GPU");
+		gd_num_unknown(&g->render_minor, GD_UNKNOWN, "not read for %s",
+			       gd_vendor_name(g->vendor));
+		gd_num_unknown(&g->vram_total, GD_UNKNOWN, "not read for %s",
+			       gd_vendor_name(g->vendor));
+		gd_num_unknown(&g->vram_used, GD_UNKNOWN, "not read");
+		gd_num_unknown(&g->gtt_total, GD_UNKNOWN, "not read");
+		gd_fmt(g->gfx_why, sizeof g->gfx_why, "not an AMD GPU");
+		if (g->vendor == GD_VENDOR_NVIDIA)
+			gd_nvidia_fill(ctx, g);
+	}
+	gd_ids_name(ctx, ids, g);
+	gd_decide_integrated(ctx, g);
+}
+
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 {
-	(void)ctx;
+	gpu_vec gpus = {0};
+	struct gd_kfd_node *nodes = NULL;
+	struct gd_pci *pcis = NULL;
+	struct gd_ids ids;
+	size_t n_nodes = 0, n_pci = 0;
+	int rc;
+
 	memset(m, 0, sizeof *m);
+	memset(&ids, 0, sizeof ids);
+	kernel_facts(ctx, m);
+	env_facts(ctx, &m->env);
+	rc = gd_pci_scan(ctx, &pcis, &n_pci, m->pci_why, sizeof m->pci_why);
+	if (rc < 0)
+		goto oom;
+	rc = gd_kfd_scan(ctx, &nodes, &n_nodes, m->kfd_why, sizeof m->kfd_why);
+	if (rc < 0)
+		goto oom;
+	m->kfd_nodes_total = (int)n_nodes;
+	m->kernel.kfd_present = n_nodes > 0;
+	for (size_t i = 0; i < n_pci; i++) {
+		struct gd_gpu *g = gd_vec_push(&gpus);
+
+		if (!g)
+			goto oom;
+		g->pci = pcis[i];
+		g->vendor = gd_vendor_from_id(pcis[i].vendor_id);
+	}
+	if (join_kfd(ctx, &gpus, nodes, n_nodes) < 0)
+		goto oom;
+	m->gpus = gpus.v;
+	m->n_gpus = gpus.n;
+	for (size_t i = 0; i < m->n_gpus; i++)
+		gpu_facts(ctx, &ids, &m->gpus[i]);
+	gd_visible_apply(ctx, m);
+	gd_strlcpy(m->ids_amdgpu, ids.amdgpu_path, sizeof m->ids_amdgpu);
+	gd_strlcpy(m->ids_pci, ids.pci_path, sizeof m->ids_pci);
+	gd_ids_free(&ids);
+	free(nodes);
+	free(pcis);
 	return 0;
+oom:
+	m->gpus = gpus.v;
+	m->n_gpus = gpus.n;
+	gd_ids_free(&ids);
+	free(nodes);
+	free(pcis);
+	return -ENOMEM;
 }
 
 void gd_machine_free(struct gd_machine *m)

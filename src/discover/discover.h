@@ -28,6 +28,7 @@ struct gd_pci {
 	gd_num cur_link_width, max_link_width;
 	gd_num numa_node;      /* unknown when -1 */
 	gd_num boot_vga;
+	int is_link;           /* the devices/ entry was a symlink (real sysfs) */
 };
 
 /* One KFD topology node that belongs to a GPU. */
@@ -40,6 +41,15 @@ struct gd_kfd_node {
 	gd_num device_id, vendor_id;
 	gd_num fw_version, sdma_fw_version, num_xcc, max_engine_clk_fcompute;
 	gd_num unique_id;
+	/* Added by discover/ (append-only): */
+	int has_gfx_target_version;  /* the key was present */
+	int cpu_and_gpu;             /* old APU CRAT: CPU cores AND SIMDs */
+	gd_num cu_count;             /* simd_count / simd_per_cu */
+	gd_num mem_banks_bytes;      /* sum of heap_type 1/2 mem_banks sizes */
+	gd_num hive_id, gpu_id;
+	char bdf[16];                /* from domain + location_id */
+	int truncated;               /* properties file was cut at the cap */
+	char why[128];               /* why this node is incomplete, "" if ok */
 };
 
 /* Effective gfx target after HSA_OVERRIDE_GFX_VERSION(_<node>). */
@@ -84,6 +94,14 @@ struct gd_gpu {
 	/* NVIDIA */
 	gd_text nv_model, nv_uuid, nv_vbios;
 	char sm[16]; /* "sm_90", from the kb by PCI id, "" when unknown */
+
+	/* Added by discover/ (append-only): */
+	char gfx_why[160];     /* why gfx is "" */
+	char gfx_effective[16]; /* ovr.gfx when a valid override applies, else gfx */
+	int n_agents_hidden;    /* KFD agents of this GPU hidden by *_VISIBLE_DEVICES */
+	int first_agent;        /* ROCm agent index of the first node, -1 none */
+	int pci_missing;        /* built from KFD alone: no PCI entry */
+	char vram_src[64];      /* which source vram_total came from */
 };
 
 struct gd_kernel_info {
@@ -106,11 +124,81 @@ struct gd_machine {
 	struct gd_kernel_info kernel;
 	struct gd_env_facts env;
 	int kfd_nodes_total; /* all nodes including CPU ones */
+	/* Added by discover/ (append-only): */
+	char kfd_why[160];   /* why there is no KFD topology, "" when present */
+	char pci_why[160];   /* why the PCI scan failed, "" when it worked */
+	char ids_amdgpu[96], ids_pci[96]; /* ids files used, "" when none */
+	char visible_summary[256]; /* one line on *_VISIBLE_DEVICES, "" if unset */
 };
 
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and
  * unknown facts, never a failure: returns <0 only when out of memory. */
 int gd_discover(gd_ctx *ctx, struct gd_machine *m);
 void gd_machine_free(struct gd_machine *m);
+
+/* ---- Pure parsers (bytes in, struct out; unit-tested and fuzzed) ---- */
+
+/* A KFD properties file: "key value\n" lines, value a decimal u64
+ * (kernel: drivers/gpu/drm/amd/amdkfd/kfd_topology.c node_show(),
+ * sysfs_show_64bit_prop / sysfs_show_32bit_prop). Unknown keys are kept,
+ * no key is required, bad lines are counted and skipped. */
+#define GD_KFD_MAX_PROPS 96
+struct gd_kfd_props {
+	size_t n;
+	struct {
+		char key[40];
+		uint64_t v;
+	} kv[GD_KFD_MAX_PROPS];
+	int bad_lines;  /* lines that are not "key decimal" */
+	int dropped;    /* keys past GD_KFD_MAX_PROPS */
+};
+void gd_kfd_props_parse(const char *buf, size_t len, struct gd_kfd_props *p);
+/* 1 and *v set when present, 0 when absent. */
+int gd_kfd_props_get(const struct gd_kfd_props *p, const char *key,
+		     uint64_t *v);
+/* Fill a node from parsed properties (no I/O). */
+void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
+			    const struct gd_kfd_props *p);
+/* gfx_target_version -> "gfx90a": major decimal, minor and stepping one
+ * hex digit each (kernel kfd_device.c kgd2kfd_probe() table). Returns 0,
+ * or -1 (out "") for 0 or a value whose minor/stepping do not fit. */
+int gd_gfx_from_version(uint32_t v, char *out, size_t cap);
+/* major.minor.stepping -> "gfx1030" (the same rule). */
+int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step,
+		      char *out, size_t cap);
+
+/* HSA_OVERRIDE_GFX_VERSION as libhsakmt topology.c parses it:
+ * sscanf("%u.%u.%u%c") must give exactly 3, major <= 63, minor and
+ * stepping <= 255. Returns 0 and fills o->gfx, or -1 with o->why set to
+ * "ROCm will refuse to start: ...". */
+int gd_hsa_override_parse(const char *value, struct gd_override *o);
+
+/* amdgpu.ids (libdrm data/amdgpu.ids: "DEVICE,\tREV,\tNAME"): name for
+ * device AND revision. Returns 1 found, 0 not. */
+int gd_amdgpu_ids_lookup(const char *buf, size_t len, unsigned device,
+			 unsigned revision, char *name, size_t cap);
+/* pci.ids (pciutils/hwdata): vendor line "vvvv  Name", device line
+ * "\tdddd  Name". Either output may be NULL. Returns 1 when the device
+ * was found, 0 otherwise (vendor may still be filled). */
+int gd_pci_ids_lookup(const char *buf, size_t len, unsigned vendor,
+		      unsigned device, char *vname, size_t vcap, char *dname,
+		      size_t dcap);
+
+/* /proc/driver/nvidia/version first line -> "550.54.15". */
+int gd_nv_version_parse(const char *buf, char *ver, size_t cap);
+/* /proc/driver/nvidia/gpus/BDF/information "Key: value" lines. */
+int gd_nv_info_get(const char *buf, const char *key, char *out, size_t cap);
+
+/* "0000:03:00.0" -> parts; 0 ok, -1 malformed. */
+int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
+		     uint32_t *dev, uint32_t *fn);
+
+/* *_VISIBLE_DEVICES: the list of agent indices a value keeps, in the
+ * order given; uuids[i] (may be NULL) match "GPU-..." entries. Returns the
+ * number kept (into keep[], at most max); *bad is set to the first
+ * invalid entry's position + 1 (0 when all valid). stop_at_bad: CUDA
+ * semantics, stop at the first invalid entry. */
+int gd_visible_parse(const char *value, int n_agents, const char *const *uuids,
+		     int stop_at_bad, int *keep, int max, int *bad);
 
 #endif

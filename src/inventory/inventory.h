@@ -27,18 +27,32 @@ struct gd_rocm_install {
 	unsigned hip_major; /* libamdhip64.so.N, 0 when no HIP runtime */
 	struct gd_lib *libs;
 	size_t n_libs;
+	/* added by inventory/ (inv) */
+	char resolved[512]; /* path with symlinks resolved under the root */
+	char lib_dir[512];  /* where its libraries are ("/opt/rocm-6.2.4/lib") */
+	int loader_pick;    /* 1: the loader's first libamdhip64 is this one */
+	int hip_path_mismatch; /* 1: HIP_PATH points here and this HIP major
+				* differs from the one the loader picks */
+	char error[200];    /* why part of it could not be read, "" if fine */
 };
 
 enum gd_rocblas_kind {
 	GD_ROCBLAS_TENSILE_LAZY,   /* TensileLibrary_lazy_gfxN.dat + code objects */
 	GD_ROCBLAS_TENSILE_SINGLE, /* TensileLibrary.dat + TensileLibrary_gfxN.co */
 	GD_ROCBLAS_FALLBACK_ONLY,  /* Kernels.so-000-gfxN.hsaco, no Tensile: slow generic GEMM */
+	GD_ROCBLAS_INCOMPLETE,     /* (inv) files for it, but rocBLAS cannot use
+				    * them (no catalog, or no code objects) */
 };
 
 struct gd_rocblas_target {
 	char gfx[16];   /* "gfx1010" */
 	char xnack[8];  /* "", "+", "-" */
 	enum gd_rocblas_kind kind;
+	/* added by inventory/ (inv) */
+	int fallback_kernels; /* Kernels.so-000-gfxN[-xnack±].hsaco present */
+	int tensile_catalog;  /* TensileLibrary_lazy_gfxN.dat / TensileLibrary.dat */
+	int tensile_code;     /* Tensile code objects (.co/.hsaco) for this gfx */
+	char note[120];       /* e.g. "lazy catalog but no code objects" */
 };
 
 struct gd_rocblas_dir {
@@ -46,6 +60,10 @@ struct gd_rocblas_dir {
 	char found_by[64]; /* install path or "ROCBLAS_TENSILE_LIBPATH" */
 	struct gd_rocblas_target *targets;
 	size_t n_targets;
+	/* added by inventory/ (inv) */
+	char version[32]; /* "2.47.0" from .../rocblas/<version>/library, "" */
+	char error[200];  /* listing failed / truncated, "" if fine */
+	char resolved[512];
 };
 
 struct gd_cuda_toolkit {
@@ -53,6 +71,11 @@ struct gd_cuda_toolkit {
 	gd_text version; /* version.json / version.txt */
 	struct gd_lib *libs;
 	size_t n_libs;
+	/* added by inventory/ (inv) */
+	char found_by[64]; /* "/usr/local/cuda", "CUDA_HOME", ... (", "-joined) */
+	char resolved[512];
+	char lib_dir[512];
+	char error[200];
 };
 
 struct gd_cuda_check {
@@ -61,6 +84,11 @@ struct gd_cuda_check {
 	char min_driver[32];/* from the kb, "" when unknown */
 	int driver_ok;      /* 1 ok, 0 too old, -1 unknown */
 	char why[200];
+	/* added by inventory/ (inv) */
+	char cuda[16];      /* the CUDA release it was built for ("12.4") */
+	char path[512];     /* the library or toolkit it is about */
+	char full_driver[32]; /* driver for every feature of cuda (no minor-
+			       * version compatibility limits), "" unknown */
 };
 
 struct gd_icd {
@@ -72,6 +100,10 @@ struct gd_icd {
 	int software;         /* llvmpipe / lavapipe / swiftshader / PoCL: the CPU, not a GPU */
 	char driver[64];      /* "radv", "nvidia", "lvp", "pocl", "intel", ... */
 	char error[200];      /* parse error, "" when fine */
+	/* added by inventory/ (inv) */
+	char file_format_version[32]; /* Vulkan manifest, "" for OpenCL */
+	char library_resolved[512];   /* the file the loader would open, "" */
+	char manifest_resolved[512];  /* manifest path, symlinks resolved */
 };
 
 struct gd_inventory {
@@ -91,6 +123,11 @@ struct gd_inventory {
 	size_t n_vulkan;
 	struct gd_icd *opencl;
 	size_t n_opencl;
+	/* added by inventory/ (inv) */
+	int hip_path_mismatch;   /* some install has hip_path_mismatch set */
+	char cuda_driver_from[96]; /* where the driver version was read */
+	char vulkan_search[64];  /* "standard", "VK_DRIVER_FILES", "VK_ICD_FILENAMES" */
+	char opencl_search[64];  /* "/etc/OpenCL/vendors", "OCL_ICD_VENDORS" */
 };
 
 int gd_inventory_collect(gd_ctx *ctx, struct gd_inventory *inv);
@@ -99,5 +136,50 @@ void gd_inventory_free(struct gd_inventory *inv);
 /* rocBLAS coverage of one gfx target across all dirs:
  * best kind found, or -1 when no dir has anything for it. */
 int gd_rocblas_coverage(const struct gd_inventory *inv, const char *gfx);
+
+/* ---- parsers on bytes (unit-tested and fuzzed) ---- */
+struct json_t;
+
+const char *gd_rocblas_kind_name(enum gd_rocblas_kind kind); /* "tensile-lazy" ... */
+
+/* Classify the file names of one rocBLAS library directory into per-target
+ * coverage (dir->targets, malloc'ed). Returns the number of targets. */
+size_t gd_rocblas_scan_names(char *const *names, size_t n,
+			     struct gd_rocblas_dir *dir);
+
+/* Vulkan ICD manifest JSON (loader's LoaderDriverInterface.md): fills
+ * library, api_version, file_format_version. 0, or -1 with icd->error. */
+int gd_vk_manifest_parse(const char *buf, size_t len, struct gd_icd *icd);
+/* OpenCL vendor .icd file: the first line is a library path or name. */
+int gd_ocl_icd_parse(const char *buf, size_t len, struct gd_icd *icd);
+/* Set icd->driver and icd->software from the library / manifest names. */
+void gd_icd_classify(struct gd_icd *icd, int vulkan);
+
+/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05 ..." (also the
+ * open module's "... Open Kernel Module for x86_64  575.57.08 ..."). */
+int gd_cuda_parse_nvrm(const char *buf, char *ver, size_t cap);
+
+/* A CUDA toolkit's version.json (CUDA 11.1+). Fields "" when absent. */
+struct gd_cuda_version_json {
+	char cuda[64];   /* "cuda" (the SDK) */
+	char cudart[64]; /* "cuda_cudart" */
+	char cublas[64]; /* "libcublas" */
+	char nvrtc[64];  /* "cuda_nvrtc" */
+	char driver[64]; /* "nvidia_driver" (the bundled driver) */
+};
+int gd_cuda_parse_version_json(const char *buf, size_t len,
+			       struct gd_cuda_version_json *out);
+/* "#define NAME 123" in a header text; 0 and *v, or -1. */
+int gd_parse_c_define(const char *buf, const char *name, unsigned long *v);
+
+/* Whether driver (e.g. "535.104.05", NULL = unknown) runs code built for
+ * CUDA cuda ("12.4") by the knowledge base's nvidia.cuda_driver_min table
+ * (kb_root may be NULL). Fills out->min_driver, full_driver, driver_ok, why. */
+void gd_cuda_driver_check(const struct json_t *kb_root, const char *driver,
+			  const char *cuda, struct gd_cuda_check *out);
+/* Highest CUDA release whose minimum driver is <= driver, from the kb
+ * table; 0 and the release in out, or -1 when unknown. */
+int gd_cuda_driver_api(const struct json_t *kb_root, const char *driver,
+		       char *out, size_t cap);
 
 #endif

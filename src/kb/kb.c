@@ -1,21 +1,326 @@
-/* Placeholder: the kb/ work replaces this file. */
+/* kb/: load the knowledge base (embedded copy or a user's file) and look
+ * things up in it. The file is parsed once per run; lookups are linear
+ * scans over a few dozen entries, which costs microseconds. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
+#include "core/util.h"
 #include "kb.h"
+#include "kb_internal.h"
+
+struct gd_kb {
+	json_t *root;
+	char origin[512];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	gd_vfmt(err, errlen, fmt, ap);
+	va_end(ap);
+}
 
 gd_kb *gd_kb_parse(const char *buf, size_t len, const char *name, char *err,
 		   size_t errlen)
 {
-	(void)buf;
-	(void)len;
-	(void)name;
-	if (errlen)
+	json_error_t je;
+	json_t *root;
+	gd_kb *kb;
+
+	if (err && errlen)
 		err[0] = '\0';
-	return NULL;
+	if (!name)
+		name = "(kb)";
+	if (!buf || !len) {
+		set_err(err, errlen, "%s:1: empty file", name);
+		return NULL;
+	}
+	if (len > GD_KB_MAX_BYTES) {
+		set_err(err, errlen, "%s:1: %zu bytes is more than the %u a "
+			"knowledge base may have", name, len, GD_KB_MAX_BYTES);
+		return NULL;
+	}
+	/* Duplicate keys are an error: the second would silently win. */
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		set_err(err, errlen, "%s:%d:%d: %s", name, je.line, je.column,
+			je.text);
+		return NULL;
+	}
+	if (gd_kb_validate(root, buf, len, name, err, errlen) < 0) {
+		json_decref(root);
+		return NULL;
+	}
+	kb = calloc(1, sizeof *kb);
+	if (!kb) {
+		json_decref(root);
+		set_err(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	kb->root = root;
+	gd_strlcpy(kb->origin, name, sizeof kb->origin);
+	return kb;
 }
+
+/* A user's file (--kb FILE): their file, not a machine path, so plain
+ * stdio rather than ctx->fs. Reads at most the cap + 1 to detect "huge". */
 gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
 {
-	return gd_kb_parse(NULL, 0, path, err, errlen);
+	FILE *f;
+	char *buf;
+	size_t n;
+	gd_kb *kb;
+
+	if (!path) {
+		set_err(err, errlen, "(kb): no file name");
+		return NULL;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(GD_KB_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		set_err(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	n = fread(buf, 1, GD_KB_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	kb = gd_kb_parse(buf, n, path, err, errlen);
+	free(buf);
+	return kb;
 }
-gd_kb *gd_kb_load_embedded(void) { return NULL; }
-void gd_kb_free(gd_kb *kb) { (void)kb; }
+
+gd_kb *gd_kb_load_embedded(void)
+{
+	char err[256];
+
+	/* tests/unit/test_kb.c proves the shipped file validates, so this
+	 * only fails when memory runs out. */
+	return gd_kb_parse((const char *)gd_kb_embedded_data,
+			   gd_kb_embedded_size, "embedded", err, sizeof err);
+}
+
+void gd_kb_free(gd_kb *kb)
+{
+	if (!kb)
+		return;
+	json_decref(kb->root);
+	free(kb);
+}
+
+const char *gd_kb_origin(const gd_kb *kb)
+{
+	return kb ? kb->origin : NULL;
+}
+
+const json_t *gd_kb_root(const gd_kb *kb)
+{
+	return kb ? kb->root : NULL;
+}
+
+const json_t *gd_kb_get(const gd_kb *kb, const char *key)
+{
+	return kb ? json_object_get(kb->root, key) : NULL;
+}
+
+const char *gd_kb_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+/* "gfx90a:xnack-" and "GFX1010" name the same target as "gfx90a" and
+ * "gfx1010": compare up to the first ':' (target features), no case. */
+static int same_gfx(const char *kbname, const char *asked)
+{
+	size_t n = strcspn(asked, ":");
+
+	return strlen(kbname) == n && !strncasecmp(kbname, asked, n);
+}
+
+const json_t *gd_kb_target(const gd_kb *kb, const char *gfx)
+{
+	size_t i;
+	json_t *t;
+
+	if (!kb || !gfx)
+		return NULL;
+	json_array_foreach(json_object_get(kb->root, "targets"), i, t)
+		if (same_gfx(gd_kb_str(t, "gfx"), gfx))
+			return t;
+	return NULL;
+}
+
+const json_t *gd_kb_target_for_version(const gd_kb *kb, unsigned version)
+{
+	size_t i;
+	json_t *t;
+
+	if (!kb || !version)
+		return NULL;
+	json_array_foreach(json_object_get(kb->root, "targets"), i, t) {
+		json_t *v = json_object_get(t, "gfx_target_version");
+
+		if (json_is_integer(v) && json_integer_value(v) == (json_int_t)version)
+			return t;
+	}
+	return NULL;
+}
+
+/* "0x731f" (as the file writes them) -> 0x731f; -1 when malformed. */
+static long pci_of(const json_t *s)
+{
+	const char *p = json_string_value(s);
+	uint32_t v;
+
+	if (!p || gd_parse_u32(p, 16, &v) < 0)
+		return -1;
+	return (long)v;
+}
+
+static int lists_pci(const json_t *ids, unsigned device_id)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(ids, i, s)
+		if (pci_of(s) == (long)device_id)
+			return 1;
+	return 0;
+}
+
+const json_t *gd_kb_target_for_pci(const gd_kb *kb, unsigned device_id)
+{
+	size_t i, j;
+	json_t *t, *p;
+
+	if (!kb)
+		return NULL;
+	json_array_foreach(json_object_get(kb->root, "targets"), i, t)
+		json_array_foreach(json_object_get(t, "products"), j, p)
+			if (lists_pci(json_object_get(p, "pci_ids"), device_id))
+				return t;
+	return NULL;
+}
+
+/* The product entry of a target that lists this PCI id, for its name. */
+const json_t *gd_kb_product_for_pci(const gd_kb *kb, unsigned device_id)
+{
+	size_t j;
+	json_t *p;
+
+	json_array_foreach(json_object_get(gd_kb_target_for_pci(kb, device_id),
+					   "products"), j, p)
+		if (lists_pci(json_object_get(p, "pci_ids"), device_id))
+			return p;
+	return NULL;
+}
+
+const json_t *gd_kb_source(const gd_kb *kb, const char *id)
+{
+	if (!kb || !id)
+		return NULL;
+	return json_object_get(json_object_get(kb->root, "sources"), id);
+}
+
+static const json_t *by_id(const gd_kb *kb, const char *list, const char *id)
+{
+	size_t i;
+	json_t *o;
+
+	if (!kb || !id)
+		return NULL;
+	json_array_foreach(json_object_get(kb->root, list), i, o)
+		if (gd_streq(gd_kb_str(o, "id"), id))
+			return o;
+	return NULL;
+}
+
+const json_t *gd_kb_issue(const gd_kb *kb, const char *id)
+{
+	return by_id(kb, "issues", id);
+}
+
+const json_t *gd_kb_strategy(const gd_kb *kb, const char *id)
+{
+	return by_id(kb, "strategies", id);
+}
+
+const json_t *gd_kb_signature(const gd_kb *kb, const char *id)
+{
+	return by_id(kb, "signatures", id);
+}
+
+const json_t *gd_kb_nvidia_for_pci(const gd_kb *kb, unsigned device_id)
+{
+	size_t i;
+	json_t *g;
+
+	if (!kb)
+		return NULL;
+	json_array_foreach(json_object_get(json_object_get(kb->root, "nvidia"),
+					   "gpus"), i, g) {
+		json_t *id = json_object_get(g, "pci_id");
+
+		if (pci_of(id) == (long)device_id)
+			return g;
+	}
+	return NULL;
+}
+
+/* Accepts "sm_90", "sm90", "compute_90", "90", "9.0" and "sm_90a". */
+static int sm_digits(const char *in, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (!strncasecmp(in, "sm_", 3) || !strncasecmp(in, "sm", 2))
+		in += in[2] == '_' ? 3 : 2;
+	else if (!strncasecmp(in, "compute_", 8))
+		in += 8;
+	for (; *in && n + 1 < cap; in++) {
+		if (*in == '.')
+			continue;
+		if (!((*in >= '0' && *in <= '9') ||
+		      ((*in >= 'a' && *in <= 'z') && n >= 2)))
+			return -1;
+		out[n++] = *in;
+	}
+	out[n] = '\0';
+	return n >= 2 && !*in ? 0 : -1;
+}
+
+const json_t *gd_kb_nvidia_cc(const gd_kb *kb, const char *sm)
+{
+	char want[16], have[16];
+	size_t i;
+	json_t *c;
+
+	if (!kb || !sm || sm_digits(sm, want, sizeof want) < 0)
+		return NULL;
+	json_array_foreach(json_object_get(json_object_get(kb->root, "nvidia"),
+					   "compute_capabilities"), i, c) {
+		const char *s = gd_kb_str(c, "sm");
+
+		if (s && sm_digits(s, have, sizeof have) == 0 &&
+		    !strcmp(have, want))
+			return c;
+	}
+	return NULL;
+}

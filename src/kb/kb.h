@@ -29,6 +29,15 @@ const json_t *gd_kb_issue(const gd_kb *kb, const char *id);
 const json_t *gd_kb_nvidia_for_pci(const gd_kb *kb, unsigned device_id);
 const json_t *gd_kb_nvidia_cc(const gd_kb *kb, const char *sm); /* "sm_90" */
 
+/* Added lookups. A gfx name may carry target features ("gfx90a:xnack-")
+ * and any case; an sm may be written "sm_90", "sm90", "compute_90", "9.0". */
+const json_t *gd_kb_target_for_version(const gd_kb *kb, unsigned version);
+const json_t *gd_kb_product_for_pci(const gd_kb *kb, unsigned device_id);
+const json_t *gd_kb_strategy(const gd_kb *kb, const char *id);
+const json_t *gd_kb_signature(const gd_kb *kb, const char *id);
+/* A top-level member: "strategies", "signatures", "nvidia", "workloads"... */
+const json_t *gd_kb_get(const gd_kb *kb, const char *key);
+
 /* Convenience: string member of an object, or NULL. */
 const char *gd_kb_str(const json_t *obj, const char *key);
 

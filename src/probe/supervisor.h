@@ -4,7 +4,15 @@
  * named phases ("cuInit", "sgemm 1024") on the fd named by the environment
  * variable GPUDOCTOR_PHASE_FD, one line each, and free-form output on
  * stdout/stderr. At the deadline the group gets SIGTERM, then SIGKILL after
- * a grace period, and is reaped: nothing outlives gd_child_run(). */
+ * a grace period, and is reaped: nothing outlives gd_child_run().
+ *
+ * Additions (probe layer): phase lines that start with '@' are messages, not
+ * phases (the probe child sends its results that way); they leave
+ * res->phase alone and reach on_line with is_phase == 2. The supervisor
+ * makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER) so
+ * that grandchildren left in the group are reaped here too, and the child
+ * runs with RLIMIT_CORE 0 and PR_SET_PDEATHSIG SIGKILL. gd_child_run() is
+ * thread-safe: backends are supervised in parallel, one thread each. */
 #ifndef GD_SUPERVISOR_H
 #define GD_SUPERVISOR_H
 
@@ -29,6 +37,14 @@ struct gd_child_spec {
 	 * phase line as they arrive (e.g. live progress); may be NULL */
 	void (*on_line)(void *arg, int is_phase, const char *line);
 	void *arg;
+	/* optional: when it points at a non-zero value the child is stopped as
+	 * at its deadline (Ctrl-C in the parent); checked every 50 ms */
+	const volatile int *cancel;
+	/* optional: asked every round (<= 50 ms); non-zero stops the child
+	 * as at its deadline (per-op deadlines of the probe layer) */
+	int (*should_stop)(void *arg);
+	/* optional: working directory for the child, NULL = ours */
+	const char *cwd;
 };
 
 #define GD_CHILD_TAIL_LINES 20
@@ -43,6 +59,14 @@ struct gd_child_result {
 	char tail[4096];      /* last GD_CHILD_TAIL_LINES output lines, '\n'-joined */
 	size_t output_bytes;  /* total output seen (floods are counted, not kept) */
 	char error[256];      /* for NOSTART */
+	/* additions */
+	double phase_seconds;  /* time spent in the last phase when it ended */
+	int partial_message;   /* the phase pipe ended in the middle of a line */
+	char partial[256];     /* ...which started like this */
+	int leftovers_killed;  /* processes of the group still alive after the
+				* child's own exit, killed and reaped */
+	int cancelled;         /* stopped through spec->cancel */
+	int pid;               /* the child's pid = its process group id */
 };
 
 /* Runs the child to completion or deadline. Returns 0, or -errno when the

@@ -1,0 +1,247 @@
+/* binscan/: what is inside binaries. Readers are pure functions over
+ * mapped bytes (ELF64, clang offload bundles incl. compressed CCOB, AMDGPU
+ * code objects, NVIDIA fatbins, zip archives); every read is bounds-checked
+ * through the gd_bs_rd* helpers below, never by pointer arithmetic past the
+ * buffer. gd_bs_scan_path() drives them over user paths (files, dirs,
+ * wheels); fit.c and ldresolve.c judge the result against a GPU and the
+ * machine's loader. The library never prints. */
+#ifndef GD_BINSCAN_H
+#define GD_BINSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/ctx.h"
+
+/* ---- checked little-endian reads: 0 ok, -1 out of range ---- */
+static inline int gd_bs_in(size_t n, uint64_t off, uint64_t len)
+{
+	return off <= n && len <= n - off;
+}
+int gd_bs_rd16(const uint8_t *b, size_t n, uint64_t off, uint16_t *v);
+int gd_bs_rd32(const uint8_t *b, size_t n, uint64_t off, uint32_t *v);
+int gd_bs_rd64(const uint8_t *b, size_t n, uint64_t off, uint64_t *v);
+/* NUL-terminated string at off inside [0, n): *s points into b. */
+int gd_bs_str(const uint8_t *b, size_t n, uint64_t off, const char **s);
+
+/* ---- what a scan finds ---- */
+enum gd_bs_kind { GD_BS_AMDGCN, GD_BS_SASS, GD_BS_PTX };
+const char *gd_bs_kind_name(enum gd_bs_kind k); /* "amdgcn", "sass", "ptx" */
+
+struct gd_bs_target {
+	enum gd_bs_kind kind;
+	char target[32];    /* "gfx1030", "gfx10-3-generic", "sm_90a", "compute_90" */
+	char features[32];  /* AMD target-id features: "xnack-", "sramecc+:xnack-" */
+	char container[24]; /* "offload-bundle", "ccob-zstd", "code-object", "fatbin" */
+	unsigned co_version;   /* AMD code object version (2..6), 0 unknown */
+	unsigned ptx_major, ptx_minor; /* PTX ISA of a PTX entry */
+	int compressed;     /* stored compressed (fatbin entry / CCOB) */
+	unsigned count;     /* code objects with this exact target */
+};
+
+struct gd_bs_symver {
+	char lib[64];   /* verneed file: "libamdhip64.so.6" */
+	char ver[32];   /* "ROCR_1", "hip_6.0" */
+	char sym[96];   /* "hsa_amd_enable_logging", "" for a bare version need */
+};
+
+struct gd_bs_dyn {
+	char soname[128];
+	char runpath[1024];
+	char rpath[1024];
+	GD_VEC(char *) needed;
+	GD_VEC(struct gd_bs_symver) symvers; /* undefined versioned symbols */
+	size_t n_symvers_total; /* before the cap */
+};
+
+/* One needed library, resolved as ld.so would. */
+struct gd_bs_need {
+	char soname[128];
+	int found;
+	char path[1024];  /* where it was found */
+	char how[24];     /* "RPATH", "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache", "default", "archive" */
+	char note[256];   /* "needs HIP 7, installed: libamdhip64.so.5 (...)" */
+	unsigned missing_syms; /* versioned symbols the found library lacks */
+	char missing_first[160];
+};
+
+enum gd_bs_fit {
+	GD_FIT_NONE = 0, /* no GPU code in the file (host-only) */
+	GD_FIT_YES,      /* has code for the GPU */
+	GD_FIT_PTX,      /* only through PTX JIT */
+	GD_FIT_NO,       /* no code for the GPU */
+	GD_FIT_NOGPU,    /* no GPU to compare with */
+};
+
+struct gd_bs_file {
+	char path[1024];   /* "x.whl!torch/lib/libtorch_cuda.so" inside archives */
+	char format[32];   /* "elf", "amdgpu-code-object", "cubin", "offload-bundle", "ccob", "fatbin", "zip" */
+	char error[256];   /* one line, "" when read fine */
+	uint64_t size;
+	uint16_t machine;  /* ELF e_machine, 0 when not an ELF */
+	GD_VEC(struct gd_bs_target) targets;
+	int has_dyn;
+	struct gd_bs_dyn dyn;
+	/* filled by gd_bs_judge */
+	GD_VEC(struct gd_bs_need) needs;
+	enum gd_bs_fit fit;
+	int runtime_ok;    /* every needed library found with its symbols */
+	char detail[384];
+};
+
+typedef GD_VEC(struct gd_bs_file) gd_bs_files;
+
+/* Add a target (merged with an equal one, count++); NULL when out of memory. */
+struct gd_bs_target *gd_bs_add_target(struct gd_bs_file *f, enum gd_bs_kind kind,
+		     const char *target, const char *features,
+		     const char *container);
+void gd_bs_file_free(struct gd_bs_file *f);
+void gd_bs_files_free(gd_bs_files *v);
+
+/* ---- readers (each: bytes in, targets/facts out; -1 + err on bad input) ---- */
+
+/* ELF64 little-endian. */
+struct gd_elf_shdr {
+	uint32_t name, type;
+	uint64_t flags, addr, offset, size;
+	uint32_t link, info;
+	uint64_t entsize;
+};
+struct gd_elf {
+	const uint8_t *b;
+	size_t n;
+	uint16_t type, machine, shnum, shstrndx, phnum;
+	uint32_t flags;
+	uint8_t osabi, abiversion;
+	uint64_t shoff, phoff;
+};
+#define GD_EM_CUDA 190
+#define GD_EM_AMDGPU 224
+int gd_elf_open(struct gd_elf *e, const uint8_t *b, size_t n, char *err,
+		size_t errcap);
+int gd_elf_shdr(const struct gd_elf *e, unsigned i, struct gd_elf_shdr *s);
+const char *gd_elf_shname(const struct gd_elf *e, const struct gd_elf_shdr *s);
+int gd_elf_find(const struct gd_elf *e, const char *name, struct gd_elf_shdr *s);
+/* Section contents inside the buffer (NOBITS: none). */
+int gd_elf_bytes(const struct gd_elf *e, const struct gd_elf_shdr *s,
+		 const uint8_t **p, size_t *len);
+/* Dynamic facts: DT_NEEDED, DT_SONAME, DT_RUNPATH/RPATH, verneed symbols
+ * (at most max_symvers kept). Returns 0 when the file has a dynamic section,
+ * 1 when it has none, -1 on malformed data. */
+int gd_elf_dynamic(const struct gd_elf *e, struct gd_bs_dyn *d,
+		   size_t max_symvers, char *err, size_t errcap);
+void gd_bs_dyn_free(struct gd_bs_dyn *d);
+/* Mark which needs (sorted by sym, then ver) the library defines: found[i]
+ * set to 1. A need with sym "" asks for the version alone (verdef).
+ * Returns -1 when the library has no symbol version info. */
+int gd_elf_mark_defined(const struct gd_elf *e,
+			const struct gd_bs_symver *const *need, size_t n,
+			unsigned char *found);
+
+/* AMDGPU code object: target name and target-id features from e_flags. */
+int gd_amdgpu_co_target(const uint8_t *b, size_t n, char *gfx, size_t gcap,
+			char *features, size_t fcap, unsigned *co_version);
+const char *gd_amdgpu_mach_name(unsigned mach);
+
+/* Clang offload bundle (uncompressed, "__CLANG_OFFLOAD_BUNDLE__") or
+ * compressed ("CCOB" v1..v3, zlib/zstd) at the start of b. *used gets the
+ * bytes it spans (0 when unknown). Adds amdgcn/nvptx device entries. */
+int gd_offload_bundle_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
+			   uint64_t *used, char *err, size_t errcap);
+/* Walk a section (.hip_fatbin) holding several bundles back to back. */
+int gd_offload_bundles_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
+			    char *err, size_t errcap);
+
+/* NVIDIA fatbin containers (0xBA55ED50) back to back in b. */
+int gd_nvfatbin_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
+		     char *err, size_t errcap);
+
+/* Zip: call fn for each member whose bytes could be read (stored in place,
+ * or inflated under the caps). fn returns <0 to stop. */
+struct gd_zip_member {
+	const char *name;
+	const uint8_t *data;
+	size_t len;
+	int inflated;  /* data is a temporary buffer */
+};
+typedef int (*gd_zip_fn)(void *arg, const struct gd_zip_member *m,
+			 const char *const *names, size_t n_names,
+			 const char *skip_why);
+#define GD_ZIP_MAX_MEMBER (1024ull * 1024 * 1024) /* inflated size cap */
+#define GD_ZIP_MAX_RATIO 1032u /* deflate cannot exceed ~1032:1 */
+#define GD_ZIP_MAX_ENTRIES 200000u
+int gd_zip_walk(const uint8_t *b, size_t n, uint64_t max_member,
+		int (*want)(const char *name), gd_zip_fn fn, void *arg,
+		char *err, size_t errcap);
+
+/* Inflate with an output cap (zlib/raw deflate); CCOB prefix decoders. */
+#define GD_BS_MAX_DECOMP (256ull * 1024 * 1024)
+
+/* ---- driver ---- */
+struct gd_bs_opts {
+	size_t max_files;   /* directory walk cap */
+	unsigned max_depth;
+	uint64_t max_member; /* zip member inflate cap */
+};
+#define GD_BS_OPTS_DEFAULT {100000, 32, GD_ZIP_MAX_MEMBER}
+
+/* Scan one user path (file, directory, archive), appending one entry per
+ * binary. A path that cannot be read becomes an entry with error set.
+ * explicit_path: the user named it (a non-binary is then an error; inside
+ * a directory it is skipped). */
+int gd_bs_scan_path(gd_ctx *ctx, const char *path,
+		    const struct gd_bs_opts *o, gd_bs_files *out);
+/* Scan bytes already in memory (fuzzing, tests, zip members). */
+int gd_bs_scan_bytes(const uint8_t *b, size_t n, struct gd_bs_file *f);
+
+/* ---- judgement ---- */
+struct gd_bs_gpu {
+	char name[48];    /* "gfx1010" / "sm_90" as given */
+	int amd;          /* else NVIDIA */
+	char gfx[24];     /* "gfx90a" */
+	int xnack, sramecc; /* -1 unknown/any, 0 off, 1 on */
+	unsigned sm_major, sm_minor; /* 9, 0 */
+	unsigned ptx_max_major, ptx_max_minor; /* driver's PTX JIT ceiling, 0 unknown */
+};
+/* "gfx1030", "gfx90a:xnack+", "sm_90", "sm_86", "90" -> gpu; -1 on junk. */
+int gd_bs_gpu_parse(const char *s, struct gd_bs_gpu *g);
+/* PTX ISA the driver of a given version (e.g. "580.95.05") can JIT. */
+int gd_bs_ptx_ceiling(const char *driver_version, unsigned *major,
+		      unsigned *minor);
+
+/* Does one target run on the GPU? GD_FIT_YES / GD_FIT_PTX / GD_FIT_NO,
+ * why explains a near miss. */
+enum gd_bs_fit gd_bs_target_fits(const struct gd_bs_target *t,
+				 const struct gd_bs_gpu *g, char *why,
+				 size_t cap);
+/* What judging needs besides the file: the GPUs and the loader cache
+ * (read once through ctx->fs, "/etc/ld.so.cache"). */
+struct gd_bs_env {
+	const struct gd_bs_gpu *gpus;
+	size_t n_gpus;
+	char *ldcache;     /* the raw cache file, NULL when absent */
+	size_t ldcache_len;
+	size_t ldcache_hdr; /* offset of the "glibc-ld.so.cache1.1" header */
+	unsigned ldcache_n;
+};
+void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
+		    const struct gd_bs_gpu *gpus, size_t n);
+void gd_bs_env_free(struct gd_bs_env *env);
+
+/* Fit against the GPUs and resolve the runtime needs; fills f->needs,
+ * f->fit, f->runtime_ok, f->detail. */
+void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
+		 struct gd_bs_file *f);
+/* 1 when the file fits (GPU code or none, runtime found), else 0. */
+int gd_bs_file_ok(const struct gd_bs_file *f);
+
+/* Resolve one soname as ld.so would for file f (DT_RPATH unless RUNPATH,
+ * LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default dirs). */
+void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
+		  const struct gd_bs_file *f, const char *soname,
+		  struct gd_bs_need *need);
+/* Versioned symbols of f from soname that the library at need->path lacks. */
+void gd_ldcheck_symbols(gd_ctx *ctx, const struct gd_bs_file *f,
+			struct gd_bs_need *need);
+
+#endif

@@ -1,0 +1,270 @@
+/* DT_NEEDED resolved as the dynamic loader does (ld.so(8), "Dynamic
+ * linker search order"): a name with '/' is used as is; else DT_RPATH
+ * (only when there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH,
+ * /etc/ld.so.cache, then the default directories. A candidate counts only
+ * when it is an ELF of the same machine, as ld.so skips the others.
+ * Cache format: glibc elf/cache.c / sysdeps/generic/dl-cache.h,
+ * "glibc-ld.so.cache1.1": 48-byte header (u32 nlibs at 20), then nlibs
+ * 24-byte entries {i32 flags, u32 key, u32 value, u32 osversion, u64
+ * hwcap}; key/value are offsets from the header start. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "binscan.h"
+
+#define CACHE_MAGIC "glibc-ld.so.cache1.1"
+
+void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
+		    const struct gd_bs_gpu *gpus, size_t n)
+{
+	const char *m;
+	uint32_t cnt;
+
+	memset(env, 0, sizeof *env);
+	env->gpus = gpus;
+	env->n_gpus = n;
+	if (gd_fs_read_alloc(&ctx->fs, "/etc/ld.so.cache", 64u << 20,
+			     &env->ldcache, &env->ldcache_len))
+		return;
+	m = memmem(env->ldcache, env->ldcache_len, CACHE_MAGIC, strlen(CACHE_MAGIC));
+	if (!m || gd_bs_rd32((const uint8_t *)m,
+			     env->ldcache_len - (size_t)(m - env->ldcache), 20, &cnt)) {
+		free(env->ldcache);
+		env->ldcache = NULL;
+		return;
+	}
+	env->ldcache_hdr = (size_t)(m - env->ldcache);
+	env->ldcache_n = cnt;
+}
+
+void gd_bs_env_free(struct gd_bs_env *env)
+{
+	free(env->ldcache);
+	env->ldcache = NULL;
+}
+
+/* Cache entry i: key (soname) and value (path); -1 when out of range. */
+static int cache_entry(const struct gd_bs_env *env, unsigned i,
+		       const char **key, const char **val, uint32_t *flags)
+{
+	const uint8_t *h = (const uint8_t *)env->ldcache + env->ldcache_hdr;
+	size_t n = env->ldcache_len - env->ldcache_hdr;
+	uint64_t o = 48 + (uint64_t)i * 24;
+	uint32_t k, v;
+
+	if (gd_bs_rd32(h, n, o, flags) || gd_bs_rd32(h, n, o + 4, &k) ||
+	    gd_bs_rd32(h, n, o + 8, &v) || gd_bs_str(h, n, k, key) ||
+	    gd_bs_str(h, n, v, val))
+		return -1;
+	return 0;
+}
+
+/* An ELF of the needer's machine? fs: through ctx->fs (machine path) or
+ * directly (user's tree, $ORIGIN). */
+static int usable(gd_ctx *ctx, const char *path, int via_fs, uint16_t machine)
+{
+	uint8_t h[20];
+	uint16_t m;
+	int fd = via_fs ? gd_fs_open(&ctx->fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+			: open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t r;
+	struct stat st;
+
+	if (fd < 0)
+		return 0;
+	r = (fstat(fd, &st) || !S_ISREG(st.st_mode)) ? -1 : pread(fd, h, sizeof h, 0);
+	close(fd);
+	if (r != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4))
+		return 0;
+	gd_bs_rd16(h, sizeof h, 18, &m);
+	return !machine || m == machine;
+}
+
+static int try_dirs(gd_ctx *ctx, const struct gd_bs_file *f, const char *list,
+		    const char *soname, const char *how, struct gd_bs_need *need)
+{
+	char buf[2048], origin[1024], *save, *tok;
+	const char *sl = strrchr(f->path, '/');
+	int in_archive = strchr(f->path, '!') != NULL;
+
+	if (!list || !*list)
+		return 0;
+	if (sl)
+		gd_fmt(origin, sizeof origin, "%.*s", (int)(sl - f->path), f->path);
+	else
+		gd_strlcpy(origin, ".", sizeof origin);
+	gd_strlcpy(buf, list, sizeof buf);
+	for (tok = strtok_r(buf, ":;", &save); tok; tok = strtok_r(NULL, ":;", &save)) {
+		char cand[4096];
+		int via_fs = 1;
+
+		if (!strncmp(tok, "$ORIGIN", 7) || !strncmp(tok, "${ORIGIN}", 9)) {
+			if (in_archive)
+				continue;
+			gd_fmt(cand, sizeof cand, "%s%s/%s", origin,
+			       tok + (tok[1] == '{' ? 9 : 7), soname);
+			via_fs = 0;
+		} else {
+			gd_fmt(cand, sizeof cand, "%s/%s", tok, soname);
+		}
+		if (cand[0] != '/')
+			via_fs = 0;
+		if (usable(ctx, cand, via_fs, f->machine)) {
+			need->found = 1;
+			gd_strlcpy(need->path, cand, sizeof need->path);
+			gd_strlcpy(need->how, how, sizeof need->how);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int try_cache(gd_ctx *ctx, const struct gd_bs_env *env,
+		     const struct gd_bs_file *f, const char *soname,
+		     struct gd_bs_need *need)
+{
+	for (unsigned i = 0; env->ldcache && i < env->ldcache_n; i++) {
+		const char *k, *v;
+		uint32_t fl;
+
+		if (cache_entry(env, i, &k, &v, &fl))
+			break;
+		/* 0x0303 = FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 (dl-cache.h) */
+		if (f->machine == 62 && (fl & 0xff00) != 0x0300)
+			continue;
+		if (!strcmp(k, soname) && usable(ctx, v, 1, f->machine)) {
+			need->found = 1;
+			gd_strlcpy(need->path, v, sizeof need->path);
+			gd_strlcpy(need->how, "ld.so.cache", sizeof need->how);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* "libamdhip64.so.6" missing, the cache knows "libamdhip64.so.5": say so. */
+static void other_majors(const struct gd_bs_env *env, const char *soname,
+			 char *note, size_t cap)
+{
+	const char *so = strstr(soname, ".so.");
+	size_t stem, used = 0;
+
+	note[0] = '\0';
+	if (!so || !env->ldcache)
+		return;
+	stem = (size_t)(so - soname) + 4;
+	for (unsigned i = 0; i < env->ldcache_n && used + 1 < cap; i++) {
+		const char *k, *v;
+		uint32_t fl;
+
+		if (cache_entry(env, i, &k, &v, &fl))
+			break;
+		if (strncmp(k, soname, stem) || !strcmp(k, soname))
+			continue;
+		gd_fmt(note + used, cap - used, "%s%s (%s)",
+		       used ? ", " : "installed instead: ", k, v);
+		used = strlen(note);
+	}
+}
+
+void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
+		  const struct gd_bs_file *f, const char *soname,
+		  struct gd_bs_need *need)
+{
+	static const char *const defaults =
+		"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
+
+	memset(need, 0, sizeof *need);
+	gd_strlcpy(need->soname, soname, sizeof need->soname);
+	if (strchr(soname, '/')) {
+		if (usable(ctx, soname, soname[0] == '/', f->machine)) {
+			need->found = 1;
+			gd_strlcpy(need->path, soname, sizeof need->path);
+			gd_strlcpy(need->how, "path", sizeof need->how);
+		}
+		return;
+	}
+	if ((!f->dyn.runpath[0] && try_dirs(ctx, f, f->dyn.rpath, soname, "RPATH", need)) ||
+	    try_dirs(ctx, f, gd_ctx_getenv(ctx, "LD_LIBRARY_PATH"), soname,
+		     "LD_LIBRARY_PATH", need) ||
+	    try_dirs(ctx, f, f->dyn.runpath, soname, "RUNPATH", need) ||
+	    try_cache(ctx, env, f, soname, need) ||
+	    try_dirs(ctx, f, defaults, soname, "default", need))
+		return;
+	other_majors(env, soname, need->note, sizeof need->note);
+}
+
+static int cmp_need(const void *a, const void *b)
+{
+	const struct gd_bs_symver *x = *(const struct gd_bs_symver *const *)a;
+	const struct gd_bs_symver *y = *(const struct gd_bs_symver *const *)b;
+	int c = strcmp(x->sym, y->sym);
+
+	return c ? c : strcmp(x->ver, y->ver);
+}
+
+static void check_mapped(const struct gd_bs_file *f, struct gd_bs_need *need,
+			 const uint8_t *b, size_t n)
+{
+	const struct gd_bs_symver **v;
+	unsigned char *found;
+	size_t k = 0;
+	struct gd_elf e;
+
+	if (gd_elf_open(&e, b, n, NULL, 0))
+		return;
+	v = calloc(f->dyn.symvers.n + 1, sizeof *v);
+	found = calloc(f->dyn.symvers.n + 1, 1);
+	if (!v || !found)
+		goto out;
+	for (size_t i = 0; i < f->dyn.symvers.n; i++)
+		if (!strcmp(f->dyn.symvers.v[i].lib, need->soname))
+			v[k++] = &f->dyn.symvers.v[i];
+	if (!k)
+		goto out;
+	qsort(v, k, sizeof *v, cmp_need);
+	if (gd_elf_mark_defined(&e, v, k, found) < 0)
+		goto out;
+	for (size_t i = 0; i < k; i++) {
+		if (found[i])
+			continue;
+		if (!need->missing_syms++)
+			gd_fmt(need->missing_first, sizeof need->missing_first,
+			       "%s%s%s", v[i]->sym, v[i]->sym[0] ? "@" : "version ",
+			       v[i]->ver);
+	}
+out:
+	free(v);
+	free(found);
+}
+
+void gd_ldcheck_symbols(gd_ctx *ctx, const struct gd_bs_file *f,
+			struct gd_bs_need *need)
+{
+	struct stat st;
+	void *map;
+	int via_fs = need->path[0] == '/' && strcmp(need->how, "RUNPATH") &&
+		     strcmp(need->how, "RPATH");
+	int fd;
+
+	if (!need->found || !f->dyn.symvers.n || !strcmp(need->how, "archive"))
+		return;
+	fd = via_fs ? gd_fs_open(&ctx->fs, need->path, O_RDONLY | O_CLOEXEC)
+		    : open(need->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	check_mapped(f, need, map, (size_t)st.st_size);
+	munmap(map, (size_t)st.st_size);
+}

@@ -1,0 +1,40 @@
+/* The one in-memory report that `check` and `report` render: facts from
+ * every layer, then the doctor's verdicts. Built once, rendered once. */
+#ifndef GD_CHECK_DATA_H
+#define GD_CHECK_DATA_H
+
+#include "cli.h"
+#include "discover/discover.h"
+#include "doctor/verdict.h"
+#include "inventory/inventory.h"
+
+struct gd_check_opts {
+	int probes;        /* run the quick probe set (live machine only) */
+	double probe_timeout;
+};
+
+struct gd_check_data {
+	struct gd_machine m;
+	struct gd_inventory inv;
+	struct gd_diagnosis diag;
+	char probe_note[200]; /* why probes did not run, "" when they did */
+	void *extra;          /* framework and probe results (check_extra.c) */
+};
+
+int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
+		     struct gd_check_data *d);
+void gd_check_free(struct gd_check_data *d);
+int gd_check_exit_code(const struct gd_check_data *d);
+
+/* Framework and probe sections (check_extra.c): JSON, text, verdict lines. */
+void gd_check_extra_collect(struct gd_cli *cli, const struct gd_check_opts *o,
+			    struct gd_check_data *d);
+void gd_check_extra_json(struct gd_cli *cli, const struct gd_check_data *d,
+			 json_t *doc);
+void gd_check_extra_text(struct gd_cli *cli, FILE *f,
+			 const struct gd_check_data *d);
+const char *const *gd_check_extra_probe_lines(const struct gd_check_data *d);
+const char *const *gd_check_extra_framework_lines(const struct gd_check_data *d);
+void gd_check_extra_free(struct gd_check_data *d);
+
+#endif

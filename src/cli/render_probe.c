@@ -1,0 +1,356 @@
+/* cli/render_probe: one walk over the probe report for each output form. */
+#include "render_probe.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "probe/backend.h"
+
+int gd_render_utf8(const struct gd_cli *cli)
+{
+	static const char *const vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = gd_ctx_getenv(&cli->ctx, vars[i]);
+
+		if (v && *v)
+			return strstr(v, "UTF-8") || strstr(v, "utf8") ||
+			       strstr(v, "UTF8") || strstr(v, "utf-8");
+	}
+	return 0;
+}
+
+int gd_probe_selftest_pass(const struct gd_probe_result *res)
+{
+	if (strcmp(gd_probe_status_name(res->status), res->expected))
+		return 0;
+	if (!strcmp(res->op, "hang_in_phase"))
+		return !strcmp(res->phase, "fake_driver_init");
+	if (!strcmp(res->op, "sigsegv"))
+		return strstr(res->detail, "SIGSEGV") != NULL;
+	if (!strcmp(res->op, "abort"))
+		return strstr(res->detail, "SIGABRT") &&
+		       strstr(res->detail, "assertion");
+	if (!strcmp(res->op, "wrong_result"))
+		return res->max_error > 0.1;
+	return 1;
+}
+
+static const char *title_of(const char *backend)
+{
+	const struct gd_backend *b = gd_backend_find(backend);
+
+	return b ? b->title : backend;
+}
+
+static const char *sym(int utf8, enum gd_probe_status s)
+{
+	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–"};
+	static const char *const a[] = {"ok", "WRONG", "FAIL", "MISSING",
+					"CRASH", "HANG", "skip"};
+
+	return utf8 ? u[s] : a[s];
+}
+
+static const char *colour(const struct gd_cli *cli, enum gd_probe_status s)
+{
+	switch (s) {
+	case GD_PS_OK:
+		return gd_c_green(cli);
+	case GD_PS_SKIPPED:
+	case GD_PS_MISSING:
+		return gd_c_dim(cli);
+	case GD_PS_WRONG:
+		return gd_c_yellow(cli);
+	default:
+		return gd_c_red(cli);
+	}
+}
+
+/* Columns: one per (backend, device); results without a device go to the
+ * backend's first column. */
+struct col {
+	const char *backend;
+	int dev;
+	char head[40];
+};
+
+#define MAX_COLS 12
+#define MAX_ROWS 48
+
+static int find_col(const struct col *c, int n, const char *b, int dev)
+{
+	int first = -1;
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(c[i].backend, b)) {
+			if (first < 0)
+				first = i;
+			if (c[i].dev == dev)
+				return i;
+		}
+	return dev < 0 ? first : -1;
+}
+
+static int make_cols(const struct gd_probe_report *r, struct col *c)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->results.n && n < MAX_COLS; i++) {
+		const struct gd_probe_result *x = &r->results.v[i];
+
+		if (find_col(c, n, x->backend, x->dev) >= 0)
+			continue;
+		c[n].backend = x->backend;
+		c[n].dev = x->dev;
+		if (x->dev >= 0)
+			gd_fmt(c[n].head, sizeof c[n].head, "%s:%d %.16s",
+			       x->backend, x->dev, x->device);
+		else
+			gd_fmt(c[n].head, sizeof c[n].head, "%s", x->backend);
+		n++;
+	}
+	return n;
+}
+
+static int make_rows(const struct gd_probe_report *r, const char **rows)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->results.n && n < MAX_ROWS; i++) {
+		int seen = 0;
+
+		for (int k = 0; k < n; k++)
+			seen |= !strcmp(rows[k], r->results.v[i].op);
+		if (!seen)
+			rows[n++] = r->results.v[i].op;
+	}
+	return n;
+}
+
+static void cell_text(int utf8, const struct gd_probe_result *x, char *buf,
+		      size_t cap)
+{
+	if (x->status == GD_PS_OK || x->status == GD_PS_HANG) {
+		if (x->seconds >= 1)
+			gd_fmt(buf, cap, "%s %.1f s", sym(utf8, x->status),
+			       x->seconds);
+		else
+			gd_fmt(buf, cap, "%s %.0f ms", sym(utf8, x->status),
+			       x->seconds * 1000);
+	} else {
+		gd_fmt(buf, cap, "%s %s", sym(utf8, x->status),
+		       utf8 ? gd_probe_status_name(x->status) : "");
+	}
+}
+
+/* Display width of a UTF-8 string (every code point one column). */
+static int width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void print_matrix(struct gd_cli *cli, FILE *f,
+			 const struct gd_probe_report *r, int utf8)
+{
+	struct col c[MAX_COLS];
+	const char *rows[MAX_ROWS];
+	int nc = make_cols(r, c), nr = make_rows(r, rows);
+
+	fprintf(f, "%s%-18s", gd_c_bold(cli), "op");
+	for (int k = 0; k < nc; k++)
+		fprintf(f, " %-22.22s", c[k].head);
+	fprintf(f, "%s\n", gd_c_off(cli));
+	for (int i = 0; i < nr; i++) {
+		fprintf(f, "%-18s", rows[i]);
+		for (int k = 0; k < nc; k++) {
+			const struct gd_probe_result *x = NULL;
+			char cell[48] = "";
+
+			for (size_t j = 0; j < r->results.n; j++) {
+				const struct gd_probe_result *y =
+					&r->results.v[j];
+
+				if (!strcmp(y->op, rows[i]) &&
+				    find_col(c, nc, y->backend, y->dev) == k)
+					x = y;
+			}
+			if (x)
+				cell_text(utf8, x, cell, sizeof cell);
+			fprintf(f, " %s%s%s%*s", x ? colour(cli, x->status) : "",
+				cell, gd_c_off(cli),
+				22 - width(cell) > 0 ? 22 - width(cell) : 0, "");
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void print_details(struct gd_cli *cli, FILE *f,
+			  const struct gd_probe_report *r)
+{
+	int head = 0;
+
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct gd_probe_result *x = &r->results.v[i];
+		int show = x->status != GD_PS_OK || r->selftest;
+
+		if (!show || !x->detail[0])
+			continue;
+		if (!head++)
+			fprintf(f, "\n%sDetails%s\n", gd_c_bold(cli),
+				gd_c_off(cli));
+		fprintf(f, "  %s%s", colour(cli, x->status),
+			gd_probe_status_name(x->status));
+		if (r->selftest)
+			fprintf(f, " (expected %s: %s)", x->expected,
+				gd_probe_selftest_pass(x) ? "pass" : "FAIL");
+		fprintf(f, "%s %s", gd_c_off(cli), x->backend);
+		if (x->dev >= 0)
+			fprintf(f, ":%d", x->dev);
+		fprintf(f, " %s: %s\n", x->op, x->detail);
+		if (x->log[0]) {
+			char log[sizeof x->log];
+
+			gd_strlcpy(log, x->log, sizeof log);
+			for (char *l = strtok(log, "\n"); l;
+			     l = strtok(NULL, "\n"))
+				fprintf(f, "      %s| %s%s\n", gd_c_dim(cli), l,
+					gd_c_off(cli));
+		}
+	}
+}
+
+static void print_devices(struct gd_cli *cli, FILE *f,
+			  const struct gd_probe_report *r)
+{
+	if (!r->devices.n)
+		return;
+	fprintf(f, "\n%sDevices%s\n", gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < r->devices.n; i++) {
+		const struct gd_probe_device *d = &r->devices.v[i];
+
+		fprintf(f, "  %s:%d  %s", d->backend, d->index, d->name);
+		if (d->isa[0])
+			fprintf(f, "  %s", d->isa);
+		if (d->mem_bytes)
+			fprintf(f, "  %.1f GiB", d->mem_bytes / 1073741824.0);
+		if (d->software)
+			fprintf(f, "  %s(software: CPU only)%s",
+				gd_c_yellow(cli), gd_c_off(cli));
+		fprintf(f, "\n    %sdriver %s, runtime %s, %s%s\n",
+			gd_c_dim(cli), d->driver[0] ? d->driver : "?",
+			d->runtime[0] ? d->runtime : "?", d->library,
+			gd_c_off(cli));
+	}
+}
+
+static void print_figures(struct gd_cli *cli, FILE *f,
+			  const struct gd_probe_report *r)
+{
+	if (!r->figures.n)
+		return;
+	fprintf(f, "\n%sBench%s\n", gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < r->figures.n; i++) {
+		const struct gd_probe_figure *g = &r->figures.v[i];
+
+		fprintf(f, "  %s:%d %-20s %10.2f %-8s %s%s%s\n", g->backend,
+			g->dev, g->name, g->value, g->unit, gd_c_dim(cli),
+			g->note, gd_c_off(cli));
+	}
+}
+
+void gd_render_probe_text(struct gd_cli *cli, FILE *f,
+			  const struct gd_probe_report *r)
+{
+	int utf8 = gd_render_utf8(cli);
+
+	if (!r->results.n) {
+		fprintf(f, "No probe results.\n");
+		return;
+	}
+	print_matrix(cli, f, r, utf8);
+	print_details(cli, f, r);
+	print_devices(cli, f, r);
+	print_figures(cli, f, r);
+	if (!r->selftest) {
+		struct gd_probe_verdict v[16];
+		size_t n = gd_probe_verdicts(r, v, 16);
+
+		if (n)
+			fprintf(f, "\n%sVerdict%s\n", gd_c_bold(cli),
+				gd_c_off(cli));
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "  %s\n", v[i].text);
+	}
+	fprintf(f, "\n%s%.2f s%s\n", gd_c_dim(cli), r->wall_seconds,
+		gd_c_off(cli));
+}
+
+static json_t *result_json(const struct gd_probe_result *x, int selftest)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "backend", json_string(x->backend));
+	json_object_set_new(o, "device", json_string(x->device));
+	json_object_set_new(o, "device_index", json_integer(x->dev));
+	json_object_set_new(o, "op", json_string(x->op));
+	json_object_set_new(o, "status",
+			    json_string(gd_probe_status_name(x->status)));
+	json_object_set_new(o, "phase", json_string(x->phase));
+	json_object_set_new(o, "seconds",
+			    json_real(round(x->seconds * 1e6) / 1e6));
+	json_object_set_new(o, "detail", json_string(x->detail));
+	if (x->max_error != 0 && isfinite(x->max_error))
+		json_object_set_new(o, "max_error", json_real(x->max_error));
+	if (x->log[0])
+		json_object_set_new(o, "log", json_string(x->log));
+	if (selftest) {
+		json_object_set_new(o, "expected", json_string(x->expected));
+		json_object_set_new(o, "pass",
+				    json_boolean(gd_probe_selftest_pass(x)));
+	}
+	return o;
+}
+
+void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
+{
+	json_t *res = json_array(), *devs = json_array(), *figs = json_array();
+	int all = 1;
+
+	for (size_t i = 0; i < r->results.n; i++) {
+		json_array_append_new(res,
+				      result_json(&r->results.v[i], r->selftest));
+		all &= gd_probe_selftest_pass(&r->results.v[i]);
+	}
+	for (size_t i = 0; i < r->devices.n; i++) {
+		const struct gd_probe_device *d = &r->devices.v[i];
+
+		json_array_append_new(devs, json_pack(
+			"{s:s, s:i, s:s, s:s, s:I, s:s, s:s, s:s, s:b}",
+			"backend", d->backend, "index", d->index, "name",
+			d->name, "isa", d->isa, "memory_bytes",
+			(json_int_t)d->mem_bytes, "driver", d->driver,
+			"runtime", d->runtime, "library", d->library,
+			"software", d->software));
+	}
+	for (size_t i = 0; i < r->figures.n; i++) {
+		const struct gd_probe_figure *g = &r->figures.v[i];
+
+		json_array_append_new(figs, json_pack(
+			"{s:s, s:i, s:s, s:f, s:s, s:s}", "backend",
+			g->backend, "device_index", g->dev, "name", g->name,
+			"value", g->value, "unit", g->unit, "note", g->note));
+	}
+	json_object_set_new(doc, "results", res);
+	json_object_set_new(doc, "devices", devs);
+	json_object_set_new(doc, "figures", figs);
+	json_object_set_new(doc, "wall_seconds",
+			    json_real(round(r->wall_seconds * 1000) / 1000));
+	if (r->selftest)
+		json_object_set_new(doc, "selftest_passed",
+				    json_boolean(all && r->results.n));
+}

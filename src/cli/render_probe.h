@@ -1,0 +1,45 @@
+/* cli/render_probe: the probe matrix as text and JSON, and one verdict line
+ * per backend for `check`. */
+#ifndef GD_RENDER_PROBE_H
+#define GD_RENDER_PROBE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "probe/probe.h"
+
+/* The matrix (rows: ops, columns: backend/device), the failures with their
+ * details, the devices, then the bench figures. */
+void gd_render_probe_text(struct gd_cli *cli, FILE *f,
+			  const struct gd_probe_report *r);
+/* Adds "results", "devices", "figures", "wall_seconds" (and for a
+ * selftest "selftest_passed") to doc. */
+void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r);
+
+enum gd_probe_level {
+	GD_PV_WORKS,    /* every op ran right on a hardware device */
+	GD_PV_SOFTWARE, /* works, but on the CPU (llvmpipe, PoCL) */
+	GD_PV_PARTIAL,  /* some ops fail, wrong, hang */
+	GD_PV_BROKEN,   /* init fails, hangs or crashes */
+	GD_PV_ABSENT,   /* library missing / no device: nothing to judge */
+};
+
+struct gd_probe_verdict {
+	char backend[16];
+	enum gd_probe_level level;
+	char text[320]; /* "Vulkan works on llvmpipe (software): CPU only" */
+};
+
+/* One verdict per backend that has results, in report order; returns how
+ * many were written (at most max). */
+size_t gd_probe_verdicts(const struct gd_probe_report *r,
+			 struct gd_probe_verdict *out, size_t max);
+
+/* Selftest: does this result match its expectation? */
+int gd_probe_selftest_pass(const struct gd_probe_result *res);
+
+/* May we print ✔ ✘ ⏱ ⚠ (UTF-8 locale)? */
+int gd_render_utf8(const struct gd_cli *cli);
+
+#endif

@@ -1,0 +1,153 @@
+#include "render_verdict.h"
+
+#include <string.h>
+
+#include "kb/kb.h"
+
+static json_t *lines_json(const gd_lines *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(a, json_string(l->v[i].text));
+	return a;
+}
+
+static json_t *sources_json(gd_ctx *ctx, const struct gd_verdict *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->sources.n; i++) {
+		const json_t *s = gd_kb_source(ctx->kb, v->sources.v[i].text);
+		const char *url = gd_kb_str(s, "url");
+		const char *title = gd_kb_str(s, "title");
+
+		json_array_append_new(
+			a, json_pack("{s:s, s:s?, s:s?}", "id",
+				     v->sources.v[i].text, "title", title, "url", url));
+	}
+	return a;
+}
+
+json_t *gd_render_verdict_json(gd_ctx *ctx, const struct gd_verdict *v)
+{
+	json_t *o = json_object();
+	json_t *wl = json_array();
+
+	json_object_set_new(o, "status",
+			    json_string(gd_verdict_status_name(v->status)));
+	json_object_set_new(o, "headline", json_string(v->headline));
+	json_object_set_new(o, "facts", lines_json(&v->facts));
+	json_object_set_new(o, "steps", lines_json(&v->steps));
+	for (size_t i = 0; i < v->workloads.n; i++) {
+		const struct gd_workload_advice *w = &v->workloads.v[i];
+
+		json_array_append_new(
+			wl, json_pack("{s:s, s:s, s:s, s:s, s:s}", "workload",
+				      w->workload, "verdict", w->verdict, "backend",
+				      w->backend, "text", w->text, "install",
+				      w->install));
+	}
+	json_object_set_new(o, "workloads", wl);
+	json_object_set_new(o, "sources", sources_json(ctx, v));
+	return o;
+}
+
+static const char *status_color(struct gd_cli *cli, enum gd_verdict_status s)
+{
+	switch (s) {
+	case GD_V_WORKS:
+		return gd_c_green(cli);
+	case GD_V_SETUP:
+	case GD_V_WORKAROUND:
+		return gd_c_yellow(cli);
+	case GD_V_UNSUPPORTED:
+		return gd_c_red(cli);
+	default:
+		return "";
+	}
+}
+
+static const char *wl_name(const char *w)
+{
+	if (!strcmp(w, "ctranslate2"))
+		return "CTranslate2 / faster-whisper";
+	if (!strcmp(w, "pytorch"))
+		return "PyTorch";
+	return w;
+}
+
+void gd_render_verdict_text(struct gd_cli *cli, FILE *f,
+			    const struct gd_verdict *v)
+{
+	fprintf(f, "%s%s%s%s\n", gd_c_bold(cli), status_color(cli, v->status),
+		v->headline, gd_c_off(cli));
+	fprintf(f, "  verdict: %s%s%s\n", status_color(cli, v->status),
+		gd_verdict_status_name(v->status), gd_c_off(cli));
+	if (v->facts.n)
+		fprintf(f, "  %sfacts%s\n", gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < v->facts.n; i++)
+		fprintf(f, "    - %s\n", v->facts.v[i].text);
+	if (v->workloads.n)
+		fprintf(f, "  %sworkloads%s\n", gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < v->workloads.n; i++) {
+		const struct gd_workload_advice *w = &v->workloads.v[i];
+
+		fprintf(f, "    %s (%s%s%s): %s\n", wl_name(w->workload),
+			w->verdict, w->backend[0] ? ", " : "", w->backend,
+			w->text);
+		if (w->install[0])
+			fprintf(f, "      install: %s\n", w->install);
+	}
+	if (v->steps.n)
+		fprintf(f, "  %snext steps%s\n", gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < v->steps.n; i++)
+		fprintf(f, "    %zu. %s\n", i + 1, v->steps.v[i].text);
+}
+
+void gd_render_sources_text(struct gd_cli *cli, FILE *f,
+			    const struct gd_verdict *v)
+{
+	if (!v->sources.n)
+		return;
+	fprintf(f, "  %ssources%s\n", gd_c_dim(cli), gd_c_off(cli));
+	for (size_t i = 0; i < v->sources.n; i++) {
+		const json_t *s = gd_kb_source(cli->ctx.kb, v->sources.v[i].text);
+		const char *url = gd_kb_str(s, "url");
+
+		fprintf(f, "    [%zu] %s%s%s\n", i + 1,
+			gd_kb_str(s, "title") ? gd_kb_str(s, "title") : v->sources.v[i].text,
+			url ? " — " : "", url ? url : "");
+	}
+}
+
+void gd_render_verdict_md(gd_ctx *ctx, FILE *f, const struct gd_verdict *v)
+{
+	fprintf(f, "### %s\n\n**Verdict:** `%s`\n\n", v->headline,
+		gd_verdict_status_name(v->status));
+	for (size_t i = 0; i < v->facts.n; i++)
+		fprintf(f, "- %s\n", v->facts.v[i].text);
+	if (v->workloads.n)
+		fprintf(f, "\n| workload | verdict | backend | advice |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < v->workloads.n; i++) {
+		const struct gd_workload_advice *w = &v->workloads.v[i];
+
+		fprintf(f, "| %s | %s | %s | %s |\n", wl_name(w->workload),
+			w->verdict, w->backend, w->text);
+	}
+	if (v->steps.n)
+		fprintf(f, "\n**Next steps**\n\n");
+	for (size_t i = 0; i < v->steps.n; i++)
+		fprintf(f, "%zu. %s\n", i + 1, v->steps.v[i].text);
+	if (v->sources.n)
+		fprintf(f, "\nSources:\n");
+	for (size_t i = 0; i < v->sources.n; i++) {
+		const json_t *s = gd_kb_source(ctx->kb, v->sources.v[i].text);
+		const char *url = gd_kb_str(s, "url");
+
+		fprintf(f, "%zu. %s%s%s\n", i + 1,
+			gd_kb_str(s, "title") ? gd_kb_str(s, "title") : v->sources.v[i].text,
+			url ? " — " : "", url ? url : "");
+	}
+	fprintf(f, "\n");
+}

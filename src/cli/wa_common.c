@@ -1,0 +1,137 @@
+/* Profile choice and rendering shared by run, env and try. */
+#include "wa_common.h"
+
+#include <string.h>
+
+#include "kb/kb.h"
+
+int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
+	       struct gd_machine *m, struct gd_pick *pk)
+{
+	char err[1024];
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (!name && gd_discover(&cli->ctx, m) < 0) {
+		fprintf(stderr, "gpudoctor %s: out of memory\n", cmd);
+		return -1;
+	}
+	rc = gd_profile_pick(&cli->ctx, name, name ? NULL : m,
+			     gd_kb_root(cli->ctx.kb), pk, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "gpudoctor %s: %s\n", cmd,
+			err[0] ? err : "cannot choose a profile");
+		return -1;
+	}
+	return 0;
+}
+
+const char *gd_wa_origin_name(enum gd_pick_origin o)
+{
+	static const char *n[] = {"none", "named", "saved", "recommended"};
+
+	return n[o];
+}
+
+void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap)
+{
+	char sum[768], when[64] = "";
+
+	gd_profile_summary(&pk->prof, sum, sizeof sum);
+	if (pk->prof.saved[0])
+		gd_fmt(when, sizeof when, " (saved %s)", pk->prof.saved);
+	switch (pk->origin) {
+	case GD_PICK_NAMED:
+	case GD_PICK_SAVED:
+		gd_fmt(buf, cap, "profile %s: %s%s", pk->prof.name, sum, when);
+		break;
+	case GD_PICK_RECOMMENDED:
+		gd_fmt(buf, cap, "recommended strategy %s for %s: %s (not "
+		       "checked here; 'gpudoctor try --save' checks and keeps "
+		       "one)", pk->prof.name, pk->gpu_name, sum);
+		break;
+	case GD_PICK_NONE:
+		if (pk->gpu_name[0])
+			gd_fmt(buf, cap, "no profile for %s, nothing changed "
+			       "('gpudoctor try --save' finds one)",
+			       pk->gpu_name);
+		else
+			gd_fmt(buf, cap, "no GPU found and no --profile given, "
+			       "nothing changed");
+		break;
+	}
+	gd_sanitize(buf);
+}
+
+json_t *gd_wa_jstr(const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	char tmp[4096];
+
+	if (j)
+		return j;
+	/* Not UTF-8 (environment values may be any bytes): show it mended
+	 * rather than drop the key. */
+	gd_strlcpy(tmp, s, sizeof tmp);
+	for (char *c = tmp; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			*c = '?';
+	return json_string(tmp);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && s[0] ? gd_wa_jstr(s) : json_null();
+}
+
+json_t *gd_wa_profile_json(const struct gd_profile *p)
+{
+	json_t *o = json_object(), *set = json_object(), *unset = json_array();
+	json_t *pre = json_array(), *notes = json_array();
+
+	json_object_set_new(o, "name", gd_wa_jstr(p->name));
+	json_object_set_new(o, "path", str_or_null(p->path));
+	json_object_set_new(o, "strategy", str_or_null(p->strategy));
+	json_object_set_new(o, "saved", str_or_null(p->saved));
+	for (size_t i = 0; i < p->items.n; i++) {
+		const struct gd_prof_item *it = &p->items.v[i];
+		json_t *e;
+
+		switch (it->op) {
+		case GD_PROF_SET:
+			json_object_set_new(set, it->name,
+					    gd_wa_jstr(it->value));
+			break;
+		case GD_PROF_UNSET:
+			json_array_append_new(unset, json_string(it->name));
+			break;
+		case GD_PROF_PREPEND:
+			e = json_object();
+			json_object_set_new(e, "name", json_string(it->name));
+			json_object_set_new(e, "dir", gd_wa_jstr(it->value));
+			json_array_append_new(pre, e);
+			break;
+		}
+	}
+	for (size_t i = 0; i < p->notes.n; i++)
+		json_array_append_new(notes, gd_wa_jstr(p->notes.v[i]));
+	json_object_set_new(o, "set", set);
+	json_object_set_new(o, "unset", unset);
+	json_object_set_new(o, "prepend_path", pre);
+	json_object_set_new(o, "notes", notes);
+	return o;
+}
+
+json_t *gd_wa_pick_json(const struct gd_pick *pk)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "origin",
+			    json_string(gd_wa_origin_name(pk->origin)));
+	json_object_set_new(o, "gpu", str_or_null(pk->gpu_name));
+	json_object_set_new(o, "profile",
+			    pk->origin == GD_PICK_NONE
+				    ? json_null()
+				    : gd_wa_profile_json(&pk->prof));
+	return o;
+}

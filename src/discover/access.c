@@ -1,0 +1,191 @@
+/* Can this user reach the GPU through ROCm: /dev/kfd and the GPU's render
+ * node, both read-write. On the live root (/) this is faccessat(AT_EACCESS)
+ * under the root fd: /dev/kfd is never opened, since opening it creates a
+ * KFD process in the kernel. When access is missing, the device node's
+ * group (from stat, named through /etc/group) that the user lacks is the
+ * fix. Under a captured root the device nodes are usually absent: access
+ * is unknown with that reason, unless the capture holds dev/kfd, in which
+ * case its mode and group are judged against the capture's
+ * proc/self/status (Uid/Gid/Groups lines) when present. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "disc_int.h"
+
+struct who {
+	uid_t uid;
+	gid_t groups[256];
+	int n;
+	int known;
+};
+
+static void group_name(gd_ctx *ctx, gid_t gid, char *out, size_t cap)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len;
+
+	gd_fmt(out, cap, "gid %u", (unsigned)gid);
+	if (gd_fs_read_alloc(&ctx->fs, "/etc/group", 1 << 20, &buf, &len) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2, *c3;
+		uint32_t g;
+
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')) ||
+		    !(c3 = strchr(c2 + 1, ':')))
+			continue;
+		*c1 = *c3 = '\0';
+		if (gd_parse_u32(c2 + 1, 10, &g) == 0 && g == gid) {
+			gd_strlcpy(out, line, cap);
+			break;
+		}
+	}
+	free(buf);
+}
+
+static void who_live(struct who *w)
+{
+	int n = getgroups(255, w->groups);
+
+	w->uid = geteuid();
+	w->n = n < 0 ? 0 : n;
+	w->groups[w->n++] = getegid();
+	w->known = 1;
+}
+
+/* proc/self/status of a capture: "Uid:\t1000\t1000...", "Groups:\t4 24". */
+static void who_capture(gd_ctx *ctx, struct who *w)
+{
+	char buf[4096], *p;
+	uint32_t v;
+
+	memset(w, 0, sizeof *w);
+	if (gd_fs_read(&ctx->fs, "/proc/self/status", buf, sizeof buf, NULL) < 0)
+		return;
+	if ((p = strstr(buf, "\nUid:")) && sscanf(p + 5, "%u", &v) == 1) {
+		w->uid = v;
+		w->known = 1;
+	}
+	if ((p = strstr(buf, "\nGid:")) && sscanf(p + 5, "%u", &v) == 1)
+		w->groups[w->n++] = v;
+	if ((p = strstr(buf, "\nGroups:"))) {
+		char *e = strchr(p + 8, '\n'), *tok, *save = NULL;
+
+		if (e)
+			*e = '\0';
+		for (tok = strtok_r(p + 8, " \t", &save); tok && w->n < 256;
+		     tok = strtok_r(NULL, " \t", &save))
+			if (gd_parse_u32(tok, 10, &v) == 0)
+				w->groups[w->n++] = v;
+	}
+}
+
+static int in_groups(const struct who *w, gid_t g)
+{
+	for (int i = 0; i < w->n; i++)
+		if (w->groups[i] == g)
+			return 1;
+	return 0;
+}
+
+/* One device node: 1 ok, 0 denied (missing group filled), -1 unknown. */
+static int check_node(gd_ctx *ctx, const char *path, const struct who *w,
+		      gd_text *f, char *missing, size_t mcap)
+{
+	struct stat st;
+	int rc = gd_fs_stat(&ctx->fs, path, &st);
+	int ok;
+
+	if (rc < 0) {
+		gd_text_unknown(f, GD_UNKNOWN, "%s %s", path,
+				ctx->fs.is_slash ? "does not exist"
+						 : "is not in the capture");
+		return -1;
+	}
+	if (ctx->fs.is_slash)
+		ok = faccessat(ctx->fs.rootfd, path + 1, R_OK | W_OK,
+			       AT_EACCESS) == 0;
+	else if (!w->known) {
+		gd_text_unknown(f, GD_UNKNOWN, "%s captured, but not the "
+				"user's groups (no proc/self/status)", path);
+		return -1;
+	} else
+		ok = w->uid == 0 || (st.st_uid == w->uid &&
+				     (st.st_mode & 0600) == 0600) ||
+		     (in_groups(w, st.st_gid) && (st.st_mode & 060) == 060) ||
+		     (st.st_mode & 06) == 06;
+	if (ok) {
+		gd_text_set(f, "ok", path);
+		return 1;
+	}
+	group_name(ctx, st.st_gid, missing, mcap);
+	gd_text_unknown(f, GD_FAILED, "%s: no read-write access (mode %03o, "
+			"group %s%s)", path, (unsigned)(st.st_mode & 0777),
+			missing, in_groups(w, st.st_gid) ? "" : ", not yours");
+	if (in_groups(w, st.st_gid))
+		missing[0] = '\0';
+	return 0;
+}
+
+static int in_container(gd_ctx *ctx)
+{
+	char buf[4096];
+
+	if (gd_fs_exists(&ctx->fs, "/.dockerenv") ||
+	    gd_fs_exists(&ctx->fs, "/run/.containerenv"))
+		return 1;
+	if (gd_fs_read(&ctx->fs, "/proc/1/cgroup", buf, sizeof buf, NULL) < 0)
+		return 0;
+	return strstr(buf, "docker") || strstr(buf, "kubepods") ||
+	       strstr(buf, "containerd") || strstr(buf, "libpod") ||
+	       strstr(buf, "/lxc");
+}
+
+void gd_access_check(gd_ctx *ctx, struct gd_gpu *g)
+{
+	struct gd_access *a = &g->access;
+	char render[64], miss_k[32] = "", miss_r[32] = "";
+	struct who w;
+	int k, r;
+
+	memset(a, 0, sizeof *a);
+	if (ctx->fs.is_slash)
+		who_live(&w);
+	else
+		who_capture(ctx, &w);
+	a->in_container = in_container(ctx);
+	k = check_node(ctx, "/dev/kfd", &w, &a->kfd, miss_k, sizeof miss_k);
+	if (gd_known(&g->render_minor)) {
+		gd_fmt(render, sizeof render, "/dev/dri/renderD%llu",
+		       (unsigned long long)g->render_minor.v);
+		r = check_node(ctx, render, &w, &a->render, miss_r,
+			       sizeof miss_r);
+	} else {
+		gd_strlcpy(render, "/dev/dri/renderD128", sizeof render);
+		gd_text_unknown(&a->render, GD_UNKNOWN, "render node unknown: %s",
+				g->render_minor.why);
+		r = -1;
+	}
+	a->kfd_ok = k == 1;
+	a->render_ok = r == 1;
+	gd_strlcpy(a->missing_group, miss_k[0] ? miss_k : miss_r,
+		   sizeof a->missing_group);
+	if (a->missing_group[0] && !a->in_container)
+		gd_fmt(a->fix, sizeof a->fix,
+		       "sudo usermod -aG %s $USER, then log out and back in",
+		       a->missing_group);
+	if (a->in_container) {
+		gd_fmt(a->container_flags, sizeof a->container_flags,
+		       "--device=/dev/kfd --device=%s --group-add video "
+		       "--group-add render", render);
+		if ((k == -1 && ctx->fs.is_slash) || k == 0 || r == 0)
+			gd_fmt(a->fix, sizeof a->fix,
+			       "start the container with %s", a->container_flags);
+	}
+}

@@ -1,0 +1,161 @@
+/* NVIDIA from the kernel module's procfs, no library:
+ *  /proc/driver/nvidia/version, first line e.g.
+ *    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar ..."
+ *    (open modules: "NVIDIA UNIX Open Kernel Module for x86_64  570.86.15 ...")
+ *  /proc/driver/nvidia/gpus/<bdf>/information, "Key:\t value" lines:
+ *    Model, IRQ, GPU UUID, Video BIOS, Bus Type, DMA Size, ..., Bus Location
+ * (nvidia kernel module, nv-procfs.c). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disc_int.h"
+
+static int is_version(const char *s, size_t n)
+{
+	int dots = 0;
+
+	if (!n || !isdigit((unsigned char)s[0]))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.')
+			dots++;
+		else if (!isdigit((unsigned char)s[i]))
+			return 0;
+	}
+	return dots >= 1;
+}
+
+int gd_nv_version_parse(const char *buf, char *ver, size_t cap)
+{
+	const char *km = strstr(buf, "Kernel Module");
+	const char *nl = strchr(buf, '\n');
+	const char *s;
+
+	if (cap)
+		ver[0] = '\0';
+	if (!km || (nl && km > nl))
+		return -1;
+	/* the first dotted number after "Kernel Module" on that line */
+	for (s = km + 13; *s && *s != '\n';) {
+		size_t n;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		n = strcspn(s, " \t\n");
+		if (is_version(s, n)) {
+			if (n >= cap)
+				return -1;
+			memcpy(ver, s, n);
+			ver[n] = '\0';
+			return 0;
+		}
+		s += n;
+	}
+	return -1;
+}
+
+int gd_nv_info_get(const char *buf, const char *key, char *out, size_t cap)
+{
+	size_t k = strlen(key);
+	const char *s = buf;
+
+	if (cap)
+		out[0] = '\0';
+	while (s && *s) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (len > k && !strncmp(s, key, k) && s[k] == ':') {
+			const char *v = s + k + 1;
+			size_t n;
+
+			while (v < s + len && (*v == ' ' || *v == '\t'))
+				v++;
+			n = (size_t)(s + len - v);
+			while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
+				n--;
+			if (n >= cap)
+				n = cap ? cap - 1 : 0;
+			memcpy(out, v, n);
+			out[n] = '\0';
+			gd_sanitize(out);
+			return 0;
+		}
+		s = e ? e + 1 : NULL;
+	}
+	return -1;
+}
+
+void gd_nvidia_kernel(gd_ctx *ctx, struct gd_kernel_info *k)
+{
+	char buf[1024], ver[64], *nl;
+	int rc = gd_fs_read(&ctx->fs, "/proc/driver/nvidia/version", buf,
+			    sizeof buf, NULL);
+
+	if (rc < 0 && rc != -EFBIG) {
+		gd_text_unknown(&k->nvidia_driver, GD_UNKNOWN,
+				"no /proc/driver/nvidia/version (%s)",
+				gd_fs_strerror(rc));
+		gd_text_unknown(&k->nvidia_version_line, GD_UNKNOWN,
+				"no NVIDIA kernel module");
+		k->nvidia_loaded = gd_fs_exists(&ctx->fs, "/sys/module/nvidia");
+		return;
+	}
+	k->nvidia_loaded = 1;
+	if (gd_nv_version_parse(buf, ver, sizeof ver) == 0)
+		gd_text_set(&k->nvidia_driver, ver, "/proc/driver/nvidia/version");
+	else
+		gd_text_unknown(&k->nvidia_driver, GD_FAILED,
+				"/proc/driver/nvidia/version: no version "
+				"after \"Kernel Module\"");
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	gd_text_set(&k->nvidia_version_line, gd_trim(buf),
+		    "/proc/driver/nvidia/version");
+}
+
+void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
+{
+	char path[192], buf[4096], v[160];
+	const char *sm;
+	int rc;
+
+	/* the directory is named by the lower-case bus id, as sysfs is */
+	gd_fmt(path, sizeof path, "/proc/driver/nvidia/gpus/%s/information",
+	       g->pci.bdf);
+	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, NULL);
+	if (rc < 0 && rc != -EFBIG) {
+		gd_text_unknown(&g->nv_model, GD_UNKNOWN, "no %s (%s)", path,
+				gd_fs_strerror(rc));
+		gd_text_unknown(&g->nv_uuid, GD_UNKNOWN, "no %s", path);
+		gd_text_unknown(&g->nv_vbios, GD_UNKNOWN, "no %s", path);
+	} else {
+		if (gd_nv_info_get(buf, "Model", v, sizeof v) == 0 && v[0])
+			gd_text_set(&g->nv_model, v, "nvidia information");
+		else
+			gd_text_unknown(&g->nv_model, GD_UNKNOWN, "no Model line");
+		if (gd_nv_info_get(buf, "GPU UUID", v, sizeof v) == 0 && v[0])
+			gd_text_set(&g->nv_uuid, v, "nvidia information");
+		else
+			gd_text_unknown(&g->nv_uuid, GD_UNKNOWN, "no GPU UUID line");
+		if (gd_nv_info_get(buf, "Video BIOS", v, sizeof v) == 0 && v[0])
+			gd_text_set(&g->nv_vbios, v, "nvidia information");
+		else
+			gd_text_unknown(&g->nv_vbios, GD_UNKNOWN,
+					"no Video BIOS line");
+	}
+	if (gd_known(&g->nv_model) && !gd_known(&g->name))
+		gd_text_set(&g->name, g->nv_model.v, "/proc/driver/nvidia");
+	sm = gd_kbref_nvidia(ctx, g->pci.device_id, "sm");
+	if (sm)
+		gd_strlcpy(g->sm, sm, sizeof g->sm);
+	if (!gd_known(&g->name)) {
+		const char *n = gd_kbref_nvidia(ctx, g->pci.device_id, "name");
+
+		if (n)
+			gd_text_set(&g->name, n, "knowledge base");
+	}
+}

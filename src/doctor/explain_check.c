@@ -1,0 +1,331 @@
+/* explain: the fact on this machine behind each signature's "check". A log
+ * may come from another machine or another environment, so each check
+ * says what it saw here, and "not checkable here" when nothing here bears
+ * on the signature. */
+#include "explain.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "doctor/profile.h"
+#include "kb/kb.h"
+
+typedef enum gd_check_verdict verdict;
+
+const char *gd_check_verdict_name(enum gd_check_verdict v)
+{
+	return v == GD_CHECK_CONFIRMED	   ? "confirmed"
+	       : v == GD_CHECK_CONTRADICTED ? "contradicted"
+					    : "not-checkable";
+}
+
+const char *gd_check_verdict_prefix(enum gd_check_verdict v)
+{
+	return v == GD_CHECK_CONFIRMED	   ? "confirmed by: "
+	       : v == GD_CHECK_CONTRADICTED ? "contradicted by: "
+					    : "not checkable here: ";
+}
+
+static const char *gpu_label(const struct gd_gpu *g)
+{
+	return gd_known(&g->name) ? g->name.v : g->pci.bdf;
+}
+
+/* The target ROCm treats the GPU as: the override's, when one applies. */
+static const char *eff_gfx(const struct gd_gpu *g)
+{
+	return g->ovr.var[0] && g->ovr.valid && g->ovr.gfx[0] ? g->ovr.gfx
+							      : g->gfx;
+}
+
+static size_t count_amd(const struct gd_machine *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n_gpus; i++)
+		n += m->gpus[i].vendor == GD_VENDOR_AMD;
+	return n;
+}
+
+static verdict na(char *text, size_t cap, const char *msg)
+{
+	gd_strlcpy(text, msg, cap);
+	return GD_CHECK_NA;
+}
+
+static verdict check_rocblas(const struct gd_machine *m,
+			     const struct gd_inventory *inv, char *t, size_t c)
+{
+	verdict v = GD_CHECK_NA;
+
+	if (!count_amd(m))
+		return na(t, c, "no AMD GPU found on this machine");
+	if (!inv || !inv->n_rocblas)
+		return na(t, c, "no system rocBLAS found; the program may "
+			  "bring its own (run 'gpudoctor scan' on its "
+			  "rocblas/library directory)");
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+		const char *gfx = eff_gfx(g);
+		int cov;
+
+		if (g->vendor != GD_VENDOR_AMD || !gfx[0])
+			continue;
+		cov = gd_rocblas_coverage(inv, gfx);
+		if (cov < 0 || cov == GD_ROCBLAS_FALLBACK_ONLY) {
+			gd_fmt(t, c, "%s (%s): %s of the %zu rocBLAS "
+			       "director%s here (first: %s)", gpu_label(g),
+			       gfx, cov < 0 ? "no Tensile kernels in any"
+					    : "only fallback kernels, no "
+					      "Tensile library, in",
+			       inv->n_rocblas, inv->n_rocblas == 1 ? "y" : "ies",
+			       inv->rocblas[0].path);
+			return GD_CHECK_CONFIRMED;
+		}
+		gd_fmt(t, c, "the rocBLAS here has Tensile kernels for %s "
+		       "(%s); the failing program uses another rocBLAS",
+		       gfx, gpu_label(g));
+		v = GD_CHECK_CONTRADICTED;
+	}
+	if (v == GD_CHECK_NA)
+		return na(t, c, "the AMD GPU's gfx target is unknown here");
+	return v;
+}
+
+static const char *kb_status(const json_t *kbroot, const char *gfx)
+{
+	const json_t *arr = json_object_get(kbroot, "targets"), *o;
+	size_t i;
+
+	json_array_foreach(arr, i, o) {
+		const char *name = gd_kb_str(o, "gfx");
+
+		if (name && !strcasecmp(name, gfx))
+			return gd_kb_str(json_object_get(o, "rocm_linux"),
+					 "status");
+	}
+	return NULL;
+}
+
+static verdict check_gfx(const json_t *kbroot, const struct gd_machine *m,
+			 char *t, size_t c)
+{
+	verdict v = GD_CHECK_NA;
+
+	na(t, c, "no AMD GPU with a known gfx target here");
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+		const char *st;
+
+		if (g->vendor != GD_VENDOR_AMD || !g->gfx[0])
+			continue;
+		st = kb_status(kbroot, g->gfx);
+		if (!st) {
+			gd_fmt(t, c, "%s (%s) is not in the knowledge base",
+			       gpu_label(g), g->gfx);
+			continue;
+		}
+		if (strcmp(st, "supported")) {
+			gd_fmt(t, c, "%s is %s (ROCm on Linux: %s)%s%s",
+			       gpu_label(g), g->gfx, st,
+			       g->ovr.var[0] ? "; an override makes ROCm see "
+					       "it as " : "",
+			       g->ovr.var[0] ? eff_gfx(g) : "");
+			return GD_CHECK_CONFIRMED;
+		}
+		gd_fmt(t, c, "%s is %s, supported by ROCm on Linux",
+		       gpu_label(g), g->gfx);
+		v = GD_CHECK_CONTRADICTED;
+	}
+	return v;
+}
+
+static verdict check_kfd(const struct gd_machine *m, char *t, size_t c)
+{
+	verdict v = GD_CHECK_NA;
+
+	na(t, c, "no AMD GPU found on this machine");
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_access *a = &m->gpus[i].access;
+
+		if (m->gpus[i].vendor != GD_VENDOR_AMD)
+			continue;
+		if (!a->kfd_ok && a->kfd.st != GD_UNKNOWN) {
+			gd_fmt(t, c, "/dev/kfd: %s%s%s",
+			       gd_known(&a->kfd) ? a->kfd.v : a->kfd.why,
+			       a->fix[0] ? "; fix: " : "", a->fix);
+			return GD_CHECK_CONFIRMED;
+		}
+		if (a->kfd_ok) {
+			gd_fmt(t, c, "/dev/kfd opens for this user here");
+			v = GD_CHECK_CONTRADICTED;
+		}
+	}
+	return v;
+}
+
+static verdict check_cuda(const struct gd_machine *m,
+			  const struct gd_inventory *inv, char *t, size_t c)
+{
+	size_t nv = 0;
+
+	for (size_t i = 0; i < m->n_gpus; i++)
+		nv += m->gpus[i].vendor == GD_VENDOR_NVIDIA;
+	for (size_t i = 0; inv && i < inv->n_cuda_checks; i++) {
+		if (inv->cuda_checks[i].driver_ok == 0) {
+			gd_fmt(t, c, "%s", inv->cuda_checks[i].why);
+			return GD_CHECK_CONFIRMED;
+		}
+	}
+	if (!nv)
+		return na(t, c, "no NVIDIA GPU found on this machine");
+	if (!inv || !gd_known(&inv->cuda_driver)) {
+		gd_fmt(t, c, "no NVIDIA driver version readable here (%s)",
+		       inv ? inv->cuda_driver.why : "not looked up");
+		return GD_CHECK_CONFIRMED;
+	}
+	gd_fmt(t, c, "driver %s supports CUDA up to %s", inv->cuda_driver.v,
+	       gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v
+					       : "(unknown)");
+	return GD_CHECK_CONTRADICTED;
+}
+
+static verdict check_hip(const struct gd_inventory *inv, char *t, size_t c)
+{
+	unsigned first = 0;
+	size_t fi = 0;
+
+	for (size_t i = 0; inv && i < inv->n_rocm; i++) {
+		unsigned mj = inv->rocm[i].hip_major;
+
+		if (!mj)
+			continue;
+		if (!first) {
+			first = mj;
+			fi = i;
+		} else if (mj != first) {
+			gd_fmt(t, c, "two HIP runtime majors here: "
+			       "libamdhip64.so.%u in %s and .so.%u in %s",
+			       first, inv->rocm[fi].path, mj,
+			       inv->rocm[i].path);
+			return GD_CHECK_CONFIRMED;
+		}
+	}
+	if (!first)
+		return na(t, c, "no HIP runtime found here");
+	gd_fmt(t, c, "one HIP runtime here (libamdhip64.so.%u in %s); the "
+	       "program may bring another: run 'gpudoctor scan' on it",
+	       first, inv->rocm[fi].path);
+	return GD_CHECK_NA;
+}
+
+static verdict check_override(const struct gd_machine *m, char *t, size_t c)
+{
+	char gfx[16], why[200];
+
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_override *o = &m->gpus[i].ovr;
+
+		if (m->gpus[i].vendor != GD_VENDOR_AMD || !o->var[0])
+			continue;
+		if (!o->valid) {
+			gd_fmt(t, c, "%s='%s' here: %s", o->var, o->value,
+			       o->why[0] ? o->why : "does not parse");
+			return GD_CHECK_CONFIRMED;
+		}
+		gd_fmt(t, c, "%s=%s here parses (ROCm sees %s)", o->var,
+		       o->value, o->gfx);
+		return GD_CHECK_CONTRADICTED;
+	}
+	if (!m->env.hsa_override[0])
+		return na(t, c, "HSA_OVERRIDE_GFX_VERSION is not set in this "
+			  "environment; the log's may differ");
+	if (gd_override_parse(m->env.hsa_override, gfx, sizeof gfx, why,
+			      sizeof why)) {
+		gd_fmt(t, c, "HSA_OVERRIDE_GFX_VERSION here: %s", why);
+		return GD_CHECK_CONFIRMED;
+	}
+	gd_fmt(t, c, "HSA_OVERRIDE_GFX_VERSION=%s here parses (%s)",
+	       m->env.hsa_override, gfx);
+	return GD_CHECK_CONTRADICTED;
+}
+
+static verdict check_apu(const struct gd_machine *m, char *t, size_t c)
+{
+	const struct gd_gpu *apu = NULL, *dgpu = NULL;
+
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+
+		if (g->vendor != GD_VENDOR_AMD)
+			continue;
+		if (g->integrated && !apu)
+			apu = g;
+		if (!g->integrated && !dgpu)
+			dgpu = g;
+	}
+	if (apu && dgpu) {
+		gd_fmt(t, c, "APU %s (%s) beside discrete %s (%s)",
+		       gpu_label(apu), apu->gfx, gpu_label(dgpu), dgpu->gfx);
+		return GD_CHECK_CONFIRMED;
+	}
+	if (apu) {
+		gd_fmt(t, c, "the AMD GPU here is an APU: %s (%s)",
+		       gpu_label(apu), apu->gfx);
+		return GD_CHECK_CONFIRMED;
+	}
+	if (dgpu) {
+		gd_fmt(t, c, "no APU here; the AMD GPU is discrete: %s",
+		       gpu_label(dgpu));
+		return GD_CHECK_CONTRADICTED;
+	}
+	return na(t, c, "no AMD GPU found on this machine");
+}
+
+static verdict check_code(const struct gd_machine *m, char *t, size_t c)
+{
+	size_t used;
+
+	gd_strlcpy(t, "'gpudoctor scan PROGRAM-OR-LIBRARY' shows which GPU "
+		   "targets its kernels carry; the GPUs here are", c);
+	used = strlen(t);
+	for (size_t i = 0; i < m->n_gpus && used + 1 < c; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+		const char *tg = g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx;
+
+		if (!tg[0])
+			continue;
+		gd_fmt(t + used, c - used, " %s", tg);
+		used += strlen(t + used);
+	}
+	if (!m->n_gpus)
+		gd_strlcpy(t + used, " (none found)", c - used);
+	return GD_CHECK_NA;
+}
+
+enum gd_check_verdict gd_explain_check(const json_t *kbroot, const char *check,
+				       const struct gd_machine *m,
+				       const struct gd_inventory *inv,
+				       char *text, size_t cap)
+{
+	if (!check)
+		check = "none";
+	if (!strcmp(check, "rocblas-coverage"))
+		return check_rocblas(m, inv, text, cap);
+	if (!strcmp(check, "gfx-supported"))
+		return check_gfx(kbroot, m, text, cap);
+	if (!strcmp(check, "kfd-access"))
+		return check_kfd(m, text, cap);
+	if (!strcmp(check, "cuda-driver"))
+		return check_cuda(m, inv, text, cap);
+	if (!strcmp(check, "hip-major-mismatch"))
+		return check_hip(inv, text, cap);
+	if (!strcmp(check, "override-valid"))
+		return check_override(m, text, cap);
+	if (!strcmp(check, "apu"))
+		return check_apu(m, text, cap);
+	if (!strcmp(check, "code-for-gpu"))
+		return check_code(m, text, cap);
+	return na(text, cap, "nothing on this machine bears on it");
+}

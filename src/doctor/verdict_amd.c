@@ -1,0 +1,230 @@
+/* Verdict rules for AMD GPUs: ROCm support of the target (from the kb),
+ * the override, the installed HIP runtime and rocBLAS kernels, device
+ * access, and Vulkan as the fallback path. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "verdict_util.h"
+
+static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
+{
+	char mem[64] = "VRAM unknown", rev[16] = "";
+
+	if (gd_known(&g->pci.revision))
+		gd_fmt(rev, sizeof rev, " rev %02llx",
+		       (unsigned long long)g->pci.revision.v);
+	gd_v_fact(v, "PCI %s [%04x:%04x]%s, driver %s", g->pci.bdf,
+		  g->pci.vendor_id, g->pci.device_id, rev,
+		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
+	if (g->gfx[0])
+		gd_v_fact(v, "GPU target %s (from %s)", g->gfx,
+			  g->gfx_source[0] ? g->gfx_source : "?");
+	if (gd_known(&g->vram_total))
+		gd_fmt(mem, sizeof mem, "%.1f GiB VRAM",
+		       (double)g->vram_total.v / (1024.0 * 1024 * 1024));
+	if (gd_known(&g->cu_count))
+		gd_v_fact(v, "%llu compute units, %s",
+			  (unsigned long long)g->cu_count.v, mem);
+	gd_v_fact(v, "%s: %s", g->integrated ? "integrated (APU)" : "discrete GPU",
+		  g->integrated_why[0] ? g->integrated_why : "no evidence either way");
+	if (g->n_kfd_nodes > 1)
+		gd_v_fact(v, "one GPU exposed as %zu KFD nodes (partitions)",
+			  g->n_kfd_nodes);
+}
+
+/* Override facts and steps; returns the target ROCm will use. */
+static const char *amd_override(const struct gd_gpu *g, struct gd_verdict *v)
+{
+	if (!g->ovr.var[0])
+		return g->gfx;
+	if (!g->ovr.valid) {
+		gd_v_fact(v, "%s=%s is invalid: %s", g->ovr.var, g->ovr.value,
+			  g->ovr.why);
+		gd_v_step(v, "Fix or unset %s: it must be three decimal numbers "
+			     "like 10.3.0 (unset %s)", g->ovr.var, g->ovr.var);
+		return g->gfx;
+	}
+	gd_v_fact(v, "%s=%s: ROCm will treat this GPU as %s", g->ovr.var,
+		  g->ovr.value, g->ovr.gfx);
+	return g->ovr.gfx[0] ? g->ovr.gfx : g->gfx;
+}
+
+static const char *rocm_status(const json_t *t, const char **since)
+{
+	const json_t *rl = json_object_get(t, "rocm_linux");
+
+	*since = gd_kb_str(rl, "since");
+	return gd_kb_str(rl, "status") ? gd_kb_str(rl, "status") : "unknown";
+}
+
+static void vulkan_fallback(const struct gd_inventory *inv,
+			    struct gd_verdict *v, int *have_vk)
+{
+	*have_vk = 0;
+	for (size_t i = 0; inv && i < inv->n_vulkan; i++) {
+		const struct gd_icd *icd = &inv->vulkan[i];
+
+		if (!icd->software && icd->library_found &&
+		    (!strcmp(icd->driver, "radv") ||
+		     !strcmp(icd->driver, "amdvlk"))) {
+			gd_v_fact(v, "Vulkan driver %s is installed: llama.cpp's "
+				     "Vulkan backend can use this GPU",
+				  icd->driver);
+			*have_vk = 1;
+			return;
+		}
+	}
+}
+
+/* The install step for ROCm on this target, from the kb advice. */
+static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
+			     const char *since, struct gd_verdict *v)
+{
+	const json_t *o = json_object_get(t, "override");
+
+	if (!ri) {
+		gd_v_step(v, "Install ROCm %s or newer (AMD's packages, or your "
+			     "distribution's rocm / hip-runtime-amd packages)",
+			  since ? since : "");
+		return;
+	}
+	if (since && gd_known(&ri->version) &&
+	    gd_version_cmp(ri->version.v, since) < 0)
+		gd_v_step(v, "ROCm %s at %s is older than %s, the first release "
+			     "that supports this GPU: upgrade",
+			  ri->version.v, ri->path, since);
+	(void)o;
+}
+
+static void amd_headline(struct gd_verdict *v, const char *title,
+			 const char *status, const char *since,
+			 const char *eff, const struct gd_gpu *g)
+{
+	const char *what;
+
+	switch (v->status) {
+	case GD_V_WORKS:
+		what = "ROCm should work as installed";
+		break;
+	case GD_V_SETUP:
+		what = "the ROCm stack is missing or incomplete (see steps)";
+		break;
+	case GD_V_WORKAROUND:
+		what = strcmp(eff, g->gfx) ? "works through an override"
+					   : "works with a workaround (see steps)";
+		break;
+	case GD_V_UNSUPPORTED:
+		what = "ROCm will not work; use Vulkan (llama.cpp) or the CPU";
+		break;
+	default:
+		what = "not enough facts to judge";
+	}
+	if (!strcmp(status, "supported") || !strcmp(status, "preview") ||
+	    !strcmp(status, "deprecated"))
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: %s by ROCm%s%s on Linux; %s", title,
+		       !strcmp(status, "preview") ? "supported (preview)"
+		       : !strcmp(status, "deprecated") ? "deprecated"
+						      : "supported",
+		       since ? " " : "", since ? since : "", what);
+	else if (!strcmp(status, "unsupported"))
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: ROCm does not support this GPU officially; %s",
+		       title, what);
+	else
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: ROCm support unknown; %s", title, what);
+}
+
+static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
+					 const char *eff,
+					 const struct gd_gpu *g,
+					 const struct gd_rocm_install *ri,
+					 int rocblas, struct gd_verdict *v)
+{
+	const json_t *o = json_object_get(t, "override");
+	const char *ov = gd_kb_str(o, "value");
+	int supported = !strcmp(status, "supported") ||
+			!strcmp(status, "preview") ||
+			!strcmp(status, "deprecated");
+
+	if (!t)
+		return GD_V_UNKNOWN;
+	if (!supported && !strcmp(eff, g->gfx)) {
+		if (!ov)
+			return GD_V_UNSUPPORTED;
+		gd_v_step(v, "Try the override: export HSA_OVERRIDE_GFX_VERSION=%s"
+			     "%s%s (or 'gpudoctor try' to test each strategy)",
+			  ov, gd_kb_str(o, "caveat") ? " — caveat: " : "",
+			  gd_kb_str(o, "caveat") ? gd_kb_str(o, "caveat") : "");
+		gd_v_sources(v, json_object_get(o, "sources"));
+		return gd_v_advice_any(v, "works") ||
+				       gd_v_advice_any(v, "workaround")
+			       ? GD_V_WORKAROUND
+			       : GD_V_UNSUPPORTED;
+	}
+	if (!ri || gd_v_access_blocked(g) || g->hidden)
+		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
+	if (rocblas < 0 || rocblas == GD_ROCBLAS_FALLBACK_ONLY) {
+		gd_v_step(v, "Install rocBLAS kernels for %s (AMD's rocBLAS "
+			     "package for a ROCm release that ships them, or a "
+			     "community build), or point ROCBLAS_TENSILE_LIBPATH "
+			     "at a library directory that has them", eff);
+		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
+	}
+	return supported ? GD_V_WORKS : GD_V_WORKAROUND;
+}
+
+void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
+		    const struct gd_inventory *inv, const struct gd_gpu *g,
+		    struct gd_verdict *v)
+{
+	const json_t *t = g->gfx[0] ? gd_kb_target(ctx->kb, g->gfx) : NULL;
+	const struct gd_rocm_install *ri = gd_v_rocm_pick(inv);
+	char title[300];
+	const char *since = NULL, *status, *eff;
+	int rocblas = -1, have_vk;
+
+	gd_v_gpu_title(g, t, title, sizeof title);
+	amd_facts(g, v);
+	if (!g->gfx[0]) {
+		v->status = GD_V_UNKNOWN;
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: GPU target unknown (%s)", title,
+		       g->gfx_source[0] ? g->gfx_source : "no KFD node and no kb entry for this PCI id");
+		if (!m->kernel.kfd_present)
+			gd_v_step(v, "Load the amdgpu kernel driver (sudo modprobe amdgpu); "
+				     "without /sys/class/kfd ROCm sees no GPU");
+		return;
+	}
+	status = rocm_status(t, &since);
+	gd_v_sources(v, json_object_get(json_object_get(t, "rocm_linux"), "sources"));
+	eff = amd_override(g, v);
+	if (g->visible_note[0])
+		gd_v_fact(v, "%s", g->visible_note);
+	if (!m->kernel.kfd_present)
+		gd_v_step(v, "The KFD interface (/sys/class/kfd) is missing: load "
+			     "amdgpu (sudo modprobe amdgpu) with a kernel built with "
+			     "CONFIG_HSA_AMD");
+	gd_v_access_steps(v, g);
+	if (ri)
+		gd_v_fact(v, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s",
+			  gd_known(&ri->version) ? ri->version.v : "version unknown",
+			  ri->hip_major, ri->path, ri->found_by);
+	else
+		gd_v_fact(v, "no ROCm / HIP runtime installed");
+	gd_v_rocblas_facts(v, inv, eff, &rocblas);
+	gd_v_known_issues(ctx, v, t);
+	gd_v_workload_advice(v, t);
+	vulkan_fallback(inv, v, &have_vk);
+	v->status = amd_decide(t, status, eff, g, ri, rocblas, v);
+	if (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND)
+		rocm_setup_steps(t, ri, since, v);
+	if (v->status == GD_V_UNSUPPORTED && !have_vk)
+		gd_v_step(v, "Install Mesa's RADV Vulkan driver (Debian/Ubuntu: "
+			     "sudo apt install mesa-vulkan-drivers) and build "
+			     "llama.cpp with -DGGML_VULKAN=ON");
+	gd_v_sources(v, json_object_get(t, "sources"));
+	amd_headline(v, title, status, since, eff, g);
+}

@@ -1,0 +1,35 @@
+/* Internal to doctor/: helpers shared by the per-vendor verdict rules. */
+#ifndef GD_VERDICT_UTIL_H
+#define GD_VERDICT_UTIL_H
+
+#include <jansson.h>
+
+#include "verdict.h"
+
+void gd_v_fact(struct gd_verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void gd_v_step(struct gd_verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void gd_v_source(struct gd_verdict *v, const char *id);
+void gd_v_sources(struct gd_verdict *v, const json_t *ids);
+void gd_v_gpu_title(const struct gd_gpu *g, const json_t *t, char *buf,
+		    size_t cap);
+void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g);
+int gd_v_access_blocked(const struct gd_gpu *g);
+const struct gd_rocm_install *gd_v_rocm_pick(const struct gd_inventory *inv);
+void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,
+			const char *gfx, int *covered);
+void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v, const json_t *t);
+void gd_v_workload_advice(struct gd_verdict *v, const json_t *t);
+int gd_v_advice_any(const struct gd_verdict *v, const char *verdict);
+/* Per-workload advice for a whole stack ("cpu", "vulkan") from kb workloads. */
+void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
+			      const char *stack);
+
+void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
+		    const struct gd_inventory *inv, const struct gd_gpu *g,
+		    struct gd_verdict *v);
+void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
+		       const struct gd_gpu *g, struct gd_verdict *v);
+
+#endif

@@ -1,0 +1,39 @@
+/* Internal to inventory/: the collectors gd_inventory_collect() runs, and
+ * small helpers they share. Not for other layers. */
+#ifndef GD_INV_INT_H
+#define GD_INV_INT_H
+
+#include "inventory.h"
+#include "ldpath.h"
+
+/* Upper bounds that keep a hostile tree from costing time or memory. */
+#define GD_INV_MAX_MANIFEST (1024 * 1024) /* one ICD manifest / .icd file */
+#define GD_INV_MAX_ICDS 512               /* manifests per kind */
+#define GD_INV_MAX_INSTALLS 64
+#define GD_INV_LIST_CAP 100000            /* gd_fs_list's own cap */
+
+void gd_inv_rocm_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			 struct gd_inventory *inv);
+void gd_inv_rocblas_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			    struct gd_inventory *inv);
+void gd_inv_cuda_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			 struct gd_inventory *inv);
+void gd_inv_vulkan_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			   struct gd_inventory *inv);
+void gd_inv_opencl_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			   struct gd_inventory *inv);
+
+/* Append src to a ", "-separated list in dst unless already there. */
+void gd_inv_add_found_by(char *dst, size_t cap, const char *src);
+
+/* For each base name ("libamdhip64"), the best file base.so[.ver] among
+ * names (the longest version: the real file, not the symlinks). Appends
+ * one gd_lib per base found, named by names_out[i]. */
+void gd_inv_match_libs(char *const *names, size_t n, const char *dir,
+		       const char *const *bases, const char *const *labels,
+		       struct gd_lib **libs, size_t *n_libs);
+
+/* Push an element onto a (pointer, count) array; NULL on ENOMEM. */
+void *gd_inv_push(void **arr, size_t *n, size_t elsize);
+
+#endif

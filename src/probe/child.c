@@ -1,0 +1,343 @@
+/* probe/child: what a backend uses inside the supervised child — phases and
+ * JSON messages on GPUDOCTOR_PHASE_FD, the step counter that lets the parent
+ * restart past a hang, dlopen by table, and the CPU references. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <jansson.h>
+#include <link.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+/* One write per line: the pipe keeps lines under PIPE_BUF whole even when
+ * several threads report. */
+static void pc_write(struct gd_pc *pc, const char *s)
+{
+	size_t len = strlen(s);
+	char buf[4000];
+
+	if (len > sizeof buf - 2)
+		len = sizeof buf - 2;
+	memcpy(buf, s, len);
+	buf[len++] = '\n';
+	pthread_mutex_lock(&pc->mu);
+	if (write(pc->fd, buf, len) < 0) {
+		/* the parent is gone: nothing to report to */
+	}
+	pthread_mutex_unlock(&pc->mu);
+}
+
+static void pc_msg(struct gd_pc *pc, json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	if (s) {
+		char *line = malloc(strlen(s) + 2);
+
+		if (line) {
+			line[0] = '@';
+			strcpy(line + 1, s);
+			pc_write(pc, line);
+			free(line);
+		}
+		free(s);
+	}
+	json_decref(o);
+}
+
+void gd_pc_phase(struct gd_pc *pc, const char *fmt, ...)
+{
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	gd_vfmt(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	if (buf[0] == '@')
+		buf[0] = '_';
+	pc_write(pc, buf);
+}
+
+void gd_pc_device(struct gd_pc *pc, const struct gd_probe_device *d)
+{
+	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:s, s:s, s:b}",
+			     "t", "dev", "index", d->index, "name", d->name,
+			     "isa", d->isa, "mem", (json_int_t)d->mem_bytes,
+			     "driver", d->driver, "runtime", d->runtime,
+			     "library", d->library, "software", d->software));
+}
+
+static int pc_wanted(const struct gd_pc *pc, int step)
+{
+	if (pc->args->only >= 0)
+		return step == pc->args->only;
+	return step >= pc->args->start;
+}
+
+static void pc_announce(struct gd_pc *pc, int dev, const char *op)
+{
+	pc->cur_step = pc->step++;
+	pc->op_t0 = gd_pc_now();
+	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:i}", "t", "begin", "step",
+			     pc->cur_step, "op", op, "dev", dev));
+}
+
+int gd_pc_begin(struct gd_pc *pc, int dev, const char *op)
+{
+	if (!pc_wanted(pc, pc->step)) {
+		pc->step++;
+		return 0;
+	}
+	pc_announce(pc, dev, op);
+	return 1;
+}
+
+void gd_pc_begin_always(struct gd_pc *pc, int dev, const char *op)
+{
+	pc_announce(pc, dev, op);
+}
+
+static void pc_result(struct gd_pc *pc, int step, enum gd_probe_status st,
+		      double max_error, double secs, const char *detail)
+{
+	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:f, s:f, s:s}", "t", "res",
+			     "step", step, "status", gd_probe_status_name(st),
+			     "seconds", secs, "max_error",
+			     isfinite(max_error) ? max_error : 1e308,
+			     "detail", detail));
+}
+
+void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
+	       const char *fmt, ...)
+{
+	char detail[500];
+	va_list ap;
+
+	if (pc->cur_step < 0)
+		return;
+	va_start(ap, fmt);
+	gd_vfmt(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	pc_result(pc, pc->cur_step, st, max_error, gd_pc_now() - pc->op_t0,
+		  detail);
+	pc->cur_step = -1;
+}
+
+void gd_pc_skip(struct gd_pc *pc, int dev, const char *op,
+		enum gd_probe_status st, const char *fmt, ...)
+{
+	char detail[500];
+	va_list ap;
+
+	if (!pc_wanted(pc, pc->step)) {
+		pc->step++;
+		return;
+	}
+	va_start(ap, fmt);
+	gd_vfmt(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	pc_announce(pc, dev, op);
+	pc_result(pc, pc->cur_step, st, 0, 0, detail);
+	pc->cur_step = -1;
+}
+
+void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
+		  const char *unit, const char *note)
+{
+	if (!isfinite(value))
+		return;
+	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:f, s:s, s:s}", "t", "fig",
+			     "dev", dev, "name", name, "value", value, "unit",
+			     unit, "note", note));
+}
+
+static void *pc_try(const char *path, char *loaded, size_t lcap, char *err,
+		    size_t ecap)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	struct link_map *lm = NULL;
+
+	if (!h) {
+		const char *e = dlerror();
+
+		/* "not found" is expected; anything else (a dependency
+		 * missing, wrong ELF class, undefined symbol) is the clue */
+		if (e && !err[0] && !strstr(e, "No such file"))
+			gd_strlcpy(err, e, ecap);
+		return NULL;
+	}
+	if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name[0])
+		gd_strlcpy(loaded, lm->l_name, lcap);
+	else
+		gd_strlcpy(loaded, path, lcap);
+	return h;
+}
+
+static void *pc_try_dirs(const char *dirs, const char *const *sonames,
+			 char *loaded, size_t lcap, char *err, size_t ecap)
+{
+	char path[4096];
+
+	while (dirs && *dirs) {
+		const char *e = strchr(dirs, ':');
+		size_t len = e ? (size_t)(e - dirs) : strlen(dirs);
+
+		for (int i = 0; len && sonames[i]; i++) {
+			void *h;
+
+			gd_fmt(path, sizeof path, "%.*s/%s", (int)len, dirs,
+			       sonames[i]);
+			h = pc_try(path, loaded, lcap, err, ecap);
+			if (h)
+				return h;
+		}
+		dirs += len + (e ? 1 : 0);
+	}
+	return NULL;
+}
+
+void *gd_pc_dlopen(struct gd_pc *pc, const char *const *sonames,
+		   const char *const *dirs, char *loaded, size_t lcap,
+		   char *searched, size_t scap)
+{
+	const char *env = gd_ctx_getenv(pc->ctx, "GPUDOCTOR_LIB_PATH");
+	char names[256] = "", err[300] = "";
+	void *h = NULL;
+
+	for (int i = 0; sonames[i]; i++)
+		gd_fmt(names + strlen(names), sizeof names - strlen(names),
+		       "%s%s", i ? ", " : "", sonames[i]);
+	loaded[0] = '\0';
+	if (env && *env) {
+		h = pc_try_dirs(env, sonames, loaded, lcap, err, sizeof err);
+		gd_fmt(searched, scap, "%s in $GPUDOCTOR_LIB_PATH (%s)%s%s",
+		       names, env, err[0] ? ": " : "", err);
+		return h;
+	}
+	for (int i = 0; !h && sonames[i]; i++)
+		h = pc_try(sonames[i], loaded, lcap, err, sizeof err);
+	for (int i = 0; !h && dirs && dirs[i]; i++)
+		h = pc_try_dirs(dirs[i], sonames, loaded, lcap, err,
+				sizeof err);
+	{
+		char d[512] = "";
+
+		for (int i = 0; dirs && dirs[i]; i++)
+			gd_fmt(d + strlen(d), sizeof d - strlen(d), "%s%s",
+			       i ? ", " : " and ", dirs[i]);
+		gd_fmt(searched, scap,
+		       "%s via the loader (LD_LIBRARY_PATH, ld.so.cache)%s%s%s",
+		       names, d, err[0] ? ": " : "", err);
+	}
+	return h;
+}
+
+int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing,
+		size_t mcap)
+{
+	int n = 0;
+
+	if (mcap)
+		missing[0] = '\0';
+	for (; tab->name; tab++) {
+		*tab->fn = dlsym(h, tab->name);
+		if (!*tab->fn && tab->required) {
+			if (!n)
+				gd_strlcpy(missing, tab->name, mcap);
+			n++;
+		}
+	}
+	return n;
+}
+
+void gd_pc_fill_random(float *v, size_t n, unsigned seed)
+{
+	unsigned x = seed * 2654435761u + 12345u;
+
+	for (size_t i = 0; i < n; i++) {
+		x = x * 1664525u + 1013904223u;
+		v[i] = (float)((x >> 8) & 0xffff) / 65536.0f - 0.5f;
+	}
+}
+
+double gd_pc_max_rel_error(const float *a, const float *b, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs((double)a[i] - (double)b[i]);
+		double s = fabs((double)b[i]) > 1 ? fabs((double)b[i]) : 1;
+
+		if (!(d / s <= m)) /* NaN counts as infinitely wrong */
+			m = isnan(d) ? INFINITY : d / s;
+	}
+	return m;
+}
+
+/* Column-major, as BLAS: C(i,j) = sum_k A(i,k) B(k,j). */
+void gd_pc_ref_gemm(const float *a, const float *b, float *c, int n)
+{
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++) {
+			double s = 0;
+
+			for (int k = 0; k < n; k++)
+				s += (double)a[i + (size_t)k * n] *
+				     b[k + (size_t)j * n];
+			c[i + (size_t)j * n] = (float)s;
+		}
+}
+
+double gd_pc_now(void)
+{
+	return gd_now();
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double gd_pc_median(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int gd_probe_child_main(gd_ctx *ctx, const struct gd_pc_args *args)
+{
+	const struct gd_backend *b = gd_backend_find(args->backend);
+	const char *fds = gd_ctx_getenv(ctx, "GPUDOCTOR_PHASE_FD");
+	struct gd_pc pc;
+	int rc;
+
+	if (!b)
+		return 3;
+	memset(&pc, 0, sizeof pc);
+	pc.ctx = ctx;
+	pc.args = args;
+	pc.cur_step = -1;
+	pc.fd = 2;
+	if (fds && *fds) {
+		uint32_t v;
+
+		if (gd_parse_u32(fds, 10, &v) == 0)
+			pc.fd = (int)v;
+	}
+	pthread_mutex_init(&pc.mu, NULL);
+	rc = b->run(&pc);
+	pthread_mutex_destroy(&pc.mu);
+	return rc;
+}

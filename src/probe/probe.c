@@ -1,0 +1,315 @@
+/* probe/probe: the parent side. One job per backend (or per selftest case),
+ * each in its own thread supervising one child at a time; the child's
+ * '@'-messages build the results, the per-op deadline is enforced through
+ * the supervisor's should_stop hook, and a backend that hangs or crashes
+ * in an op is restarted past it. The calling thread only waits and feeds
+ * the progress callback. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "kmsg.h"
+#include "probe_int.h"
+#include "supervisor.h"
+
+#define MAX_RESTARTS 3
+
+static void job_line(void *arg, int is_phase, const char *line)
+{
+	struct gd_pjob *j = arg;
+
+	pthread_mutex_lock(&j->run->mu);
+	if (is_phase == 1)
+		gd_strlcpy(j->phase, line, sizeof j->phase);
+	else if (is_phase == 2)
+		gd_pjob_apply_msg(j, line + 1, gd_now());
+	pthread_mutex_unlock(&j->run->mu);
+}
+
+/* Per-op deadline and whole-run deadline (checked every <= 50 ms). */
+static int job_should_stop(void *arg)
+{
+	struct gd_pjob *j = arg;
+	double now = gd_now();
+	int stop = 0;
+
+	pthread_mutex_lock(&j->run->mu);
+	if (now - j->op_t0 >= j->run->timeout) {
+		stop = 1;
+		j->stop_why = "deadline";
+	} else if (now >= j->run->deadline) {
+		stop = 1;
+		j->stop_why = "whole-run deadline";
+	}
+	if (stop)
+		j->stop_t = now;
+	pthread_mutex_unlock(&j->run->mu);
+	return stop;
+}
+
+static int job_argv(struct gd_pjob *j, char **argv, char bufs[][16])
+{
+	const struct gd_probe_opts *o = j->run->opts;
+	int n = 0;
+
+	argv[n++] = j->run->ctx->self_exe;
+	argv[n++] = "__probe-child";
+	argv[n++] = (char *)j->backend;
+	gd_fmt(bufs[0], 16, "%d", j->start);
+	argv[n++] = "--start";
+	argv[n++] = bufs[0];
+	if (j->only >= 0) {
+		gd_fmt(bufs[1], 16, "%d", j->only);
+		argv[n++] = "--only";
+		argv[n++] = bufs[1];
+	}
+	if (o->quick)
+		argv[n++] = "--quick";
+	if (o->bench)
+		argv[n++] = "--bench";
+	if (o->miopen_find_mode && *o->miopen_find_mode) {
+		argv[n++] = "--miopen-find-mode";
+		argv[n++] = (char *)o->miopen_find_mode;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+/* One child from start to end; returns 1 when the job should restart. */
+static int job_once(struct gd_pjob *j)
+{
+	struct gd_child_spec spec;
+	struct gd_child_result res;
+	char *argv[16], bufs[2][16];
+	struct gd_kmsg k;
+	char kern[1024] = "";
+
+	memset(&spec, 0, sizeof spec);
+	job_argv(j, argv, bufs);
+	spec.argv = argv;
+	spec.envp = j->run->ctx->env;
+	/* the supervisor's own deadline is only a backstop: should_stop
+	 * enforces the per-op and whole-run ones */
+	spec.timeout_s = j->run->deadline - gd_now() + 1.0;
+	spec.grace_s = 0.3;
+	spec.phase_pipe = 1;
+	spec.on_line = job_line;
+	spec.should_stop = job_should_stop;
+	spec.cancel = j->run->opts->cancel;
+	spec.arg = j;
+	/* GPU runtimes reserve terabytes of address space (CUDA UVM), so no
+	 * RLIMIT_AS for them; the fault probes get one */
+	spec.mem_limit_mb = j->only >= 0 ? 2048 : 0;
+	pthread_mutex_lock(&j->run->mu);
+	j->in_op = 0;
+	j->op_t0 = gd_now();
+	j->phase[0] = '\0';
+	gd_strlcpy(j->op, "init", sizeof j->op);
+	j->cur_dev = -1;
+	j->stop_why = NULL;
+	j->stop_t = 0;
+	j->begun = 0;
+	pthread_mutex_unlock(&j->run->mu);
+	gd_kmsg_open(j->run->ctx, &k);
+	if (gd_child_run(&spec, &res) < 0) {
+		gd_strlcpy(res.error, "cannot create pipes or fork",
+			   sizeof res.error);
+		res.outcome = GD_CHILD_NOSTART;
+	}
+	gd_kmsg_collect(&k, kern, sizeof kern);
+	gd_kmsg_close(&k);
+	pthread_mutex_lock(&j->run->mu);
+	j->last_pid = res.pid;
+	{
+		int restart = gd_pjob_classify(j, &res, kern);
+
+		pthread_mutex_unlock(&j->run->mu);
+		return restart;
+	}
+}
+
+static void *job_thread(void *arg)
+{
+	struct gd_pjob *j = arg;
+
+	while (job_once(j))
+		;
+	pthread_mutex_lock(&j->run->mu);
+	j->done = 1;
+	pthread_mutex_unlock(&j->run->mu);
+	return NULL;
+}
+
+static int want_backend(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list || !*list || !strcmp(list, "all"))
+		return 1;
+	for (const char *p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return 1;
+	return 0;
+}
+
+static int make_jobs(struct gd_prun *r)
+{
+	if (r->opts->selftest) {
+		const char *expected;
+
+		for (int i = 0; gd_selftest_case(i, &expected); i++) {
+			struct gd_pjob *j = gd_vec_push(&r->jobs);
+
+			if (!j)
+				return -ENOMEM;
+			j->backend = "selftest";
+			j->only = i;
+			j->start = i;
+			gd_strlcpy(j->expected, expected, sizeof j->expected);
+		}
+		return 0;
+	}
+	{
+		size_t n;
+		const struct gd_backend *const *t = gd_backends(&n);
+
+		for (size_t i = 0; i < n; i++) {
+			struct gd_pjob *j;
+
+			if (!want_backend(r->opts->backends, t[i]->name))
+				continue;
+			j = gd_vec_push(&r->jobs);
+			if (!j)
+				return -ENOMEM;
+			j->backend = t[i]->name;
+			j->only = -1;
+		}
+	}
+	return 0;
+}
+
+static void wait_jobs(struct gd_prun *r)
+{
+	struct gd_probe_progress *p = calloc(r->jobs.n + 1, sizeof *p);
+
+	for (;;) {
+		size_t done = 0;
+		struct timespec ts = {0, 100 * 1000000L};
+
+		pthread_mutex_lock(&r->mu);
+		for (size_t i = 0; i < r->jobs.n; i++) {
+			struct gd_pjob *j = &r->jobs.v[i];
+
+			done += j->done;
+			if (p) {
+				p[i].backend = j->backend;
+				p[i].op = j->in_op ? j->op : "";
+				p[i].phase = j->phase;
+				p[i].elapsed = gd_now() - j->op_t0;
+				p[i].deadline = r->timeout;
+				p[i].done = j->done;
+			}
+		}
+		if (p && r->opts->on_progress && done < r->jobs.n)
+			r->opts->on_progress(r->opts->arg, p, r->jobs.n);
+		pthread_mutex_unlock(&r->mu);
+		if (done == r->jobs.n)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	free(p);
+}
+
+static void merge(struct gd_prun *r, struct gd_probe_report *out)
+{
+	for (size_t i = 0; i < r->jobs.n; i++) {
+		struct gd_pjob *j = &r->jobs.v[i];
+
+		for (size_t k = 0; k < j->results.n; k++) {
+			struct gd_probe_result *d = gd_vec_push(&out->results);
+
+			if (d)
+				*d = j->results.v[k];
+		}
+		for (size_t k = 0; k < j->devices.n; k++) {
+			struct gd_probe_device *d = gd_vec_push(&out->devices);
+
+			if (d)
+				*d = j->devices.v[k];
+		}
+		for (size_t k = 0; k < j->figures.n; k++) {
+			struct gd_probe_figure *d = gd_vec_push(&out->figures);
+
+			if (d)
+				*d = j->figures.v[k];
+		}
+		gd_vec_free(&j->results);
+		gd_vec_free(&j->devices);
+		gd_vec_free(&j->figures);
+	}
+}
+
+int gd_probe_run(gd_ctx *ctx, const struct gd_probe_opts *opts,
+		 struct gd_probe_report *out)
+{
+	struct gd_prun r;
+	double t0 = gd_now();
+	size_t started = 0;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&r, 0, sizeof r);
+	out->selftest = opts->selftest;
+	r.ctx = ctx;
+	r.opts = opts;
+	r.timeout = opts->timeout_s > 0 ? opts->timeout_s
+		    : opts->selftest ? 1.0 : opts->quick ? 5.0 : 10.0;
+	r.deadline = t0 + (opts->total_timeout_s > 0 ? opts->total_timeout_s
+			   : opts->quick ? 8.0 : 120.0);
+	pthread_mutex_init(&r.mu, NULL);
+	rc = make_jobs(&r);
+	if (!rc && !ctx->self_exe[0])
+		rc = -ENOEXEC;
+	for (size_t i = 0; !rc && i < r.jobs.n; i++) {
+		r.jobs.v[i].run = &r;
+		r.jobs.v[i].cur_dev = -1;
+	}
+	for (size_t i = 0; !rc && i < r.jobs.n; i++) {
+		struct gd_pjob *j = &r.jobs.v[i];
+
+		if (pthread_create(&j->thread, NULL, job_thread, j) == 0) {
+			j->started = 1;
+			started++;
+		} else {
+			j->done = 1;
+			gd_pjob_add(j, -1, "init", GD_PS_ERROR,
+				    "cannot start a supervising thread");
+		}
+	}
+	if (!rc)
+		wait_jobs(&r);
+	for (size_t i = 0; i < r.jobs.n; i++)
+		if (r.jobs.v[i].started)
+			pthread_join(r.jobs.v[i].thread, NULL);
+	merge(&r, out);
+	gd_vec_free(&r.jobs);
+	pthread_mutex_destroy(&r.mu);
+	out->wall_seconds = gd_now() - t0;
+	if (rc == -ENOEXEC)
+		gd_diag_add(ctx, GD_DIAG_ERROR, "probe",
+			    "cannot re-exec gpudoctor: path of the running "
+			    "binary unknown");
+	return rc ? rc : (started || !out->results.n ? 0 : -ECHILD);
+}
+
+void gd_probe_report_free(struct gd_probe_report *r)
+{
+	gd_vec_free(&r->results);
+	gd_vec_free(&r->devices);
+	gd_vec_free(&r->figures);
+}

@@ -1,0 +1,55 @@
+/* probe/ internals shared by probe.c (threads, children) and classify.c
+ * (messages and outcomes). Not for other layers. */
+#ifndef GD_PROBE_INT_H
+#define GD_PROBE_INT_H
+
+#include <pthread.h>
+
+#include "probe.h"
+
+struct gd_child_result;
+struct gd_prun;
+
+struct gd_pjob {
+	struct gd_prun *run;
+	const char *backend;
+	int only;          /* selftest case, -1 for backends */
+	int start;         /* first step of the next child */
+	int restarts;
+	char expected[16]; /* selftest */
+	pthread_t thread;
+	int started, done;
+	/* live state of the child now running (under run->mu) */
+	int in_op, cur_step, cur_dev, begun;
+	char op[40];
+	char phase[128];
+	double op_t0, stop_t;
+	const char *stop_why;
+	int last_pid;
+	GD_VEC(struct gd_probe_result) results;
+	GD_VEC(struct gd_probe_device) devices;
+	GD_VEC(struct gd_probe_figure) figures;
+};
+
+struct gd_prun {
+	gd_ctx *ctx;
+	const struct gd_probe_opts *opts;
+	pthread_mutex_t mu;
+	double timeout, deadline;
+	GD_VEC(struct gd_pjob) jobs;
+};
+
+/* Applies one JSON message from the child (without the '@'). Returns 0, or
+ * -1 when it is not a message we know (ignored). */
+int gd_pjob_apply_msg(struct gd_pjob *j, const char *json, double now);
+/* Turns the child's end into results; returns 1 to restart the child. */
+int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
+		     const char *kernel_lines);
+struct gd_probe_result *gd_pjob_add(struct gd_pjob *j, int dev,
+				    const char *op, enum gd_probe_status st,
+				    const char *detail);
+
+/* selftest.c: the fault cases, by index; NULL past the end. */
+const char *gd_selftest_case(int i, const char **expected);
+
+#endif

@@ -1,0 +1,103 @@
+/* kb/: the shipped knowledge base loads and validates; lookups work; bad
+ * files fail with "NAME:LINE: why" and never crash. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "t.h"
+
+static void test_embedded(void)
+{
+	gd_kb *kb = gd_kb_load_embedded();
+	const json_t *t;
+
+	CHECK(kb != NULL);
+	if (!kb)
+		return;
+	CHECK_STR(gd_kb_origin(kb), "embedded");
+	t = gd_kb_target(kb, "gfx1010");
+	CHECK(t != NULL);
+	CHECK_STR(gd_kb_str(t, "gfx"), "gfx1010");
+	CHECK(gd_kb_target(kb, "gfx1010:xnack-") == t);
+	CHECK(gd_kb_target(kb, "GFX1010") == t);
+	CHECK(gd_kb_target(kb, "gfx10100") == NULL);
+	CHECK(gd_kb_target(kb, "gfx101") == NULL);
+	CHECK(gd_kb_target_for_pci(kb, 0x731f) == t);
+	CHECK(gd_kb_target_for_version(kb, 100100) == t);
+	CHECK(gd_kb_target_for_pci(kb, 0xffff) == NULL);
+	CHECK(gd_kb_issue(kb, "rocm-2527") != NULL);
+	CHECK(gd_kb_source(kb, "rocm-2527") != NULL);
+	CHECK(gd_kb_issue(kb, "nope") == NULL);
+	CHECK(gd_kb_str(t, "nope") == NULL);
+	CHECK(gd_kb_str(NULL, "gfx") == NULL);
+	gd_kb_free(kb);
+}
+
+/* Parse text expected to fail; the message must start with want. */
+static void expect_error(const char *text, const char *want, const char *line)
+{
+	char err[512];
+	gd_kb *kb = gd_kb_parse(text, strlen(text), "t.json", err, sizeof err);
+
+	CHECK(kb == NULL);
+	gd_kb_free(kb);
+	if (strncmp(err, line, strlen(line)) || !strstr(err, want)) {
+		fprintf(stderr, "  error was: %s\n  wanted prefix %s and %s\n",
+			err, line, want);
+		CHECK(0);
+	} else {
+		CHECK(1);
+	}
+}
+
+#define HEAD "{\"schema_version\": 1, \"kb_date\": \"2026-11-22\",\n"
+#define SRCS "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null}},\n"
+#define TAIL "\"issues\": [], \"strategies\": [], \"signatures\": [],\n" \
+	     "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], " \
+	     "\"cuda_driver_min\": []}, \"workloads\": {}}\n"
+#define T(gfx) "{\"gfx\": \"" gfx "\", \"family\": \"x\", \"products\": []}"
+
+static void test_errors(void)
+{
+	char err[256];
+	gd_kb *kb;
+
+	kb = gd_kb_parse(HEAD SRCS "\"targets\": [" T("gfx1010") "],\n" TAIL,
+			 strlen(HEAD SRCS "\"targets\": [" T("gfx1010") "],\n"
+				TAIL), "ok.json", err, sizeof err);
+	CHECK(kb != NULL);
+	gd_kb_free(kb);
+
+	expect_error("", "empty", "t.json:1:");
+	expect_error("{\n\"a\": 1,\n\"b\": }\n", "", "t.json:3:");
+	expect_error("[1,2]", "must be a JSON object", "t.json:1:");
+	expect_error(HEAD SRCS TAIL, "missing top-level key \"targets\"",
+		     "t.json:");
+	expect_error(HEAD SRCS "\"targets\": [\n" T("gfx1010") ",\n"
+		     T("gfx1010") "],\n" TAIL, "duplicate target \"gfx1010\"",
+		     "t.json:5:");
+	expect_error(HEAD SRCS "\"targets\": [\n" T("gfx1010") ",\n"
+		     T("GFX12") "],\n" TAIL, "must match", "t.json:5:");
+	expect_error(HEAD SRCS "\"targets\": [\n"
+		     "{\"gfx\": \"gfx900\", \"family\": \"x\", \"products\": [],\n"
+		     " \"sources\": [\"s1\",\n \"s2\"]}],\n" TAIL,
+		     "unknown source \"s2\"", "t.json:6:");
+	expect_error("{\"schema_version\": 2, \"kb_date\": \"x\",\n" SRCS
+		     "\"targets\": [],\n" TAIL, "schema_version 2", "t.json:1:");
+	expect_error(HEAD SRCS "\"targets\": [],\n"
+		     "\"issues\": [], \"strategies\": [],\n"
+		     "\"signatures\": [\n{\"id\": \"bad-re\", \"title\": \"t\","
+		     " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+		     " \"regex\": \"a(b\"}],\n"
+		     "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+		     "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+		     "signature \"bad-re\": regex does not compile", "t.json:7:");
+	expect_error("{\"a\": 1, \"a\": 2}", "duplicate", "t.json:1:");
+}
+
+int main(void)
+{
+	test_embedded();
+	test_errors();
+	return t_done("test_kb");
+}

@@ -214,6 +214,7 @@ static void judge_gpu(const struct gd_bs_env *env, struct gd_bs_file *f)
 {
 	char has[256], why[160];
 	size_t used = 0;
+	int vendors = 0, any_rel = 0;
 
 	if (!f->targets.n) {
 		f->fit = GD_FIT_NONE;
@@ -225,10 +226,19 @@ static void judge_gpu(const struct gd_bs_env *env, struct gd_bs_file *f)
 	}
 	f->fit = GD_FIT_YES;
 	list_targets(f, has, sizeof has);
+	for (size_t i = 0; i < f->targets.n; i++)
+		vendors |= f->targets.v[i].kind == GD_BS_AMDGCN ? 1 : 2;
+	for (size_t i = 0; i < env->n_gpus; i++)
+		any_rel |= (vendors & (env->gpus[i].amd ? 1 : 2)) != 0;
 	for (size_t i = 0; i < env->n_gpus; i++) {
 		const struct gd_bs_gpu *g = &env->gpus[i];
-		enum gd_bs_fit r = fit_gpu(f, g, why, sizeof why);
+		enum gd_bs_fit r;
 		const char *gn = g->amd ? g->gfx : g->name;
+
+		/* CUDA code is no news for the AMD iGPU beside an NVIDIA card */
+		if (any_rel && !(vendors & (g->amd ? 1 : 2)))
+			continue;
+		r = fit_gpu(f, g, why, sizeof why);
 
 		if (r > f->fit)
 			f->fit = r;

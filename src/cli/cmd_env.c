@@ -1,9 +1,303 @@
-/* gpudoctor env — placeholder until its issue lands. */
+/* gpudoctor env [--profile NAME] [--shell sh|bash|zsh|fish|powershell|cmd]:
+ * the profile `run` would apply, as lines to paste or eval. Evaluated in a
+ * shell they give the environment `run` gives its child (tested by
+ * tests/scripts/test_run_env.sh with sh and fish). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "wa_common.h"
+
+enum shell { SH, FISH, PWSH, CMD };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpudoctor env [--profile NAME] [--shell SHELL]\n\n"
+		"Print the workaround profile that 'gpudoctor run' applies, as "
+		"shell lines:\n"
+		"  sh/bash/zsh:  eval \"$(gpudoctor env)\"\n"
+		"  fish:         gpudoctor env --shell fish | source\n"
+		"  PowerShell:   gpudoctor env --shell powershell | "
+		"Invoke-Expression\n"
+		"  cmd.exe:      paste the lines\n"
+		"Windows shells also get the directory a Python program passes "
+		"to\nos.add_dll_directory() when the profile puts a library "
+		"directory first.\n\n"
+		"  -p, --profile NAME  a named profile or a profile file path\n"
+		"  -s, --shell SHELL   sh, bash, zsh, fish, powershell, cmd "
+		"(default: from $SHELL)\n\n");
+	gd_cli_common_help(f);
+}
+
+/* sh: '...' with ' as '\'' */
+static void q_sh(FILE *f, const char *v)
+{
+	fputc('\'', f);
+	for (; *v; v++) {
+		if (*v == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*v, f);
+	}
+	fputc('\'', f);
+}
+
+/* fish: inside '...' only \ and ' are special. */
+static void q_fish(FILE *f, const char *v)
+{
+	fputc('\'', f);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '\'')
+			fputc('\\', f);
+		fputc(*v, f);
+	}
+	fputc('\'', f);
+}
+
+/* PowerShell: '...' with ' doubled; it also takes the typographic single
+ * quotes U+2018..U+201B as quote characters, so those are doubled too. */
+static void q_pwsh(FILE *f, const char *v)
+{
+	fputc('\'', f);
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+		if (*c == '\'') {
+			fputs("''", f);
+		} else if (c[0] == 0xe2 && c[1] == 0x80 && c[2] >= 0x98 &&
+			   c[2] <= 0x9b) {
+			fwrite(c, 1, 3, f);
+			fwrite(c, 1, 3, f);
+			c += 2;
+		} else {
+			fputc(*c, f);
+		}
+	}
+	fputc('\'', f);
+}
+
+/* Python string literal for the os.add_dll_directory() hint. */
+static void q_py(FILE *f, const char *v)
+{
+	fputc('\'', f);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '\'')
+			fputc('\\', f);
+		fputc(*v, f);
+	}
+	fputc('\'', f);
+}
+
+/* cmd.exe has no quoting that stops %VAR% expansion: refuse what it would
+ * change rather than print a line that does something else. */
+static int cmd_safe(const char *v)
+{
+	return !strpbrk(v, "\"%!^");
+}
+
+static void line_sh(FILE *f, const struct gd_prof_item *it)
+{
+	switch (it->op) {
+	case GD_PROF_SET:
+		fprintf(f, "export %s=", it->name);
+		q_sh(f, it->value);
+		break;
+	case GD_PROF_UNSET:
+		fprintf(f, "unset %s", it->name);
+		break;
+	case GD_PROF_PREPEND:
+		fprintf(f, "export %s=", it->name);
+		q_sh(f, it->value);
+		fprintf(f, "\"${%s:+:$%s}\"", it->name, it->name);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void line_fish(FILE *f, const struct gd_prof_item *it)
+{
+	switch (it->op) {
+	case GD_PROF_SET:
+		fprintf(f, "set -gx %s ", it->name);
+		q_fish(f, it->value);
+		break;
+	case GD_PROF_UNSET:
+		fprintf(f, "set -e %s", it->name);
+		break;
+	case GD_PROF_PREPEND:
+		/* "$X" joins a list (a *PATH variable) with ':' itself. */
+		fprintf(f, "if test -n \"$%s\"; set -gx %s ", it->name,
+			it->name);
+		q_fish(f, it->value);
+		fprintf(f, ":\"$%s\"; else; set -gx %s ", it->name, it->name);
+		q_fish(f, it->value);
+		fputs("; end", f);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void line_pwsh(FILE *f, const struct gd_prof_item *it)
+{
+	switch (it->op) {
+	case GD_PROF_SET:
+		fprintf(f, "$env:%s = ", it->name);
+		q_pwsh(f, it->value);
+		break;
+	case GD_PROF_UNSET:
+		fprintf(f, "Remove-Item Env:%s -ErrorAction SilentlyContinue",
+			it->name);
+		break;
+	case GD_PROF_PREPEND:
+		fprintf(f, "$env:%s = if ($env:%s) { ", it->name, it->name);
+		q_pwsh(f, it->value);
+		fprintf(f, " + [IO.Path]::PathSeparator + $env:%s } else { ",
+			it->name);
+		q_pwsh(f, it->value);
+		fputs(" }", f);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void line_cmd(FILE *f, const struct gd_prof_item *it)
+{
+	switch (it->op) {
+	case GD_PROF_SET:
+		fprintf(f, "set \"%s=%s\"\n", it->name, it->value);
+		break;
+	case GD_PROF_UNSET:
+		fprintf(f, "set \"%s=\"\n", it->name);
+		break;
+	case GD_PROF_PREPEND:
+		/* Two lines, no ( ) block: a %PATH% holding "(x86)" would end
+		 * the block early. */
+		fprintf(f, "if defined %s set \"%s=%s;%%%s%%\"\n", it->name,
+			it->name, it->value, it->name);
+		fprintf(f, "if not defined %s set \"%s=%s\"\n", it->name,
+			it->name, it->value);
+		break;
+	}
+}
+
+static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
+		       const char *desc)
+{
+	const struct gd_profile *p = &pk->prof;
+	const char *rem = sh == CMD ? "REM" : "#";
+	char note[600];
+
+	for (size_t i = 0; sh == CMD && i < p->items.n; i++)
+		if (p->items.v[i].value && !cmd_safe(p->items.v[i].value))
+			return -1;
+	fprintf(f, "%s gpudoctor: %s\n", rem, desc);
+	for (size_t i = 0; i < p->notes.n; i++) {
+		gd_strlcpy(note, p->notes.v[i], sizeof note);
+		gd_sanitize(note);
+		fprintf(f, "%s note: %s\n", rem, note);
+	}
+	for (size_t i = 0; i < p->items.n; i++) {
+		const struct gd_prof_item *it = &p->items.v[i];
+
+		if (sh == SH)
+			line_sh(f, it);
+		else if (sh == FISH)
+			line_fish(f, it);
+		else if (sh == PWSH)
+			line_pwsh(f, it);
+		else
+			line_cmd(f, it);
+	}
+	for (size_t i = 0; (sh == PWSH || sh == CMD) && i < p->items.n; i++) {
+		if (p->items.v[i].op != GD_PROF_PREPEND)
+			continue;
+		fprintf(f, "%s Python programs: import os; "
+			   "os.add_dll_directory(", rem);
+		q_py(f, p->items.v[i].value);
+		fprintf(f, ") before importing the GPU package\n");
+	}
+	return 0;
+}
+
+static int shell_parse(const char *s, enum shell *out)
+{
+	static const struct {
+		const char *name;
+		enum shell sh;
+	} t[] = {{"sh", SH},     {"bash", SH},	  {"zsh", SH},
+		 {"dash", SH},   {"ksh", SH},	  {"fish", FISH},
+		 {"pwsh", PWSH}, {"powershell", PWSH}, {"cmd", CMD}};
+	const char *base = strrchr(s, '/');
+
+	base = base ? base + 1 : s;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(base, t[i].name)) {
+			*out = t[i].sh;
+			return 0;
+		}
+	return -1;
+}
+
+static json_t *env_json(const struct gd_pick *pk, enum shell sh)
+{
+	static const char *names[] = {"sh", "fish", "powershell", "cmd"};
+	json_t *doc = gd_cli_json_doc("env"), *dll = json_array();
+
+	json_object_set_new(doc, "shell", json_string(names[sh]));
+	json_object_update_new(doc, gd_wa_pick_json(pk));
+	for (size_t i = 0; i < pk->prof.items.n; i++)
+		if (pk->prof.items.v[i].op == GD_PROF_PREPEND)
+			json_array_append_new(
+				dll, gd_wa_jstr(pk->prof.items.v[i].value));
+	json_object_set_new(doc, "dll_directories", dll);
+	return doc;
+}
 
 int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return gd_cli_error(cli, "'env' is not built yet");
+	static const struct option opts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"shell", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *profile = NULL, *shname = NULL;
+	enum shell sh = SH;
+	struct gd_machine m;
+	struct gd_pick pk;
+	char desc[1024];
+	int c, rc = GD_EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "p:s:h", opts, NULL)) != -1) {
+		if (c == 'p')
+			profile = optarg;
+		else if (c == 's')
+			shname = optarg;
+		else if (c == 'h')
+			return usage(stdout), GD_EXIT_OK;
+		else
+			return gd_cli_usage_error(cli, "env", "bad option");
+	}
+	if (optind < argc)
+		return gd_cli_usage_error(cli, "env", "unexpected '%s'",
+					  argv[optind]);
+	if (shname && shell_parse(shname, &sh) < 0)
+		return gd_cli_usage_error(cli, "env", "unknown shell '%s'",
+					  shname);
+	if (!shname && gd_ctx_getenv(&cli->ctx, "SHELL"))
+		shell_parse(gd_ctx_getenv(&cli->ctx, "SHELL"), &sh);
+	if (gd_wa_pick(cli, "env", profile, &m, &pk) < 0) {
+		rc = GD_EXIT_ERROR;
+	} else if (cli->json) {
+		gd_cli_emit_json(cli, env_json(&pk, sh));
+	} else {
+		gd_wa_describe(&pk, desc, sizeof desc);
+		if (print_lines(stdout, sh, &pk, desc) < 0)
+			rc = gd_cli_error(cli, "env: a value holds \", %%, ! "
+					  "or ^, which cmd.exe cannot take "
+					  "literally; use --shell powershell");
+	}
+	gd_machine_free(&m);
+	gd_pick_free(&pk);
+	return rc;
 }

@@ -1,9 +1,247 @@
-/* gpudoctor explain — placeholder until its issue lands. */
+/* gpudoctor explain [FILE|-]: match a log against the knowledge base's
+ * error signatures; for each hit say what it means, what on this machine
+ * confirms or contradicts it, and the fix. Exit 0 when something matched,
+ * 1 when nothing did (like grep), 3 on errors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "doctor/explain.h"
+#include "kb/kb.h"
+#include "wa_common.h"
+
+struct explain_run {
+	struct gd_cli *cli;
+	const json_t *kbroot;
+	const char *input;
+	struct gd_machine m;
+	struct gd_inventory inv;
+	struct gd_explain_result r;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpudoctor explain [FILE|-]\n\n"
+		"Read a log (FILE, or stdin when FILE is '-' or missing), match "
+		"it against\nthe knowledge base's error signatures and, for each "
+		"one found, print what it\nmeans, the fact on this machine that "
+		"confirms or contradicts it, and the fix.\nThe first %u MiB of "
+		"the log are read.\n"
+		"Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
+		GD_EXPLAIN_MAX_BYTES >> 20);
+	gd_cli_common_help(f);
+}
+
+static int open_input(struct gd_cli *cli, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!path || !strcmp(path, "-")) {
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "gpudoctor explain: reading the log "
+					"from stdin (end with Ctrl-D)\n");
+		return STDIN_FILENO;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		gd_cli_error(cli, "explain: cannot open %s: %s", path,
+			     strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		gd_cli_error(cli, "explain: %s is a directory, not a log", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void source_urls(const json_t *kbroot, const json_t *sig,
+			json_t **first, json_t **all)
+{
+	const json_t *ids = json_object_get(sig, "sources"), *id;
+	const json_t *srcs = json_object_get(kbroot, "sources");
+	size_t i;
+
+	*all = json_array();
+	*first = NULL;
+	json_array_foreach(ids, i, id) {
+		const json_t *s = json_object_get(srcs, json_string_value(id));
+		const char *url = gd_kb_str(s, "url");
+
+		if (!url)
+			continue;
+		json_array_append_new(*all, json_string(url));
+		if (!*first)
+			*first = json_string(url);
+	}
+	if (!*first)
+		*first = json_null();
+}
+
+static json_t *match_json(struct explain_run *x,
+			  const struct gd_explain_match *mt)
+{
+	json_t *o = json_object(), *chk = json_object(), *first, *all;
+	const char *kind = gd_kb_str(mt->sig, "check");
+	char fact[512];
+	enum gd_check_verdict v;
+
+	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
+			     sizeof fact);
+	source_urls(x->kbroot, mt->sig, &first, &all);
+	json_object_set_new(o, "id", json_string(mt->id));
+	json_object_set_new(o, "title", gd_wa_jstr(gd_kb_str(mt->sig, "title")));
+	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
+	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
+	json_object_set_new(o, "meaning",
+			    gd_wa_jstr(gd_kb_str(mt->sig, "meaning")));
+	json_object_set_new(o, "fix", gd_wa_jstr(gd_kb_str(mt->sig, "fix")));
+	json_object_set_new(chk, "kind", json_string(kind ? kind : "none"));
+	json_object_set_new(chk, "verdict",
+			    json_string(gd_check_verdict_name(v)));
+	json_object_set_new(chk, "fact", gd_wa_jstr(fact));
+	json_object_set_new(o, "check", chk);
+	json_object_set_new(o, "source", first);
+	json_object_set_new(o, "sources", all);
+	return o;
+}
+
+static void emit_json(struct explain_run *x)
+{
+	json_t *doc = gd_cli_json_doc("explain"), *arr = json_array();
+
+	json_object_set_new(doc, "input", gd_wa_jstr(x->input));
+	json_object_set_new(doc, "lines", json_integer((json_int_t)x->r.lines));
+	json_object_set_new(doc, "bytes", json_integer((json_int_t)x->r.bytes));
+	json_object_set_new(doc, "truncated", json_boolean(x->r.truncated));
+	json_object_set_new(doc, "signatures_checked",
+			    json_integer((json_int_t)x->r.n_signatures));
+	for (size_t i = 0; i < x->r.m.n; i++)
+		json_array_append_new(arr, match_json(x, &x->r.m.v[i]));
+	json_object_set_new(doc, "matches", arr);
+	gd_cli_emit_json(x->cli, doc);
+}
+
+static void print_match(struct explain_run *x, size_t k,
+			const struct gd_explain_match *mt)
+{
+	struct gd_cli *cli = x->cli;
+	const char *kind = gd_kb_str(mt->sig, "check");
+	const char *title = gd_kb_str(mt->sig, "title");
+	const char *col;
+	char fact[512], urls[1024];
+	enum gd_check_verdict v;
+
+	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
+			     sizeof fact);
+	col = v == GD_CHECK_CONFIRMED	   ? gd_c_red(cli)
+	      : v == GD_CHECK_CONTRADICTED ? gd_c_green(cli)
+					   : gd_c_dim(cli);
+	gd_kb_source_urls(x->kbroot, json_object_get(mt->sig, "sources"), urls,
+			  sizeof urls);
+	printf("\n%s[%zu] %s%s%s (line %lu)\n", gd_c_bold(cli), k + 1, mt->id,
+	       title ? ": " : "", title ? title : "", mt->line);
+	printf("%s", gd_c_off(cli));
+	printf("    log:     %s\n", mt->text);
+	printf("    means:   %s\n", gd_kb_str(mt->sig, "meaning")
+					    ? gd_kb_str(mt->sig, "meaning")
+					    : "(the knowledge base says nothing)");
+	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
+	       gd_c_off(cli));
+	printf("    fix:     %s\n", gd_kb_str(mt->sig, "fix")
+					    ? gd_kb_str(mt->sig, "fix") : "-");
+	if (urls[0])
+		printf("    source:  %s\n", urls);
+}
+
+static void emit_text(struct explain_run *x)
+{
+	const char *in = x->input;
+
+	if (!x->r.m.n)
+		printf("gpudoctor explain: no known error signature in %s "
+		       "(%zu signatures, %lu lines looked at).\n", in,
+		       x->r.n_signatures, x->r.lines);
+	else
+		printf("gpudoctor explain: %zu known error%s in %s (%lu "
+		       "lines)\n", x->r.m.n, x->r.m.n == 1 ? "" : "s", in,
+		       x->r.lines);
+	for (size_t i = 0; i < x->r.m.n; i++)
+		print_match(x, i, &x->r.m.v[i]);
+	if (x->r.truncated)
+		printf("\nnote: only the first %u MiB of the log were read.\n",
+		       GD_EXPLAIN_MAX_BYTES >> 20);
+}
+
+static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
+			      const char **path)
+{
+	static const struct option opts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return GD_EXIT_OK;
+		}
+		return gd_cli_usage_error(cli, "explain", "bad option");
+	}
+	if (argc - optind > 1)
+		return gd_cli_usage_error(cli, "explain", "one log at a time");
+	*path = optind < argc ? argv[optind] : NULL;
+	return -1;
+}
 
 int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return gd_cli_error(cli, "'explain' is not built yet");
+	struct explain_run x;
+	const char *path = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, rc;
+
+	rc = explain_parse_args(cli, argc, argv, &path);
+	if (rc >= 0)
+		return rc;
+	memset(&x, 0, sizeof x);
+	x.cli = cli;
+	x.kbroot = gd_kb_root(cli->ctx.kb);
+	x.input = path && strcmp(path, "-") ? path : "stdin";
+	fd = open_input(cli, path);
+	if (fd < 0)
+		return GD_EXIT_ERROR;
+	rc = gd_explain_read(fd, GD_EXPLAIN_MAX_BYTES, &buf, &len,
+			     &x.r.truncated);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (rc < 0)
+		return gd_cli_error(cli, "explain: cannot read %s: %s",
+				    x.input, strerror(-rc));
+	if (gd_explain_scan(&cli->ctx, x.kbroot, buf, len, &x.r) < 0 ||
+	    gd_discover(&cli->ctx, &x.m) < 0 ||
+	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {
+		rc = gd_cli_error(cli, "explain: out of memory");
+	} else {
+		if (cli->json)
+			emit_json(&x);
+		else
+			emit_text(&x);
+		rc = x.r.m.n ? GD_EXIT_OK : 1;
+	}
+	free(buf);
+	gd_explain_result_free(&x.r);
+	gd_machine_free(&x.m);
+	gd_inventory_free(&x.inv);
+	return rc;
 }

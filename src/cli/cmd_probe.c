@@ -1,9 +1,215 @@
-/* gpudoctor probe — placeholder until its issue lands. */
+/* gpudoctor probe: the op matrix per backend, each backend in a supervised
+ * child with deadlines (docs/probe.md). Exit 0 when a backend works on a
+ * hardware GPU with every op right, 1 when an op fails/hangs/crashes or is
+ * wrong, 2 when no hardware device was found (CPU implementations only),
+ * 3 on usage errors. --selftest: 0 when every fault probe is classified
+ * right, 1 otherwise. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "probe/backend.h"
+#include "render_probe.h"
+
+/* Set by SIGINT/SIGTERM: the supervisor then stops the children at once.
+ * The one piece of process state a signal handler forces on us. */
+static volatile int probe_cancel;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	probe_cancel = 1;
+}
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpudoctor probe [--backend LIST] [--timeout S] "
+		"[--total-timeout S]\n"
+		"                       [--quick] [--bench] [--selftest] "
+		"[--miopen-find-mode M] [--json]\n\n"
+		"Run the op matrix (init, allocation, copies, a JIT-compiled "
+		"kernel, GEMM,\nconvolution, context cycling) for each backend "
+		"in a supervised child with\na deadline, and report what works, "
+		"fails, gives wrong results or hangs.\n\n"
+		"  --backend LIST        cuda,hip,vulkan,opencl (default: all)\n"
+		"  --timeout S           deadline per op (default 10, quick 5)\n"
+		"  --total-timeout S     deadline for the whole run (default "
+		"120, quick 8)\n"
+		"  --quick               the small set `gpudoctor check` runs\n"
+		"  --bench               bandwidth, launch latency, GEMM rate\n"
+		"  --selftest            fault probes that test the supervisor\n"
+		"  --miopen-find-mode M  MIOPEN_FIND_MODE for conv_fwd (HIP)\n\n"
+		"Environment: GPUDOCTOR_LIB_PATH=DIR[:DIR] loads the runtimes "
+		"only from there.\n\n");
+	gd_cli_common_help(f);
+	fprintf(f, "\nExit status: 0 a backend works on a GPU, 1 an op fails, "
+		   "2 no GPU (CPU only), 3 error.\n");
+}
+
+/* One status line on stderr, rewritten in place (terminals only). */
+static void progress(void *arg, const struct gd_probe_progress *p, size_t n)
+{
+	char line[256] = "";
+
+	(void)arg;
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(line);
+
+		if (p[i].done)
+			continue;
+		gd_fmt(line + l, sizeof line - l, "%s%s %s %.1f/%.0f s",
+		       l ? " | " : "", p[i].backend,
+		       p[i].op[0] ? p[i].op : "starting", p[i].elapsed,
+		       p[i].deadline);
+	}
+	fprintf(stderr, "\r\033[Kprobing: %.70s", line);
+	fflush(stderr);
+}
+
+static int exit_code(const struct gd_probe_report *r)
+{
+	struct gd_probe_verdict v[16];
+	size_t n;
+	int works = 0, bad = 0;
+
+	if (r->selftest) {
+		for (size_t i = 0; i < r->results.n; i++)
+			if (!gd_probe_selftest_pass(&r->results.v[i]))
+				return GD_EXIT_UNUSABLE;
+		return r->results.n ? GD_EXIT_OK : GD_EXIT_UNUSABLE;
+	}
+	n = gd_probe_verdicts(r, v, 16);
+	for (size_t i = 0; i < n; i++) {
+		works |= v[i].level == GD_PV_WORKS;
+		bad |= v[i].level == GD_PV_PARTIAL || v[i].level == GD_PV_BROKEN;
+	}
+	return bad ? GD_EXIT_UNUSABLE : works ? GD_EXIT_OK : GD_EXIT_NO_GPU;
+}
+
+static int check_backends(struct gd_cli *cli, const char *list)
+{
+	char buf[128], *save = NULL;
+
+	gd_strlcpy(buf, list, sizeof buf);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save))
+		if (strcmp(t, "all") && (!gd_backend_find(t) ||
+					 !strcmp(t, "selftest")))
+			return gd_cli_usage_error(cli, "probe",
+				"unknown backend '%s' (cuda, hip, vulkan, "
+				"opencl)", t);
+	return 0;
+}
+
+static int parse(struct gd_cli *cli, int argc, char **argv,
+		 struct gd_probe_opts *o)
+{
+	static const struct option opts[] = {
+		{"backend", required_argument, NULL, 'b'},
+		{"timeout", required_argument, NULL, 't'},
+		{"total-timeout", required_argument, NULL, 'T'},
+		{"quick", no_argument, NULL, 'q'},
+		{"bench", no_argument, NULL, 'B'},
+		{"selftest", no_argument, NULL, 's'},
+		{"miopen-find-mode", required_argument, NULL, 'm'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (check_backends(cli, optarg))
+				return GD_EXIT_ERROR;
+			o->backends = optarg;
+			break;
+		case 't':
+		case 'T':
+			{
+				double v = strtod(optarg, &end);
+
+				if (*end || !(v > 0 && v <= 86400))
+					return gd_cli_usage_error(cli, "probe",
+						"bad number of seconds '%s'", optarg);
+				*(c == 't' ? &o->timeout_s : &o->total_timeout_s) = v;
+			}
+			break;
+		case 'q':
+			o->quick = 1;
+			break;
+		case 'B':
+			o->bench = 1;
+			break;
+		case 's':
+			o->selftest = 1;
+			break;
+		case 'm':
+			o->miopen_find_mode = optarg;
+			break;
+		case 'j':
+			cli->json = 1;
+			break;
+		case 'h':
+			help(stdout);
+			return -1;
+		default:
+			return gd_cli_usage_error(cli, "probe", "see --help");
+		}
+	}
+	if (optind < argc)
+		return gd_cli_usage_error(cli, "probe", "unexpected '%s'",
+					  argv[optind]);
+	return 0;
+}
 
 int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return gd_cli_error(cli, "'probe' is not built yet");
+	struct gd_probe_opts o;
+	struct gd_probe_report r;
+	struct sigaction sa, old_int, old_term;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	rc = parse(cli, argc, argv, &o);
+	if (rc)
+		return rc < 0 ? GD_EXIT_OK : rc;
+	o.cancel = &probe_cancel;
+	if (isatty(STDERR_FILENO)) {
+		o.on_progress = progress;
+		o.arg = cli;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = gd_probe_run(&cli->ctx, &o, &r);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (o.on_progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc < 0) {
+		gd_cli_print_diags(cli, stderr);
+		gd_probe_report_free(&r);
+		return gd_cli_error(cli, "probe could not run: %s",
+				    strerror(-rc));
+	}
+	if (cli->json) {
+		json_t *doc = gd_cli_json_doc("probe");
+
+		gd_render_probe_json(doc, &r);
+		gd_cli_emit_json(cli, doc);
+	} else {
+		gd_render_probe_text(cli, stdout, &r);
+	}
+	rc = probe_cancel ? GD_EXIT_ERROR : exit_code(&r);
+	gd_probe_report_free(&r);
+	return rc;
 }

@@ -144,6 +144,14 @@ static void print_targets(struct gd_cli *cli, const struct gd_bs_file *f)
 	printf("\n");
 }
 
+static const char *file_color(const struct gd_cli *cli,
+			      const struct gd_bs_file *f)
+{
+	if (!gd_bs_file_ok(f))
+		return gd_c_red(cli);
+	return f->fit == GD_FIT_PTX ? gd_c_yellow(cli) : gd_c_green(cli);
+}
+
 static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 {
 	size_t missing = 0;
@@ -176,6 +184,93 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 		printf("  verdict: %sno GPU to compare with (use --gpu)%s\n",
 		       gd_c_dim(cli), gd_c_off(cli));
 	else if (f->detail[0])
-		printf("  verdict: %s%s%s\n", gd_cli_file_color(cli, f), f->detail,
+		printf("  verdict: %s%s%s\n", file_color(cli, f), f->detail,
 		       gd_c_off(cli));
+}
+
+static int parse_args(struct gd_cli *cli, int argc, char **argv,
+		      struct gd_bs_gpu *gpus, size_t *n_gpus,
+		      struct gd_bs_opts *o)
+{
+	static const struct option opts[] = {
+		{"gpu", required_argument, NULL, 'g'},
+		{"max-files", required_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	uint32_t v;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if (*n_gpus >= MAX_GPUS || gd_bs_gpu_parse(optarg, &gpus[*n_gpus]))
+				return gd_cli_usage_error(cli, "scan", "bad --gpu '%s' "
+					"(gfx1010, gfx90a:xnack+, sm_90, 8.6)", optarg);
+			if (!gpus[*n_gpus].amd)
+				nv_ceiling(&cli->ctx, &gpus[*n_gpus]);
+			(*n_gpus)++;
+			break;
+		case 'm':
+			if (gd_parse_u32(optarg, 10, &v) || !v)
+				return gd_cli_usage_error(cli, "scan", "bad --max-files '%s'", optarg);
+			o->max_files = v;
+			break;
+		case 'h':
+			help();
+			return -1;
+		default:
+			return gd_cli_usage_error(cli, "scan", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return gd_cli_usage_error(cli, "scan", "no PATH given");
+	return 0;
+}
+
+int gd_cmd_scan(struct gd_cli *cli, int argc, char **argv)
+{
+	struct gd_bs_gpu gpus[MAX_GPUS];
+	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
+	struct gd_bs_env env;
+	gd_bs_files files = {0};
+	size_t n_gpus = 0, bad = 0;
+	int rc = parse_args(cli, argc, argv, gpus, &n_gpus, &o);
+	json_t *doc, *arr;
+
+	if (rc < 0)
+		return GD_EXIT_OK;
+	if (rc)
+		return rc;
+	if (!n_gpus)
+		n_gpus = present_gpus(cli, gpus, MAX_GPUS);
+	for (int i = optind; i < argc; i++)
+		if (gd_bs_scan_path(&cli->ctx, argv[i], &o, &files) < 0)
+			return gd_cli_error(cli, "out of memory");
+	gd_bs_env_init(&cli->ctx, &env, gpus, n_gpus);
+	for (size_t i = 0; i < files.n; i++) {
+		gd_bs_judge(&cli->ctx, &env, &files.v[i]);
+		bad += !gd_bs_file_ok(&files.v[i]);
+	}
+	gd_bs_env_free(&env);
+	if (cli->json) {
+		doc = gd_cli_json_doc("scan");
+		arr = json_array();
+		for (size_t i = 0; i < n_gpus; i++)
+			json_array_append_new(arr, json_string(gpus[i].name));
+		json_object_set_new(doc, "gpus", arr);
+		arr = json_array();
+		for (size_t i = 0; i < files.n; i++)
+			json_array_append_new(arr, file_json(&files.v[i]));
+		json_object_set_new(doc, "files", arr);
+		gd_cli_emit_json(cli, doc);
+	} else {
+		for (size_t i = 0; i < files.n; i++)
+			print_file(cli, &files.v[i]);
+		if (!files.n)
+			printf("no binaries found\n");
+	}
+	gd_cli_print_diags(cli, stderr);
+	gd_bs_files_free(&files);
+	return bad ? GD_EXIT_UNUSABLE : GD_EXIT_OK;
 }

@@ -1,9 +1,308 @@
-/* gpudoctor try — placeholder until its issue lands. */
+/* gpudoctor try [--timeout S] [--expect REGEX] [--save] [-- CMD ARGS...]:
+ * run CMD (default: the quick probes) once per candidate strategy, each in
+ * a supervised child with a deadline (probe/supervisor: own process group,
+ * killed whole at the deadline, reaped), and print what happened under
+ * each. --save keeps the first strategy that works as this GPU's profile.
+ * Exit 0 when a strategy works, 1 when none does, 3 on errors. */
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "cli.h"
+#include "kb/kb.h"
+#include "probe/supervisor.h"
+#include "try_int.h"
+#include "wa_common.h"
+
+static volatile sig_atomic_t try_interrupted;
+static volatile int try_cancel; /* what the supervisor polls */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	try_interrupted = 1;
+	try_cancel = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpudoctor try [--timeout S] [--expect REGEX] [--save | "
+		"--save-as NAME]\n"
+		"                     [--first] [-- CMD ARGS...]\n\n"
+		"Run CMD (default: 'gpudoctor probe --quick') once per candidate "
+		"workaround\nstrategy for this machine's GPUs, each in its own "
+		"process group with a\ndeadline, and print the outcome of each: "
+		"ok, failed, crash or hang, with\nthe last output line (\"hung "
+		"after: graph_reserve: ...\"). Strategies that\nneed a kernel "
+		"parameter or firmware are listed as steps, never applied.\n\n"
+		"  -t, --timeout S     deadline per strategy in seconds (default "
+		"%g)\n"
+		"  -e, --expect REGEX  success is this extended regex matching an "
+		"output line\n"
+		"                      (the child is stopped once it matches); "
+		"default: exit 0\n"
+		"  -s, --save          save the first strategy that works as this "
+		"GPU's profile\n"
+		"      --save-as NAME  ... as the named profile NAME instead\n"
+		"  -f, --first         stop at the first strategy that works\n\n"
+		"Exit status: 0 a strategy works, 1 none does, 3 error.\n\n",
+		GD_TRY_DEFAULT_TIMEOUT);
+	gd_cli_common_help(f);
+}
+
+static int parse_timeout(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int try_parse(struct gd_cli *cli, int argc, char **argv,
+		     struct gd_try *t)
+{
+	static const struct option opts[] = {
+		{"timeout", required_argument, NULL, 't'},
+		{"expect", required_argument, NULL, 'e'},
+		{"save", no_argument, NULL, 's'},
+		{"save-as", required_argument, NULL, 'S'},
+		{"first", no_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+t:e:sfh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (parse_timeout(optarg, &t->timeout) < 0)
+				return gd_cli_usage_error(cli, "try", "bad "
+					"--timeout '%s' (seconds, > 0)", optarg);
+			break;
+		case 'e':
+			t->expect = optarg;
+			break;
+		case 's':
+			t->save = 1;
+			break;
+		case 'S':
+			t->save = 1;
+			t->save_as = optarg;
+			break;
+		case 'f':
+			t->first = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return GD_EXIT_OK;
+		default:
+			return gd_cli_usage_error(cli, "try", "bad option");
+		}
+	}
+	t->user_cmd = optind < argc;
+	return -1;
+}
+
+static void on_line(void *arg, int is_phase, const char *line)
+{
+	struct gd_try *t = arg;
+
+	if (!is_phase && t->expect && !t->cur_matched &&
+	    regexec(&t->expect_re, line, 0, NULL, 0) == 0)
+		t->cur_matched = 1;
+}
+
+static int should_stop(void *arg)
+{
+	const struct gd_try *t = arg;
+
+	return t->cur_matched; /* the expected text came: done */
+}
+
+static void classify(struct gd_try *t, const struct gd_child_result *res,
+		     struct gd_try_row *row)
+{
+	const char *last = res->phase[0] && res->outcome == GD_CHILD_HUNG
+				   ? res->phase
+				   : res->last_line;
+
+	row->seconds = res->seconds;
+	row->exit_code = res->outcome == GD_CHILD_EXITED ? res->exit_code : -1;
+	row->signo = res->outcome == GD_CHILD_SIGNALED ? res->signo : 0;
+	gd_strlcpy(row->last_line, res->last_line, sizeof row->last_line);
+	if (t->expect ? t->cur_matched
+		      : res->outcome == GD_CHILD_EXITED && !res->exit_code) {
+		row->outcome = GD_TRY_OK;
+		gd_strlcpy(row->phase, t->expect ? "expected text seen" : last,
+			   sizeof row->phase);
+	} else if (res->outcome == GD_CHILD_HUNG) {
+		row->outcome = GD_TRY_HANG;
+		gd_fmt(row->phase, sizeof row->phase, "hung after: %s",
+		       last[0] ? last : "(no output)");
+	} else if (res->outcome == GD_CHILD_SIGNALED) {
+		row->outcome = GD_TRY_CRASH;
+		gd_fmt(row->phase, sizeof row->phase, "SIG%s after: %s",
+		       sigabbrev_np(res->signo) ? sigabbrev_np(res->signo) : "?",
+		       last[0] ? last : "(no output)");
+	} else if (res->outcome == GD_CHILD_NOSTART) {
+		row->outcome = GD_TRY_FAILED;
+		gd_fmt(row->phase, sizeof row->phase, "could not start: %s",
+		       res->error);
+	} else {
+		row->outcome = GD_TRY_FAILED;
+		gd_fmt(row->phase, sizeof row->phase, "exit %d%s%s",
+		       res->exit_code, last[0] ? ": " : "", last);
+		if (t->expect && !res->exit_code)
+			gd_fmt(row->phase, sizeof row->phase, "exit 0 without "
+			       "the expected text%s%s", last[0] ? "; last: " : "",
+			       last);
+	}
+	gd_sanitize(row->phase);
+	gd_sanitize(row->last_line);
+}
+
+/* Run one strategy. Returns 0, or -1 when the supervisor itself failed. */
+static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
+{
+	struct gd_try_row *row = &t->rows[k];
+	struct gd_child_spec spec;
+	struct gd_child_result res;
+	char **env;
+	int rc;
+
+	env = gd_profile_apply(&t->list.v.v[k].prof, cli->ctx.env);
+	if (!env)
+		return -1;
+	memset(&spec, 0, sizeof spec);
+	memset(&res, 0, sizeof res);
+	spec.argv = t->argv;
+	spec.envp = env;
+	spec.timeout_s = t->timeout;
+	spec.phase_pipe = !t->user_cmd;
+	spec.search_path = 1;
+	spec.on_line = t->expect ? on_line : NULL;
+	spec.should_stop = t->expect ? should_stop : NULL;
+	spec.arg = t;
+	spec.cancel = &try_cancel;
+	t->cur_matched = 0;
+	rc = gd_child_run(&spec, &res);
+	gd_env_free(env);
+	if (rc < 0)
+		return -1;
+	row->ran = 1;
+	classify(t, &res, row);
+	row->nostart = res.outcome == GD_CHILD_NOSTART;
+	return 0;
+}
+
+static int run_all(struct gd_cli *cli, struct gd_try *t)
+{
+	size_t n = t->list.v.n;
+
+	for (size_t k = 0; k < n && !try_interrupted; k++) {
+		const struct gd_strategy *st = &t->list.v.v[k];
+
+		if (st->kind == GD_STRAT_USER_STEP)
+			continue;
+		if (!cli->json)
+			fprintf(stderr, "gpudoctor try: %s ...\n", st->id);
+		if (run_one(cli, t, k) < 0) {
+			gd_cli_error(cli, "try: cannot start a child: %s",
+				     strerror(errno));
+			return -1;
+		}
+		if (k == 0 && t->rows[k].nostart) {
+			fprintf(stderr, "gpudoctor try: cannot run '%s': %s\n",
+				t->argv[0], t->rows[k].phase + 17);
+			return -127;
+		}
+		if (t->rows[k].outcome == GD_TRY_OK && t->first_ok < 0) {
+			t->first_ok = (int)k;
+			if (t->first)
+				break;
+		}
+	}
+	return 0;
+}
+
+static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
+{
+	if (t->expect && regcomp(&t->expect_re, t->expect,
+				 REG_EXTENDED | REG_NOSUB)) {
+		t->expect = NULL;
+		return gd_cli_usage_error(cli, "try", "bad --expect regex");
+	}
+	t->have_re = t->expect != NULL;
+	if (t->user_cmd) {
+		t->argv = argv;
+	} else {
+		t->default_argv[0] = cli->ctx.self_exe;
+		t->default_argv[1] = "probe";
+		t->default_argv[2] = "--quick";
+		t->argv = t->default_argv;
+	}
+	if (gd_discover(&cli->ctx, &t->m) < 0 ||
+	    gd_strategy_candidates(&cli->ctx, gd_kb_root(cli->ctx.kb), &t->m,
+				   &t->list) < 0)
+		return gd_cli_error(cli, "try: out of memory");
+	t->rows = calloc(t->list.v.n, sizeof *t->rows);
+	if (!t->rows)
+		return gd_cli_error(cli, "try: out of memory");
+	return -1;
+}
 
 int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return gd_cli_error(cli, "'try' is not built yet");
+	struct gd_try t;
+	struct sigaction sa, old_int, old_term;
+	double t0;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	t.timeout = GD_TRY_DEFAULT_TIMEOUT;
+	t.first_ok = -1;
+	rc = try_parse(cli, argc, argv, &t);
+	if (rc < 0)
+		rc = try_setup(cli, &t, argv + optind);
+	if (rc >= 0)
+		goto out;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	t0 = gd_now();
+	rc = run_all(cli, &t);
+	t.total = gd_now() - t0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rc == -127) {
+		rc = 127;
+		goto out;
+	}
+	if (rc < 0) {
+		rc = GD_EXIT_ERROR;
+		goto out;
+	}
+	rc = gd_try_finish(cli, &t);
+	if (try_interrupted) {
+		fprintf(stderr, "gpudoctor try: interrupted\n");
+		rc = 130;
+	}
+out:
+	if (t.have_re)
+		regfree(&t.expect_re);
+	free(t.rows);
+	gd_strategy_list_free(&t.list);
+	gd_machine_free(&t.m);
+	return rc;
 }

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "probe/backend.h"
 
 int gd_render_utf8(const struct gd_cli *cli)
 {
@@ -34,13 +33,6 @@ int gd_probe_selftest_pass(const struct gd_probe_result *res)
 	if (!strcmp(res->op, "wrong_result"))
 		return res->max_error > 0.1;
 	return 1;
-}
-
-static const char *title_of(const char *backend)
-{
-	const struct gd_backend *b = gd_backend_find(backend);
-
-	return b ? b->title : backend;
 }
 
 static const char *sym(int utf8, enum gd_probe_status s)
@@ -92,24 +84,32 @@ static int find_col(const struct col *c, int n, const char *b, int dev)
 	return dev < 0 ? first : -1;
 }
 
+static int add_col(struct col *c, int n, const struct gd_probe_result *x)
+{
+	if (n >= MAX_COLS || find_col(c, n, x->backend, x->dev) >= 0)
+		return n;
+	c[n].backend = x->backend;
+	c[n].dev = x->dev;
+	if (x->dev >= 0)
+		gd_fmt(c[n].head, sizeof c[n].head, "%s:%d %.16s", x->backend,
+		       x->dev, x->device);
+	else
+		gd_fmt(c[n].head, sizeof c[n].head, "%s", x->backend);
+	return n + 1;
+}
+
+/* Device columns first, so a backend's device-less rows (init) land in
+ * its first device column; a backend without devices gets one column. */
 static int make_cols(const struct gd_probe_report *r, struct col *c)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < r->results.n && n < MAX_COLS; i++) {
-		const struct gd_probe_result *x = &r->results.v[i];
-
-		if (find_col(c, n, x->backend, x->dev) >= 0)
-			continue;
-		c[n].backend = x->backend;
-		c[n].dev = x->dev;
-		if (x->dev >= 0)
-			gd_fmt(c[n].head, sizeof c[n].head, "%s:%d %.16s",
-			       x->backend, x->dev, x->device);
-		else
-			gd_fmt(c[n].head, sizeof c[n].head, "%s", x->backend);
-		n++;
-	}
+	for (size_t i = 0; i < r->results.n; i++)
+		if (r->results.v[i].dev >= 0)
+			n = add_col(c, n, &r->results.v[i]);
+	for (size_t i = 0; i < r->results.n; i++)
+		if (r->results.v[i].dev < 0)
+			n = add_col(c, n, &r->results.v[i]);
 	return n;
 }
 

@@ -31,7 +31,8 @@ size_t gd_strlcpy(char *dst, const char *src, size_t cap);
 /* snprintf that never fails loudly; truncates. */
 void gd_fmt(char *dst, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap);
+void gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* Strip leading and trailing ASCII whitespace in place; returns s. */
 char *gd_trim(char *s);
 /* Replace bytes that are not printable ASCII or UTF-8 continuation-safe with

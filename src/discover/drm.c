@@ -138,7 +138,7 @@ void gd_decide_integrated(gd_ctx *ctx, struct gd_gpu *g)
 		set_why(g, 1, "Intel GPU on the root bus (%s)", g->pci.bdf);
 		return;
 	}
-	set_why(g, 0, "discrete: no APU evidence (no combined KFD node, %s, %s)",
+	set_why(g, 0, "no APU evidence (no combined KFD node, %s, %s)",
 		kb_apu < 0 && g->vendor == GD_VENDOR_AMD
 			? "knowledge base has no APU flag for this PCI id"
 			: "not an AMD APU id",

@@ -191,8 +191,9 @@ void gd_ids_free(struct gd_ids *ids)
 }
 
 /* Best name: amdgpu.ids (product, by revision) for AMD, the NVIDIA
- * driver's model line (set before), the kb's product name, then pci.ids
- * (the chip, e.g. "Navi 10 [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]"). */
+ * driver's model line (set before), pci.ids (the chip, e.g. "Navi 10
+ * [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]"), then the knowledge base
+ * as the fallback. */
 void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 {
 	char name[160], vname[96];
@@ -217,13 +218,13 @@ void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 		gd_text_set(&g->name, name, "amdgpu.ids");
 		return;
 	}
+	if (gd_known(&g->pci_name)) {
+		gd_text_set(&g->name, g->pci_name.v, "pci.ids");
+		return;
+	}
 	kbname = gd_kbref_name_for_pci(ctx, g->pci.device_id);
 	if (kbname) {
 		gd_text_set(&g->name, kbname, "knowledge base");
-		return;
-	}
-	if (gd_known(&g->pci_name)) {
-		gd_text_set(&g->name, g->pci_name.v, "pci.ids");
 		return;
 	}
 	gd_text_unknown(&g->name, GD_UNKNOWN,

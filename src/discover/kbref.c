@@ -2,28 +2,18 @@
  * product name, APU or not) and NVIDIA PCI id -> name / sm. Knowledge is
  * data (DESIGN.md): there is no built-in table here; when the kb has no
  * answer the fact stays unknown with that reason.
- *
- * The lookups are referenced weakly: discover/ is built and tested while
- * kb/ grows, and a test binary that never links kb/ gets NULL pointers
- * (and so "no answer") instead of a link error. The object shapes follow
- * docs/kb.md; members are read defensively (a missing one is no answer). */
+ * The object shapes follow docs/kb.md; members are read defensively (a
+ * missing one is no answer). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "disc_int.h"
 #include "kb/kb.h"
 
-#pragma weak gd_kb_target_for_pci
-#pragma weak gd_kb_nvidia_for_pci
-#pragma weak gd_kb_target
 
 static const json_t *target_for(gd_ctx *ctx, unsigned device_id)
 {
-	const json_t *(*fn)(const gd_kb *, unsigned) = gd_kb_target_for_pci;
-
-	if (!ctx->kb || !fn)
-		return NULL;
-	return fn(ctx->kb, device_id);
+	return ctx->kb ? gd_kb_target_for_pci(ctx->kb, device_id) : NULL;
 }
 
 static const char *str_member(const json_t *o, const char *key)
@@ -88,21 +78,18 @@ int gd_kbref_apu_for_pci(gd_ctx *ctx, unsigned device_id)
 
 const char *gd_kbref_nvidia(gd_ctx *ctx, unsigned device_id, const char *key)
 {
-	const json_t *(*fn)(const gd_kb *, unsigned) = gd_kb_nvidia_for_pci;
-
-	if (!ctx->kb || !fn)
+	if (!ctx->kb)
 		return NULL;
-	return str_member(fn(ctx->kb, device_id), key);
+	return str_member(gd_kb_nvidia_for_pci(ctx->kb, device_id), key);
 }
 
 int gd_kbref_apu_for_gfx(gd_ctx *ctx, const char *gfx)
 {
-	const json_t *(*fn)(const gd_kb *, const char *) = gd_kb_target;
 	const json_t *t, *v;
 
-	if (!ctx->kb || !fn || !gfx || !gfx[0])
+	if (!ctx->kb || !gfx || !gfx[0])
 		return -1;
-	t = fn(ctx->kb, gfx);
+	t = gd_kb_target(ctx->kb, gfx);
 	v = t ? json_object_get(t, "apu") : NULL;
 	if (!json_is_boolean(v))
 		return -1;

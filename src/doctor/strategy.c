@@ -235,6 +235,11 @@ static int make_strategy(gd_ctx *ctx, const json_t *kbroot, const json_t *s,
 	st->kind = GD_STRAT_ENV;
 	if (fill_env(ctx, s, m, st) < 0)
 		return -ENOMEM;
+	if (!st->prof.items.n) {
+		/* "nothing" is the baseline, which always comes first */
+		gd_profile_free(&st->prof);
+		return 0;
+	}
 	if (gd_profile_validate(&st->prof, err, sizeof err) < 0) {
 		gd_diag_add(ctx, GD_DIAG_WARN, KB_SRC, "%s: %s; skipped", id,
 			    err);

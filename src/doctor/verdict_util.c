@@ -8,6 +8,8 @@
 #include "verdict_util.h"
 
 static void push_line(gd_lines *lines, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void push_line(gd_lines *lines, const char *fmt, va_list ap)
 {
 	struct gd_line *l = gd_vec_push(lines);
 

@@ -118,7 +118,14 @@ int gd_parse_c_define(const char *buf, const char *name, unsigned long *v)
 	return -1;
 }
 
-/* The kb's nvidia.cuda_driver_min entry for "X.Y", or NULL. */
+/* Rows of nvidia.cuda_driver_min are either one release ("12.4") or a
+ * whole major ("12.x": the minor-version-compatibility minimum). */
+static int is_major_row(const char *c)
+{
+	return gd_endswith(c, ".x");
+}
+
+/* The kb's entry for release "X.Y" exactly, or NULL. */
 static const char *kb_min(const json_t *kb, const char *cuda)
 {
 	const json_t *tab = json_object_get(json_object_get(kb, "nvidia"),
@@ -129,13 +136,14 @@ static const char *kb_min(const json_t *kb, const char *cuda)
 	json_array_foreach(tab, i, e) {
 		const char *c = json_string_value(json_object_get(e, "cuda"));
 
-		if (c && !gd_version_cmp(c, cuda))
+		if (c && !is_major_row(c) && !gd_version_cmp(c, cuda))
 			return json_string_value(json_object_get(e, "linux"));
 	}
 	return NULL;
 }
 
-/* The lowest-listed release of a CUDA major (used when X.0 is missing). */
+/* The minimum for every release of a major: its "X.x" row, else the
+ * lowest-listed "X.y" row (normally X.0). */
 static const char *kb_min_major(const json_t *kb, unsigned long major,
 				char *rel, size_t cap)
 {
@@ -151,6 +159,10 @@ static const char *kb_min_major(const json_t *kb, unsigned long major,
 
 		if (!c || !l || strtoul(c, NULL, 10) != major)
 			continue;
+		if (is_major_row(c)) {
+			gd_strlcpy(rel, c, cap);
+			return l;
+		}
 		if (!bestc || gd_version_cmp(c, bestc) < 0) {
 			bestc = c;
 			best = l;
@@ -197,10 +209,12 @@ void gd_cuda_driver_check(const json_t *kb, const char *driver,
 		       "needs driver >= %s; the NVIDIA driver version is unknown", min);
 	} else if (gd_version_cmp(driver, min) < 0) {
 		out->driver_ok = 0;
-		gd_fmt(out->why, sizeof out->why,
-		       "driver %s is older than %s, the minimum for CUDA %s%s",
-		       driver, min, major >= 11 ? rel : cuda,
-		       major >= 11 ? " (and every later minor release)" : "");
+		if (major >= 11)
+			gd_fmt(out->why, sizeof out->why, "driver %s is older than "
+			       "%s, the minimum for any CUDA %lu.x", driver, min, major);
+		else
+			gd_fmt(out->why, sizeof out->why, "driver %s is older than "
+			       "%s, the minimum for CUDA %s", driver, min, cuda);
 	} else if (full && gd_version_cmp(driver, full) < 0) {
 		out->driver_ok = 1;
 		gd_fmt(out->why, sizeof out->why,

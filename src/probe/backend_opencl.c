@@ -1,9 +1,532 @@
-/* probe/backend_opencl: placeholder while the real one is written. */
+/* probe/backend_opencl: the OpenCL op matrix through the ICD loader opened
+ * at run time. No OpenCL BLAS/DNN is probed: gemm and conv are reported as
+ * skipped so the matrix stays comparable across backends. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "backend.h"
+#include "opencl_api.h"
+
+#define N_VEC (1 << 20)
+#define CL_CHECK(call, what)                                                   \
+	do {                                                                   \
+		cl_int e_ = (call);                                            \
+		if (e_ != CL_SUCCESS) {                                        \
+			gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s (%d)", what,     \
+				  cl_err(e_), e_);                             \
+			goto out;                                              \
+		}                                                              \
+	} while (0)
+
+static const char *cl_err(cl_int e)
+{
+	static const struct { cl_int c; const char *n; } t[] = {
+		{-1, "CL_DEVICE_NOT_FOUND"}, {-2, "CL_DEVICE_NOT_AVAILABLE"},
+		{-3, "CL_COMPILER_NOT_AVAILABLE"},
+		{-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+		{-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"},
+		{-11, "CL_BUILD_PROGRAM_FAILURE"}, {-30, "CL_INVALID_VALUE"},
+		{-33, "CL_INVALID_DEVICE"}, {-34, "CL_INVALID_CONTEXT"},
+		{-36, "CL_INVALID_COMMAND_QUEUE"}, {-38, "CL_INVALID_MEM_OBJECT"},
+		{-44, "CL_INVALID_PROGRAM"}, {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
+		{-46, "CL_INVALID_KERNEL_NAME"}, {-48, "CL_INVALID_KERNEL"},
+		{-52, "CL_INVALID_KERNEL_ARGS"}, {-54, "CL_INVALID_WORK_GROUP_SIZE"},
+		{-61, "CL_INVALID_BUFFER_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (t[i].c == e)
+			return t[i].n;
+	return "CL error";
+}
+
+static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
+		   size_t lcap)
+{
+	static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so",
+					    NULL};
+#define S(n) {"cl" #n, (void **)&cl->n, 1}
+	const struct gd_sym syms[] = {
+		S(GetPlatformIDs), S(GetPlatformInfo), S(GetDeviceIDs),
+		S(GetDeviceInfo), S(CreateContext), S(ReleaseContext),
+		S(CreateCommandQueue), S(ReleaseCommandQueue), S(CreateBuffer),
+		S(ReleaseMemObject), S(EnqueueWriteBuffer),
+		S(EnqueueReadBuffer), S(EnqueueCopyBuffer), S(EnqueueMapBuffer),
+		S(EnqueueUnmapMemObject), S(CreateProgramWithSource),
+		S(BuildProgram), S(GetProgramBuildInfo), S(ReleaseProgram),
+		S(CreateKernel), S(ReleaseKernel), S(SetKernelArg),
+		S(EnqueueNDRangeKernel), S(Finish), S(WaitForEvents),
+		S(GetEventProfilingInfo), S(ReleaseEvent), {NULL, NULL, 0},
+	};
+#undef S
+	char searched[600], missing[64];
+
+	gd_pc_phase(pc, "dlopen libOpenCL.so.1");
+	cl->lib = gd_pc_dlopen(pc, names, NULL, loaded, lcap, searched,
+			       sizeof searched);
+	if (!cl->lib) {
+		gd_pc_end(pc, GD_PS_MISSING, 0, "OpenCL ICD loader not found: %s",
+			  searched);
+		return -1;
+	}
+	if (gd_pc_dlsym(cl->lib, syms, missing, sizeof missing)) {
+		gd_pc_end(pc, GD_PS_MISSING, 0, "%s lacks %s", loaded, missing);
+		return -1;
+	}
+	return 0;
+}
+
+struct cl_dev {
+	cl_device_id id;
+	cl_context ctx;
+	cl_command_queue q;
+};
+
+/* A string property, truncated to cap (the API refuses short buffers). */
+static void cl_info(struct gd_cl *cl, cl_device_id d, cl_device_info what,
+		    char *out, size_t cap)
+{
+	char buf[1024] = "";
+
+	cl->GetDeviceInfo(d, what, sizeof buf - 1, buf, NULL);
+	buf[sizeof buf - 1] = '\0';
+	gd_strlcpy(out, buf, cap);
+}
+
+static void cl_describe(struct gd_cl *cl, cl_platform_id p, cl_device_id d,
+			int idx, const char *lib, struct gd_probe_device *pd)
+{
+	cl_device_type type = 0;
+	cl_ulong mem = 0;
+	char pv[64] = "";
+
+	memset(pd, 0, sizeof *pd);
+	pd->index = idx;
+	cl_info(cl, d, CL_DEVICE_NAME, pd->name, sizeof pd->name);
+	cl_info(cl, d, CL_DRIVER_VERSION, pd->driver, sizeof pd->driver);
+	cl_info(cl, d, CL_DEVICE_VERSION, pd->runtime, sizeof pd->runtime);
+	cl->GetPlatformInfo(p, CL_PLATFORM_NAME, sizeof pv - 1, pv, NULL);
+	cl->GetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+	cl->GetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
+	pd->mem_bytes = mem;
+	pd->software = (type & CL_DEVICE_TYPE_CPU) != 0;
+	if (gd_startswith(pd->name, "gfx")) /* AMD names devices by ISA */
+		gd_strlcpy(pd->isa, pd->name, sizeof pd->isa);
+	gd_fmt(pd->library, sizeof pd->library, "%s (%s)", lib, pv);
+}
+
+static const char *vadd_src =
+	"__kernel void vector_add(__global const float *a,\n"
+	"                         __global const float *b,\n"
+	"                         __global float *c, uint n)\n"
+	"{ uint i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
+
+static void cl_build_log(struct gd_cl *cl, cl_program prog, cl_device_id d,
+			 char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	cl->GetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, cap - 1, buf,
+				NULL);
+	buf[cap - 1] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+}
+
+static void cl_vector_add(struct gd_pc *pc, struct gd_cl *cl,
+			  struct cl_dev *d)
+{
+	float *a = malloc(N_VEC * 4), *b = malloc(N_VEC * 4),
+	      *c = malloc(N_VEC * 4), *want = malloc(N_VEC * 4);
+	cl_mem ma = NULL, mb = NULL, mc = NULL;
+	cl_program prog = NULL;
+	cl_kernel k = NULL;
+	cl_int e = 0;
+	cl_uint n = N_VEC;
+	size_t gsz = N_VEC;
+	char log[400];
+
+	if (!a || !b || !c || !want) {
+		gd_pc_end(pc, GD_PS_ERROR, 0, "out of host memory");
+		goto out;
+	}
+	gd_pc_fill_random(a, N_VEC, 1);
+	gd_pc_fill_random(b, N_VEC, 2);
+	for (int i = 0; i < N_VEC; i++)
+		want[i] = a[i] + b[i];
+	gd_pc_phase(pc, "clBuildProgram vector_add");
+	prog = cl->CreateProgramWithSource(d->ctx, 1, &vadd_src, NULL, &e);
+	CL_CHECK(e, "clCreateProgramWithSource");
+	e = cl->BuildProgram(prog, 1, &d->id, "", NULL, NULL);
+	if (e != CL_SUCCESS) {
+		cl_build_log(cl, prog, d->id, log, sizeof log);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "clBuildProgram: %s (%d): %s",
+			  cl_err(e), e, log);
+		goto out;
+	}
+	k = cl->CreateKernel(prog, "vector_add", &e);
+	CL_CHECK(e, "clCreateKernel");
+	ma = cl->CreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+			      N_VEC * 4, a, &e);
+	mb = cl->CreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+			      N_VEC * 4, b, &e);
+	mc = cl->CreateBuffer(d->ctx, CL_MEM_WRITE_ONLY, N_VEC * 4, NULL, &e);
+	CL_CHECK(ma && mb && mc ? 0 : e, "clCreateBuffer");
+	cl->SetKernelArg(k, 0, sizeof ma, &ma);
+	cl->SetKernelArg(k, 1, sizeof mb, &mb);
+	cl->SetKernelArg(k, 2, sizeof mc, &mc);
+	cl->SetKernelArg(k, 3, sizeof n, &n);
+	gd_pc_phase(pc, "launch vector_add");
+	CL_CHECK(cl->EnqueueNDRangeKernel(d->q, k, 1, NULL, &gsz, NULL, 0, NULL,
+					  NULL), "clEnqueueNDRangeKernel");
+	gd_pc_phase(pc, "read back");
+	CL_CHECK(cl->EnqueueReadBuffer(d->q, mc, CL_TRUE, 0, N_VEC * 4, c, 0,
+				       NULL, NULL), "clEnqueueReadBuffer");
+	{
+		double err = gd_pc_max_rel_error(c, want, N_VEC);
+
+		gd_pc_end(pc, err == 0 ? GD_PS_OK : GD_PS_WRONG, err,
+			  "%d elements checked", N_VEC);
+	}
+out:
+	if (ma)
+		cl->ReleaseMemObject(ma);
+	if (mb)
+		cl->ReleaseMemObject(mb);
+	if (mc)
+		cl->ReleaseMemObject(mc);
+	if (k)
+		cl->ReleaseKernel(k);
+	if (prog)
+		cl->ReleaseProgram(prog);
+	free(a);
+	free(b);
+	free(c);
+	free(want);
+}
+
+/* Allocation and the copies, each checked by reading back. OpenCL
+ * allocates lazily, so alloc_device writes one word to make it real. */
+static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
+			  struct cl_dev *d, int dev)
+{
+	size_t sz = 64u << 20;
+	unsigned char *h = malloc(sz), *back = malloc(sz);
+	cl_mem m = NULL, pin = NULL;
+	cl_int e = 0;
+
+	if (!h || !back)
+		goto out;
+	for (size_t i = 0; i < sz; i++)
+		h[i] = (unsigned char)(i * 7 + 1);
+	if (gd_pc_begin(pc, dev, "alloc_device")) {
+		gd_pc_phase(pc, "clCreateBuffer 64 MiB");
+		m = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
+		if (m)
+			e = cl->EnqueueWriteBuffer(d->q, m, CL_TRUE, 0, 4, h, 0,
+						   NULL, NULL);
+		if (e)
+			gd_pc_end(pc, GD_PS_ERROR, 0, "clCreateBuffer 64 MiB: %s (%d)",
+				  cl_err(e), e);
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB");
+	}
+	if (!m)
+		m = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
+	if (!pc->args->quick && gd_pc_begin(pc, dev, "alloc_pinned")) {
+		void *map = NULL;
+
+		gd_pc_phase(pc, "clCreateBuffer ALLOC_HOST_PTR + map");
+		pin = cl->CreateBuffer(d->ctx, CL_MEM_ALLOC_HOST_PTR, sz, NULL,
+				       &e);
+		if (pin)
+			map = cl->EnqueueMapBuffer(d->q, pin, CL_TRUE,
+						   CL_MAP_WRITE, 0, sz, 0,
+						   NULL, NULL, &e);
+		if (map) {
+			memset(map, 0x5a, sz);
+			e = cl->EnqueueUnmapMemObject(d->q, pin, map, 0, NULL,
+						      NULL);
+			cl->Finish(d->q);
+		}
+		if (e || !map)
+			gd_pc_end(pc, GD_PS_ERROR, 0, "host-visible buffer: %s (%d)",
+				  cl_err(e), e);
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, mapped and written");
+	}
+	if (!m)
+		goto out;
+	if (gd_pc_begin(pc, dev, "copy_h2d")) {
+		gd_pc_phase(pc, "clEnqueueWriteBuffer 64 MiB blocking");
+		e = cl->EnqueueWriteBuffer(d->q, m, CL_TRUE, 0, sz, h, 0, NULL,
+					   NULL);
+		if (e)
+			gd_pc_end(pc, GD_PS_ERROR, 0, "clEnqueueWriteBuffer: %s (%d)",
+				  cl_err(e), e);
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB pageable");
+	}
+	if (gd_pc_begin(pc, dev, "copy_d2h")) {
+		gd_pc_phase(pc, "clEnqueueReadBuffer 64 MiB blocking");
+		memset(back, 0, sz);
+		e = cl->EnqueueReadBuffer(d->q, m, CL_TRUE, 0, sz, back, 0,
+					  NULL, NULL);
+		if (e)
+			gd_pc_end(pc, GD_PS_ERROR, 0, "clEnqueueReadBuffer: %s (%d)",
+				  cl_err(e), e);
+		else if (memcmp(back, h, sz))
+			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs from what was written");
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, checked");
+	}
+	if (!pc->args->quick && gd_pc_begin(pc, dev, "copy_h2d_async")) {
+		for (size_t i = 0; i < sz; i += 4096)
+			h[i] ^= 0xff;
+		gd_pc_phase(pc, "clEnqueueWriteBuffer non-blocking + clFinish");
+		e = cl->EnqueueWriteBuffer(d->q, m, CL_FALSE, 0, sz, h, 0, NULL,
+					   NULL);
+		if (!e)
+			e = cl->Finish(d->q);
+		if (!e)
+			e = cl->EnqueueReadBuffer(d->q, m, CL_TRUE, 0, sz, back,
+						  0, NULL, NULL);
+		if (e)
+			gd_pc_end(pc, GD_PS_ERROR, 0, "async write: %s (%d)",
+				  cl_err(e), e);
+		else
+			gd_pc_end(pc, memcmp(back, h, sz) ? GD_PS_WRONG : GD_PS_OK,
+				  0, "64 MiB, checked");
+	}
+out:
+	if (m)
+		cl->ReleaseMemObject(m);
+	if (pin)
+		cl->ReleaseMemObject(pin);
+	free(h);
+	free(back);
+}
+
+static double cl_event_s(struct gd_cl *cl, cl_event ev)
+{
+	cl_ulong a = 0, b = 0;
+
+	cl->WaitForEvents(1, &ev);
+	cl->GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a,
+				  NULL);
+	cl->GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b,
+				  NULL);
+	cl->ReleaseEvent(ev);
+	return (double)(b - a) * 1e-9;
+}
+
+/* Median of 5 timed transfers (device timer), after one warm-up.
+ * kind: 0 = device to device, 1 = host to device from src. */
+static double cl_time_copy(struct gd_cl *cl, struct cl_dev *d, cl_mem dst,
+			   cl_mem src, const void *hsrc, size_t sz)
+{
+	double t[5];
+
+	for (int r = -1; r < 5; r++) {
+		cl_event ev = NULL;
+		cl_int e = hsrc ? cl->EnqueueWriteBuffer(d->q, dst, CL_TRUE, 0,
+							 sz, hsrc, 0, NULL, &ev)
+				: cl->EnqueueCopyBuffer(d->q, src, dst, 0, 0,
+							sz, 0, NULL, &ev);
+
+		if (e || !ev)
+			return -1;
+		if (r >= 0)
+			t[r] = cl_event_s(cl, ev);
+		else
+			cl_event_s(cl, ev);
+	}
+	return gd_pc_median(t, 5);
+}
+
+static void cl_bench(struct gd_pc *pc, struct gd_cl *cl, struct cl_dev *d,
+		     int dev)
+{
+	size_t sz = 256u << 20;
+	cl_mem a, b, pin;
+	cl_int e;
+	char *host = malloc(sz);
+	void *map = NULL;
+	double t;
+	char note[160];
+
+	gd_pc_phase(pc, "bench: buffers 256 MiB");
+	a = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
+	b = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
+	pin = cl->CreateBuffer(d->ctx, CL_MEM_ALLOC_HOST_PTR, sz, NULL, &e);
+	if (!a || !b || !host)
+		goto out;
+	memset(host, 1, sz);
+	gd_pc_phase(pc, "bench: d2d copy");
+	t = cl_time_copy(cl, d, b, a, NULL, sz);
+	gd_fmt(note, sizeof note, "clEnqueueCopyBuffer 256 MiB, bytes counted "
+	       "once (memory traffic is 2x), event timer, median of 5");
+	if (t > 0)
+		gd_pc_figure(pc, dev, "d2d_bandwidth", sz / t / 1e9, "GB/s", note);
+	gd_pc_phase(pc, "bench: h2d pageable");
+	t = cl_time_copy(cl, d, a, NULL, host, sz);
+	if (t > 0)
+		gd_pc_figure(pc, dev, "h2d_pageable", sz / t / 1e9, "GB/s",
+			     "clEnqueueWriteBuffer 256 MiB from malloc, event timer, median of 5");
+	if (pin)
+		map = cl->EnqueueMapBuffer(d->q, pin, CL_TRUE, CL_MAP_WRITE, 0,
+					   sz, 0, NULL, NULL, &e);
+	if (map) {
+		gd_pc_phase(pc, "bench: h2d pinned");
+		memset(map, 2, sz);
+		t = cl_time_copy(cl, d, a, NULL, map, sz);
+		if (t > 0)
+			gd_pc_figure(pc, dev, "h2d_pinned", sz / t / 1e9, "GB/s",
+				     "clEnqueueWriteBuffer 256 MiB from a mapped ALLOC_HOST_PTR buffer, event timer, median of 5");
+		cl->EnqueueUnmapMemObject(d->q, pin, map, 0, NULL, NULL);
+		cl->Finish(d->q);
+	}
+out:
+	if (a)
+		cl->ReleaseMemObject(a);
+	if (b)
+		cl->ReleaseMemObject(b);
+	if (pin)
+		cl->ReleaseMemObject(pin);
+	free(host);
+}
+
+struct cl_cycle {
+	struct gd_cl *cl;
+	cl_device_id id;
+	cl_int err;
+};
+
+static void *cl_cycle_thread(void *arg)
+{
+	struct cl_cycle *c = arg;
+
+	for (int i = 0; i < 10 && !c->err; i++) {
+		cl_context ctx = c->cl->CreateContext(NULL, 1, &c->id, NULL,
+						      NULL, &c->err);
+		cl_command_queue q;
+
+		if (!ctx)
+			break;
+		q = c->cl->CreateCommandQueue(ctx, c->id, 0, &c->err);
+		if (q)
+			c->cl->ReleaseCommandQueue(q);
+		c->cl->ReleaseContext(ctx);
+	}
+	return NULL;
+}
+
+/* The "model switch": contexts created and destroyed from 4 threads. */
+static void cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl,
+			     cl_device_id id)
+{
+	struct cl_cycle c[4];
+	pthread_t th[4];
+
+	gd_pc_phase(pc, "4 threads x 10 clCreateContext/clReleaseContext");
+	for (int i = 0; i < 4; i++) {
+		c[i] = (struct cl_cycle){cl, id, 0};
+		if (pthread_create(&th[i], NULL, cl_cycle_thread, &c[i]))
+			c[i].err = CL_OUT_OF_HOST_MEMORY;
+	}
+	for (int i = 0; i < 4; i++)
+		if (c[i].err != CL_OUT_OF_HOST_MEMORY)
+			pthread_join(th[i], NULL);
+	for (int i = 0; i < 4; i++)
+		if (c[i].err) {
+			gd_pc_end(pc, GD_PS_ERROR, 0, "thread %d: %s (%d)", i,
+				  cl_err(c[i].err), c[i].err);
+			return;
+		}
+	gd_pc_end(pc, GD_PS_OK, 0, "40 contexts from 4 threads");
+}
+
+static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
+			  cl_device_id id, int dev)
+{
+	struct cl_dev d = {id, NULL, NULL};
+	cl_int e = 0;
+
+	gd_pc_phase(pc, "clCreateContext");
+	d.ctx = cl->CreateContext(NULL, 1, &id, NULL, NULL, &e);
+	if (d.ctx)
+		d.q = cl->CreateCommandQueue(d.ctx, id,
+					     CL_QUEUE_PROFILING_ENABLE, &e);
+	if (!d.q) {
+		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR,
+			   "clCreateContext/CommandQueue: %s (%d)", cl_err(e), e);
+		goto out;
+	}
+	cl_memory_ops(pc, cl, &d, dev);
+	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
+		cl_vector_add(pc, cl, &d);
+	if (!pc->args->quick) {
+		gd_pc_skip(pc, dev, "gemm_fp32", GD_PS_SKIPPED,
+			   "no OpenCL BLAS library is probed");
+		if (gd_pc_begin(pc, dev, "context_cycle"))
+			cl_context_cycle(pc, cl, id);
+	}
+	if (pc->args->bench)
+		cl_bench(pc, cl, &d, dev);
+out:
+	if (d.q)
+		cl->ReleaseCommandQueue(d.q);
+	if (d.ctx)
+		cl->ReleaseContext(d.ctx);
+}
 
 static int opencl_run(struct gd_pc *pc)
 {
-	gd_pc_skip(pc, -1, "init", GD_PS_SKIPPED, "not built yet");
+	struct gd_cl cl;
+	cl_platform_id plats[8];
+	cl_device_id devs[8];
+	cl_uint np = 0;
+	int nd = 0;
+	cl_int e;
+	char lib[256];
+
+	memset(&cl, 0, sizeof cl);
+	gd_pc_begin_always(pc, -1, "init");
+	if (cl_load(pc, &cl, lib, sizeof lib))
+		return 0;
+	gd_pc_phase(pc, "clGetPlatformIDs");
+	e = cl.GetPlatformIDs(8, plats, &np);
+	if (e || !np) {
+		gd_pc_end(pc, GD_PS_ERROR, 0,
+			  "clGetPlatformIDs: %s (%d): no OpenCL platform (no ICD "
+			  "in /etc/OpenCL/vendors or none loads)",
+			  cl_err(e), e);
+		return 0;
+	}
+	for (cl_uint p = 0; p < np && p < 8; p++) {
+		cl_uint n = 0;
+
+		gd_pc_phase(pc, "clGetDeviceIDs platform %u", p);
+		if (cl.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 8 - nd,
+				    devs + nd, &n) || !n)
+			continue;
+		for (cl_uint k = 0; k < n && nd < 8; k++, nd++) {
+			struct gd_probe_device pd;
+
+			cl_describe(&cl, plats[p], devs[nd], nd, lib, &pd);
+			gd_pc_device(pc, &pd);
+		}
+	}
+	if (!nd) {
+		gd_pc_end(pc, GD_PS_ERROR, 0, "%u platform(s) but no device: "
+			  "CL_DEVICE_NOT_FOUND", np);
+		return 0;
+	}
+	gd_pc_end(pc, GD_PS_OK, 0, "%u platform(s), %d device(s); %s", np, nd,
+		  lib);
+	for (int i = 0; i < nd; i++)
+		cl_device_ops(pc, &cl, devs[i], i);
 	return 0;
 }
 

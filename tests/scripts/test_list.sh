@@ -82,7 +82,7 @@ expect $m "no GPUs, with why" '(.gpus|length)==0 and (.no_gpu_why|length>0) and 
 
 m=apu-plus-dgpu; run $m; expect_rc $m 0
 expect $m "two GPUs, ordered by PCI address" '[.gpus[].pci.device_id]==["0x744c","0x1638"]'
-expect $m "dGPU discrete, iGPU integrated by the DRM carve-out rule" '.gpus[0].integrated==false and .gpus[1].integrated==true and (.gpus[1].integrated_why|test("carve-out"))'
+expect $m "dGPU discrete, iGPU integrated (kb APU flag, else the DRM carve-out rule)" '.gpus[0].integrated==false and .gpus[1].integrated==true and (.gpus[1].integrated_why|test("carve-out|knowledge base: PCI id 0x1638 is an APU"))'
 expect $m "gfx90c from 90012, 8 CUs" '.gpus[1].gfx=="gfx90c" and .gpus[1].cu_count==8'
 expect $m "ROCm agent order follows KFD node order" '.gpus[0].rocm_agent_index==0 and .gpus[1].rocm_agent_index==1'
 run $m ROCR_VISIBLE_DEVICES=0

@@ -1,0 +1,48 @@
+/* Internal to `gpudoctor try` (cmd_try.c runs, try_report.c prints and
+ * saves). */
+#ifndef GD_TRY_INT_H
+#define GD_TRY_INT_H
+
+#include <regex.h>
+
+#include "cli.h"
+#include "doctor/strategy.h"
+
+#define GD_TRY_DEFAULT_TIMEOUT 60.0
+
+enum gd_try_outcome { GD_TRY_OK, GD_TRY_FAILED, GD_TRY_CRASH, GD_TRY_HANG };
+
+struct gd_try_row {
+	int ran;             /* 0: a user step, or not reached (--first) */
+	int nostart;
+	enum gd_try_outcome outcome;
+	char phase[600];     /* "hung after: ...", "exit 1: ...", "SIGSEGV after: ..." */
+	char last_line[512];
+	double seconds;
+	int exit_code;       /* -1 when it did not exit */
+	int signo;           /* 0 when no signal */
+};
+
+struct gd_try {
+	double timeout;
+	const char *expect;
+	regex_t expect_re;
+	int have_re;
+	int save;
+	const char *save_as;
+	int first;
+	int user_cmd;
+	char **argv;
+	char *default_argv[4];
+	struct gd_machine m;
+	struct gd_strategy_list list;
+	struct gd_try_row *rows; /* one per list entry */
+	int first_ok;            /* index of the first ok row, -1 none */
+	double total;
+	int cur_matched;         /* --expect seen in the running child */
+};
+
+/* Print the table (or JSON), save when asked; returns the exit status. */
+int gd_try_finish(struct gd_cli *cli, struct gd_try *t);
+
+#endif

@@ -1,0 +1,229 @@
+/* `gpudoctor try`: the table (or JSON) of what each strategy did, the
+ * steps only the user can take, and --save. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kb/kb.h"
+#include "try_int.h"
+#include "wa_common.h"
+
+static const char *outcome_name(enum gd_try_outcome o)
+{
+	static const char *n[] = {"ok", "failed", "crash", "hang"};
+
+	return n[o];
+}
+
+static void cmd_line(const struct gd_try *t, char *buf, size_t cap)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; t->argv[i] && used + 1 < cap; i++) {
+		gd_fmt(buf + used, cap - used, "%s%s", i ? " " : "",
+		       t->argv[i]);
+		used += strlen(buf + used);
+	}
+	gd_sanitize(buf);
+}
+
+/* Save the first strategy that worked. Returns 0 or -1; path gets the
+ * file written ("" when there was nothing to save). */
+static int save_first(struct gd_cli *cli, struct gd_try *t, char *path,
+		      size_t cap)
+{
+	const struct gd_strategy *st = &t->list.v.v[t->first_ok];
+	struct gd_profile p;
+	char name[128], err[1024], cmd[300], note[400];
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	path[0] = '\0';
+	if (st->kind == GD_STRAT_BASELINE)
+		return 0;
+	if (t->save_as) {
+		gd_strlcpy(name, t->save_as, sizeof name);
+	} else if (st->gpu >= 0 && (size_t)st->gpu < t->m.n_gpus) {
+		gd_profile_gpu_name(&t->m.gpus[st->gpu], name, sizeof name);
+	} else {
+		gd_cli_error(cli, "try: no GPU found to key the profile to; "
+			     "use --save-as NAME");
+		return -1;
+	}
+	if (gd_profile_path(&cli->ctx, name, path, cap, err, sizeof err) < 0) {
+		gd_cli_error(cli, "try: %s", err);
+		path[0] = '\0';
+		return -1;
+	}
+	if (gd_profile_copy(&p, &st->prof) < 0)
+		return -1;
+	gd_strlcpy(p.name, strchr(name, '/') ? "" : name, sizeof p.name);
+	gd_strlcpy(p.strategy, st->id, sizeof p.strategy);
+	localtime_r(&now, &tm);
+	strftime(p.saved, sizeof p.saved, "%Y-%m-%d", &tm);
+	cmd_line(t, cmd, sizeof cmd);
+	gd_fmt(note, sizeof note, "found by gpudoctor try: %s", cmd);
+	gd_profile_add_note(&p, note);
+	rc = gd_profile_save(path, &p, err, sizeof err);
+	gd_profile_free(&p);
+	if (rc < 0) {
+		gd_cli_error(cli, "try: %s", err);
+		path[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *row_json(const struct gd_try *t, size_t k)
+{
+	const struct gd_strategy *st = &t->list.v.v[k];
+	const struct gd_try_row *r = &t->rows[k];
+	json_t *o = json_object(), *pj = gd_wa_profile_json(&st->prof);
+	const char *sig = r->signo ? sigabbrev_np(r->signo) : NULL;
+	char signame[32];
+
+	json_object_set_new(o, "name", json_string(st->id));
+	json_object_set_new(o, "for", gd_wa_jstr(st->for_what));
+	json_object_set_new(o, "env", json_incref(json_object_get(pj, "set")));
+	json_object_set_new(o, "unset",
+			    json_incref(json_object_get(pj, "unset")));
+	json_object_set_new(o, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(o, "phase", gd_wa_jstr(r->phase));
+	json_object_set_new(o, "seconds", json_real(r->seconds));
+	json_object_set_new(o, "exit_code", r->exit_code >= 0
+				    ? json_integer(r->exit_code) : json_null());
+	gd_fmt(signame, sizeof signame, "SIG%s", sig ? sig : "?");
+	json_object_set_new(o, "signal", r->signo ? json_string(signame)
+						  : json_null());
+	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
+	json_object_set_new(o, "reason", gd_wa_jstr(st->reason));
+	json_object_set_new(o, "caveat", gd_wa_jstr(st->caveat));
+	json_object_set_new(o, "sources", gd_wa_jstr(st->sources));
+	json_decref(pj);
+	return o;
+}
+
+static void emit_json(struct gd_cli *cli, const struct gd_try *t,
+		      const char *saved)
+{
+	json_t *doc = gd_cli_json_doc("try"), *rows = json_array();
+	json_t *steps = json_array(), *notrun = json_array();
+	json_t *argv = json_array();
+
+	for (size_t i = 0; t->argv[i]; i++)
+		json_array_append_new(argv, gd_wa_jstr(t->argv[i]));
+	json_object_set_new(doc, "argv", argv);
+	json_object_set_new(doc, "timeout_s", json_real(t->timeout));
+	json_object_set_new(doc, "expect", t->expect ? gd_wa_jstr(t->expect)
+						     : json_null());
+	for (size_t k = 0; k < t->list.v.n; k++) {
+		const struct gd_strategy *st = &t->list.v.v[k];
+
+		if (st->kind == GD_STRAT_USER_STEP) {
+			json_t *s = json_object();
+
+			json_object_set_new(s, "name", json_string(st->id));
+			json_object_set_new(s, "for", gd_wa_jstr(st->for_what));
+			json_object_set_new(s, "steps", gd_wa_jstr(st->steps));
+			json_object_set_new(s, "reason", gd_wa_jstr(st->reason));
+			json_object_set_new(s, "sources",
+					    gd_wa_jstr(st->sources));
+			json_array_append_new(steps, s);
+		} else if (t->rows[k].ran) {
+			json_array_append_new(rows, row_json(t, k));
+		} else {
+			json_array_append_new(notrun, json_string(st->id));
+		}
+	}
+	json_object_set_new(doc, "strategies", rows);
+	json_object_set_new(doc, "not_run", notrun);
+	json_object_set_new(doc, "user_steps", steps);
+	json_object_set_new(doc, "first_ok", t->first_ok >= 0
+		? json_string(t->list.v.v[t->first_ok].id) : json_null());
+	json_object_set_new(doc, "saved", saved && saved[0]
+					  ? gd_wa_jstr(saved) : json_null());
+	json_object_set_new(doc, "total_seconds", json_real(t->total));
+	gd_cli_emit_json(cli, doc);
+}
+
+static void print_table(struct gd_cli *cli, const struct gd_try *t)
+{
+	int w = 8;
+
+	for (size_t k = 0; k < t->list.v.n; k++)
+		if (t->rows[k].ran && (int)strlen(t->list.v.v[k].id) > w)
+			w = (int)strlen(t->list.v.v[k].id);
+	printf("%s%-*s  %-7s  %7s  %s%s\n", gd_c_bold(cli), w, "STRATEGY",
+	       "OUTCOME", "TIME", "PHASE", gd_c_off(cli));
+	for (size_t k = 0; k < t->list.v.n; k++) {
+		const struct gd_try_row *r = &t->rows[k];
+		const char *col;
+
+		if (!r->ran)
+			continue;
+		col = r->outcome == GD_TRY_OK ? gd_c_green(cli) : gd_c_red(cli);
+		printf("%-*s  %s%-7s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
+		       col, outcome_name(r->outcome), gd_c_off(cli),
+		       r->seconds, r->phase);
+	}
+}
+
+static void print_rest(struct gd_cli *cli, const struct gd_try *t,
+		       const char *saved)
+{
+	int header = 0;
+	char sum[768];
+
+	for (size_t k = 0; k < t->list.v.n; k++) {
+		const struct gd_strategy *st = &t->list.v.v[k];
+
+		if (st->kind != GD_STRAT_USER_STEP)
+			continue;
+		if (!header++)
+			printf("\nNot tried: changes only you can make (%s):\n",
+			       "kernel parameters, firmware");
+		printf("  %s%s%s (%s): %s\n", gd_c_bold(cli), st->id,
+		       gd_c_off(cli), st->for_what, st->steps);
+		if (st->reason[0])
+			printf("      why: %s\n", st->reason);
+		if (st->sources[0])
+			printf("      source: %s\n", st->sources);
+	}
+	printf("\n");
+	if (t->first_ok < 0) {
+		printf("No strategy worked (%.1f s in all).\n", t->total);
+		return;
+	}
+	gd_profile_summary(&t->list.v.v[t->first_ok].prof, sum, sizeof sum);
+	printf("First that works: %s (%s); %.1f s in all.\n",
+	       t->list.v.v[t->first_ok].id, sum, t->total);
+	if (saved && saved[0])
+		printf("Saved as %s; 'gpudoctor run -- CMD' applies it, "
+		       "'gpudoctor env' prints it.\n", saved);
+	else if (t->list.v.v[t->first_ok].kind == GD_STRAT_BASELINE)
+		printf("The machine works as it is for this command: no "
+		       "profile needed.\n");
+	else if (!t->save)
+		printf("Keep it with 'gpudoctor try --save ...'.\n");
+}
+
+int gd_try_finish(struct gd_cli *cli, struct gd_try *t)
+{
+	char saved[4096] = "";
+	int rc = t->first_ok >= 0 ? GD_EXIT_OK : GD_EXIT_UNUSABLE;
+
+	if (t->save && t->first_ok >= 0 &&
+	    save_first(cli, t, saved, sizeof saved) < 0)
+		rc = GD_EXIT_ERROR;
+	if (cli->json) {
+		emit_json(cli, t, saved);
+		return rc;
+	}
+	print_table(cli, t);
+	print_rest(cli, t, saved);
+	return rc;
+}

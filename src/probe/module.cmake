@@ -1,0 +1,26 @@
+# probe/: the Vulkan compute shader is compiled to SPIR-V at build time by
+# Debian's glslang (glslangValidator) and embedded as a C array; volk (Debian
+# libvulkan-volk-dev ships volk.c + volk.h in /usr/include) is compiled in,
+# and loads libvulkan at run time in the probe child.
+find_program(GD_GLSLANG glslangValidator REQUIRED)
+set(_gd_gen ${CMAKE_BINARY_DIR}/generated)
+set(_gd_spv ${_gd_gen}/vector_add.spv)
+set(_gd_spv_c ${_gd_gen}/vector_add_spv.c)
+add_custom_command(OUTPUT ${_gd_spv_c}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${_gd_gen}
+  COMMAND ${GD_GLSLANG} -V --target-env vulkan1.0 -o ${_gd_spv}
+          ${CMAKE_SOURCE_DIR}/src/probe/shaders/vector_add.comp
+  COMMAND ${CMAKE_COMMAND} -DIN=${_gd_spv} -DOUT=${_gd_spv_c}
+          -DNAME=gd_spv_vector_add -P ${CMAKE_SOURCE_DIR}/src/probe/embed.cmake
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/probe/shaders/vector_add.comp
+          ${CMAKE_SOURCE_DIR}/src/probe/embed.cmake
+  COMMENT "SPIR-V: vector_add.comp" VERBATIM)
+list(APPEND GD_EXTRA_SOURCES ${_gd_spv_c})
+
+find_file(GD_VOLK_C volk.c PATHS /usr/include NO_DEFAULT_PATH)
+if(NOT GD_VOLK_C)
+  message(FATAL_ERROR "volk.c not found: install libvulkan-volk-dev")
+endif()
+# third-party source: built as is, without our warning flags
+set_source_files_properties(${GD_VOLK_C} PROPERTIES COMPILE_OPTIONS "-w")
+list(APPEND GD_EXTRA_SOURCES ${GD_VOLK_C})

@@ -1,0 +1,2 @@
+#define CUDNN_MAJOR 9
+#define CUDNN_MINOR 19

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# gpudoctor kb end to end: table, target details with footnotes, PCI and
+# NVIDIA lookups, JSON, unknown targets, and --kb with good and corrupt
+# files (the corrupt one must be reported as FILE:LINE: and the embedded
+# copy used).
+set -u
+: "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
+: "${GD_SRCDIR:?set GD_SRCDIR to the source tree}"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1
+
+check() { # name, command...
+	local name=$1
+	shift
+	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fail=1; fi
+}
+has() { grep -q -- "$2" "$1"; }
+
+"$GPUDOCTOR" kb >"$tmp/list" 2>&1; rc=$?
+check "list exits 0" test $rc -eq 0
+check "list has gfx1010" has "$tmp/list" '^gfx1010 '
+check "list has gfx1201" has "$tmp/list" '^gfx1201 '
+check "list counts 44 targets" has "$tmp/list" '^44 targets'
+
+"$GPUDOCTOR" kb gfx1010 >"$tmp/t" 2>&1; rc=$?
+check "gfx1010 exits 0" test $rc -eq 0
+check "gfx1010 names RX 5700 XT" has "$tmp/t" 'RX 5700 XT'
+check "gfx1010 lists ROCm #2527 with its URL" has "$tmp/t" 'https://github.com/ROCm/ROCm/issues/2527'
+check "gfx1010 has footnote marks" has "$tmp/t" '\[1\]'
+check "gfx1010 shows the 10.3.0 override" has "$tmp/t" 'HSA_OVERRIDE_GFX_VERSION=10.3.0'
+check "gfx1010 advice for llama.cpp" has "$tmp/t" 'GGML_VULKAN=ON'
+
+"$GPUDOCTOR" kb 0x731f >"$tmp/p1" 2>&1; "$GPUDOCTOR" kb 731F >"$tmp/p2" 2>&1
+check "PCI 0x731f is gfx1010" has "$tmp/p1" '^gfx1010'
+check "PCI 731F is gfx1010" has "$tmp/p2" '^gfx1010'
+"$GPUDOCTOR" kb 1586 >"$tmp/p3" 2>&1
+check "PCI 1586 is gfx1151" has "$tmp/p3" '^gfx1151'
+check "gfx1151 shows the cwsr step" has "$tmp/p3" 'amdgpu.cwsr_enable=0'
+"$GPUDOCTOR" kb 0x2330 >"$tmp/n1" 2>&1
+check "PCI 0x2330 is an H100 sm_90" has "$tmp/n1" 'sm_90'
+"$GPUDOCTOR" kb sm_90 >"$tmp/n2" 2>&1; rc=$?
+check "sm_90 exits 0" test $rc -eq 0
+check "sm_90 is Hopper" has "$tmp/n2" 'Hopper'
+check "sm_90 shows the CUDA 12 driver minimum" has "$tmp/n2" '525.60.13'
+"$GPUDOCTOR" kb rocm-2527 >"$tmp/i" 2>&1
+check "issue lookup" has "$tmp/i" 'Regression in rocm 5.3'
+
+"$GPUDOCTOR" kb gfx9999 >"$tmp/u" 2>&1; rc=$?
+check "unknown target exits 3" test $rc -eq 3
+check "unknown target says so" has "$tmp/u" "knows nothing about 'gfx9999'"
+"$GPUDOCTOR" kb --bogus >/dev/null 2>&1; rc=$?
+check "bad option exits 3" test $rc -eq 3
+"$GPUDOCTOR" kb --help >"$tmp/h" 2>&1; rc=$?
+check "--help exits 0" test $rc -eq 0
+check "--help shows usage" has "$tmp/h" 'Usage: gpudoctor kb'
+
+if command -v jq >/dev/null; then
+	"$GPUDOCTOR" --json kb gfx1010 >"$tmp/j" 2>&1
+	check "json schema_version" test "$(jq -r .schema_version "$tmp/j")" = 1
+	check "json kind" test "$(jq -r .kind "$tmp/j")" = amd-target
+	check "json target gfx" test "$(jq -r .result.target.gfx "$tmp/j")" = gfx1010
+	check "json sources resolved" test "$(jq -r '.sources["rocm-2527"].url' "$tmp/j")" = https://github.com/ROCm/ROCm/issues/2527
+	"$GPUDOCTOR" kb --json >"$tmp/jl" 2>&1
+	check "json list has 44 targets" test "$(jq '.result.targets | length' "$tmp/jl")" = 44
+	"$GPUDOCTOR" kb --json sm_120 >"$tmp/jn" 2>&1
+	check "json nvidia sm_120" test "$(jq -r .result.compute_capability.arch "$tmp/jn")" != null
+else
+	echo "note: jq not installed, JSON checks skipped"
+fi
+
+# --kb with a valid copy: the origin is the file.
+cp "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$tmp/good.json"
+"$GPUDOCTOR" --kb "$tmp/good.json" kb >"$tmp/g" 2>&1
+check "--kb FILE is used" has "$tmp/g" "Knowledge base: $tmp/good.json"
+
+# --kb with a corrupt copy: line 3 broken; error names FILE:LINE, falls back.
+sed '3s/.*/"kb_date": ,/' "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$tmp/bad.json"
+"$GPUDOCTOR" --kb "$tmp/bad.json" kb gfx1010 >"$tmp/b.out" 2>"$tmp/b.err"; rc=$?
+check "corrupt --kb still answers (embedded)" test $rc -eq 0
+check "corrupt --kb error is FILE:LINE:" has "$tmp/b.err" "$tmp/bad.json:3:"
+check "corrupt --kb says it falls back" has "$tmp/b.err" 'built-in knowledge base'
+check "fallback output is real" has "$tmp/b.out" '^gfx1010'
+
+# Schema error (not syntax): an unknown source id, reported with its line.
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$tmp/bad2.json" <<'PY' || true
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+for i, l in enumerate(lines):
+    if l.startswith('{"gfx": "gfx1030"'):
+        lines[i] = l.replace('"sources": ["kfd-device-c"', '"sources": ["no-such-source"', 1)
+        break
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+if [ -s "$tmp/bad2.json" ]; then
+	line=$(grep -n 'no-such-source' "$tmp/bad2.json" | head -1 | cut -d: -f1)
+	"$GPUDOCTOR" --kb "$tmp/bad2.json" kb gfx1030 >/dev/null 2>"$tmp/b2.err"
+	check "unknown source reported at its line" has "$tmp/b2.err" "$tmp/bad2.json:$line: unknown source \"no-such-source\""
+fi
+
+"$GPUDOCTOR" --kb "$tmp/does-not-exist.json" kb gfx1010 >/dev/null 2>"$tmp/m.err"; rc=$?
+check "missing --kb file falls back" test $rc -eq 0
+check "missing --kb file is named" has "$tmp/m.err" 'does-not-exist.json: No such file'
+
+exit $fail

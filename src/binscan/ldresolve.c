@@ -251,8 +251,15 @@ void gd_ldcheck_symbols(gd_ctx *ctx, const struct gd_bs_file *f,
 		     strcmp(need->how, "RPATH");
 	int fd;
 
-	if (!need->found || !f->dyn.symvers.n || !strcmp(need->how, "archive"))
+	size_t k;
+
+	if (!need->found || !strcmp(need->how, "archive"))
 		return;
+	for (k = 0; k < f->dyn.symvers.n; k++)
+		if (!strcmp(f->dyn.symvers.v[k].lib, need->soname))
+			break;
+	if (k == f->dyn.symvers.n)
+		return; /* nothing versioned from it: no need to map it */
 	fd = via_fs ? gd_fs_open(&ctx->fs, need->path, O_RDONLY | O_CLOEXEC)
 		    : open(need->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -253,14 +253,12 @@ int gd_offload_bundle_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 	return rc;
 }
 
-static const uint8_t *next_magic(const uint8_t *b, size_t n, size_t from)
+/* First bundle magic (plain or CCOB) in [p, p + len). */
+static const uint8_t *next_magic(const uint8_t *p, size_t len)
 {
-	const uint8_t *a, *c;
+	const uint8_t *a = memmem(p, len, MAGIC, MAGIC_LEN);
+	const uint8_t *c = memmem(p, a ? (size_t)(a - p) : len, "CCOB", 4);
 
-	if (from >= n)
-		return NULL;
-	a = memmem(b + from, n - from, MAGIC, MAGIC_LEN);
-	c = memmem(b + from, (a ? (size_t)(a - b) : n) - from, "CCOB", 4);
 	return c ? c : a;
 }
 
@@ -271,7 +269,7 @@ int gd_offload_bundles_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 	const uint8_t *m;
 	char e1[200] = "";
 
-	while ((m = next_magic(b, n, pos))) {
+	while (pos < n && (m = next_magic(b + pos, n - pos))) {
 		uint64_t used = 0;
 		size_t at = (size_t)(m - b);
 		char e[200];

@@ -125,13 +125,15 @@ static void line_fish(FILE *f, const struct gd_prof_item *it)
 		fprintf(f, "set -e %s", it->name);
 		break;
 	case GD_PROF_PREPEND:
-		/* "$X" joins a list (a *PATH variable) with ':' itself. */
+		/* "$X" joins a list (a *PATH variable) with ':' itself.
+		 * fish's `set` keeps the previous status, so the else branch
+		 * ends in `true` or a false test would leak out as status 1. */
 		fprintf(f, "if test -n \"$%s\"; set -gx %s ", it->name,
 			it->name);
 		q_fish(f, it->value);
 		fprintf(f, ":\"$%s\"; else; set -gx %s ", it->name, it->name);
 		q_fish(f, it->value);
-		fputs("; end", f);
+		fputs("; true; end", f);
 		break;
 	}
 	fputc('\n', f);

@@ -315,6 +315,34 @@ static void text_rocblas(struct gd_cli *cli, FILE *f, const struct gd_rocblas_di
 		fprintf(f, COL "%s%s%s\n", "", gd_c_red(cli), d->error, gd_c_off(cli));
 }
 
+static int same_check(const struct gd_cuda_check *a, const struct gd_cuda_check *b)
+{
+	return a->driver_ok == b->driver_ok && !strcmp(a->cuda, b->cuda) &&
+	       !strcmp(a->why, b->why);
+}
+
+/* Checks with the same answer share one line: "cudart, cublas (CUDA 13.0)". */
+static void text_check(struct gd_cli *cli, FILE *f,
+		       const struct gd_inventory *inv, size_t i)
+{
+	const struct gd_cuda_check *c = &inv->cuda_checks[i];
+	const char *col = c->driver_ok > 0 ? gd_c_green(cli)
+			  : c->driver_ok == 0 ? gd_c_red(cli) : gd_c_dim(cli);
+
+	for (size_t j = 0; j < i; j++)
+		if (same_check(&inv->cuda_checks[j], c))
+			return;
+	fprintf(f, COL "%s", "", c->lib);
+	for (size_t j = i + 1; j < inv->n_cuda_checks; j++)
+		if (same_check(&inv->cuda_checks[j], c))
+			fprintf(f, ", %s", inv->cuda_checks[j].lib);
+	if (c->cuda[0])
+		fprintf(f, " (CUDA %s)", c->cuda);
+	fprintf(f, ": %s%s%s - %s\n", col, c->driver_ok > 0 ? "driver ok"
+		: c->driver_ok == 0 ? "driver too old" : "unknown", gd_c_off(cli),
+		c->why);
+}
+
 static void text_cuda(struct gd_cli *cli, FILE *f, const struct gd_inventory *inv)
 {
 	lead(f, cli, "CUDA driver");
@@ -333,16 +361,8 @@ static void text_cuda(struct gd_cli *cli, FILE *f, const struct gd_inventory *in
 		fputc('\n', f);
 		text_libs(f, t->libs, t->n_libs);
 	}
-	for (size_t i = 0; i < inv->n_cuda_checks; i++) {
-		const struct gd_cuda_check *c = &inv->cuda_checks[i];
-		const char *col = c->driver_ok > 0 ? gd_c_green(cli)
-				  : c->driver_ok == 0 ? gd_c_red(cli) : gd_c_dim(cli);
-
-		fprintf(f, COL "%s %s%s%s: %s%s%s - %s\n", "", c->lib,
-			c->cuda[0] ? "for CUDA " : "", c->cuda, "",
-			col, c->driver_ok > 0 ? "driver ok" : c->driver_ok == 0 ?
-			"driver too old" : "unknown", gd_c_off(cli), c->why);
-	}
+	for (size_t i = 0; i < inv->n_cuda_checks; i++)
+		text_check(cli, f, inv, i);
 }
 
 static void text_icds(struct gd_cli *cli, FILE *f, const char *label,

@@ -1,6 +1,7 @@
 #include "capture.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@ struct rec {
 
 struct gd_capture {
 	GD_VEC(struct rec) recs;
-	gd_strvec done; /* archive names already written */
+	char **set; /* archive names already written (see seen()) */
+	size_t set_n, set_cap;
 };
 
 struct gd_capture *gd_capture_new(void)
@@ -30,7 +32,9 @@ void gd_capture_free(struct gd_capture *c)
 	for (size_t i = 0; i < c->recs.n; i++)
 		free(c->recs.v[i].path);
 	gd_vec_free(&c->recs);
-	gd_strvec_free(&c->done);
+	for (size_t i = 0; i < c->set_cap; i++)
+		free(c->set[i]);
+	free(c->set);
 	free(c);
 }
 
@@ -78,16 +82,53 @@ static void normalize(char *p)
 	strcpy(p, out);
 }
 
+/* Archive names already written: an open-addressing string set, since a
+ * listed library directory brings thousands of names. */
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static int seen_grow(struct gd_capture *c)
+{
+	size_t ncap = c->set_cap ? c->set_cap * 2 : 1024;
+	char **nset = calloc(ncap, sizeof *nset);
+
+	if (!nset)
+		return -1;
+	for (size_t i = 0; i < c->set_cap; i++) {
+		size_t j;
+
+		if (!c->set[i])
+			continue;
+		for (j = hash_name(c->set[i]) & (ncap - 1); nset[j];
+		     j = (j + 1) & (ncap - 1))
+			;
+		nset[j] = c->set[i];
+	}
+	free(c->set);
+	c->set = nset;
+	c->set_cap = ncap;
+	return 0;
+}
+
 static int seen(struct gd_capture *c, const char *name)
 {
-	char **slot;
+	size_t j;
 
-	for (size_t i = 0; i < c->done.n; i++)
-		if (!strcmp(c->done.v[i], name))
+	if ((c->set_n + 1) * 2 > c->set_cap && seen_grow(c) < 0)
+		return 1; /* out of memory: store nothing more */
+	for (j = hash_name(name) & (c->set_cap - 1); c->set[j];
+	     j = (j + 1) & (c->set_cap - 1))
+		if (!strcmp(c->set[j], name))
 			return 1;
-	slot = gd_vec_push(&c->done);
-	if (slot)
-		*slot = strdup(name);
+	c->set[j] = strdup(name);
+	if (c->set[j])
+		c->set_n++;
 	return 0;
 }
 
@@ -169,6 +210,25 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 	}
 }
 
+/* A directory that was listed: its entries' names matter (libraries found
+ * by listing a lib dir), so each is stored: links as links, directories
+ * empty, files empty unless their content was read (stored before this). */
+static void put_listing(struct writer *w, const char *path)
+{
+	gd_strvec names;
+
+	if (gd_fs_list(&w->ctx->fs, path, &names) < 0)
+		return;
+	for (size_t i = 0; i < names.n && i < 20000; i++) {
+		char child[4096];
+
+		gd_fmt(child, sizeof child, "%s/%s", strcmp(path, "/") ? path : "",
+		       names.v[i]);
+		put_path(w, child, 's', 0);
+	}
+	gd_strvec_free(&names);
+}
+
 static void put_environ(struct writer *w)
 {
 	char *buf = NULL;
@@ -208,8 +268,18 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	if (!w.tar)
 		return -1;
 	ctx->fs.hook = NULL; /* what we read now is not discovery */
+	/* Contents first, so a file both read and stat'ed keeps its bytes. */
 	for (size_t i = 0; i < c->recs.n; i++)
-		put_path(&w, c->recs.v[i].path, c->recs.v[i].kind, 0);
+		if (c->recs.v[i].kind == 'f' || c->recs.v[i].kind == 'l')
+			put_path(&w, c->recs.v[i].path, c->recs.v[i].kind, 0);
+	for (size_t i = 0; i < c->recs.n; i++)
+		if (c->recs.v[i].kind == 'd') {
+			put_path(&w, c->recs.v[i].path, 'd', 0);
+			put_listing(&w, c->recs.v[i].path);
+		}
+	for (size_t i = 0; i < c->recs.n; i++)
+		if (c->recs.v[i].kind == 's')
+			put_path(&w, c->recs.v[i].path, 's', 0);
 	put_environ(&w);
 	ctx->fs.hook = saved;
 	if (gd_tar_close(w.tar) < 0) {

@@ -33,7 +33,7 @@ void gd_kb_source_urls(const json_t *kbroot, const json_t *ids, char *buf,
 		s = json_object_get(srcs, json_string_value(id));
 		url = json_string_value(json_object_get(s, "url"));
 		if (!url)
-			url = json_string_value(id);
+			continue; /* field reports and notes: no public page */
 		gd_fmt(buf + used, cap - used, "%s%s", used ? " " : "", url);
 		used += strlen(buf + used);
 		if (used + 1 >= cap)

@@ -55,7 +55,8 @@ void gd_strategy_list_free(struct gd_strategy_list *l);
  * discrete AMD or NVIDIA GPU, else the first GPU; -1 when none. */
 int gd_strategy_primary_gpu(const struct gd_machine *m);
 
-/* Space-separated URLs of the kb sources in the JSON array ids (strings). */
+/* Space-separated URLs of the kb sources in the JSON array ids (strings);
+ * sources without a URL (field reports) are left out. */
 void gd_kb_source_urls(const json_t *kbroot, const json_t *ids, char *buf,
 		       size_t cap);
 

@@ -1,9 +1,341 @@
-/* probe/backend_cuda: placeholder while the real one is written. */
-#include "backend.h"
+/* probe/backend_cuda: the CUDA op matrix through the driver API (libcuda,
+ * dlopen'ed), NVRTC for the run-time kernel (or hand-written PTX loaded by
+ * the driver's own JIT when NVRTC is absent), NVML for the driver version.
+ * cuBLAS and cuDNN live in backend_cuda_blas.c. Works on the device's
+ * primary context, as the CUDA runtime (and so PyTorch) does. */
+#include <glob.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_api.h"
+
+#define N_VEC (1 << 20)
+
+void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap)
+{
+	const char *name = NULL, *msg = NULL;
+
+	if (cu->GetErrorName)
+		cu->GetErrorName(r, &name);
+	if (cu->GetErrorString)
+		cu->GetErrorString(r, &msg);
+	gd_fmt(buf, cap, "%s (%d)%s%s", name ? name : "CUresult", r,
+	       msg ? ": " : "", msg ? msg : "");
+}
+
+#define CU_FAIL(what, r)                                                       \
+	do {                                                                   \
+		char e_[200];                                                  \
+		gd_cu_errstr(cu, (r), e_, sizeof e_);                          \
+		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s", (what), e_);           \
+	} while (0)
+
+const char *const *gd_cu_lib_dirs(void)
+{
+	static char store[24][256];
+	static const char *dirs[26];
+	static const char *const pats[] = {
+		"/usr/lib/python3*/site-packages/nvidia/*/lib",
+		"/usr/local/lib/python3*/dist-packages/nvidia/*/lib",
+		"/usr/lib/python3/dist-packages/nvidia/*/lib",
+		"/opt/conda/lib/python3*/site-packages/nvidia/*/lib",
+	};
+	int n = 0;
+
+	dirs[n++] = "/usr/local/cuda/lib64";
+	dirs[n++] = "/usr/local/cuda/targets/x86_64-linux/lib";
+	for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
+		glob_t g;
+
+		if (glob(pats[p], 0, NULL, &g))
+			continue;
+		for (size_t i = 0; i < g.gl_pathc && n < 24; i++) {
+			gd_strlcpy(store[n], g.gl_pathv[i], sizeof store[n]);
+			dirs[n] = store[n];
+			n++;
+		}
+		globfree(&g);
+	}
+	dirs[n] = NULL;
+	return dirs;
+}
+
+static int cu_load(struct gd_pc *pc, struct gd_cu *cu, char *lib, size_t lcap)
+{
+	static const char *const names[] = {"libcuda.so.1", "libcuda.so", NULL};
+	static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu",
+					   "/usr/lib64", "/usr/lib/wsl/lib",
+					   NULL};
+#define S(f, n) {n, (void **)&cu->f, 1}
+	const struct gd_sym syms[] = {
+		S(Init, "cuInit"), S(DriverGetVersion, "cuDriverGetVersion"),
+		S(DeviceGetCount, "cuDeviceGetCount"), S(DeviceGet, "cuDeviceGet"),
+		S(DeviceGetName, "cuDeviceGetName"),
+		S(DeviceTotalMem, "cuDeviceTotalMem_v2"),
+		S(DeviceGetAttribute, "cuDeviceGetAttribute"),
+		S(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+		S(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+		S(CtxSetCurrent, "cuCtxSetCurrent"),
+		S(CtxCreate, "cuCtxCreate_v2"), S(CtxDestroy, "cuCtxDestroy_v2"),
+		S(CtxSynchronize, "cuCtxSynchronize"),
+		S(MemAlloc, "cuMemAlloc_v2"), S(MemFree, "cuMemFree_v2"),
+		S(MemAllocHost, "cuMemAllocHost_v2"),
+		S(MemFreeHost, "cuMemFreeHost"),
+		S(MemcpyHtoD, "cuMemcpyHtoD_v2"), S(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+		S(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
+		S(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+		S(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
+		S(MemsetD8, "cuMemsetD8_v2"), S(StreamCreate, "cuStreamCreate"),
+		S(StreamSynchronize, "cuStreamSynchronize"),
+		S(StreamDestroy, "cuStreamDestroy_v2"),
+		S(EventCreate, "cuEventCreate"), S(EventRecord, "cuEventRecord"),
+		S(EventSynchronize, "cuEventSynchronize"),
+		S(EventElapsedTime, "cuEventElapsedTime"),
+		S(EventDestroy, "cuEventDestroy_v2"),
+		S(ModuleLoadData, "cuModuleLoadData"),
+		S(ModuleGetFunction, "cuModuleGetFunction"),
+		S(ModuleUnload, "cuModuleUnload"),
+		S(LaunchKernel, "cuLaunchKernel"),
+		S(GetErrorName, "cuGetErrorName"),
+		S(GetErrorString, "cuGetErrorString"), {NULL, NULL, 0},
+	};
+#undef S
+	char searched[700], missing[64];
+
+	gd_pc_phase(pc, "dlopen libcuda.so.1");
+	cu->lib = gd_pc_dlopen(pc, names, dirs, lib, lcap, searched,
+			       sizeof searched);
+	if (!cu->lib) {
+		gd_pc_end(pc, GD_PS_SKIPPED, 0,
+			  "skipped: no NVIDIA GPU (no NVIDIA driver library: %s)",
+			  searched);
+		return -1;
+	}
+	if (gd_pc_dlsym(cu->lib, syms, missing, sizeof missing)) {
+		gd_pc_end(pc, GD_PS_MISSING, 0, "%s lacks %s (driver too old?)",
+			  lib, missing);
+		return -1;
+	}
+	return 0;
+}
+
+/* "580.65.06" from NVML when it is there; the driver API only knows the
+ * CUDA version it supports. */
+static void cu_nvml_driver(struct gd_pc *pc, char *out, size_t cap)
+{
+	static const char *const names[] = {"libnvidia-ml.so.1", NULL};
+	int (*init)(void) = NULL, (*shut)(void) = NULL;
+	int (*ver)(char *, unsigned) = NULL;
+	const struct gd_sym syms[] = {
+		{"nvmlInit_v2", (void **)&init, 1},
+		{"nvmlSystemGetDriverVersion", (void **)&ver, 1},
+		{"nvmlShutdown", (void **)&shut, 1}, {NULL, NULL, 0}};
+	char lib[256], searched[400], missing[64];
+	void *h;
+
+	out[0] = '\0';
+	gd_pc_phase(pc, "nvmlInit_v2");
+	h = gd_pc_dlopen(pc, names, NULL, lib, sizeof lib, searched,
+			 sizeof searched);
+	if (!h || gd_pc_dlsym(h, syms, missing, sizeof missing))
+		return;
+	if (init() == 0) {
+		char v[96] = "";
+
+		if (ver(v, sizeof v) == 0)
+			gd_strlcpy(out, v, cap);
+		shut();
+	}
+}
+
+static int cu_init(struct gd_pc *pc, struct gd_cu *cu, const char *lib)
+{
+	char nvml[64];
+	int n = 0;
+	CUresult r;
+
+	gd_pc_phase(pc, "cuInit");
+	r = cu->Init(0);
+	if (r) {
+		CU_FAIL("cuInit", r);
+		return 0;
+	}
+	cu->DriverGetVersion(&cu->driver_version);
+	r = cu->DeviceGetCount(&n);
+	if (r || n <= 0) {
+		CU_FAIL("cuDeviceGetCount", r ? r : GD_CU_ERROR_NO_DEVICE);
+		return 0;
+	}
+	cu_nvml_driver(pc, nvml, sizeof nvml);
+	for (int i = 0; i < n && i < 16; i++) {
+		struct gd_probe_device d;
+		CUdevice dv;
+		size_t mem = 0;
+		int ma = 0, mi = 0;
+
+		memset(&d, 0, sizeof d);
+		d.index = i;
+		gd_pc_phase(pc, "cuDeviceGet %d", i);
+		if (cu->DeviceGet(&dv, i))
+			continue;
+		cu->DeviceGetName(d.name, sizeof d.name - 1, dv);
+		cu->DeviceTotalMem(&mem, dv);
+		cu->DeviceGetAttribute(&ma, GD_CU_ATTR_CC_MAJOR, dv);
+		cu->DeviceGetAttribute(&mi, GD_CU_ATTR_CC_MINOR, dv);
+		d.mem_bytes = mem;
+		gd_fmt(d.isa, sizeof d.isa, "sm_%d%d", ma, mi);
+		gd_strlcpy(d.driver, nvml[0] ? nvml : "?", sizeof d.driver);
+		gd_fmt(d.runtime, sizeof d.runtime, "CUDA %d.%d (driver API)",
+		       cu->driver_version / 1000,
+		       cu->driver_version % 1000 / 10);
+		gd_strlcpy(d.library, lib, sizeof d.library);
+		gd_pc_device(pc, &d);
+	}
+	gd_pc_end(pc, GD_PS_OK, 0, "%d device(s), driver supports CUDA %d.%d; %s",
+		  n, cu->driver_version / 1000, cu->driver_version % 1000 / 10,
+		  lib);
+	return n < 16 ? n : 16;
+}
+
+/* Device memory, pinned host memory and the copies, checked by reading
+ * back what was written. */
+static void cu_memory_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
+{
+	size_t sz = 64u << 20;
+	unsigned char *h = malloc(sz), *back = malloc(sz), *pin = NULL;
+	CUdeviceptr m = 0;
+	CUresult r;
+
+	if (!h || !back)
+		goto out;
+	for (size_t i = 0; i < sz; i++)
+		h[i] = (unsigned char)(i * 7 + 1);
+	if (gd_pc_begin(pc, dev, "alloc_device")) {
+		gd_pc_phase(pc, "cuMemAlloc 64 MiB");
+		r = cu->MemAlloc(&m, sz);
+		if (!r)
+			r = cu->MemsetD8(m, 0, sz);
+		if (r)
+			CU_FAIL("cuMemAlloc/cuMemsetD8 64 MiB", r);
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, cleared");
+	}
+	if (!m && cu->MemAlloc(&m, sz))
+		goto out;
+	if (!pc->args->quick && gd_pc_begin(pc, dev, "alloc_pinned")) {
+		gd_pc_phase(pc, "cuMemAllocHost 64 MiB");
+		r = cu->MemAllocHost((void **)&pin, sz);
+		if (r) {
+			pin = NULL;
+			CU_FAIL("cuMemAllocHost 64 MiB", r);
+		} else {
+			memset(pin, 0x5a, sz);
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB page-locked");
+		}
+	}
+	if (gd_pc_begin(pc, dev, "copy_h2d")) {
+		gd_pc_phase(pc, "cuMemcpyHtoD 64 MiB pageable");
+		r = cu->MemcpyHtoD(m, h, sz);
+		if (r)
+			CU_FAIL("cuMemcpyHtoD", r);
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB pageable, synchronous");
+	}
+	if (gd_pc_begin(pc, dev, "copy_d2h")) {
+		gd_pc_phase(pc, "cuMemcpyDtoH 64 MiB pageable");
+		memset(back, 0, sz);
+		r = cu->MemcpyDtoH(back, m, sz);
+		if (r)
+			CU_FAIL("cuMemcpyDtoH", r);
+		else if (memcmp(back, h, sz))
+			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs from what was written");
+		else
+			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, checked");
+	}
+	if (!pc->args->quick && gd_pc_begin(pc, dev, "copy_h2d_async")) {
+		if (!pin) {
+			gd_pc_end(pc, GD_PS_SKIPPED, 0, "no pinned memory");
+		} else {
+			gd_pc_phase(pc, "cuMemcpyHtoDAsync pinned + cuStreamSynchronize");
+			r = cu->MemcpyHtoDAsync(m, pin, sz, cu->stream);
+			if (!r)
+				r = cu->MemcpyDtoHAsync(back, m, sz, cu->stream);
+			if (!r)
+				r = cu->StreamSynchronize(cu->stream);
+			if (r)
+				CU_FAIL("async copy", r);
+			else
+				gd_pc_end(pc, memcmp(back, pin, sz) ? GD_PS_WRONG : GD_PS_OK,
+					  0, "64 MiB pinned, asynchronous, checked");
+		}
+	}
+out:
+	if (m)
+		cu->MemFree(m);
+	if (pin)
+		cu->MemFreeHost(pin);
+	free(h);
+	free(back);
+}
+
+static void cu_device_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
+{
+	CUresult r;
+
+	cu->ctx = NULL;
+	cu->stream = NULL;
+	gd_pc_phase(pc, "cuDevicePrimaryCtxRetain %d", dev);
+	r = cu->DeviceGet(&cu->dev, dev);
+	if (!r)
+		r = cu->PrimaryCtxRetain(&cu->ctx, cu->dev);
+	if (!r)
+		r = cu->CtxSetCurrent(cu->ctx);
+	if (!r)
+		r = cu->StreamCreate(&cu->stream, 1 /* non-blocking */);
+	if (r) {
+		char e[200];
+
+		gd_cu_errstr(cu, r, e, sizeof e);
+		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR,
+			   "context/stream: %s", e);
+		goto out;
+	}
+	cu->DeviceGetAttribute(&cu->cc_major, GD_CU_ATTR_CC_MAJOR, cu->dev);
+	cu->DeviceGetAttribute(&cu->cc_minor, GD_CU_ATTR_CC_MINOR, cu->dev);
+	cu_memory_ops(pc, cu, dev);
+	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
+		gd_cu_vector_add(pc, cu);
+	gd_cu_gemm_ops(pc, cu, dev);
+	if (!pc->args->quick) {
+		gd_cu_conv_op(pc, cu, dev);
+		if (gd_pc_begin(pc, dev, "context_cycle"))
+			gd_cu_context_cycle(pc, cu);
+	}
+	if (pc->args->bench) {
+		gd_cu_bench(pc, cu, dev);
+		gd_cu_gemm_bench(pc, cu, dev);
+	}
+out:
+	if (cu->stream)
+		cu->StreamDestroy(cu->stream);
+	if (cu->ctx)
+		cu->PrimaryCtxRelease(cu->dev);
+}
 
 static int cuda_run(struct gd_pc *pc)
 {
-	gd_pc_skip(pc, -1, "init", GD_PS_SKIPPED, "not built yet");
+	struct gd_cu cu;
+	char lib[256];
+	int n;
+
+	memset(&cu, 0, sizeof cu);
+	gd_pc_begin_always(pc, -1, "init");
+	if (cu_load(pc, &cu, lib, sizeof lib))
+		return 0;
+	n = cu_init(pc, &cu, lib);
+	for (int i = 0; i < n; i++)
+		cu_device_ops(pc, &cu, i);
 	return 0;
 }
 

@@ -1,0 +1,375 @@
+/* probe/backend_cuda_blas: cuBLAS GEMM (checked with A*I = A and against a
+ * CPU reference on random data), the GEMM rate of `--bench`, and a cuDNN
+ * forward convolution checked against a CPU reference. cuBLAS 11+ API
+ * (cublasGemmEx with cublasComputeType_t); cuDNN 7-9 legacy conv API. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_api.h"
+
+typedef struct cublasContext *cublasHandle_t;
+enum { GD_R_32F = 0, GD_R_16F = 2, GD_R_16BF = 14 }; /* cudaDataType */
+#define GD_CUBLAS_COMPUTE_32F 68
+#define GD_CUBLAS_GEMM_DEFAULT (-1)
+
+struct gd_cublas {
+	int (*Create)(cublasHandle_t *);
+	int (*Destroy)(cublasHandle_t);
+	int (*SetStream)(cublasHandle_t, CUstream);
+	int (*GetVersion)(cublasHandle_t, int *);
+	int (*Sgemm)(cublasHandle_t, int, int, int, int, int, const float *,
+		     const float *, int, const float *, int, const float *,
+		     float *, int);
+	int (*GemmEx)(cublasHandle_t, int, int, int, int, int, const void *,
+		      const void *, int, int, const void *, int, int,
+		      const void *, void *, int, int, int, int);
+	const char *(*StatusName)(int); /* cuBLAS 11.4+, optional */
+	cublasHandle_t h;
+	char lib[256];
+	int version;
+};
+
+static void blas_err(const struct gd_cublas *b, int st, char *buf, size_t cap)
+{
+	gd_fmt(buf, cap, "%s (%d)",
+	       b->StatusName ? b->StatusName(st) : "cublasStatus_t", st);
+}
+
+/* Opens cuBLAS and makes a handle; on failure ends (or skips) the op. */
+static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
+		     char *why, size_t cap)
+{
+	static const char *const names[] = {"libcublas.so.13", "libcublas.so.12",
+					    "libcublas.so.11", "libcublas.so",
+					    NULL};
+	const struct gd_sym syms[] = {
+		{"cublasCreate_v2", (void **)&b->Create, 1},
+		{"cublasDestroy_v2", (void **)&b->Destroy, 1},
+		{"cublasSetStream_v2", (void **)&b->SetStream, 1},
+		{"cublasGetVersion_v2", (void **)&b->GetVersion, 1},
+		{"cublasSgemm_v2", (void **)&b->Sgemm, 1},
+		{"cublasGemmEx", (void **)&b->GemmEx, 1},
+		{"cublasGetStatusName", (void **)&b->StatusName, 0},
+		{NULL, NULL, 0}};
+	char searched[900], missing[64];
+	void *h;
+	int st;
+
+	memset(b, 0, sizeof *b);
+	gd_pc_phase(pc, "dlopen libcublas");
+	h = gd_pc_dlopen(pc, names, gd_cu_lib_dirs(), b->lib, sizeof b->lib,
+			 searched, sizeof searched);
+	if (!h) {
+		gd_fmt(why, cap, "cuBLAS not found: %s", searched);
+		return GD_PS_MISSING;
+	}
+	if (gd_pc_dlsym(h, syms, missing, sizeof missing)) {
+		gd_fmt(why, cap, "%s lacks %s", b->lib, missing);
+		return GD_PS_MISSING;
+	}
+	gd_pc_phase(pc, "cublasCreate_v2");
+	st = b->Create(&b->h);
+	if (!st)
+		st = b->SetStream(b->h, cu->stream);
+	if (st) {
+		char e[120];
+
+		blas_err(b, st, e, sizeof e);
+		gd_fmt(why, cap, "cublasCreate: %s; %s", e, b->lib);
+		return GD_PS_ERROR;
+	}
+	b->GetVersion(b->h, &b->version);
+	return GD_PS_OK;
+}
+
+/* IEEE half and bfloat16 from float, round to nearest even. */
+static uint16_t f2h(float f)
+{
+	uint32_t x, sign, mant, h, rem, halfway;
+	int32_t e;
+
+	memcpy(&x, &f, 4);
+	sign = (x >> 16) & 0x8000;
+	e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+	mant = x & 0x7fffff;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) {
+		int shift;
+
+		if (e < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000;
+		shift = 14 - e;
+		h = mant >> shift;
+		rem = mant & ((1u << shift) - 1);
+		halfway = 1u << (shift - 1);
+	} else {
+		h = ((uint32_t)e << 10) | (mant >> 13);
+		rem = mant & 0x1fff;
+		halfway = 0x1000;
+	}
+	if (rem > halfway || (rem == halfway && (h & 1)))
+		h++;
+	return (uint16_t)(sign | h);
+}
+
+static float h2f(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	float v = e == 0 ? ldexpf((float)m, -24)
+		  : e == 31 ? INFINITY
+			    : ldexpf((float)(m | 0x400), e - 25);
+
+	return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t f2bf(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, 4);
+	return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+}
+
+static float bf2f(uint16_t b)
+{
+	uint32_t x = (uint32_t)b << 16;
+	float f;
+
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+/* Host matrix in the element type; values rounded to it in place. */
+static void *to_type(float *v, size_t n, int type)
+{
+	uint16_t *o;
+
+	if (type == GD_R_32F)
+		return v;
+	o = malloc(n * 2);
+	for (size_t i = 0; o && i < n; i++) {
+		o[i] = type == GD_R_16F ? f2h(v[i]) : f2bf(v[i]);
+		v[i] = type == GD_R_16F ? h2f(o[i]) : bf2f(o[i]);
+	}
+	return o;
+}
+
+static void from_type(const void *src, float *out, size_t n, int type)
+{
+	const uint16_t *s = src;
+
+	if (type == GD_R_32F) {
+		memcpy(out, src, n * 4);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = type == GD_R_16F ? h2f(s[i]) : bf2f(s[i]);
+}
+
+static int gemm_call(struct gd_cublas *b, int type, int n, CUdeviceptr A,
+		     CUdeviceptr B, CUdeviceptr C)
+{
+	const float one = 1.0f, zero = 0.0f;
+
+	if (type == GD_R_32F)
+		return b->Sgemm(b->h, 0, 0, n, n, n, &one,
+				(const float *)(uintptr_t)A, n,
+				(const float *)(uintptr_t)B, n, &zero,
+				(float *)(uintptr_t)C, n);
+	return b->GemmEx(b->h, 0, 0, n, n, n, &one, (const void *)(uintptr_t)A,
+			 type, n, (const void *)(uintptr_t)B, type, n, &zero,
+			 (void *)(uintptr_t)C, type, n, GD_CUBLAS_COMPUTE_32F,
+			 GD_CUBLAS_GEMM_DEFAULT);
+}
+
+struct gemm_bufs {
+	float *a, *id, *b, *c, *ref;
+	void *ta, *tid, *tb, *tc;
+	CUdeviceptr da, did, db, dc;
+};
+
+static void gemm_bufs_free(struct gd_cu *cu, struct gemm_bufs *g, int type)
+{
+	if (type != GD_R_32F) {
+		free(g->ta);
+		free(g->tid);
+		free(g->tb);
+	}
+	free(g->tc);
+	free(g->a);
+	free(g->id);
+	free(g->b);
+	free(g->c);
+	free(g->ref);
+	if (g->da)
+		cu->MemFree(g->da);
+	if (g->did)
+		cu->MemFree(g->did);
+	if (g->db)
+		cu->MemFree(g->db);
+	if (g->dc)
+		cu->MemFree(g->dc);
+}
+
+/* One checked GEMM op: A*I = A (exact) and A*B against the CPU. */
+static void gemm_check(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
+		       int type, const char *fn)
+{
+	const int n = 256;
+	size_t nn = (size_t)n * n, es = type == GD_R_32F ? 4 : 2;
+	struct gemm_bufs g;
+	double e_id, e_ref, tol = type == GD_R_32F ? 1e-4 : 1e-2;
+	CUresult r;
+	int st = 0;
+
+	memset(&g, 0, sizeof g);
+	g.a = malloc(nn * 4);
+	g.id = calloc(nn, 4);
+	g.b = malloc(nn * 4);
+	g.c = malloc(nn * 4);
+	g.ref = malloc(nn * 4);
+	g.tc = malloc(nn * es);
+	if (!g.a || !g.id || !g.b || !g.c || !g.ref || !g.tc)
+		goto out;
+	gd_pc_fill_random(g.a, nn, 3);
+	gd_pc_fill_random(g.b, nn, 4);
+	for (int i = 0; i < n; i++)
+		g.id[i + (size_t)i * n] = 1.0f;
+	g.ta = to_type(g.a, nn, type);
+	g.tid = to_type(g.id, nn, type);
+	g.tb = to_type(g.b, nn, type);
+	if ((r = cu->MemAlloc(&g.da, nn * es)) ||
+	    (r = cu->MemAlloc(&g.did, nn * es)) ||
+	    (r = cu->MemAlloc(&g.db, nn * es)) ||
+	    (r = cu->MemAlloc(&g.dc, nn * es)) ||
+	    (r = cu->MemcpyHtoD(g.da, g.ta, nn * es)) ||
+	    (r = cu->MemcpyHtoD(g.did, g.tid, nn * es)) ||
+	    (r = cu->MemcpyHtoD(g.db, g.tb, nn * es))) {
+		char e[200];
+
+		gd_cu_errstr(cu, r, e, sizeof e);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "buffers: %s", e);
+		goto out;
+	}
+	gd_pc_phase(pc, "%s %d (A*I)", fn, n);
+	st = gemm_call(b, type, n, g.da, g.did, g.dc);
+	if (!st && !cu->StreamSynchronize(cu->stream) &&
+	    !cu->MemcpyDtoH(g.tc, g.dc, nn * es))
+		from_type(g.tc, g.c, nn, type);
+	e_id = gd_pc_max_rel_error(g.c, g.a, nn);
+	gd_pc_phase(pc, "%s %d (A*B)", fn, n);
+	if (!st)
+		st = gemm_call(b, type, n, g.da, g.db, g.dc);
+	if (!st && !cu->StreamSynchronize(cu->stream) &&
+	    !cu->MemcpyDtoH(g.tc, g.dc, nn * es))
+		from_type(g.tc, g.c, nn, type);
+	if (st) {
+		char e[120];
+
+		blas_err(b, st, e, sizeof e);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s; %s", fn, e, b->lib);
+		goto out;
+	}
+	gd_pc_ref_gemm(g.a, g.b, g.ref, n);
+	e_ref = gd_pc_max_rel_error(g.c, g.ref, nn);
+	gd_pc_end(pc, e_id <= 1e-6 && e_ref <= tol ? GD_PS_OK : GD_PS_WRONG,
+		  e_id > e_ref ? e_id : e_ref,
+		  "%s n=%d: A*I=A max err %.2g, A*B vs CPU max rel err %.2g "
+		  "(tolerance %.0e); cuBLAS %d, %s", fn, n, e_id, e_ref, tol,
+		  b->version, b->lib);
+out:
+	gemm_bufs_free(cu, &g, type);
+}
+
+void gd_cu_gemm_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
+{
+	static const struct { const char *op, *fn; int type, full; } ops[] = {
+		{"gemm_fp32", "cublasSgemm_v2", GD_R_32F, 0},
+		{"gemm_fp16", "cublasGemmEx fp16", GD_R_16F, 1},
+		{"gemm_bf16", "cublasGemmEx bf16", GD_R_16BF, 1},
+	};
+	struct gd_cublas b;
+	char why[1000];
+	int opened = -1;
+
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (ops[i].full && pc->args->quick)
+			continue;
+		if (!gd_pc_begin(pc, dev, ops[i].op))
+			continue;
+		if (opened < 0)
+			opened = blas_open(pc, cu, &b, why, sizeof why);
+		if (opened != GD_PS_OK) {
+			gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s", why);
+			continue;
+		}
+		gemm_check(pc, cu, &b, ops[i].type, ops[i].fn);
+	}
+	if (opened == GD_PS_OK)
+		b.Destroy(b.h);
+}
+
+/* GEMM rate at n = 8192, CUDA events, median of 10 after 3 warm-ups. */
+void gd_cu_gemm_bench(struct gd_pc *pc, struct gd_cu *cu, int dev)
+{
+	static const struct { const char *name; int type; } t[] = {
+		{"gemm_fp32_rate", GD_R_32F}, {"gemm_fp16_rate", GD_R_16F},
+		{"gemm_bf16_rate", GD_R_16BF},
+	};
+	const int n = 8192;
+	size_t bytes = (size_t)n * n * 4;
+	CUdeviceptr A = 0, B = 0, C = 0;
+	struct gd_cublas b;
+	CUevent e0 = NULL, e1 = NULL;
+	char why[1000], note[160];
+
+	if (blas_open(pc, cu, &b, why, sizeof why) != GD_PS_OK)
+		return;
+	if (cu->MemAlloc(&A, bytes) || cu->MemAlloc(&B, bytes) ||
+	    cu->MemAlloc(&C, bytes) || cu->EventCreate(&e0, 0) ||
+	    cu->EventCreate(&e1, 0))
+		goto out;
+	cu->MemsetD8(A, 0x3c, bytes); /* 0x3c3c...: small finite values in */
+	cu->MemsetD8(B, 0x3c, bytes); /* fp32, fp16 (1.06) and bf16 (0.011) */
+	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+		double ts[10];
+		int ok = 1;
+
+		gd_pc_phase(pc, "bench: %s %d", t[k].name, n);
+		for (int i = -3; i < 10 && ok; i++) {
+			float ms = 0;
+
+			cu->EventRecord(e0, cu->stream);
+			ok = !gemm_call(&b, t[k].type, n, A, B, C);
+			cu->EventRecord(e1, cu->stream);
+			ok = ok && !cu->EventSynchronize(e1) &&
+			     !cu->EventElapsedTime(&ms, e0, e1);
+			if (i >= 0)
+				ts[i] = ms * 1e-3;
+		}
+		if (!ok)
+			continue;
+		gd_fmt(note, sizeof note, "%s n=%d, 2n^3 flops, compute 32F, "
+		       "CUDA events, median of 10",
+		       t[k].type == GD_R_32F ? "cublasSgemm" : "cublasGemmEx", n);
+		gd_pc_figure(pc, dev, t[k].name,
+			     2.0 * n * n * (double)n / gd_pc_median(ts, 10) / 1e12,
+			     "TFLOP/s", note);
+	}
+out:
+	if (e0)
+		cu->EventDestroy(e0);
+	if (e1)
+		cu->EventDestroy(e1);
+	if (A)
+		cu->MemFree(A);
+	if (B)
+		cu->MemFree(B);
+	if (C)
+		cu->MemFree(C);
+	b.Destroy(b.h);
+}

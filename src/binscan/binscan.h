@@ -152,9 +152,12 @@ int gd_offload_bundle_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 int gd_offload_bundles_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 			    char *err, size_t errcap);
 
-/* NVIDIA fatbin containers (0xBA55ED50) back to back in b. */
+/* NVIDIA fatbin containers (0xBA55ED50) back to back in b; the _fd form
+ * reads the n bytes at off of a file with pread (headers only). */
 int gd_nvfatbin_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 		     char *err, size_t errcap);
+int gd_nvfatbin_scan_fd(int fd, uint64_t off, uint64_t n,
+			struct gd_bs_file *f, char *err, size_t errcap);
 
 /* Zip: call fn for each member whose bytes could be read (stored in place,
  * or inflated under the caps). fn returns <0 to stop. */
@@ -191,8 +194,11 @@ struct gd_bs_opts {
  * a directory it is skipped). */
 int gd_bs_scan_path(gd_ctx *ctx, const char *path,
 		    const struct gd_bs_opts *o, gd_bs_files *out);
-/* Scan bytes already in memory (fuzzing, tests, zip members). */
+/* Scan bytes already in memory (fuzzing, tests, zip members). fd >= 0:
+ * the same bytes as an open file, for pread walks of large sections. */
 int gd_bs_scan_bytes(const uint8_t *b, size_t n, struct gd_bs_file *f);
+int gd_bs_scan_bytes_fd(const uint8_t *b, size_t n, int fd,
+			struct gd_bs_file *f);
 
 /* ---- judgement ---- */
 struct gd_bs_gpu {

@@ -21,7 +21,7 @@ static void set_err(struct gd_bs_file *f, const char *msg)
 		gd_strlcpy(f->error, msg, sizeof f->error);
 }
 
-static void scan_sections(const struct gd_elf *e, struct gd_bs_file *f)
+static void scan_sections(const struct gd_elf *e, int fd, struct gd_bs_file *f)
 {
 	struct gd_elf_shdr s;
 	const uint8_t *p;
@@ -45,13 +45,14 @@ static void scan_sections(const struct gd_elf *e, struct gd_bs_file *f)
 		if (nm[1] == 'h' || (nm[0] == '_' && nm[2] == 'C')) {
 			if (gd_offload_bundles_scan(p, len, f, err, sizeof err))
 				set_err(f, err);
-		} else if (len && gd_nvfatbin_scan(p, len, f, err, sizeof err)) {
+		} else if (len && (fd >= 0 ? gd_nvfatbin_scan_fd(fd, s.offset, len, f, err, sizeof err)
+					   : gd_nvfatbin_scan(p, len, f, err, sizeof err))) {
 			set_err(f, err);
 		}
 	}
 }
 
-static int scan_elf(const uint8_t *b, size_t n, struct gd_bs_file *f)
+static int scan_elf(const uint8_t *b, size_t n, int fd, struct gd_bs_file *f)
 {
 	struct gd_elf e;
 	char err[200];
@@ -87,18 +88,24 @@ static int scan_elf(const uint8_t *b, size_t n, struct gd_bs_file *f)
 	if (rc < 0)
 		set_err(f, err);
 	f->has_dyn = rc == 0;
-	scan_sections(&e, f);
+	scan_sections(&e, fd, f);
 	return 0;
 }
 
 int gd_bs_scan_bytes(const uint8_t *b, size_t n, struct gd_bs_file *f)
+{
+	return gd_bs_scan_bytes_fd(b, n, -1, f);
+}
+
+int gd_bs_scan_bytes_fd(const uint8_t *b, size_t n, int fd,
+			struct gd_bs_file *f)
 {
 	char err[200];
 	uint64_t used;
 
 	f->size = n;
 	if (n >= 4 && !memcmp(b, "\177ELF", 4))
-		return scan_elf(b, n, f);
+		return scan_elf(b, n, fd, f);
 	if ((n >= 24 && !memcmp(b, "__CLANG_OFFLOAD_BUNDLE__", 24)) ||
 	    (n >= 4 && !memcmp(b, "CCOB", 4))) {
 		gd_strlcpy(f->format, b[0] == 'C' ? "ccob" : "offload-bundle",
@@ -225,7 +232,7 @@ static int zip_member(void *arg, const struct gd_zip_member *m,
 	return 0;
 }
 
-static int scan_mapped(const char *path, const uint8_t *b, size_t n,
+static int scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
 		       const struct gd_bs_opts *o, gd_bs_files *out)
 {
 	struct gd_bs_file *f;
@@ -250,7 +257,7 @@ static int scan_mapped(const char *path, const uint8_t *b, size_t n,
 	if (!(f = gd_vec_push(out)))
 		return -1;
 	gd_strlcpy(f->path, path, sizeof f->path);
-	gd_bs_scan_bytes(b, n, f);
+	gd_bs_scan_bytes_fd(b, n, fd, f);
 	return 0;
 }
 
@@ -300,15 +307,20 @@ static int scan_file(const char *path, int explicit_path,
 		return 0;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	/* Only headers are read, scattered: no readahead, no fault-around of
+	 * whole folios, so resident memory stays near the pages touched. */
+	if (map != MAP_FAILED)
+		madvise(map, (size_t)st.st_size, MADV_RANDOM);
 	if (map == MAP_FAILED) {
+		close(fd);
 		if (!(f = gd_vec_push(out)))
 			return -1;
 		gd_strlcpy(f->path, path, sizeof f->path);
 		gd_fmt(f->error, sizeof f->error, "cannot map: %s", strerror(errno));
 		return 0;
 	}
-	rc = scan_mapped(path, map, (size_t)st.st_size, o, out);
+	rc = scan_mapped(path, map, (size_t)st.st_size, fd, o, out);
+	close(fd);
 	munmap(map, (size_t)st.st_size);
 	return rc;
 }

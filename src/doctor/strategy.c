@@ -80,8 +80,11 @@ static unsigned rocm_index(const struct gd_machine *m, const struct gd_gpu *g)
 	return idx;
 }
 
-/* "{dgpus}": the discrete AMD GPUs as ROCR_VISIBLE_DEVICES ids. */
-static void dgpu_ids(const struct gd_machine *m, char *buf, size_t cap)
+/* "{dgpus}": the discrete AMD GPUs as ROCR_VISIBLE_DEVICES ids (the
+ * UUID when known: it does not move when the APU is hidden), or as
+ * indices in KFD order (HIP_VISIBLE_DEVICES takes indices). */
+static void dgpu_ids(const struct gd_machine *m, int uuid, char *buf,
+		     size_t cap)
 {
 	size_t used = 0;
 
@@ -92,7 +95,8 @@ static void dgpu_ids(const struct gd_machine *m, char *buf, size_t cap)
 
 		if (!is_amd_dgpu(g))
 			continue;
-		if (g->n_kfd_nodes && gd_known(&g->kfd_nodes[0].unique_id) &&
+		if (uuid && g->n_kfd_nodes &&
+		    gd_known(&g->kfd_nodes[0].unique_id) &&
 		    g->kfd_nodes[0].unique_id.v)
 			gd_fmt(buf + used, cap - used, "%sGPU-%016llx", sep,
 			       (unsigned long long)g->kfd_nodes[0].unique_id.v);
@@ -166,6 +170,20 @@ static int strategy_gpu(const json_t *s, const struct gd_machine *m,
 	return -1;
 }
 
+/* A value that names devices of this machine: "{dgpus}", or any value of
+ * a *_VISIBLE_DEVICES variable in an apu-beside-dgpu strategy (docs/kb.md:
+ * the kb's device index there is a placeholder). */
+static int is_device_list(const json_t *s, const char *key, const char *v)
+{
+	const char *cond = gd_kb_str(s, "condition");
+
+	if (!strcmp(v, "{dgpus}"))
+		return 1;
+	return cond && !strcmp(cond, "apu-beside-dgpu") &&
+	       (!strcmp(key, "ROCR_VISIBLE_DEVICES") ||
+		!strcmp(key, "HIP_VISIBLE_DEVICES"));
+}
+
 static int fill_env(gd_ctx *ctx, const json_t *s, const struct gd_machine *m,
 		    struct gd_strategy *st)
 {
@@ -184,8 +202,9 @@ static int fill_env(gd_ctx *ctx, const json_t *s, const struct gd_machine *m,
 				    "not a string; skipped", st->id, key);
 			continue;
 		}
-		if (!strcmp(v, "{dgpus}")) {
-			dgpu_ids(m, buf, sizeof buf);
+		if (is_device_list(s, key, v)) {
+			dgpu_ids(m, !strcmp(key, "ROCR_VISIBLE_DEVICES"), buf,
+				 sizeof buf);
 			v = buf;
 		}
 		if (gd_profile_add(&st->prof, GD_PROF_SET, key, v) < 0)

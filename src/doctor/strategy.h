@@ -5,10 +5,12 @@
  * starts with "baseline" (no change). Strategies of kind "user-step"
  * (kernel parameters, firmware) are listed for the user, never applied.
  *
- * An env value may be the placeholder "{dgpus}": it becomes the ROCm ids
- * ("GPU-<unique_id>", or the KFD order index when the unique id is unknown)
- * of the discrete AMD GPUs, comma-separated, so ROCR_VISIBLE_DEVICES hides
- * an APU whatever its position. */
+ * An env value may be the placeholder "{dgpus}", and the value of
+ * ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES in an "apu-beside-dgpu"
+ * strategy always is one (docs/kb.md): it becomes the ROCm ids of the
+ * discrete AMD GPUs, comma-separated ("GPU-<unique_id>" for ROCR when the
+ * unique id is known, else the KFD order index), so the APU is hidden
+ * whatever its position. */
 #ifndef GD_STRATEGY_H
 #define GD_STRATEGY_H
 

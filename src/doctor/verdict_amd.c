@@ -83,10 +83,16 @@ static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
 {
 	const json_t *o = json_object_get(t, "override");
 
-	if (!ri) {
+	if (!ri && since) {
 		gd_v_step(v, "Install ROCm %s or newer (AMD's packages, or your "
 			     "distribution's rocm / hip-runtime-amd packages)",
-			  since ? since : "");
+			  since);
+		return;
+	}
+	if (!ri) {
+		gd_v_step(v, "Install the ROCm/HIP runtime whose version matches "
+			     "your framework build (see the install line of each "
+			     "workload above)");
 		return;
 	}
 	if (since && gd_known(&ri->version) &&
@@ -127,7 +133,7 @@ static void amd_headline(struct gd_verdict *v, const char *title,
 		       !strcmp(status, "preview") ? "supported (preview)"
 		       : !strcmp(status, "deprecated") ? "deprecated"
 						      : "supported",
-		       since ? " " : "", since ? since : "", what);
+		       since ? " since " : "", since ? since : "", what);
 	else if (!strcmp(status, "unsupported"))
 		gd_fmt(v->headline, sizeof v->headline,
 		       "%s: ROCm does not support this GPU officially; %s",
@@ -152,17 +158,16 @@ static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
 	if (!t)
 		return GD_V_UNKNOWN;
 	if (!supported && !strcmp(eff, g->gfx)) {
-		if (!ov)
+		/* Vulkan or CPU advice does not make ROCm work. */
+		if (!ov || !(gd_v_advice_any(v, "works", "ROCm") ||
+			     gd_v_advice_any(v, "workaround", "ROCm")))
 			return GD_V_UNSUPPORTED;
 		gd_v_step(v, "Try the override: export HSA_OVERRIDE_GFX_VERSION=%s"
 			     "%s%s (or 'gpudoctor try' to test each strategy)",
 			  ov, gd_kb_str(o, "caveat") ? " — caveat: " : "",
 			  gd_kb_str(o, "caveat") ? gd_kb_str(o, "caveat") : "");
 		gd_v_sources(v, json_object_get(o, "sources"));
-		return gd_v_advice_any(v, "works") ||
-				       gd_v_advice_any(v, "workaround")
-			       ? GD_V_WORKAROUND
-			       : GD_V_UNSUPPORTED;
+		return GD_V_WORKAROUND;
 	}
 	if (!ri || gd_v_access_blocked(g) || g->hidden)
 		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
@@ -174,6 +179,35 @@ static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
 		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
 	}
 	return supported ? GD_V_WORKS : GD_V_WORKAROUND;
+}
+
+/* ROCm enumerates every AMD GPU; an unsupported APU beside a discrete GPU
+ * is a known source of crashes and wrong-device picks. */
+static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
+			    struct gd_verdict *v)
+{
+	const struct gd_gpu *other = NULL;
+
+	for (size_t i = 0; i < m->n_gpus; i++)
+		if (&m->gpus[i] != g && m->gpus[i].vendor == GD_VENDOR_AMD &&
+		    m->gpus[i].integrated != g->integrated)
+			other = &m->gpus[i];
+	if (!other || g->hidden)
+		return;
+	if (g->integrated) {
+		gd_v_fact(v, "this APU sits beside a discrete AMD GPU (%s)",
+			  other->gfx[0] ? other->gfx : other->pci.bdf);
+		if (!other->hidden && other->first_agent >= 0)
+			gd_v_step(v, "Use the discrete GPU for ML work and hide this "
+				     "APU from ROCm: export ROCR_VISIBLE_DEVICES=%d",
+				  other->first_agent);
+	} else if (!other->hidden && g->first_agent >= 0) {
+		gd_v_fact(v, "ROCm also sees the integrated GPU (%s) beside this one",
+			  other->gfx[0] ? other->gfx : other->pci.bdf);
+		gd_v_step(v, "Hide the APU so frameworks use this GPU: export "
+			     "ROCR_VISIBLE_DEVICES=%d ('gpudoctor try' tests it)",
+			  g->first_agent);
+	}
 }
 
 void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
@@ -208,6 +242,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 			     "amdgpu (sudo modprobe amdgpu) with a kernel built with "
 			     "CONFIG_HSA_AMD");
 	gd_v_access_steps(v, g);
+	apu_beside_dgpu(m, g, v);
 	if (ri)
 		gd_v_fact(v, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s",
 			  gd_known(&ri->version) ? ri->version.v : "version unknown",

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kb/kb.h"
 #include "verdict_util.h"
@@ -79,7 +80,9 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 		gd_strlcpy(adv->workload, wl[i], sizeof adv->workload);
 		gd_strlcpy(adv->verdict, !strcmp(stack, "cpu") ? "cpu" : "works", sizeof adv->verdict);
 		gd_strlcpy(adv->backend, stack, sizeof adv->backend);
-		gd_strlcpy(adv->text, gd_kb_str(a, "text") ? gd_kb_str(a, "text") : "", sizeof adv->text);
+		gd_strlcpy(adv->text, gd_kb_str(a, "text") ? gd_kb_str(a, "text")
+				      : gd_kb_str(a, "caveats") ? gd_kb_str(a, "caveats") : "",
+			   sizeof adv->text);
 		gd_strlcpy(adv->install, gd_kb_str(a, "install") ? gd_kb_str(a, "install") : "", sizeof adv->install);
 		gd_v_sources(v, json_object_get(a, "sources"));
 	}
@@ -177,11 +180,9 @@ void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v, const json_t *t)
 
 		if (!is)
 			continue;
-		gd_v_fact(v, "known issue: %s%s%s%s%s", title ? title : "?",
+		gd_v_fact(v, "known issue: %s%s%s%s%s%s", title ? title : "?",
 			  st ? " (" : "", st ? st : "", st ? ")" : "",
-			  url ? "" : "");
-		if (url)
-			gd_v_fact(v, "  %s", url);
+			  url ? " — " : "", url ? url : "");
 		gd_v_sources(v, json_object_get(is, "sources"));
 	}
 }
@@ -209,10 +210,12 @@ void gd_v_workload_advice(struct gd_verdict *v, const json_t *t)
 	}
 }
 
-int gd_v_advice_any(const struct gd_verdict *v, const char *verdict)
+int gd_v_advice_any(const struct gd_verdict *v, const char *verdict,
+		    const char *backend)
 {
 	for (size_t i = 0; i < v->workloads.n; i++)
-		if (!strcmp(v->workloads.v[i].verdict, verdict))
+		if (!strcmp(v->workloads.v[i].verdict, verdict) &&
+		    (!backend || !strcasecmp(v->workloads.v[i].backend, backend)))
 			return 1;
 	return 0;
 }

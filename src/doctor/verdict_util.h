@@ -21,7 +21,9 @@ void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,
 			const char *gfx, int *covered);
 void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v, const json_t *t);
 void gd_v_workload_advice(struct gd_verdict *v, const json_t *t);
-int gd_v_advice_any(const struct gd_verdict *v, const char *verdict);
+/* Some workload's advice has this verdict (and this backend, unless NULL). */
+int gd_v_advice_any(const struct gd_verdict *v, const char *verdict,
+		    const char *backend);
 /* Per-workload advice for a whole stack ("cpu", "vulkan") from kb workloads. */
 void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 			      const char *stack);

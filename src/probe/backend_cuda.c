@@ -16,10 +16,26 @@ void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap)
 {
 	const char *name = NULL, *msg = NULL;
 
-	if (cu->GetErrorName)
-		cu->GetErrorName(r, &name);
-	if (cu->GetErrorString)
-		cu->GetErrorString(r, &msg);
+	static const struct { CUresult r; const char *n; } known[] = {
+		{1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"},
+		{3, "CUDA_ERROR_NOT_INITIALIZED"},
+		{34, "CUDA_ERROR_STUB_LIBRARY"},
+		{35, "CUDA_ERROR_INSUFFICIENT_DRIVER"},
+		{100, "CUDA_ERROR_NO_DEVICE"},
+		{209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+		{218, "CUDA_ERROR_INVALID_PTX"},
+		{222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+		{700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+		{719, "CUDA_ERROR_LAUNCH_FAILED"}, {999, "CUDA_ERROR_UNKNOWN"},
+	};
+
+	if (cu->GetErrorName && cu->GetErrorName(r, &name))
+		name = NULL;
+	for (size_t i = 0; !name && i < sizeof known / sizeof known[0]; i++)
+		if (known[i].r == r)
+			name = known[i].n; /* the stub library names nothing */
+	if (cu->GetErrorString && cu->GetErrorString(r, &msg))
+		msg = NULL;
 	gd_fmt(buf, cap, "%s (%d)%s%s", name ? name : "CUresult", r,
 	       msg ? ": " : "", msg ? msg : "");
 }

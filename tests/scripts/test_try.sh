@@ -107,7 +107,7 @@ end=$(date +%s.%N)
 wall=$(echo "$end - $start" | bc -l)
 check "--expect: ok as soon as the line is seen ($wall s, deadline 20 s)" \
 	'jqc ".strategies[0].outcome == \"ok\"" && [ "$(echo "$wall < 5" | bc -l)" -eq 1 ]'
-check "--expect: the server was stopped" '! pgrep -f "$here/try/fake_server.sh" >/dev/null'
+check "--expect: the server was stopped" 'sleep 0.2; ! pgrep -f "${marker}_server" >/dev/null'
 
 # 5. User steps (Strix Halo: amdgpu.cwsr_enable=0) are listed, never run.
 "$GPUDOCTOR" --root "$rootstrix" try --json --timeout $T -- true \

@@ -10,6 +10,7 @@
 
 #include "discover/discover.h"
 #include "doctor/explain.h"
+#include "doctor/strategy.h"
 #include "kb/kb.h"
 #include "t.h"
 

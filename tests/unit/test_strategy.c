@@ -228,7 +228,9 @@ static void test_captured(void)
 	CHECK_INT(captured("apu-plus-dgpu", &ctx, &m, &l), 0);
 	printf("apu-plus-dgpu: %s\n", ids(&l));
 	CHECK(has_id(&l, "apu-hide-igpu", GD_STRAT_ENV));
-	CHECK(env_of(&l, "apu-hide-igpu", "ROCR_VISIBLE_DEVICES") != NULL);
+	/* The kb's "0" is a placeholder: the dGPU (KFD node 1) by its UUID. */
+	CHECK_STR(env_of(&l, "apu-hide-igpu", "ROCR_VISIBLE_DEVICES"),
+		  "GPU-a1ffc9d1799c317f");
 	CHECK(!has_id(&l, "gfx1151-sdma-off", GD_STRAT_ENV));
 	done(&ctx, &m, &l);
 }

@@ -1,0 +1,56 @@
+/* inventory/frameworks: Python ML frameworks found by reading files, never
+ * by running Python: which environments exist (python3 on PATH,
+ * VIRTUAL_ENV, CONDA_PREFIX, user site, /usr/lib/python3/dist-packages,
+ * /usr/local/lib/python3.X/), and in each torch, ctranslate2, llama.cpp
+ * (llama_cpp / ggml) and onnxruntime: version, build (CUDA / ROCm / CPU),
+ * the GPU code their libraries carry (binscan) and what they need. */
+#ifndef GD_FRAMEWORKS_H
+#define GD_FRAMEWORKS_H
+
+#include <stddef.h>
+
+#include "../binscan/binscan.h"
+#include "../core/ctx.h"
+
+struct gd_fw_lib {
+	char name[96];     /* "libtorch_cuda.so" */
+	char path[1024];   /* host path scanned */
+	size_t n_targets;
+	char missing[256]; /* needed libraries not found, "" when all are */
+	char error[160];
+};
+
+struct gd_framework {
+	char name[32];       /* "torch", "ctranslate2", "llama_cpp", "onnxruntime" */
+	char version[64];    /* "2.5.1+rocm6.2" */
+	char site[512];      /* the site-packages directory */
+	char build[16];      /* "cuda", "rocm", "cpu", "vulkan", "mixed", "unknown" */
+	char cuda_version[32]; /* torch/version.py cuda, or from libcudart */
+	char hip_version[48];  /* torch/version.py hip */
+	unsigned bundled_hip_major; /* libamdhip64.so.N inside the package, 0 none */
+	char backends[128];  /* llama.cpp: "hip cuda vulkan"; onnxruntime: EPs */
+	char rocblas_gfx[512]; /* gfx targets of a bundled rocBLAS library dir */
+	GD_VEC(struct gd_bs_target) targets; /* merged over its libraries */
+	GD_VEC(struct gd_fw_lib) libs;
+	/* filled by gd_frameworks_check */
+	char rocm_mismatch[256]; /* "" when fine */
+	char no_code[256];       /* "" when fine */
+	int fits;                /* 1 code for the GPUs, 0 not, -1 not judged */
+};
+
+struct gd_frameworks {
+	GD_VEC(char *) envs;  /* site dirs looked at (host paths under root) */
+	GD_VEC(struct gd_framework) fw;
+	unsigned system_hip_major; /* libamdhip64.so.N the loader finds, 0 none */
+};
+
+/* Find environments and frameworks. Problems become diagnostics. */
+int gd_frameworks_collect(gd_ctx *ctx, struct gd_frameworks *out);
+void gd_frameworks_free(struct gd_frameworks *out);
+
+/* Flag bundled ROCm != system ROCm and frameworks with no code for the
+ * GPUs (gpu list as binscan takes it: gd_bs_gpu_parse("gfx1030") ...). */
+void gd_frameworks_check(struct gd_frameworks *fws, const struct gd_bs_gpu *gpus,
+			 size_t n_gpus);
+
+#endif

@@ -1,0 +1,67 @@
+/* probe/hip_api: the HIP runtime entry points the probe uses, as exported
+ * by libamdhip64 since HIP 4.2 (symbol version hip_4.2; hiprtc is inside
+ * libamdhip64 up to ROCm 5.x and in libhiprtc from 6.0). Declared here so
+ * no ROCm header is needed to build. hipError_t is an int; 0 = success. */
+#ifndef GD_HIP_API_H
+#define GD_HIP_API_H
+
+#include <stddef.h>
+
+typedef int hipError_t;
+typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef struct _hiprtcProgram *hiprtcProgram;
+
+#define GD_HIP_H2D 1 /* hipMemcpyHostToDevice */
+#define GD_HIP_D2H 2 /* hipMemcpyDeviceToHost */
+#define GD_HIP_HOST_NONCOHERENT 0x80000000u /* hipHostMallocNonCoherent */
+#define GD_HIP_DEVICE_FINEGRAINED 0x1u     /* hipDeviceMallocFinegrained */
+
+struct gd_hip {
+	void *lib;
+	hipError_t (*Init)(unsigned);
+	hipError_t (*GetDeviceCount)(int *);
+	hipError_t (*DriverGetVersion)(int *);
+	hipError_t (*RuntimeGetVersion)(int *);
+	hipError_t (*DeviceGetName)(char *, int, int);
+	hipError_t (*DeviceTotalMem)(size_t *, int);
+	hipError_t (*GetDeviceProperties)(void *, int);
+	const char *(*GetErrorName)(hipError_t);
+	const char *(*GetErrorString)(hipError_t);
+	hipError_t (*SetDevice)(int);
+	hipError_t (*Malloc)(void **, size_t);
+	hipError_t (*Free)(void *);
+	hipError_t (*HostMalloc)(void **, size_t, unsigned);
+	hipError_t (*HostFree)(void *);
+	hipError_t (*ExtMallocWithFlags)(void **, size_t, unsigned);
+	hipError_t (*Memcpy)(void *, const void *, size_t, int);
+	hipError_t (*MemcpyAsync)(void *, const void *, size_t, int,
+				  hipStream_t);
+	hipError_t (*StreamCreate)(hipStream_t *);
+	hipError_t (*StreamDestroy)(hipStream_t);
+	hipError_t (*StreamSynchronize)(hipStream_t);
+	hipError_t (*DeviceSynchronize)(void);
+	hipError_t (*ModuleLoadData)(hipModule_t *, const void *);
+	hipError_t (*ModuleGetFunction)(hipFunction_t *, hipModule_t,
+					const char *);
+	hipError_t (*ModuleUnload)(hipModule_t);
+	hipError_t (*ModuleLaunchKernel)(hipFunction_t, unsigned, unsigned,
+					 unsigned, unsigned, unsigned,
+					 unsigned, unsigned, hipStream_t,
+					 void **, void **);
+	/* hiprtc (libamdhip64 <= 5.x, libhiprtc >= 6) */
+	int (*RtcCreate)(hiprtcProgram *, const char *, const char *, int,
+			 const char **, const char **);
+	int (*RtcCompile)(hiprtcProgram, int, const char **);
+	int (*RtcCodeSize)(hiprtcProgram, size_t *);
+	int (*RtcCode)(hiprtcProgram, char *);
+	int (*RtcLogSize)(hiprtcProgram, size_t *);
+	int (*RtcLog)(hiprtcProgram, char *);
+	int (*RtcDestroy)(hiprtcProgram *);
+	const char *(*RtcErrStr)(int);
+	hipStream_t stream;
+	char gfx[64];
+};
+
+#endif

@@ -1,0 +1,31 @@
+/* fake_hang_libcuda: a STAND-IN for libcuda.so.1 that hangs on purpose in
+ * cuInit, the fault no real driver produces on demand (field reports: a
+ * driver wedged after an Xid). Only for tests/scripts/test_probe.sh, which
+ * builds it as libcuda.so.1 into a temp dir and points GPUDOCTOR_LIB_PATH
+ * at it. Every other entry point the probe resolves exists and fails. */
+#include <unistd.h>
+
+int cuInit(unsigned flags);
+int cuInit(unsigned flags)
+{
+	(void)flags;
+	for (;;)
+		pause();
+}
+
+#define FAIL(name)                                                             \
+	int name(void);                                                        \
+	int name(void) { return 999; }
+FAIL(cuDriverGetVersion) FAIL(cuDeviceGetCount) FAIL(cuDeviceGet)
+FAIL(cuDeviceGetName) FAIL(cuDeviceTotalMem_v2) FAIL(cuDeviceGetAttribute)
+FAIL(cuDevicePrimaryCtxRetain) FAIL(cuDevicePrimaryCtxRelease_v2)
+FAIL(cuCtxSetCurrent) FAIL(cuCtxCreate_v2) FAIL(cuCtxDestroy_v2)
+FAIL(cuCtxSynchronize) FAIL(cuMemAlloc_v2) FAIL(cuMemFree_v2)
+FAIL(cuMemAllocHost_v2) FAIL(cuMemFreeHost) FAIL(cuMemcpyHtoD_v2)
+FAIL(cuMemcpyDtoH_v2) FAIL(cuMemcpyHtoDAsync_v2) FAIL(cuMemcpyDtoHAsync_v2)
+FAIL(cuMemcpyDtoDAsync_v2) FAIL(cuMemsetD8_v2) FAIL(cuStreamCreate)
+FAIL(cuStreamSynchronize) FAIL(cuStreamDestroy_v2) FAIL(cuEventCreate)
+FAIL(cuEventRecord) FAIL(cuEventSynchronize) FAIL(cuEventElapsedTime)
+FAIL(cuEventDestroy_v2) FAIL(cuModuleLoadData) FAIL(cuModuleGetFunction)
+FAIL(cuModuleUnload) FAIL(cuLaunchKernel) FAIL(cuGetErrorName)
+FAIL(cuGetErrorString)

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# gpudoctor probe end to end: the supervisor's self-test, the Vulkan and
+# OpenCL probes on Mesa lavapipe and PoCL for real, the real HIP 5.2 runtime
+# answering "no device", CUDA skipping visibly without an NVIDIA GPU, a
+# missing library, and two stand-in libraries (tests/fake/) for a driver
+# that hangs in cuInit and one that crashes in hipInit.
+set -u
+G=${GPUDOCTOR:?GPUDOCTOR must name the built binary}
+SRC=${GD_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+ok() { echo "ok   - $1"; }
+bad() { echo "FAIL - $1"; fails=$((fails + 1)); }
+# check DESC FILE JQ-EXPR
+check() {
+	if jq -e "$3" "$2" >/dev/null 2>&1; then ok "$1"; else
+		bad "$1"; jq -c '.results' "$2" 2>/dev/null | head -c 2000; echo
+	fi
+}
+# Nothing started by a probe may outlive gpudoctor.
+no_leftovers() {
+	if pgrep -f -- "__probe-child" >/dev/null 2>&1 ||
+	   pgrep -f -- "$tmp" >/dev/null 2>&1; then
+		bad "$1: probe processes left running"
+		ps -ef | grep -e __probe-child | grep -v grep
+	else
+		ok "$1: nothing left running"
+	fi
+}
+run() { # run NAME ARGS... -> $tmp/NAME.json, wall time in $tmp/NAME.time
+	local name=$1; shift
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$G" probe --json "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+	t1=$(date +%s.%N)
+	python3 -c "print($t1 - $t0)" >"$tmp/$name.time"
+}
+lt() { python3 -c "import sys; sys.exit(0 if float('$1') < float('$2') else 1)"; }
+
+# 1. self-test: every fault classified as expected, quickly, nothing left
+run selftest --selftest
+check "selftest: all 11 cases classified right" "$tmp/selftest.json" \
+	'.selftest_passed == true and (.results | length) == 11 and
+	 all(.results[]; .pass and .backend == "selftest")'
+check "selftest: hang in the named phase" "$tmp/selftest.json" \
+	'.results[] | select(.op == "hang_in_phase") |
+	 .status == "hang" and .phase == "fake_driver_init" and .seconds < 1.5'
+check "selftest: abort message kept" "$tmp/selftest.json" \
+	'.results[] | select(.op == "abort") | .detail | test("SIGABRT.*assertion")'
+check "selftest: schema" "$tmp/selftest.json" \
+	'.schema_version == 1 and .command == "probe" and
+	 all(.results[]; has("backend") and has("device") and has("op") and
+	     has("status") and has("phase") and has("seconds") and has("detail"))'
+lt "$(cat "$tmp/selftest.time")" 4 && ok "selftest: under 4 s" ||
+	bad "selftest took $(cat "$tmp/selftest.time") s"
+[ "$(cat "$tmp/selftest.rc")" = 0 ] && ok "selftest: exit 0" || bad "selftest: exit $(cat "$tmp/selftest.rc")"
+no_leftovers selftest
+
+# 2. Vulkan on Mesa lavapipe
+run vulkan --backend vulkan
+check "vulkan: init and vector_add ok on lavapipe, marked software" "$tmp/vulkan.json" \
+	'([.results[] | select(.op == "init")][0].status == "ok") and
+	 ([.results[] | select(.op == "kernel_vector_add")] | length > 0 and
+	  all(.[]; .status == "ok")) and
+	 any(.devices[]; (.name | test("llvmpipe")) and .software == true)'
+check "vulkan: copies ok" "$tmp/vulkan.json" \
+	'[.results[] | select(.op == "copy_h2d" or .op == "copy_d2h")] |
+	 length >= 2 and all(.[]; .status == "ok")'
+
+# 3. OpenCL on PoCL
+run opencl --backend opencl
+check "opencl: init and vector_add ok on PoCL, marked software" "$tmp/opencl.json" \
+	'([.results[] | select(.op == "init")][0].status == "ok") and
+	 any(.results[]; .op == "kernel_vector_add" and .status == "ok") and
+	 any(.devices[]; .software == true and (.library | test("Portable Computing Language")))'
+
+# 4. HIP: Debian's real libamdhip64.so.5, no AMD GPU -> the real answer
+run hip --backend hip
+check "hip: real runtime says no device, as an error, not a crash" "$tmp/hip.json" \
+	'.results[0].op == "init" and (.results[0].status == "error" or
+	 .results[0].status == "skipped") and
+	 (.results[0].detail | test("hipErrorNoDevice|no device"; "i")) and
+	 (.results[0].detail | test("libamdhip64"))'
+
+# 5. CUDA: skipped visibly without an NVIDIA GPU
+if [ -e /dev/nvidia0 ]; then
+	run cuda --backend cuda --quick
+	check "cuda: init ok on the NVIDIA GPU" "$tmp/cuda.json" \
+		'.results[0].op == "init" and .results[0].status == "ok"'
+else
+	run cuda --backend cuda
+	check "cuda: skipped: no NVIDIA GPU" "$tmp/cuda.json" \
+		'.results[0].op == "init" and .results[0].status == "skipped" and
+		 (.results[0].detail | test("no NVIDIA GPU"))'
+	echo "note - cuda: skipped: no NVIDIA GPU (GPU runs: bench/probe-cuda.sh)"
+fi
+
+# 6. missing library: search only an empty directory
+mkdir -p "$tmp/empty"
+GPUDOCTOR_LIB_PATH="$tmp/empty" run missing --backend vulkan,opencl,hip
+check "missing: each backend names what it searched" "$tmp/missing.json" \
+	'[.results[] | select(.op == "init")] | length == 3 and
+	 all(.[]; .status == "missing" and (.detail | test("GPUDOCTOR_LIB_PATH")))'
+
+# 7. stand-ins for faults no real runtime produces on demand
+mkdir -p "$tmp/fakecuda"
+cc -shared -fPIC -o "$tmp/fakecuda/libcuda.so.1" "$SRC/tests/fake/fake_hang_libcuda.c"
+GPUDOCTOR_LIB_PATH="$tmp/fakecuda" run fakehang --backend cuda --timeout 1
+check "fake_hang_libcuda: hang in cuInit" "$tmp/fakehang.json" \
+	'.results[0].op == "init" and .results[0].status == "hang" and
+	 .results[0].phase == "cuInit" and .results[0].seconds < 1.5'
+lt "$(cat "$tmp/fakehang.time")" 2.5 && ok "fake_hang_libcuda: reported within deadline + 0.5 s (+ start-up)" ||
+	bad "fake_hang_libcuda took $(cat "$tmp/fakehang.time") s"
+no_leftovers fake_hang_libcuda
+
+mkdir -p "$tmp/fakehip"
+cc -shared -fPIC -o "$tmp/fakehip/libamdhip64.so.5" "$SRC/tests/fake/fake_crash_libamdhip64.c"
+GPUDOCTOR_LIB_PATH="$tmp/fakehip" run fakecrash --backend hip
+check "fake_crash_libamdhip64: crash in hipInit, SIGSEGV, message kept" "$tmp/fakecrash.json" \
+	'.results[0].op == "init" and .results[0].status == "crash" and
+	 .results[0].phase == "hipInit" and (.results[0].detail | test("SIGSEGV")) and
+	 (.results[0].log | test("writes through NULL"))'
+
+# 8. text output: ASCII without a UTF-8 locale, no progress when piped
+LC_ALL=C "$G" probe --backend vulkan >"$tmp/text.out" 2>"$tmp/text.err"
+if grep -q "kernel_vector_add *ok" "$tmp/text.out" && ! grep -q "✔" "$tmp/text.out" &&
+   ! grep -q "probing" "$tmp/text.err"; then
+	ok "text: ASCII matrix, no live progress when not a terminal"
+else
+	bad "text output"; cat "$tmp/text.out" "$tmp/text.err"
+fi
+
+# 9. bad usage
+"$G" probe --backend nosuch >/dev/null 2>&1
+[ $? = 3 ] && ok "unknown backend: exit 3" || bad "unknown backend exit"
+
+# 10. the quick set, timed (the 3 s target is for a working GPU machine)
+run quick --quick
+check "quick: every backend reported" "$tmp/quick.json" \
+	'[.results[].backend] | unique | length == 4'
+echo "note - quick set: $(cat "$tmp/quick.time") s wall"
+
+[ $fails = 0 ] && echo "test_probe: all passed" && exit 0
+echo "test_probe: $fails failed"
+exit 1

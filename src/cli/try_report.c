@@ -194,6 +194,9 @@ static void print_rest(struct gd_cli *cli, const struct gd_try *t,
 			printf("      source: %s\n", st->sources);
 	}
 	printf("\n");
+	if (!t->m.n_gpus)
+		printf("No GPU found here, so no strategy but the baseline "
+		       "applies.\n");
 	if (t->first_ok < 0) {
 		printf("No strategy worked (%.1f s in all).\n", t->total);
 		return;

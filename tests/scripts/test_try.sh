@@ -18,8 +18,23 @@ rootstrix="$src/tests/fixtures/strixhalo/root"
 fail=0
 tmp=$(mktemp -d)
 marker="gd_try_marker_$$_$RANDOM"
+# Processes whose command line holds $1 (like pgrep -f, without procps).
+alive() {
+	local f
+	for f in /proc/[0-9]*/cmdline; do
+		[ "$f" = "/proc/$$/cmdline" ] && continue
+		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -- "$1" && return 0
+	done
+	return 1
+}
 cleanup() {
-	pkill -f "$marker" 2>/dev/null
+	local f pid
+	for f in /proc/[0-9]*/cmdline; do
+		pid=${f#/proc/}; pid=${pid%/cmdline}
+		[ "$pid" = $$ ] && continue
+		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -- "$marker" &&
+			kill -9 "$pid" 2>/dev/null
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -55,15 +70,15 @@ check "override 10.3.0 + MIOpen find mode: ok, and it is the first that works" \
 check "every row has name, env (object), outcome, phase, seconds" \
 	'jqc "all(.strategies[]; (.name|type) == \"string\" and (.env|type) == \"object\" and (.outcome|IN(\"ok\",\"failed\",\"crash\",\"hang\")) and (.phase|type) == \"string\" and (.seconds|type) == \"number\")"'
 # Each strategy is bounded by its deadline + the SIGTERM grace (0.3 s).
-limit=$(echo "$n * ($T + 0.3) + 2" | bc -l)
-wall=$(echo "$end - $start" | bc -l)
+limit=$(awk -v n="$n" -v t=$T 'BEGIN { print n * (t + 0.3) + 2 }')
+wall=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
 check "total time $wall s within the deadlines ($limit s)" \
-	'[ "$(echo "$wall < $limit" | bc -l)" -eq 1 ]'
+	'awk -v w="$wall" -v l="$limit" "BEGIN { exit !(w < l) }"'
 check "the hang took about its deadline" \
 	'jqc ".strategies[] | select(.outcome == \"hang\") | .seconds >= 1.9 and .seconds < 3.5"'
 sleep 0.2
-check "no process of the hung strategy survives (pgrep -f marker)" \
-	'! pgrep -f "$marker" >/dev/null'
+check "no process of the hung strategy survives (no command line holds the marker)" \
+	'! alive "$marker"'
 
 # 2. The text table.
 "$GPUDOCTOR" --root "$root5700" try --timeout $T -- \
@@ -77,7 +92,7 @@ check "table: hang row with its phase, crash row with its signal" \
 check "table: names the first that works" \
 	'grep -q "First that works: rdna1-override-10.3.0-miopen-fast" "$tmp/try.txt"'
 sleep 0.2
-check "still no leftover process" '! pgrep -f "$marker" >/dev/null'
+check "still no leftover process" '! alive "$marker"'
 
 # 3. --save, then run applies the saved profile.
 "$GPUDOCTOR" --root "$root5700" try --save --first --timeout $T -- \
@@ -104,10 +119,10 @@ start=$(date +%s.%N)
 	--expect 'server is listening' -- "$here/try/fake_server.sh" \
 	>"$tmp/try.json" 2>/dev/null
 end=$(date +%s.%N)
-wall=$(echo "$end - $start" | bc -l)
+wall=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
 check "--expect: ok as soon as the line is seen ($wall s, deadline 20 s)" \
-	'jqc ".strategies[0].outcome == \"ok\"" && [ "$(echo "$wall < 5" | bc -l)" -eq 1 ]'
-check "--expect: the server was stopped" 'sleep 0.2; ! pgrep -f "${marker}_server" >/dev/null'
+	'jqc ".strategies[0].outcome == \"ok\"" && awk -v w="$wall" "BEGIN { exit !(w < 5) }"'
+check "--expect: the server was stopped" 'sleep 0.2; ! alive "${marker}_server"'
 
 # 5. User steps (Strix Halo: amdgpu.cwsr_enable=0) are listed, never run.
 "$GPUDOCTOR" --root "$rootstrix" try --json --timeout $T -- true \

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Run on an NVIDIA GPU machine: gpudoctor's CUDA probes and --bench, and a
+# PyTorch reference measured the same way in the same run, side by side.
+#   bench/probe-cuda.sh [PATH/TO/gpudoctor]      (builds build-bench/ if none)
+#   PYTHON=/path/to/venv/bin/python bench/probe-cuda.sh
+# Prints: the full probe matrix, the quick-set wall time, and a table
+# gpudoctor | PyTorch | ratio per figure (goal: within 5%).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+G=${1:-}
+PY=${PYTHON:-python3}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+if [ -z "$G" ]; then
+	cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+		cmake --build "$root/build-bench" -j"$(nproc)" >/dev/null || exit 1
+	G=$root/build-bench/gpudoctor
+fi
+
+# pip-installed PyTorch ships cuBLAS/cuDNN/NVRTC under site-packages/nvidia/*/lib:
+# let gpudoctor find the same libraries PyTorch uses.
+nvlibs=$("$PY" - <<'PY' 2>/dev/null
+import glob, os
+try:
+    import nvidia
+    roots = list(nvidia.__path__)
+except Exception:
+    roots = []
+print(":".join(d for r in roots for d in sorted(glob.glob(os.path.join(r, "*", "lib")))))
+PY
+)
+[ -n "$nvlibs" ] && export LD_LIBRARY_PATH="$nvlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+echo "== machine"
+nvidia-smi -L 2>/dev/null || echo "(no nvidia-smi)"
+"$PY" -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' 2>/dev/null
+echo
+echo "== gpudoctor probe --backend cuda (full matrix)"
+"$G" probe --backend cuda
+echo
+echo "== gpudoctor probe --quick (wall time, all backends)"
+s=$(date +%s.%N); "$G" probe --quick >/dev/null; e=$(date +%s.%N)
+python3 -c "print('quick set: %.2f s wall' % ($e - $s))"
+echo
+echo "== gpudoctor probe --backend cuda --bench"
+s=$(date +%s.%N)
+"$G" probe --backend cuda --bench --json >"$out/g.json"
+e=$(date +%s.%N)
+python3 -c "print('cuda probe with bench: %.2f s wall' % ($e - $s))"
+echo "== PyTorch reference (same sizes, same timing method)"
+"$PY" "$root/bench/torch_ref.py" >"$out/t.json" || echo "PyTorch reference failed"
+python3 - "$out/g.json" "$out/t.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+try:
+    t = json.load(open(sys.argv[2]))
+except Exception:
+    t = {}
+print("device:", t.get("_device", "?"), "| torch", t.get("_torch", "?"), "CUDA", t.get("_cuda", "?"))
+print("%-16s %12s %12s %8s  %s" % ("figure", "gpudoctor", "pytorch", "ratio", "unit"))
+for f in g.get("figures", []):
+    if f["backend"] != "cuda" or f["device_index"] != 0:
+        continue
+    ref = t.get(f["name"])
+    ratio = f["value"] / ref if ref else float("nan")
+    flag = "" if ref is None else ("ok" if abs(ratio - 1) <= 0.05 else "OFF >5%")
+    print("%-16s %12.2f %12s %8.3f  %-8s %s" % (f["name"], f["value"],
+          "%.2f" % ref if ref else "-", ratio, f["unit"], flag))
+print()
+for f in g.get("figures", []):
+    print("  %s: %s" % (f["name"], f["note"]))
+bad = [r for r in g.get("results", []) if r["status"] not in ("ok", "skipped")]
+for r in bad:
+    print("probe %s %s: %s: %s" % (r["backend"], r["op"], r["status"], r["detail"]))
+PY

@@ -254,7 +254,11 @@ static void rocblas_gfx(gd_ctx *ctx, const char *dir, char *out, size_t cap)
 		if (strlen(tok) > 5 && !strstr(out, tok) && strlen(out) + strlen(tok) < cap)
 			strcat(out, out[0] ? tok + 1 : tok); /* " a b c " */
 	}
-	gd_trim(out);
+	{
+		char *t = gd_trim(out);
+
+		memmove(out, t, strlen(t) + 1);
+	}
 	gd_strvec_free(&ents);
 }
 

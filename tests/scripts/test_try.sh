@@ -23,7 +23,7 @@ alive() {
 	local f
 	for f in /proc/[0-9]*/cmdline; do
 		[ "$f" = "/proc/$$/cmdline" ] && continue
-		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -- "$1" && return 0
+		{ tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF -- "$1" && return 0
 	done
 	return 1
 }
@@ -32,7 +32,7 @@ cleanup() {
 	for f in /proc/[0-9]*/cmdline; do
 		pid=${f#/proc/}; pid=${pid%/cmdline}
 		[ "$pid" = $$ ] && continue
-		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -- "$marker" &&
+		{ tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF -- "$marker" &&
 			kill -9 "$pid" 2>/dev/null
 	done
 	rm -rf "$tmp"

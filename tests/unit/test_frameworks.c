@@ -1,0 +1,156 @@
+/* inventory/frameworks on a captured-style root built in a temp dir: a
+ * python3 prefix with torch (ROCm build, version.py as PyTorch writes it,
+ * a real HIP fat library from tests/fixtures/binscan, bundled HIP 6 and a
+ * rocBLAS library dir), ctranslate2 (a real CUDA library), llama_cpp
+ * (libggml-hip / -vulkan) and onnxruntime (CUDA EP); the system has HIP 5. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "inventory/frameworks.h"
+#include "t.h"
+
+static char root[256];
+
+static void mkdirs(const char *rel)
+{
+	char p[1024];
+
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	for (char *s = p + strlen(root) + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	mkdir(p, 0755);
+}
+
+static void put(const char *rel, const char *text, const char *copy_of)
+{
+	char p[1024], src[1024], buf[65536];
+	FILE *out, *in;
+	size_t n;
+
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	out = fopen(p, "wb");
+	if (!out)
+		return;
+	if (text)
+		fputs(text, out);
+	if (copy_of) {
+		const char *sd = getenv("GD_SRCDIR");
+
+		snprintf(src, sizeof src, "%s/tests/fixtures/binscan/%s", sd ? sd : "..", copy_of);
+		in = fopen(src, "rb");
+		while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+			fwrite(buf, 1, n, out);
+		if (in)
+			fclose(in);
+	}
+	fclose(out);
+}
+
+static const struct gd_framework *find(const struct gd_frameworks *f, const char *name)
+{
+	for (size_t i = 0; i < f->fw.n; i++)
+		if (!strcmp(f->fw.v[i].name, name))
+			return &f->fw.v[i];
+	return NULL;
+}
+
+static void build_tree(void)
+{
+	const char *site = "usr/lib/python3.11/site-packages";
+	char p[512];
+
+	mkdirs("usr/bin");
+	put("usr/bin/python3", "", NULL);
+	mkdirs("usr/lib/x86_64-linux-gnu");
+	put("usr/lib/x86_64-linux-gnu/libamdhip64.so.5", "", NULL);
+#define S(x) (snprintf(p, sizeof p, "%s/%s", site, x), p)
+	mkdirs(S("torch/lib/rocblas/library"));
+	mkdirs(S("torch-2.5.1+rocm6.2.dist-info"));
+	put(S("torch/version.py"),
+	    "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+	    "__version__ = '2.5.1+rocm6.2'\ndebug = False\ncuda: Optional[str] = None\n"
+	    "git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = '6.2.41133-dd7f95766'\n",
+	    NULL);
+	put(S("torch/lib/libtorch_hip.so"), NULL, "libhip_gfx900_gfx1010_gfx90a.so");
+	put(S("torch/lib/libamdhip64.so.6"), "", NULL);
+	put(S("torch/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat"), "", NULL);
+	put(S("torch/lib/rocblas/library/Kernels.so-000-gfx90a-xnack-.hsaco"), "", NULL);
+	mkdirs(S("ctranslate2"));
+	mkdirs(S("ctranslate2-4.5.0.dist-info"));
+	put(S("ctranslate2/libctranslate2.so.4"), NULL, "libcuda_sm80_sm90_ptx90.so");
+	mkdirs(S("llama_cpp/lib"));
+	put(S("llama_cpp/lib/libggml-hip.so"), NULL, "libhip_gfx900_gfx1010_gfx90a.so");
+	put(S("llama_cpp/lib/libggml-vulkan.so"), "", NULL);
+	mkdirs(S("onnxruntime/capi"));
+	mkdirs(S("onnxruntime_gpu-1.19.2.dist-info"));
+	put(S("onnxruntime/capi/libonnxruntime_providers_cuda.so"), NULL,
+	    "libcuda_sm80_sm90_ptx90.so");
+	put(S("onnxruntime/capi/libonnxruntime_providers_shared.so"), "", NULL);
+#undef S
+}
+
+int main(void)
+{
+	char *envp[] = {"PATH=/usr/bin", "HOME=/nonexistent", NULL};
+	struct gd_frameworks fws;
+	struct gd_bs_gpu gpus[1];
+	const struct gd_framework *t, *c, *l, *o;
+	gd_ctx ctx;
+	char cmd[300];
+
+	snprintf(root, sizeof root, "/tmp/gd-test-fw-XXXXXX");
+	if (!mkdtemp(root))
+		return 1;
+	build_tree();
+	CHECK_INT(gd_ctx_init(&ctx, root, envp), 0);
+	CHECK_INT(gd_frameworks_collect(&ctx, &fws), 0);
+	CHECK(fws.envs.n >= 1);
+	CHECK_INT(fws.fw.n, 4);
+	CHECK_INT(fws.system_hip_major, 5);
+	t = find(&fws, "torch");
+	c = find(&fws, "ctranslate2");
+	l = find(&fws, "llama_cpp");
+	o = find(&fws, "onnxruntime");
+	CHECK(t && c && l && o);
+	if (t && c && l && o) {
+		CHECK_STR(t->version, "2.5.1+rocm6.2");
+		CHECK_STR(t->hip_version, "6.2.41133-dd7f95766");
+		CHECK_STR(t->cuda_version, "");
+		CHECK_STR(t->build, "rocm");
+		CHECK_INT(t->bundled_hip_major, 6);
+		CHECK_STR(t->rocblas_gfx, "gfx90a gfx1030");
+		CHECK_INT(t->targets.n, 3);
+		CHECK_STR(c->version, "4.5.0");
+		CHECK_STR(c->build, "cuda");
+		CHECK(c->targets.n == 3);
+		CHECK(strstr(l->backends, "hip") && strstr(l->backends, "vulkan"));
+		CHECK_STR(l->build, "rocm");
+		CHECK_STR(o->version, "1.19.2");
+		CHECK_STR(o->backends, "CPU cuda");
+		gd_bs_gpu_parse("gfx1030", &gpus[0]);
+		gd_frameworks_check(&fws, gpus, 1);
+		CHECK(strstr(t->rocm_mismatch, "libamdhip64.so.5") != NULL);
+		CHECK(strstr(t->no_code, "no code for gfx1030") != NULL);
+		CHECK_INT(t->fits, 0);
+		CHECK_INT(c->fits, -1); /* CUDA-only: nothing to say about an AMD GPU */
+		gd_frameworks_free(&fws);
+		gd_frameworks_collect(&ctx, &fws);
+		gd_bs_gpu_parse("gfx1010", &gpus[0]);
+		gd_frameworks_check(&fws, gpus, 1);
+		t = find(&fws, "torch");
+		CHECK(t && t->fits == 1 && !t->no_code[0]);
+	}
+	gd_frameworks_free(&fws);
+	gd_ctx_free(&ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", root);
+	return t_done("test_frameworks");
+}

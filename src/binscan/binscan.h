@@ -40,9 +40,9 @@ struct gd_bs_target {
 };
 
 struct gd_bs_symver {
-	char lib[64];   /* verneed file: "libamdhip64.so.6" */
-	char ver[32];   /* "ROCR_1", "hip_6.0" */
-	char sym[96];   /* "hsa_amd_enable_logging", "" for a bare version need */
+	char lib[128];  /* verneed file: "libamdhip64.so.6" */
+	char ver[64];   /* "ROCR_1", "hip_6.0" */
+	char *sym;      /* owned: "hsa_amd_enable_logging", "" for a bare version need */
 };
 
 struct gd_bs_dyn {

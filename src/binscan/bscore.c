@@ -74,6 +74,8 @@ void gd_bs_dyn_free(struct gd_bs_dyn *d)
 	for (size_t i = 0; i < d->needed.n; i++)
 		free(d->needed.v[i]);
 	gd_vec_free(&d->needed);
+	for (size_t i = 0; i < d->symvers.n; i++)
+		free(d->symvers.v[i].sym);
 	gd_vec_free(&d->symvers);
 }
 

@@ -267,12 +267,18 @@ static void add_symver(struct gd_bs_dyn *d, size_t max, const char *lib,
 {
 	struct gd_bs_symver *sv;
 
+	char *copy;
+
 	d->n_symvers_total++;
-	if (d->symvers.n >= max || !(sv = gd_vec_push(&d->symvers)))
+	if (d->symvers.n >= max || !(copy = strdup(sym)))
 		return;
+	if (!(sv = gd_vec_push(&d->symvers))) {
+		free(copy);
+		return;
+	}
 	gd_strlcpy(sv->lib, lib, sizeof sv->lib);
 	gd_strlcpy(sv->ver, ver, sizeof sv->ver);
-	gd_strlcpy(sv->sym, sym, sizeof sv->sym);
+	sv->sym = copy;
 }
 
 /* Undefined dynsym entries whose versym points at a verneed entry. */

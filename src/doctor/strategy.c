@@ -83,8 +83,8 @@ static unsigned rocm_index(const struct gd_machine *m, const struct gd_gpu *g)
 /* "{dgpus}": the discrete AMD GPUs as ROCR_VISIBLE_DEVICES ids (the
  * UUID when known: it does not move when the APU is hidden), or as
  * indices in KFD order (HIP_VISIBLE_DEVICES takes indices). */
-static void dgpu_ids(const struct gd_machine *m, int uuid, char *buf,
-		     size_t cap)
+void gd_strategy_dgpu_ids(const struct gd_machine *m, int uuid, char *buf,
+			  size_t cap)
 {
 	size_t used = 0;
 
@@ -203,7 +203,7 @@ static int fill_env(gd_ctx *ctx, const json_t *s, const struct gd_machine *m,
 			continue;
 		}
 		if (is_device_list(s, key, v)) {
-			dgpu_ids(m, !strcmp(key, "ROCR_VISIBLE_DEVICES"), buf,
+			gd_strategy_dgpu_ids(m, !strcmp(key, "ROCR_VISIBLE_DEVICES"), buf,
 				 sizeof buf);
 			v = buf;
 		}

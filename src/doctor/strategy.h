@@ -53,6 +53,10 @@ int gd_strategy_candidates(gd_ctx *ctx, const json_t *kbroot,
 			   struct gd_strategy_list *out);
 void gd_strategy_list_free(struct gd_strategy_list *l);
 
+/* The ROCm ids of the discrete AMD GPUs, comma-separated: "GPU-<unique
+ * id>" when uuid and the id is known, else the index in KFD order. */
+void gd_strategy_dgpu_ids(const struct gd_machine *m, int uuid, char *buf,
+			  size_t cap);
 /* The first GPU a machine-level strategy should be saved for: the first
  * discrete AMD or NVIDIA GPU, else the first GPU; -1 when none. */
 int gd_strategy_primary_gpu(const struct gd_machine *m);

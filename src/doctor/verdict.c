@@ -116,6 +116,7 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		if (out->v[i].status == GD_V_WORKS)
 			out->any_works = 1;
 	}
+	gd_v_strategies(ctx, m, out);
 	fold_evidence(out, ev);
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "strategy.h"
 #include "verdict_util.h"
 
 static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
@@ -187,7 +188,9 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 			    struct gd_verdict *v)
 {
 	const struct gd_gpu *other = NULL;
+	char ids[256];
 
+	gd_strategy_dgpu_ids(m, 1, ids, sizeof ids);
 	for (size_t i = 0; i < m->n_gpus; i++)
 		if (&m->gpus[i] != g && m->gpus[i].vendor == GD_VENDOR_AMD &&
 		    m->gpus[i].integrated != g->integrated)
@@ -197,16 +200,15 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 	if (g->integrated) {
 		gd_v_fact(v, "this APU sits beside a discrete AMD GPU (%s)",
 			  other->gfx[0] ? other->gfx : other->pci.bdf);
-		if (!other->hidden && other->first_agent >= 0)
+		if (!other->hidden && ids[0])
 			gd_v_step(v, "Use the discrete GPU for ML work and hide this "
-				     "APU from ROCm: export ROCR_VISIBLE_DEVICES=%d",
-				  other->first_agent);
-	} else if (!other->hidden && g->first_agent >= 0) {
+				     "APU from ROCm: export ROCR_VISIBLE_DEVICES=%s",
+				  ids);
+	} else if (!other->hidden && ids[0]) {
 		gd_v_fact(v, "ROCm also sees the integrated GPU (%s) beside this one",
 			  other->gfx[0] ? other->gfx : other->pci.bdf);
 		gd_v_step(v, "Hide the APU so frameworks use this GPU: export "
-			     "ROCR_VISIBLE_DEVICES=%d ('gpudoctor try' tests it)",
-			  g->first_agent);
+			     "ROCR_VISIBLE_DEVICES=%s", ids);
 	}
 }
 

@@ -31,6 +31,9 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,
 		    struct gd_verdict *v);
+/* Steps from the kb's workaround strategies (verdict_strategy.c). */
+void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
+		     struct gd_diagnosis *d);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 

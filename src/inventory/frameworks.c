@@ -54,6 +54,22 @@ static void add_prefix(gd_ctx *ctx, struct gd_frameworks *o, const char *prefix)
 	gd_strvec_free(&ents);
 }
 
+/* pyenv's shims are scripts: the interpreters live in ../versions/X. */
+static void add_versions(gd_ctx *ctx, struct gd_frameworks *o, const char *shims)
+{
+	char dir[1024], pre[1024];
+	gd_strvec ents = {0};
+
+	gd_fmt(dir, sizeof dir, "%.*s/versions", (int)(strlen(shims) - 6), shims);
+	if (gd_fs_list(&ctx->fs, dir, &ents))
+		return;
+	for (size_t i = 0; i < ents.n && i < 16; i++) {
+		gd_fmt(pre, sizeof pre, "%s/%s", dir, ents.v[i]);
+		add_prefix(ctx, o, pre);
+	}
+	gd_strvec_free(&ents);
+}
+
 static void find_envs(gd_ctx *ctx, struct gd_frameworks *o)
 {
 	const char *path = gd_ctx_getenv(ctx, "PATH"), *home;
@@ -68,6 +84,10 @@ static void find_envs(gd_ctx *ctx, struct gd_frameworks *o)
 		gd_fmt(py, sizeof py, "%s/python3", tok);
 		if (tok[0] != '/' || !gd_fs_exists(&ctx->fs, py))
 			continue;
+		if (gd_endswith(tok, "/shims")) { /* pyenv: every installed version */
+			add_versions(ctx, o, tok);
+			continue;
+		}
 		if (gd_fs_resolve(&ctx->fs, py, res, sizeof res))
 			gd_strlcpy(res, py, sizeof res);
 		gd_strlcpy(pre, res, sizeof pre);

@@ -15,62 +15,30 @@
 #include "kb_internal.h"
 
 struct gd_kb {
-	json_t *root;
+	json_t *root; /* a file's: parsed at load; embedded: on first use */
+	const struct gd_kb_index *ix; /* embedded only: see kb_internal.h */
+	json_t **slot;		      /* ix->nslots entries, parsed on use */
 	char origin[512];
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	gd_vfmt(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 gd_kb *gd_kb_parse(const char *buf, size_t len, const char *name, char *err,
 		   size_t errlen)
 {
-	json_error_t je;
-	json_t *root;
+	json_t *root = gd_kb_parse_root(buf, len, name, err, errlen);
 	gd_kb *kb;
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!name)
-		name = "(kb)";
-	if (!buf || !len) {
-		set_err(err, errlen, "%s:1: empty file", name);
+	if (!root)
 		return NULL;
-	}
-	if (len > GD_KB_MAX_BYTES) {
-		set_err(err, errlen, "%s:1: %zu bytes is more than the %u a "
-			"knowledge base may have", name, len, GD_KB_MAX_BYTES);
-		return NULL;
-	}
-	/* Duplicate keys are an error: the second would silently win. */
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		set_err(err, errlen, "%s:%d:%d: %s", name, je.line, je.column,
-			je.text);
-		return NULL;
-	}
-	if (gd_kb_validate(root, buf, len, name, err, errlen) < 0) {
-		json_decref(root);
-		return NULL;
-	}
 	kb = calloc(1, sizeof *kb);
 	if (!kb) {
 		json_decref(root);
-		set_err(err, errlen, "%s: out of memory", name);
+		if (err)
+			gd_fmt(err, errlen, "%s: out of memory",
+			       name ? name : "(kb)");
 		return NULL;
 	}
 	kb->root = root;
-	gd_strlcpy(kb->origin, name, sizeof kb->origin);
+	gd_strlcpy(kb->origin, name ? name : "(kb)", sizeof kb->origin);
 	return kb;
 }
 
@@ -83,24 +51,27 @@ gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
 	size_t n;
 	gd_kb *kb;
 
+	if (!err)
+		errlen = 0;
 	if (!path) {
-		set_err(err, errlen, "(kb): no file name");
+		gd_fmt(err, errlen, "(kb): no file name");
 		return NULL;
 	}
 	f = fopen(path, "rb");
 	if (!f) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		gd_fmt(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	buf = malloc(GD_KB_MAX_BYTES + 1);
 	if (!buf) {
 		fclose(f);
-		set_err(err, errlen, "%s: out of memory", path);
+		gd_fmt(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
 	n = fread(buf, 1, GD_KB_MAX_BYTES + 1, f);
 	if (ferror(f)) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+		gd_fmt(err, errlen, "%s: %s", path,
+		       strerror(errno ? errno : EIO));
 		fclose(f);
 		free(buf);
 		return NULL;
@@ -111,22 +82,77 @@ gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
 	return kb;
 }
 
+/* Nothing is parsed here: tools/kbgen.c validated the shipped file at
+ * build time, and lookups parse only what they return. Fails only when
+ * memory runs out. */
 gd_kb *gd_kb_load_embedded(void)
 {
-	char err[256];
+	const struct gd_kb_index *ix = &gd_kb_embedded_index;
+	gd_kb *kb = calloc(1, sizeof *kb);
 
-	/* tests/unit/test_kb.c proves the shipped file validates, so this
-	 * only fails when memory runs out. */
-	return gd_kb_parse((const char *)gd_kb_embedded_data,
-			   gd_kb_embedded_size, "embedded", err, sizeof err);
+	if (!kb)
+		return NULL;
+	kb->ix = ix;
+	kb->slot = calloc(ix->nslots ? ix->nslots : 1, sizeof *kb->slot);
+	if (!kb->slot) {
+		free(kb);
+		return NULL;
+	}
+	gd_strlcpy(kb->origin, "embedded", sizeof kb->origin);
+	return kb;
 }
 
 void gd_kb_free(gd_kb *kb)
 {
 	if (!kb)
 		return;
+	for (unsigned i = 0; kb->ix && i < kb->ix->nslots; i++)
+		json_decref(kb->slot[i]);
+	free(kb->slot);
 	json_decref(kb->root);
 	free(kb);
+}
+
+/* Readers hold a const kb; the embedded one still fills its caches on
+ * first use. The object itself is never const (it comes from calloc). */
+static gd_kb *filling(const gd_kb *kb)
+{
+	return (gd_kb *)kb;
+}
+
+/* Entry text at off/len of the compact document, parsed once. The
+ * index is generated, but a bad one must not read past the text. */
+static const json_t *ix_value(const gd_kb *kb, unsigned slot, unsigned off,
+			      unsigned len)
+{
+	json_t **v;
+
+	if (slot >= kb->ix->nslots || off > kb->ix->len ||
+	    len > kb->ix->len - off)
+		return NULL;
+	v = &filling(kb)->slot[slot];
+	if (!*v)
+		*v = json_loadb((const char *)kb->ix->text + off, len,
+				JSON_DECODE_ANY, NULL);
+	return *v;
+}
+
+static const json_t *ix_named(const gd_kb *kb, enum gd_kb_ix_list l,
+			      const char *key)
+{
+	const struct gd_kb_ix_named *e = kb->ix->list[l];
+
+	for (size_t i = 0; i < kb->ix->nlist[l]; i++)
+		if (!strcmp(e[i].key, key))
+			return ix_value(kb, e[i].slot, e[i].off, e[i].len);
+	return NULL;
+}
+
+static const json_t *ix_target(const gd_kb *kb, size_t i)
+{
+	const struct gd_kb_ix_target *t = &kb->ix->targets[i];
+
+	return ix_value(kb, t->slot, t->off, t->len);
 }
 
 const char *gd_kb_origin(const gd_kb *kb)

@@ -178,7 +178,16 @@ static void tail_lines(const char *tail, int n, char *out, size_t cap)
 		}
 	}
 	gd_strlcpy(out, p, cap);
-	gd_sanitize(out);
+	for (char *l = out; l && *l;) { /* sanitize each line, keep the '\n' */
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		gd_sanitize(l);
+		if (nl)
+			*nl = '\n';
+		l = nl ? nl + 1 : NULL;
+	}
 }
 
 static void describe_end(const struct gd_pjob *j,
@@ -271,7 +280,8 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 	if (clean_exit(j, res) || cancel || j->only >= 0 || !j->in_op ||
 	    !reported(j, j->cur_step) || !strcmp(j->op, "init"))
 		return 0;
-	if (j->restarts < 3 && gd_now() < j->run->deadline - 1.0) {
+	if (j->restarts < GD_PROBE_MAX_RESTARTS &&
+	    gd_now() < j->run->deadline - 1.0) {
 		j->restarts++;
 		j->start = j->cur_step + 1;
 		j->stop_t = 0;

@@ -17,7 +17,17 @@
 #include "probe_int.h"
 #include "supervisor.h"
 
-#define MAX_RESTARTS 3
+/* AddressSanitizer reserves terabytes of shadow memory: no RLIMIT_AS then */
+#if defined(__SANITIZE_ADDRESS__)
+#define GD_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GD_UNDER_ASAN 1
+#endif
+#endif
+#ifndef GD_UNDER_ASAN
+#define GD_UNDER_ASAN 0
+#endif
 
 static void job_line(void *arg, int is_phase, const char *line)
 {
@@ -104,7 +114,7 @@ static int job_once(struct gd_pjob *j)
 	spec.arg = j;
 	/* GPU runtimes reserve terabytes of address space (CUDA UVM), so no
 	 * RLIMIT_AS for them; the fault probes get one */
-	spec.mem_limit_mb = j->only >= 0 ? 2048 : 0;
+	spec.mem_limit_mb = j->only >= 0 && !GD_UNDER_ASAN ? 2048 : 0;
 	pthread_mutex_lock(&j->run->mu);
 	j->in_op = 0;
 	j->op_t0 = gd_now();

@@ -8,6 +8,8 @@
 #include "probe.h"
 
 struct gd_child_result;
+
+#define GD_PROBE_MAX_RESTARTS 3 /* per backend, after a hang or crash */
 struct gd_prun;
 
 struct gd_pjob {

@@ -1,0 +1,71 @@
+/* The workaround strategies of the knowledge base, as verdict steps: what
+ * `gpudoctor try` would test for this GPU, and the steps only the user can
+ * take (kernel parameters, firmware), which gpudoctor never applies. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "strategy.h"
+#include "verdict_util.h"
+
+static void add_try_step(struct gd_verdict *v, const struct gd_strategy_list *l,
+			 int gpu)
+{
+	char list[560] = "";
+	size_t used = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < l->v.n; i++) {
+		const struct gd_strategy *s = &l->v.v[i];
+		char sum[256];
+
+		if (s->gpu != gpu || s->kind != GD_STRAT_ENV)
+			continue;
+		gd_profile_summary(&s->prof, sum, sizeof sum);
+		if (used + strlen(sum) + 4 >= sizeof list)
+			break;
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+					 n ? "; " : "", sum);
+		n++;
+	}
+	if (n)
+		gd_v_step(v, "If ML work fails or hangs, let 'gpudoctor try -- "
+			     "YOUR COMMAND' test the known workarounds one by "
+			     "one (%d: %s) and '--save' the first that works",
+			  n, list);
+}
+
+static void add_user_steps(struct gd_verdict *v,
+			   const struct gd_strategy_list *l, int gpu)
+{
+	for (size_t i = 0; i < l->v.n; i++) {
+		const struct gd_strategy *s = &l->v.v[i];
+
+		if (s->gpu != gpu || s->kind != GD_STRAT_USER_STEP)
+			continue;
+		gd_v_step(v, "If it still hangs (not applied by gpudoctor): %s%s%s",
+			  s->steps, s->reason[0] ? " — " : "", s->reason);
+	}
+}
+
+void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
+		     struct gd_diagnosis *d)
+{
+	struct gd_strategy_list l;
+
+	memset(&l, 0, sizeof l);
+	if (!m->n_gpus || gd_strategy_candidates(ctx, gd_kb_root(ctx->kb), m, &l) < 0) {
+		gd_strategy_list_free(&l);
+		return;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		struct gd_verdict *v = &d->v[i];
+
+		if (v->status == GD_V_WORKS || v->status == GD_V_UNKNOWN ||
+		    v->gpu_index < 0)
+			continue;
+		add_try_step(v, &l, v->gpu_index);
+		add_user_steps(v, &l, v->gpu_index);
+	}
+	gd_strategy_list_free(&l);
+}

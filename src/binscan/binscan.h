@@ -246,8 +246,9 @@ int gd_bs_file_ok(const struct gd_bs_file *f);
 void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
 		  const struct gd_bs_file *f, const char *soname,
 		  struct gd_bs_need *need);
-/* Versioned symbols of f from soname that the library at need->path lacks. */
-void gd_ldcheck_symbols(gd_ctx *ctx, const struct gd_bs_file *f,
-			struct gd_bs_need *need);
+/* Versioned symbol needs of f that none of its found libraries meets, and
+ * version needs its verneed file lacks: counted on that need
+ * (missing_syms, missing_first). Call after every need is resolved. */
+void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f);
 
 #endif

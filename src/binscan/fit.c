@@ -260,12 +260,9 @@ static void judge_gpu(const struct gd_bs_env *env, struct gd_bs_file *f)
 void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
 		 struct gd_bs_file *f)
 {
-	size_t used;
-
 	if (f->error[0])
 		return;
 	judge_gpu(env, f);
-	f->runtime_ok = 1;
 	for (size_t i = 0; f->has_dyn && i < f->dyn.needed.n; i++) {
 		const char *so = f->dyn.needed.v[i];
 		struct gd_bs_need *nd = NULL;
@@ -278,18 +275,23 @@ void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
 				return;
 			gd_ldresolve(ctx, env, f, so, nd);
 		}
-		gd_ldcheck_symbols(ctx, f, nd);
-		if (!nd->found || nd->missing_syms) {
-			f->runtime_ok = 0;
-			used = strlen(f->detail);
-			if (!nd->found)
-				gd_fmt(f->detail + used, sizeof f->detail - used,
-				       "%smissing %s", used ? "; " : "", so);
-			else
-				gd_fmt(f->detail + used, sizeof f->detail - used,
-				       "%s%s lacks %s", used ? "; " : "", nd->path,
-				       nd->missing_first);
-		}
+	}
+	gd_ldcheck_symbols(ctx, f);
+	f->runtime_ok = 1;
+	for (size_t i = 0; i < f->needs.n; i++) {
+		const struct gd_bs_need *nd = &f->needs.v[i];
+		size_t used = strlen(f->detail);
+
+		if (nd->found && !nd->missing_syms)
+			continue;
+		f->runtime_ok = 0;
+		if (!nd->found)
+			gd_fmt(f->detail + used, sizeof f->detail - used,
+			       "%smissing %s", used ? "; " : "", nd->soname);
+		else
+			gd_fmt(f->detail + used, sizeof f->detail - used,
+			       "%s%s lacks %s", used ? "; " : "", nd->path,
+			       nd->missing_first);
 	}
 }
 

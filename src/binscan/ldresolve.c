@@ -207,71 +207,108 @@ static int cmp_need(const void *a, const void *b)
 	return c ? c : strcmp(x->ver, y->ver);
 }
 
-static void check_mapped(const struct gd_bs_file *f, struct gd_bs_need *need,
-			 const uint8_t *b, size_t n)
+static void *map_lib(gd_ctx *ctx, const struct gd_bs_need *need, size_t *len)
 {
-	const struct gd_bs_symver **v;
-	unsigned char *found;
-	size_t k = 0;
-	struct gd_elf e;
-
-	if (gd_elf_open(&e, b, n, NULL, 0))
-		return;
-	v = calloc(f->dyn.symvers.n + 1, sizeof *v);
-	found = calloc(f->dyn.symvers.n + 1, 1);
-	if (!v || !found)
-		goto out;
-	for (size_t i = 0; i < f->dyn.symvers.n; i++)
-		if (!strcmp(f->dyn.symvers.v[i].lib, need->soname))
-			v[k++] = &f->dyn.symvers.v[i];
-	if (!k)
-		goto out;
-	qsort(v, k, sizeof *v, cmp_need);
-	if (gd_elf_mark_defined(&e, v, k, found) < 0)
-		goto out;
-	for (size_t i = 0; i < k; i++) {
-		if (found[i])
-			continue;
-		if (!need->missing_syms++)
-			gd_fmt(need->missing_first, sizeof need->missing_first,
-			       "%s%s%s", v[i]->sym, v[i]->sym[0] ? "@" : "version ",
-			       v[i]->ver);
-	}
-out:
-	free(v);
-	free(found);
-}
-
-void gd_ldcheck_symbols(gd_ctx *ctx, const struct gd_bs_file *f,
-			struct gd_bs_need *need)
-{
+	int via_fs = need->path[0] == '/' && strcmp(need->how, "RUNPATH") &&
+		     strcmp(need->how, "RPATH") && strcmp(need->how, "path");
+	int fd = via_fs ? gd_fs_open(&ctx->fs, need->path, O_RDONLY | O_CLOEXEC)
+			: open(need->path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	void *map;
-	int via_fs = need->path[0] == '/' && strcmp(need->how, "RUNPATH") &&
-		     strcmp(need->how, "RPATH");
-	int fd;
 
-	size_t k;
-
-	if (!need->found || !strcmp(need->how, "archive"))
-		return;
-	for (k = 0; k < f->dyn.symvers.n; k++)
-		if (!strcmp(f->dyn.symvers.v[k].lib, need->soname))
-			break;
-	if (k == f->dyn.symvers.n)
-		return; /* nothing versioned from it: no need to map it */
-	fd = via_fs ? gd_fs_open(&ctx->fs, need->path, O_RDONLY | O_CLOEXEC)
-		    : open(need->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return NULL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
 		close(fd);
-		return;
+		return NULL;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
+		return NULL;
+	madvise(map, (size_t)st.st_size, MADV_RANDOM);
+	*len = (size_t)st.st_size;
+	return map;
+}
+
+/* One found library: symbol needs may be met by any library the file
+ * needs (ld.so searches them all), bare version needs only by the file the
+ * verneed entry names. A library without version definitions meets its
+ * version needs (ld.so only warns "no version information available"). */
+static void mark_lib(gd_ctx *ctx, const struct gd_bs_need *need,
+		     const struct gd_bs_symver **v, size_t n,
+		     unsigned char *found)
+{
+	const struct gd_bs_symver **mine = calloc(n + 1, sizeof *mine);
+	unsigned char *mf = calloc(n + 1, 1);
+	size_t *idx = calloc(n + 1, sizeof *idx), k = 0, ns = 0, len = 0;
+	struct gd_elf e;
+	void *map = NULL;
+	int rc = -1;
+
+	if (!mine || !mf || !idx)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i]->sym[0])
+			ns += !found[i];
+		else if (!strcmp(v[i]->lib, need->soname)) {
+			idx[k] = i;
+			mine[k++] = v[i];
+		}
+	}
+	if (!ns && !k)
+		goto out; /* nothing left to learn from this library */
+	map = map_lib(ctx, need, &len);
+	if (map && !gd_elf_open(&e, map, len, NULL, 0)) {
+		rc = gd_elf_mark_defined(&e, v, n, found);
+		gd_elf_mark_defined(&e, mine, k, mf);
+	}
+	for (size_t i = 0; i < k; i++)
+		if (mf[i] || rc < 0)
+			found[idx[i]] = 1;
+out:
+	if (map)
+		munmap(map, len);
+	free(mine);
+	free(mf);
+	free(idx);
+}
+
+void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f)
+{
+	size_t n = f->dyn.symvers.n;
+	const struct gd_bs_symver **v;
+	unsigned char *found;
+
+	if (!n)
 		return;
-	check_mapped(f, need, map, (size_t)st.st_size);
-	munmap(map, (size_t)st.st_size);
+	v = calloc(n, sizeof *v);
+	found = calloc(n, 1);
+	if (!v || !found)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		v[i] = &f->dyn.symvers.v[i];
+	qsort(v, n, sizeof *v, cmp_need);
+	for (size_t i = 0; i < f->needs.n; i++)
+		if (f->needs.v[i].found && strcmp(f->needs.v[i].how, "archive"))
+			mark_lib(ctx, &f->needs.v[i], v, n, found);
+	for (size_t i = 0; i < n; i++) {
+		struct gd_bs_need *nd = NULL;
+
+		if (found[i])
+			continue;
+		for (size_t k = 0; k < f->needs.n; k++)
+			if (!strcmp(f->needs.v[k].soname, v[i]->lib))
+				nd = &f->needs.v[k];
+		/* a missing library is reported as such; an archive member
+		 * cannot be checked */
+		if (!nd || !nd->found || !strcmp(nd->how, "archive"))
+			continue;
+		if (!nd->missing_syms++)
+			gd_fmt(nd->missing_first, sizeof nd->missing_first, "%s%s%s",
+			       v[i]->sym, v[i]->sym[0] ? "@" : "version ", v[i]->ver);
+	}
+out:
+	free(v);
+	free(found);
 }

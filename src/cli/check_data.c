@@ -12,8 +12,7 @@ int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
 	    gd_inventory_collect(&cli->ctx, &d->inv) < 0)
 		return -1;
 	gd_check_extra_collect(cli, o, d);
-	ev.probe_lines = gd_check_extra_probe_lines(d);
-	ev.framework_lines = gd_check_extra_framework_lines(d);
+	gd_check_extra_evidence(d, &ev);
 	return gd_doctor_judge(&cli->ctx, &d->m, &d->inv, &ev, &d->diag);
 }
 

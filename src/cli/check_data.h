@@ -33,8 +33,8 @@ void gd_check_extra_json(struct gd_cli *cli, const struct gd_check_data *d,
 			 json_t *doc);
 void gd_check_extra_text(struct gd_cli *cli, FILE *f,
 			 const struct gd_check_data *d);
-const char *const *gd_check_extra_probe_lines(const struct gd_check_data *d);
-const char *const *gd_check_extra_framework_lines(const struct gd_check_data *d);
+void gd_check_extra_evidence(const struct gd_check_data *d,
+			     struct gd_evidence *ev);
 void gd_check_extra_free(struct gd_check_data *d);
 
 #endif

@@ -83,16 +83,43 @@ static int judge_one(gd_ctx *ctx, const struct gd_machine *m,
 	return 0;
 }
 
-static void fold_evidence(struct gd_diagnosis *d, const struct gd_evidence *ev)
+static void fold_line(gd_ctx *ctx, struct gd_verdict *v,
+		      const struct gd_evidence_line *l)
 {
-	if (!ev || !d->n)
+	(void)ctx;
+	gd_v_fact(v, "%s", l->text);
+	if (l->level == GD_EV_WORKS &&
+	    (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND ||
+	     v->status == GD_V_UNSUPPORTED || v->status == GD_V_UNKNOWN)) {
+		v->status = GD_V_WORKS;
+		gd_v_step(v, "The probe above ran on this GPU as the machine is: "
+			     "what remains is installing the framework build "
+			     "for this stack (workloads above)");
+	} else if (l->level == GD_EV_BROKEN && v->status == GD_V_WORKS) {
+		v->status = GD_V_WORKAROUND;
+		gd_v_step(v, "The probe failed although the stack looks complete: "
+			     "run 'gpudoctor probe' for the details and "
+			     "'gpudoctor try' to test the known workarounds");
+	}
+}
+
+static void fold_evidence(gd_ctx *ctx, const struct gd_machine *m,
+			  struct gd_diagnosis *d, const struct gd_evidence *ev)
+{
+	if (!ev)
 		return;
-	for (size_t k = 0; ev->probe_lines && ev->probe_lines[k]; k++)
-		for (size_t i = 0; i < d->n; i++)
-			gd_v_fact(&d->v[i], "probe: %s", ev->probe_lines[k]);
-	for (size_t k = 0; ev->framework_lines && ev->framework_lines[k]; k++)
-		for (size_t i = 0; i < d->n; i++)
-			gd_v_fact(&d->v[i], "%s", ev->framework_lines[k]);
+	for (size_t k = 0; k < ev->n; k++) {
+		const struct gd_evidence_line *l = &ev->lines[k];
+
+		for (size_t i = 0; i < d->n; i++) {
+			int gi = d->v[i].gpu_index;
+
+			if (l->vendor != GD_VENDOR_OTHER &&
+			    (gi < 0 || m->gpus[gi].vendor != l->vendor))
+				continue;
+			fold_line(ctx, &d->v[i], l);
+		}
+	}
 }
 
 int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
@@ -107,17 +134,17 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 	if (!m->n_gpus) {
 		out->n = 1;
 		judge_cpu(ctx, &out->v[0], inv);
-		fold_evidence(out, ev);
+		fold_evidence(ctx, m, out, ev);
 		return 0;
 	}
 	out->n = m->n_gpus;
-	for (size_t i = 0; i < m->n_gpus; i++) {
+	for (size_t i = 0; i < m->n_gpus; i++)
 		judge_one(ctx, m, inv, i, &out->v[i]);
+	fold_evidence(ctx, m, out, ev);
+	for (size_t i = 0; i < out->n; i++)
 		if (out->v[i].status == GD_V_WORKS)
 			out->any_works = 1;
-	}
 	gd_v_strategies(ctx, m, out);
-	fold_evidence(out, ev);
 	return 0;
 }
 

@@ -41,12 +41,26 @@ struct gd_verdict {
 	gd_lines sources; /* kb source ids, in order of first use */
 };
 
-/* Extra evidence folded into verdicts when present (may be NULL). Each is
- * one line of text per GPU index or backend from the probe / framework
- * layers; the doctor attaches them as facts or steps. */
+/* Extra evidence folded into verdicts: one line each from the probe and
+ * framework layers, for GPUs of one vendor (or all when vendor is
+ * GD_VENDOR_OTHER). A probe line with a level can change a verdict: a
+ * backend that really worked makes the GPU "works", one that hung or
+ * crashed turns "works" into "workaround". */
+enum gd_evidence_level {
+	GD_EV_INFO,    /* a fact, nothing more */
+	GD_EV_WORKS,   /* the backend ran every op right on this vendor's GPU */
+	GD_EV_BROKEN,  /* init or an op failed, hung or crashed */
+};
+
+struct gd_evidence_line {
+	enum gd_vendor vendor;
+	enum gd_evidence_level level;
+	const char *text;
+};
+
 struct gd_evidence {
-	const char *const *probe_lines; /* "Vulkan works on ...", NULL-terminated */
-	const char *const *framework_lines;
+	const struct gd_evidence_line *lines;
+	size_t n;
 };
 
 struct gd_diagnosis {

@@ -15,13 +15,20 @@ typedef struct gd_kb gd_kb;
 gd_kb *gd_kb_parse(const char *buf, size_t len, const char *name, char *err,
 		   size_t errlen);
 gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen);
+/* The copy built into the binary, validated at build time (tools/kbgen.c).
+ * Parsed lazily: each lookup parses only the entry it returns, the first
+ * gd_kb_root() the whole document. So an entry found by a lookup is equal
+ * to, but not the same pointer as, its copy under gd_kb_root(), and a kb
+ * fills caches on reads: one kb per thread. NULL only out of memory. */
 gd_kb *gd_kb_load_embedded(void);
 void gd_kb_free(gd_kb *kb);
 
 const char *gd_kb_origin(const gd_kb *kb); /* "embedded" or the file path */
 const json_t *gd_kb_root(const gd_kb *kb);
 
-/* Lookups; NULL when not found. The returned objects follow docs/kb.md. */
+/* Lookups; NULL when not found. The returned objects follow docs/kb.md;
+ * the kb owns them (valid until gd_kb_free) and the same lookup returns
+ * the same pointer. */
 const json_t *gd_kb_target(const gd_kb *kb, const char *gfx);
 const json_t *gd_kb_target_for_pci(const gd_kb *kb, unsigned device_id);
 const json_t *gd_kb_source(const gd_kb *kb, const char *id);

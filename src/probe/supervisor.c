@@ -228,17 +228,24 @@ static int read_stream(struct sup_state *st, struct sup_stream *s)
 	}
 	if (!s->is_phase)
 		st->res->output_bytes += (size_t)n;
-	for (ssize_t i = 0; i < n; i++) {
-		if (buf[i] == '\n') {
-			s->line[s->len] = '\0';
-			handle_line(st, s->is_phase, s->line);
-			s->len = 0;
-			s->overlong = 0;
-		} else if (s->len < SUP_LINE_MAX - 1) {
-			s->line[s->len++] = buf[i] ? buf[i] : ' ';
-		} else {
+	for (char *p = buf, *end = buf + n; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t take = (size_t)((nl ? nl : end) - p);
+		size_t room = SUP_LINE_MAX - 1 - s->len;
+
+		if (take > room) {
+			take = room;
 			s->overlong = 1;
 		}
+		for (size_t i = 0; i < take; i++) /* NULs would cut the line */
+			s->line[s->len++] = p[i] ? p[i] : ' ';
+		if (!nl)
+			break;
+		s->line[s->len] = '\0';
+		handle_line(st, s->is_phase, s->line);
+		s->len = 0;
+		s->overlong = 0;
+		p = nl + 1;
 	}
 	return 1;
 }

@@ -97,7 +97,7 @@ static void locate(const struct gen *g, const json_t *v, unsigned *off,
 static void put_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||

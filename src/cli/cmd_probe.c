@@ -64,7 +64,7 @@ static void progress(void *arg, const struct gd_probe_progress *p, size_t n)
 			continue;
 		gd_fmt(line + l, sizeof line - l, "%s%s %s %.1f/%.0f s",
 		       l ? " | " : "", p[i].backend,
-		       p[i].op[0] ? p[i].op : "starting", p[i].elapsed,
+		       p[i].op[0] ? p[i].op : p[i].phase, p[i].elapsed,
 		       p[i].deadline);
 	}
 	fprintf(stderr, "\r\033[Kprobing: %.70s", line);

@@ -43,10 +43,16 @@ static int init_verdict(const struct gd_probe_result *init,
 	case GD_PS_WRONG:
 		return 0;
 	case GD_PS_MISSING:
-	case GD_PS_SKIPPED:
 		v->level = GD_PV_ABSENT;
 		gd_fmt(v->text, sizeof v->text, "%s: not available (%s)", t,
 		       init->detail);
+		break;
+	case GD_PS_SKIPPED:
+		/* "skipped: no NVIDIA GPU (where it looked)": the head only */
+		v->level = GD_PV_ABSENT;
+		gd_fmt(v->text, sizeof v->text, "%s: %.*s", t,
+		       (int)strcspn(init->detail, "("), init->detail);
+		gd_trim(v->text);
 		break;
 	case GD_PS_ERROR:
 		v->level = no_device_text(init->detail) ? GD_PV_ABSENT

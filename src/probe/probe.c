@@ -218,7 +218,8 @@ static void wait_jobs(struct gd_prun *r)
 			done += j->done;
 			if (p) {
 				p[i].backend = j->backend;
-				p[i].op = j->in_op ? j->op : "";
+				p[i].op = j->in_op ? j->op
+					  : j->begun ? "" : "init";
 				p[i].phase = j->phase;
 				p[i].elapsed = gd_now() - j->op_t0;
 				p[i].deadline = r->timeout;

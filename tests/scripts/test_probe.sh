@@ -23,10 +23,11 @@ check() {
 }
 # Nothing started by a probe may outlive gpudoctor.
 no_leftovers() {
-	if pgrep -f -- "__probe-child" >/dev/null 2>&1 ||
+	# only this binary's children (other test runs may be going on)
+	if pgrep -f -- "^$G __probe-child" >/dev/null 2>&1 ||
 	   pgrep -f -- "$tmp" >/dev/null 2>&1; then
 		bad "$1: probe processes left running"
-		ps -ef | grep -e __probe-child | grep -v grep
+		ps -ef | grep -e "$G __probe-child" | grep -v grep
 	else
 		ok "$1: nothing left running"
 	fi

@@ -195,6 +195,27 @@ EOF
 		fi
 	done
 fi
+# runtime needs: a library missing, and one that lacks a versioned symbol
+if have cc; then
+	mkdir -p "$T/v1" "$T/v2"
+	echo 'void foo(void) {}' >"$T/v1.c"
+	echo 'void foo(void) {} void bar(void) {}' >"$T/v2.c"
+	echo 'V_1 { foo; };' >"$T/v1.map"
+	printf 'V_1 { foo; };\nV_2 { bar; } V_1;\n' >"$T/v2.map"
+	echo 'void foo(void); void bar(void); void use(void) { foo(); bar(); }' >"$T/u.c"
+	cc -shared -fPIC -Wl,-soname,libv.so.1 -Wl,--version-script="$T/v1.map" -o "$T/v1/libv.so.1" "$T/v1.c" &&
+	cc -shared -fPIC -Wl,-soname,libv.so.1 -Wl,--version-script="$T/v2.map" -o "$T/v2/libv.so.1" "$T/v2.c" &&
+	cc -shared -fPIC -o "$T/libuse.so" "$T/u.c" -L"$T/v2" -l:libv.so.1 || bad "cc failed"
+	LD_LIBRARY_PATH="$T/v2" "$GD" scan "$T/libuse.so" >"$T/out"
+	[ $? = 0 ] && ok "libv.so.1 with V_2 found: fits" || bad "v2: $(cat "$T/out")"
+	LD_LIBRARY_PATH="$T/v1" "$GD" scan "$T/libuse.so" >"$T/out"
+	rc=$?
+	[ $rc = 1 ] && grep -q "lacks version V_2" "$T/out" && ok "older libv.so.1 lacks version V_2 (as ld.so would say)" ||
+		bad "v1 (rc $rc): $(cat "$T/out")"
+	LD_LIBRARY_PATH="$T/nowhere" "$GD" scan --json "$T/libuse.so" >"$T/out"
+	jq -e '.files[0].needed[] | select(.soname == "libv.so.1") | .found == false' "$T/out" >/dev/null &&
+		ok "missing libv.so.1 reported" || bad "missing lib: $(cat "$T/out")"
+fi
 # a directory: recursive, non-binaries skipped silently
 mkdir -p "$T/tree/a/b" && cp "$some" "$T/tree/a/b/" 2>/dev/null && echo x >"$T/tree/readme"
 n=$("$GD" scan --json "$T/tree" | jq '.files | length')

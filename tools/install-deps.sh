@@ -14,7 +14,7 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # libFuzzer and the sanitizers, fish for the env round trip, jq for scripts.
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
-  python3 binutils"
+  python3 binutils perl procps"
 
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"

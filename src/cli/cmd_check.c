@@ -71,14 +71,49 @@ static json_t *diags_json(struct gd_cli *cli)
 	return a;
 }
 
+/* Index of an earlier GPU with the same verdict (identical cards, MI300
+ * partitions of several GPUs), or -1: those are printed once. */
+static int same_lines(const gd_lines *a, const gd_lines *b, int skip_first)
+{
+	if (a->n != b->n)
+		return 0;
+	/* the first fact is the PCI address, which always differs */
+	for (size_t i = skip_first ? 1 : 0; i < a->n; i++)
+		if (strcmp(a->v[i].text, b->v[i].text))
+			return 0;
+	return 1;
+}
+
+static long same_as_earlier(const struct gd_check_data *d, size_t i)
+{
+	const struct gd_verdict *v = &d->diag.v[i];
+
+	for (size_t k = 0; k < i; k++) {
+		const struct gd_verdict *w = &d->diag.v[k];
+
+		if (w->status == v->status && !strcmp(w->headline, v->headline) &&
+		    same_lines(&w->facts, &v->facts, 1) &&
+		    same_lines(&w->steps, &v->steps, 0))
+			return (long)k;
+	}
+	return -1;
+}
+
 static void check_text(struct gd_cli *cli, const struct gd_check_data *d,
 		       int verbose)
 {
 	FILE *f = stdout;
 
 	for (size_t i = 0; i < d->diag.n; i++) {
-		if (d->m.n_gpus) {
+		long same = d->m.n_gpus && !verbose ? same_as_earlier(d, i) : -1;
+
+		if (d->m.n_gpus)
 			fprintf(f, "%sGPU %zu%s  ", gd_c_bold(cli), i, gd_c_off(cli));
+		if (same >= 0) {
+			fprintf(f, "%s at %s: same verdict as GPU %ld (-v shows "
+				   "each in full)\n", d->m.gpus[i].name.v,
+				d->m.gpus[i].pci.bdf, same);
+			continue;
 		}
 		gd_render_verdict_text(cli, f, &d->diag.v[i]);
 		if (verbose && d->m.n_gpus)
@@ -86,6 +121,8 @@ static void check_text(struct gd_cli *cli, const struct gd_check_data *d,
 		gd_render_sources_text(cli, f, &d->diag.v[i]);
 		fprintf(f, "\n");
 	}
+	if (d->m.n_gpus > 1)
+		fprintf(f, "\n");
 	gd_render_inventory_text(cli, f, &d->inv);
 	gd_check_extra_text(cli, f, d);
 	if (d->probe_note[0])

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "core/capture.h"
 #include "discover/discover.h"
+#include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 
 static void help(void)
@@ -15,7 +16,8 @@ static void help(void)
 	       "procfs, ids files, ROCm/CUDA/Vulkan/OpenCL install layout) and the\n"
 	       "environment variables it consults, into FILE.tar.gz. Libraries are\n"
 	       "stored as empty files (only their presence matters), device nodes\n"
-	       "are not stored. Replay it anywhere:\n\n"
+	       "are not stored, so framework libraries show up on a replay\n"
+	       "without the GPU code inside them. Replay it anywhere:\n\n"
 	       "  mkdir cap && tar xzf FILE.tar.gz -C cap && gpudoctor --root cap\n\n"
 	       "Attach the archive to a bug report: it holds no file contents\n"
 	       "beyond system information, but it does hold the values of\n"
@@ -32,6 +34,7 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	struct gd_capture_stats st;
 	struct gd_machine m;
 	struct gd_inventory inv;
+	struct gd_frameworks fws;
 	gd_strvec env_read = {0};
 	char err[512];
 	int c, rc;
@@ -53,12 +56,15 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	cli->ctx.env_read = &env_read;
 	gd_discover(&cli->ctx, &m);
 	gd_inventory_collect(&cli->ctx, &inv);
+	memset(&fws, 0, sizeof fws);
+	gd_frameworks_collect(&cli->ctx, &fws);
 	cli->ctx.fs.hook = NULL;
 	rc = gd_capture_write(cap, &cli->ctx, argv[optind], &st, err, sizeof err);
 	cli->ctx.env_read = NULL;
 	gd_strvec_free(&env_read);
 	gd_machine_free(&m);
 	gd_inventory_free(&inv);
+	gd_frameworks_free(&fws);
 	gd_capture_free(cap);
 	if (rc < 0)
 		return gd_cli_error(cli, "gather: %s", err);

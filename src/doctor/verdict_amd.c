@@ -51,6 +51,42 @@ static const char *amd_override(const struct gd_gpu *g, struct gd_verdict *v)
 	return g->ovr.gfx[0] ? g->ovr.gfx : g->gfx;
 }
 
+/* Every HIP runtime installed; several majors side by side are the
+ * "version matching is CRITICAL" trap of the PyTorch report. */
+static void hip_installs(const struct gd_inventory *inv,
+			 const struct gd_rocm_install *ri, struct gd_verdict *v)
+{
+	unsigned majors = 0, seen = 0;
+
+	if (!ri) {
+		gd_v_fact(v, "no ROCm / HIP runtime installed");
+		return;
+	}
+	for (size_t i = 0; inv && i < inv->n_rocm; i++) {
+		const struct gd_rocm_install *r = &inv->rocm[i];
+
+		if (!r->hip_major)
+			continue;
+		gd_v_fact(v, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s%s",
+			  gd_known(&r->version) ? r->version.v : "version unknown",
+			  r->hip_major, r->path, r->found_by,
+			  r->loader_pick ? " (the loader finds it first)" : "");
+		if (!(seen & (1u << (r->hip_major & 31))))
+			majors++;
+		seen |= 1u << (r->hip_major & 31);
+		if (r->hip_path_mismatch)
+			gd_v_step(v, "HIP_PATH points at %s (HIP %u), which is not the "
+				     "runtime the loader uses: do not trust HIP_PATH; "
+				     "unset it or point it at the install you build "
+				     "against", r->path, r->hip_major);
+	}
+	if (majors > 1)
+		gd_v_fact(v, "%u different HIP runtime majors are installed: each "
+			     "program loads the libamdhip64.so.N it was built for, "
+			     "so a framework must match the install it will use",
+			  majors);
+}
+
 static const char *rocm_status(const json_t *t, const char **since)
 {
 	const json_t *rl = json_object_get(t, "rocm_linux");
@@ -245,12 +281,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 			     "CONFIG_HSA_AMD");
 	gd_v_access_steps(v, g);
 	apu_beside_dgpu(m, g, v);
-	if (ri)
-		gd_v_fact(v, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s",
-			  gd_known(&ri->version) ? ri->version.v : "version unknown",
-			  ri->hip_major, ri->path, ri->found_by);
-	else
-		gd_v_fact(v, "no ROCm / HIP runtime installed");
+	hip_installs(inv, ri, v);
 	gd_v_rocblas_facts(v, inv, eff, &rocblas);
 	gd_v_known_issues(ctx, v, t);
 	gd_v_workload_advice(v, t);

@@ -132,12 +132,23 @@ int gd_v_access_blocked(const struct gd_gpu *g)
 
 /* The install the dynamic loader would use first (inventory lists them in
  * search order), or NULL when no HIP runtime is installed. */
+/* The most capable HIP runtime installed (highest libamdhip64 major, then
+ * the one the loader finds first): what "ROCm is installed" means for the
+ * verdict. NULL when there is none. */
 const struct gd_rocm_install *gd_v_rocm_pick(const struct gd_inventory *inv)
 {
-	for (size_t i = 0; inv && i < inv->n_rocm; i++)
-		if (inv->rocm[i].hip_major)
-			return &inv->rocm[i];
-	return NULL;
+	const struct gd_rocm_install *best = NULL;
+
+	for (size_t i = 0; inv && i < inv->n_rocm; i++) {
+		const struct gd_rocm_install *r = &inv->rocm[i];
+
+		if (!r->hip_major)
+			continue;
+		if (!best || r->hip_major > best->hip_major ||
+		    (r->hip_major == best->hip_major && r->loader_pick))
+			best = r;
+	}
+	return best;
 }
 
 void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,

@@ -20,7 +20,8 @@ run_gd() { # machine-dir, extra args...
       [ -n "$line" ] && [ "${line#\#}" = "$line" ] && envs+=("$line")
     done < "$d/env"
   fi
-  env -i "${envs[@]}" "$GPUDOCTOR" --root "$d/root" "$@"
+  # a relative --root, so the reports do not depend on where the tree is
+  (cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
 }
 
 for d in "$fix"/*/; do

@@ -94,18 +94,47 @@ static int take_globals(struct gd_cli *cli, int argc, char **argv,
 	return out;
 }
 
+/* The knowledge base: --kb FILE when given; else the copy installed beside
+ * the program when it is newer than the built-in one (a newer file dropped
+ * in without recompiling); else the built-in copy. A file that does not load
+ * is reported with its line, and the built-in copy is used. */
 static void load_kb(struct gd_cli *cli)
 {
 	char err[512];
+	const char *path = cli->kb_path;
+	int explicit_path = path != NULL;
 
-	if (cli->kb_path) {
-		cli->ctx.kb = gd_kb_load_file(cli->kb_path, err, sizeof err);
-		if (cli->ctx.kb)
-			return;
-		fprintf(stderr, "gpudoctor: %s; using the built-in knowledge base\n",
-			err);
-	}
 	cli->ctx.kb = gd_kb_load_embedded();
+#ifdef GD_KB_INSTALLED
+	if (!path && access(GD_KB_INSTALLED, R_OK) == 0) {
+		gd_kb *inst = gd_kb_load_file(GD_KB_INSTALLED, err, sizeof err);
+		const char *d1 = json_string_value(gd_kb_get(cli->ctx.kb, "kb_date"));
+		const char *d2 = inst ? json_string_value(gd_kb_get(inst, "kb_date")) : NULL;
+
+		if (inst && d1 && d2 && strcmp(d2, d1) > 0) {
+			gd_kb_free(cli->ctx.kb);
+			cli->ctx.kb = inst;
+			return;
+		}
+		if (!inst)
+			fprintf(stderr, "gpudoctor: %s; using the built-in "
+					"knowledge base\n", err);
+		gd_kb_free(inst);
+	}
+#endif
+	if (!explicit_path)
+		return;
+	{
+		gd_kb *kb = gd_kb_load_file(path, err, sizeof err);
+
+		if (!kb) {
+			fprintf(stderr, "gpudoctor: %s; using the built-in knowledge "
+					"base\n", err);
+			return;
+		}
+		gd_kb_free(cli->ctx.kb);
+		cli->ctx.kb = kb;
+	}
 }
 
 int main(int argc, char **argv)

@@ -10,50 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nvrm.h"
 #include "disc_int.h"
-
-static int is_version(const char *s, size_t n)
-{
-	int dots = 0;
-
-	if (!n || !isdigit((unsigned char)s[0]))
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '.')
-			dots++;
-		else if (!isdigit((unsigned char)s[i]))
-			return 0;
-	}
-	return dots >= 1;
-}
 
 int gd_nv_version_parse(const char *buf, char *ver, size_t cap)
 {
-	const char *km = strstr(buf, "Kernel Module");
-	const char *nl = strchr(buf, '\n');
-	const char *s;
-
-	if (cap)
-		ver[0] = '\0';
-	if (!km || (nl && km > nl))
-		return -1;
-	/* the first dotted number after "Kernel Module" on that line */
-	for (s = km + 13; *s && *s != '\n';) {
-		size_t n;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		n = strcspn(s, " \t\n");
-		if (is_version(s, n)) {
-			if (n >= cap)
-				return -1;
-			memcpy(ver, s, n);
-			ver[n] = '\0';
-			return 0;
-		}
-		s += n;
-	}
-	return -1;
+	return gd_nvrm_version_parse(buf, ver, cap);
 }
 
 int gd_nv_info_get(const char *buf, const char *key, char *out, size_t cap)

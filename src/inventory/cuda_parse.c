@@ -5,56 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nvrm.h"
 #include "inv_int.h"
 
-static int is_version_token(const char *s, size_t n)
-{
-	int dots = 0;
-
-	if (!n || !isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[n - 1]))
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '.')
-			dots++;
-		else if (!isdigit((unsigned char)s[i]))
-			return 0;
-	}
-	return dots >= 1;
-}
-
-/* NVIDIA's kernel module (nv.c, nv_procfs) prints "NVRM version: NVIDIA UNIX
- * <arch> Kernel Module  <ver>  <date>"; the open module "NVIDIA UNIX Open
- * Kernel Module for <arch>  <ver>  Release Build ...". The version is the
- * first dotted number after "Kernel Module". */
 int gd_cuda_parse_nvrm(const char *buf, char *ver, size_t cap)
 {
-	const char *p = buf ? strstr(buf, "Kernel Module") : NULL;
-	const char *eol;
-
-	if (cap)
-		ver[0] = '\0';
-	if (!p)
-		return -1;
-	eol = strchr(p, '\n');
-	if (!eol)
-		eol = p + strlen(p);
-	p += 13;
-	while (p < eol) {
-		size_t n;
-
-		while (p < eol && isspace((unsigned char)*p))
-			p++;
-		n = 0;
-		while (p + n < eol && !isspace((unsigned char)p[n]))
-			n++;
-		if (is_version_token(p, n) && n < cap) {
-			memcpy(ver, p, n);
-			ver[n] = '\0';
-			return 0;
-		}
-		p += n;
-	}
-	return -1;
+	return gd_nvrm_version_parse(buf, ver, cap);
 }
 
 static void json_version(json_t *root, const char *key, char *out, size_t cap)

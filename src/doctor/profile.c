@@ -219,9 +219,16 @@ static int parse_directive(struct gd_profile *p, const char *kw,
 		return gd_profile_add_note(p, rest) ? -1 : 0;
 	if (!strcmp(kw, "strategy") || !strcmp(kw, "saved")) {
 		int s = kw[1] == 't';
+		char *dst = s ? p->strategy : p->saved;
+		size_t cap = s ? sizeof p->strategy : sizeof p->saved;
+		size_t len;
 
-		gd_strlcpy(s ? p->strategy : p->saved, rest,
-			   s ? sizeof p->strategy : sizeof p->saved);
+		gd_strlcpy(dst, rest, cap);
+		/* a cut can leave a trailing blank the next parse would trim:
+		 * trim it now, so format -> parse is exact (found by fuzzing) */
+		len = strlen(dst);
+		while (len && (dst[len - 1] == ' ' || dst[len - 1] == '\t'))
+			dst[--len] = '\0';
 		return 0;
 	}
 	if (!strcmp(kw, "unset")) {

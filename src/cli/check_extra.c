@@ -7,6 +7,7 @@
 
 #include "check_data.h"
 #include "inventory/frameworks.h"
+#include "kb/kb.h"
 #include "probe/probe.h"
 #include "render_frameworks.h"
 #include "render_probe.h"
@@ -63,6 +64,32 @@ static size_t bs_gpus(const struct gd_check_data *d, struct gd_bs_gpu *out,
 	return n;
 }
 
+/* A framework built for a CUDA newer than the driver allows: the classic
+ * "CUDA driver version is insufficient" at import or first use. */
+static void framework_cuda_steps(struct gd_cli *cli, const struct gd_check_data *d,
+				 struct check_extra *x)
+{
+	const char *driver = gd_known(&d->inv.cuda_driver) ? d->inv.cuda_driver.v : NULL;
+
+	for (size_t i = 0; i < x->fws.fw.n; i++) {
+		const struct gd_framework *f = &x->fws.fw.v[i];
+		struct gd_cuda_check c;
+		char *text;
+
+		if (!f->cuda_version[0] || !driver)
+			continue;
+		memset(&c, 0, sizeof c);
+		gd_cuda_driver_check(gd_kb_root(cli->ctx.kb), driver, f->cuda_version, &c);
+		if (c.driver_ok != 0 || !(text = malloc(700)))
+			continue;
+		gd_fmt(text, 700, "%s %s is built for CUDA %s, but %s: upgrade the "
+		       "NVIDIA driver to %s or newer, or install the %s build for "
+		       "an older CUDA", f->name, f->version, f->cuda_version, c.why,
+		       c.min_driver, f->name);
+		add_line(x, GD_VENDOR_NVIDIA, GD_EV_STEP, text);
+	}
+}
+
 static void collect_frameworks(struct gd_cli *cli, struct gd_check_data *d,
 			       struct check_extra *x)
 {
@@ -77,6 +104,7 @@ static void collect_frameworks(struct gd_cli *cli, struct gd_check_data *d,
 	n = gd_render_frameworks_problems(&x->fws, lines, 16);
 	for (size_t i = 0; i < n; i++)
 		add_line(x, GD_VENDOR_OTHER, GD_EV_INFO, lines[i]);
+	framework_cuda_steps(cli, d, x);
 }
 
 static enum gd_vendor backend_vendor(const char *b)

@@ -87,6 +87,12 @@ static void fold_line(gd_ctx *ctx, struct gd_verdict *v,
 		      const struct gd_evidence_line *l)
 {
 	(void)ctx;
+	if (l->level == GD_EV_STEP) {
+		gd_v_step(v, "%s", l->text);
+		if (v->status == GD_V_WORKS)
+			v->status = GD_V_SETUP;
+		return;
+	}
 	gd_v_fact(v, "%s", l->text);
 	if (l->level == GD_EV_WORKS &&
 	    (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND ||

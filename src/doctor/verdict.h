@@ -50,6 +50,8 @@ enum gd_evidence_level {
 	GD_EV_INFO,    /* a fact, nothing more */
 	GD_EV_WORKS,   /* the backend ran every op right on this vendor's GPU */
 	GD_EV_BROKEN,  /* init or an op failed, hung or crashed */
+	GD_EV_STEP,    /* something to fix: the text becomes a step, "works"
+			  becomes "needs-setup" */
 };
 
 struct gd_evidence_line {

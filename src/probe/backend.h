@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "probe.h"
 
@@ -39,6 +40,8 @@ struct gd_pc {
 	int cur_step;    /* the step now running, -1 none */
 	double op_t0;
 	pthread_mutex_t mu; /* phases may come from several threads */
+	int figures;     /* figures reported so far */
+	int bench_fig0;  /* ...when the bench step began */
 };
 
 /* A phase inside the current op: "cuInit", "sgemm 1024". */
@@ -60,6 +63,58 @@ void gd_pc_skip(struct gd_pc *pc, int dev, const char *op,
 	__attribute__((format(printf, 5, 6)));
 void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
 		  const char *unit, const char *note);
+/* `--bench` as one step named "bench" (so a hang or crash while
+ * measuring is reported, and restarted past, like any op): begin returns
+ * 1 when it is to run; end reports how many figures came out. */
+int gd_pc_bench_begin(struct gd_pc *pc, int dev);
+void gd_pc_bench_end(struct gd_pc *pc);
+/* Declares that the op begun last reports one phase per bounded step
+ * (e.g. one API call of a loop): the parent then applies the per-op
+ * deadline to each step, with an overall cap (docs/probe.md). */
+void gd_pc_progress(struct gd_pc *pc);
+
+/* The "model switch" op of every backend: nthreads threads each run
+ * cycle() again and again until budget_s has passed (at least once each).
+ * cycle() names each API call with gd_pc_cycle_step() before making it;
+ * the calling thread reports the oldest call still in flight as the phase
+ * ("thread 2 cycle 3 vkCreateDevice") whenever that changes, so a call
+ * that never returns stops the phase from changing: a hang. */
+#define GD_PC_CYCLE_MAX 8
+struct gd_pc_cycler;
+struct gd_pc_cycle_thread {
+	struct gd_pc_cycler *c;
+	int index;         /* thread number */
+	int cycle;         /* cycle number within the thread */
+	const char *what;  /* call in flight */
+	double since;      /* when it started */
+	int running, started;
+	long err;          /* first error of this thread */
+	const char *err_what;
+	pthread_t th;
+};
+struct gd_pc_cycler {
+	struct gd_pc *pc;
+	long (*cycle)(struct gd_pc_cycle_thread *t, void *arg); /* 0 = ok */
+	void *arg;
+	double budget_s;
+	int nthreads;      /* <= GD_PC_CYCLE_MAX */
+	/* results */
+	int cycles;        /* completed, all threads */
+	double seconds;
+	int err_thread;    /* -1: none */
+	long err;
+	const char *err_what;
+	int err_cycle;
+	/* internal */
+	pthread_mutex_t mu;
+	int stop;
+	double t_end;
+	struct gd_pc_cycle_thread t[GD_PC_CYCLE_MAX];
+};
+void gd_pc_cycle_step(struct gd_pc_cycle_thread *t, const char *what);
+/* Runs the threads; returns 0 when every cycle succeeded, else -1 with
+ * err_thread/err_cycle/err_what/err set (first failure). */
+int gd_pc_cycle_run(struct gd_pc_cycler *c);
 
 /* dlopen by table (STYLE.md habit 7). */
 struct gd_sym {
@@ -85,8 +140,19 @@ int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing,
 void gd_pc_fill_random(float *v, size_t n, unsigned seed);
 /* Largest |a-b| / max(1,|b|) over n. */
 double gd_pc_max_rel_error(const float *a, const float *b, size_t n);
-/* C = A*B, row-major n x n, float accumulation in double. */
+/* C = A*B, column-major n x n (as BLAS), accumulated in double. */
 void gd_pc_ref_gemm(const float *a, const float *b, float *c, int n);
+/* IEEE half and bfloat16 from float (round to nearest even) and back. */
+uint16_t gd_pc_f2h(float f);
+float gd_pc_h2f(uint16_t h);
+uint16_t gd_pc_f2bf(float f);
+float gd_pc_bf2f(uint16_t b);
+/* The convolution every backend checks: NCHW 1x4x16x16, 8 filters 3x3,
+ * pad 1, stride 1, cross-correlation (cuDNN CROSS_CORRELATION, MIOpen
+ * miopenConvolution); y is 1x8x16x16. */
+enum { GD_CONV_N = 1, GD_CONV_C = 4, GD_CONV_HW = 16, GD_CONV_K = 8,
+       GD_CONV_R = 3 };
+void gd_pc_ref_conv(const float *x, const float *w, float *y);
 double gd_pc_now(void);
 double gd_pc_median(double *v, int n);
 

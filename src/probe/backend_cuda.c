@@ -328,9 +328,10 @@ static void cu_device_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 		if (gd_pc_begin(pc, dev, "context_cycle"))
 			gd_cu_context_cycle(pc, cu);
 	}
-	if (pc->args->bench) {
+	if (gd_pc_bench_begin(pc, dev)) {
 		gd_cu_bench(pc, cu, dev);
 		gd_cu_gemm_bench(pc, cu, dev);
+		gd_pc_bench_end(pc);
 	}
 out:
 	if (cu->stream)

@@ -84,65 +84,6 @@ static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 	return GD_PS_OK;
 }
 
-/* IEEE half and bfloat16 from float, round to nearest even. */
-static uint16_t f2h(float f)
-{
-	uint32_t x, sign, mant, h, rem, halfway;
-	int32_t e;
-
-	memcpy(&x, &f, 4);
-	sign = (x >> 16) & 0x8000;
-	e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-	mant = x & 0x7fffff;
-	if (e >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (e <= 0) {
-		int shift;
-
-		if (e < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000;
-		shift = 14 - e;
-		h = mant >> shift;
-		rem = mant & ((1u << shift) - 1);
-		halfway = 1u << (shift - 1);
-	} else {
-		h = ((uint32_t)e << 10) | (mant >> 13);
-		rem = mant & 0x1fff;
-		halfway = 0x1000;
-	}
-	if (rem > halfway || (rem == halfway && (h & 1)))
-		h++;
-	return (uint16_t)(sign | h);
-}
-
-static float h2f(uint16_t h)
-{
-	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	float v = e == 0 ? ldexpf((float)m, -24)
-		  : e == 31 ? INFINITY
-			    : ldexpf((float)(m | 0x400), e - 25);
-
-	return (h & 0x8000) ? -v : v;
-}
-
-static uint16_t f2bf(float f)
-{
-	uint32_t x;
-
-	memcpy(&x, &f, 4);
-	return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
-}
-
-static float bf2f(uint16_t b)
-{
-	uint32_t x = (uint32_t)b << 16;
-	float f;
-
-	memcpy(&f, &x, 4);
-	return f;
-}
-
 /* Host matrix in the element type; values rounded to it in place. */
 static void *to_type(float *v, size_t n, int type)
 {
@@ -152,8 +93,8 @@ static void *to_type(float *v, size_t n, int type)
 		return v;
 	o = malloc(n * 2);
 	for (size_t i = 0; o && i < n; i++) {
-		o[i] = type == GD_R_16F ? f2h(v[i]) : f2bf(v[i]);
-		v[i] = type == GD_R_16F ? h2f(o[i]) : bf2f(o[i]);
+		o[i] = type == GD_R_16F ? gd_pc_f2h(v[i]) : gd_pc_f2bf(v[i]);
+		v[i] = type == GD_R_16F ? gd_pc_h2f(o[i]) : gd_pc_bf2f(o[i]);
 	}
 	return o;
 }
@@ -167,7 +108,7 @@ static void from_type(const void *src, float *out, size_t n, int type)
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		out[i] = type == GD_R_16F ? h2f(s[i]) : bf2f(s[i]);
+		out[i] = type == GD_R_16F ? gd_pc_h2f(s[i]) : gd_pc_bf2f(s[i]);
 }
 
 static int gemm_call(struct gd_cublas *b, int type, int n, CUdeviceptr A,

@@ -31,29 +31,8 @@ struct gd_cudnn {
 		       const void *, cudnnDesc, void *);
 };
 
-enum { NB = 1, CH = 4, HW = 16, K = 8, R = 3 }; /* pad 1, stride 1 */
-
-/* Cross-correlation, NCHW, as cuDNN's CUDNN_CROSS_CORRELATION. */
-static void conv_ref(const float *x, const float *w, float *y)
-{
-	for (int k = 0; k < K; k++)
-		for (int i = 0; i < HW; i++)
-			for (int j = 0; j < HW; j++) {
-				double s = 0;
-
-				for (int c = 0; c < CH; c++)
-					for (int u = 0; u < R; u++)
-						for (int v = 0; v < R; v++) {
-							int yi = i + u - 1, xj = j + v - 1;
-
-							if (yi < 0 || yi >= HW || xj < 0 || xj >= HW)
-								continue;
-							s += (double)x[(c * HW + yi) * HW + xj] *
-							     w[((k * CH + c) * R + u) * R + v];
-						}
-				y[(k * HW + i) * HW + j] = (float)s;
-			}
-}
+enum { NB = GD_CONV_N, CH = GD_CONV_C, HW = GD_CONV_HW, K = GD_CONV_K,
+       R = GD_CONV_R }; /* pad 1, stride 1 */
 
 static int dnn_load(struct gd_pc *pc, struct gd_cudnn *d, char *lib,
 		    size_t lcap, char *why, size_t cap)
@@ -198,7 +177,7 @@ void gd_cu_conv_op(struct gd_pc *pc, struct gd_cu *cu, int dev)
 	} else {
 		double err;
 
-		conv_ref(x, w, ref);
+		gd_pc_ref_conv(x, w, ref);
 		err = gd_pc_max_rel_error(y, ref, sizeof y / 4);
 		gd_pc_end(pc, err <= 1e-4 ? GD_PS_OK : GD_PS_WRONG, err,
 			  "NCHW %dx%dx%dx%d, %d filters %dx%d, IMPLICIT_GEMM, "

@@ -1,7 +1,6 @@
 /* probe/backend_cuda_kernel: the run-time compiled kernel (NVRTC, or PTX
  * handed to the driver's JIT), contexts from several threads, and the
  * copy/launch figures of `probe --bench`. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,64 +227,58 @@ out:
 	free(want);
 }
 
-struct cu_cycle {
-	struct gd_cu *cu;
-	CUresult err;
-	const char *what;
-};
-
-static void *cu_cycle_thread(void *arg)
+/* One cycle of the "model switch": a context of our own, created, used
+ * and destroyed on this thread. */
+static long cu_cycle_once(struct gd_pc_cycle_thread *t, void *arg)
 {
-	struct cu_cycle *c = arg;
-	struct gd_cu *cu = c->cu;
+	struct gd_cu *cu = arg;
+	CUcontext ctx;
+	CUdeviceptr p;
+	CUresult r;
 
-	for (int i = 0; i < 3 && !c->err; i++) {
-		CUcontext ctx;
-		CUdeviceptr p;
-
-		c->what = "cuCtxCreate_v2";
-		if ((c->err = cu->CtxCreate(&ctx, 0, cu->dev)))
-			break;
-		c->what = "cuMemAlloc in a new context";
-		c->err = cu->MemAlloc(&p, 1 << 20);
-		if (!c->err)
-			cu->MemFree(p);
-		if (!c->err) {
-			c->what = "cuCtxDestroy_v2";
-			c->err = cu->CtxDestroy(ctx);
-		} else {
-			cu->CtxDestroy(ctx);
-		}
+	gd_pc_cycle_step(t, "cuCtxCreate_v2");
+	if ((r = cu->CtxCreate(&ctx, 0, cu->dev)))
+		return r;
+	gd_pc_cycle_step(t, "cuMemAlloc in a new context");
+	r = cu->MemAlloc(&p, 1 << 20);
+	if (!r) {
+		gd_pc_cycle_step(t, "cuMemsetD8 + cuCtxSynchronize");
+		r = cu->MemsetD8(p, 1, 1 << 20);
+		if (!r)
+			r = cu->CtxSynchronize();
+		cu->MemFree(p);
 	}
-	return NULL;
+	gd_pc_cycle_step(t, "cuCtxDestroy_v2");
+	if (r) {
+		cu->CtxDestroy(ctx);
+		return r;
+	}
+	return cu->CtxDestroy(ctx);
 }
 
 /* The "model switch": contexts created, used and destroyed from 4
- * threads at once. */
+ * threads at once, for about 2 s (at least one cycle each). */
 void gd_cu_context_cycle(struct gd_pc *pc, struct gd_cu *cu)
 {
-	struct cu_cycle c[4];
-	pthread_t th[4];
-	int started[4];
+	struct gd_pc_cycler c;
 	char e[200];
 
-	gd_pc_phase(pc, "4 threads x 3 cuCtxCreate/cuMemAlloc/cuCtxDestroy");
-	for (int i = 0; i < 4; i++) {
-		c[i] = (struct cu_cycle){cu, 0, ""};
-		started[i] = !pthread_create(&th[i], NULL, cu_cycle_thread, &c[i]);
-	}
-	for (int i = 0; i < 4; i++)
-		if (started[i])
-			pthread_join(th[i], NULL);
+	memset(&c, 0, sizeof c);
+	c.pc = pc;
+	c.cycle = cu_cycle_once;
+	c.arg = cu;
+	c.budget_s = 2.0;
+	c.nthreads = 4;
+	gd_pc_cycle_run(&c);
 	cu->CtxSetCurrent(cu->ctx);
-	for (int i = 0; i < 4; i++)
-		if (c[i].err) {
-			gd_cu_errstr(cu, c[i].err, e, sizeof e);
-			gd_pc_end(pc, GD_PS_ERROR, 0, "thread %d, %s: %s", i,
-				  c[i].what, e);
-			return;
-		}
-	gd_pc_end(pc, GD_PS_OK, 0, "12 contexts from 4 threads");
+	if (c.err_thread >= 0) {
+		gd_cu_errstr(cu, (CUresult)c.err, e, sizeof e);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "thread %d cycle %d, %s: %s",
+			  c.err_thread, c.err_cycle, c.err_what, e);
+		return;
+	}
+	gd_pc_end(pc, GD_PS_OK, 0, "%d contexts created, used and destroyed "
+		  "from 4 threads in %.1f s", c.cycles, c.seconds);
 }
 
 /* Median of reps async copies timed with events (after 2 warm-ups). */
@@ -317,14 +310,39 @@ static double cu_time_async(struct gd_cu *cu, int kind, CUdeviceptr dst,
 	return ok ? gd_pc_median(t, reps) : -1;
 }
 
+/* Pageable host -> device as PyTorch's tensor.copy_() does it: an async
+ * copy (the driver stages it through its own pinned buffers) and a stream
+ * synchronise, timed together on the wall clock; the pages are faulted in
+ * first; 2 warm-ups, median of 10, as bench/torch_ref.py. */
+static double cu_time_pageable(struct gd_cu *cu, CUdeviceptr dst, void *page,
+			       size_t sz)
+{
+	double t[10];
+
+	memset(page, 3, sz);
+	for (int i = -2; i < 10; i++) {
+		double t0 = gd_pc_now();
+
+		if (cu->MemcpyHtoDAsync(dst, page, sz, cu->stream) ||
+		    cu->StreamSynchronize(cu->stream))
+			return -1;
+		if (i >= 0)
+			t[i] = gd_pc_now() - t0;
+	}
+	return gd_pc_median(t, 10);
+}
+
 static void cu_bench_copies(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
 	size_t big = 1ull << 30, hs = 256u << 20;
 	CUdeviceptr a = 0, b = 0;
-	void *pin = NULL, *page = malloc(hs);
-	double t, tw[5];
+	void *pin = NULL, *page = NULL;
+	double t;
 
 	gd_pc_phase(pc, "bench: d2d 1 GiB");
+	/* 64-byte aligned, as PyTorch's CPU allocator (c10 alloc_cpu) */
+	if (posix_memalign(&page, 64, hs))
+		page = NULL;
 	if (cu->MemAlloc(&a, big) || cu->MemAlloc(&b, big) || !page)
 		goto out;
 	cu->MemsetD8(a, 1, big);
@@ -345,17 +363,10 @@ static void cu_bench_copies(struct gd_pc *pc, struct gd_cu *cu, int dev)
 				     "cuMemcpyDtoHAsync 256 MiB to cuMemAllocHost memory, CUDA events, median of 10");
 	}
 	gd_pc_phase(pc, "bench: h2d pageable 256 MiB");
-	memset(page, 3, hs);
-	for (int i = -1; i < 5; i++) {
-		double t0 = gd_pc_now();
-
-		if (cu->MemcpyHtoD(a, page, hs))
-			goto out;
-		if (i >= 0)
-			tw[i] = gd_pc_now() - t0;
-	}
-	gd_pc_figure(pc, dev, "h2d_pageable", hs / gd_pc_median(tw, 5) / 1e9,
-		     "GB/s", "cuMemcpyHtoD 256 MiB from malloc memory (synchronous), wall clock, median of 5");
+	t = cu_time_pageable(cu, a, page, hs);
+	if (t > 0)
+		gd_pc_figure(pc, dev, "h2d_pageable", hs / t / 1e9, "GB/s",
+			     "cuMemcpyHtoDAsync 256 MiB from pre-faulted malloc memory + cuStreamSynchronize, wall clock, median of 10");
 out:
 	if (a)
 		cu->MemFree(a);
@@ -392,7 +403,7 @@ static void cu_bench_latency(struct gd_pc *pc, struct gd_cu *cu, int dev)
 			t[i] = (gd_pc_now() - t0) * 1e6;
 	}
 	gd_pc_figure(pc, dev, "launch_latency", gd_pc_median(t, 200), "us",
-		     "cuLaunchKernel of 1 block + cuStreamSynchronize, wall clock, median of 200");
+		     "cuLaunchKernel of 1 block + cuStreamSynchronize (driver API, no framework dispatch), wall clock, median of 200");
 out:
 	if (p)
 		cu->MemFree(p);

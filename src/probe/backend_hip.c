@@ -1,11 +1,10 @@
 /* probe/backend_hip: the HIP/ROCm op matrix through libamdhip64 (.so.7,
- * .so.6, .so.5), dlopen'ed. Besides the common ops it tries the host
- * allocations the MIOpen report needed (hipHostMalloc with
- * hipHostMallocNonCoherent, hipExtMallocWithFlags) and JIT-compiles the
- * kernel with hiprtc (the COMGR path the reports suspect). hipBLAS,
- * rocBLAS and MIOpen are located and reported; their GEMM/conv calls are
- * not written yet (see docs/probe.md). */
-#include <dlfcn.h>
+ * .so.6, .so.5), dlopen'ed, laid out as the CUDA backend. Besides the
+ * common ops it tries the host allocations the MIOpen report needed
+ * (hipHostMalloc with hipHostMallocNonCoherent, hipExtMallocWithFlags)
+ * and JIT-compiles the kernel with hiprtc (the COMGR path the reports
+ * suspect). hipBLAS/rocBLAS: backend_hip_blas.c; MIOpen:
+ * backend_hip_dnn.c; context cycle and figures: backend_hip_bench.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +13,7 @@
 
 #define N_VEC (1 << 20)
 
-static void hip_err(const struct gd_hip *h, hipError_t e, char *buf, size_t cap)
+void gd_hip_err(const struct gd_hip *h, hipError_t e, char *buf, size_t cap)
 {
 	gd_fmt(buf, cap, "%s (%d): %s",
 	       h->GetErrorName ? h->GetErrorName(e) : "hipError_t", e,
@@ -24,11 +23,11 @@ static void hip_err(const struct gd_hip *h, hipError_t e, char *buf, size_t cap)
 #define HIP_FAIL(what, e)                                                      \
 	do {                                                                   \
 		char e_[200];                                                  \
-		hip_err(h, (e), e_, sizeof e_);                                \
+		gd_hip_err(h, (e), e_, sizeof e_);                                \
 		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s", (what), e_);           \
 	} while (0)
 
-static const char *const hip_dirs[] = {"/opt/rocm/lib", "/opt/rocm/lib64",
+const char *const gd_hip_lib_dirs[] = {"/opt/rocm/lib", "/opt/rocm/lib64",
 				       NULL};
 
 static int hip_load(struct gd_pc *pc, struct gd_hip *h, char *lib, size_t lcap)
@@ -59,13 +58,19 @@ static int hip_load(struct gd_pc *pc, struct gd_hip *h, char *lib, size_t lcap)
 		S(ModuleGetFunction, "hipModuleGetFunction", 1),
 		S(ModuleUnload, "hipModuleUnload", 1),
 		S(ModuleLaunchKernel, "hipModuleLaunchKernel", 1),
+		S(Memset, "hipMemset", 1), S(DeviceReset, "hipDeviceReset", 1),
+		S(EventCreate, "hipEventCreate", 1),
+		S(EventRecord, "hipEventRecord", 1),
+		S(EventSynchronize, "hipEventSynchronize", 1),
+		S(EventElapsedTime, "hipEventElapsedTime", 1),
+		S(EventDestroy, "hipEventDestroy", 1),
 		{NULL, NULL, 0},
 	};
 #undef S
 	char searched[700], missing[64];
 
 	gd_pc_phase(pc, "dlopen libamdhip64");
-	h->lib = gd_pc_dlopen(pc, names, hip_dirs, lib, lcap, searched,
+	h->lib = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, lib, lcap, searched,
 			      sizeof searched);
 	if (!h->lib) {
 		gd_pc_end(pc, GD_PS_MISSING, 0, "HIP runtime not found: %s",
@@ -112,13 +117,13 @@ static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 	if (e) {
 		char e2[200];
 
-		hip_err(h, e, e2, sizeof e2);
+		gd_hip_err(h, e, e2, sizeof e2);
 		gd_pc_phase(pc, "hipGetDeviceCount");
 		e = h->GetDeviceCount(&n);
 		if (e || !n) {
 			char e3[200];
 
-			hip_err(h, e, e3, sizeof e3);
+			gd_hip_err(h, e, e3, sizeof e3);
 			gd_pc_end(pc, GD_PS_ERROR, 0,
 				  "hipInit: %s; hipGetDeviceCount: %s; HIP "
 				  "runtime %d, %s", e2, e3, rt, lib);
@@ -177,6 +182,12 @@ static void hip_alloc_op(struct gd_pc *pc, struct gd_hip *h, int dev,
 	    : kind == 1 ? h->HostMalloc(&p, sz, 0)
 	    : kind == 2 ? h->HostMalloc(&p, sz, GD_HIP_HOST_NONCOHERENT)
 			: h->ExtMallocWithFlags(&p, sz, GD_HIP_DEVICE_FINEGRAINED);
+	if (!e && (kind == 0 || kind == 3)) {
+		gd_pc_phase(pc, "hipMemset %s", what[kind]);
+		e = h->Memset(p, 0, sz); /* make a lazy allocation real */
+		if (e)
+			h->Free(p);
+	}
 	if (e) {
 		HIP_FAIL(what[kind], e);
 		return;
@@ -264,7 +275,7 @@ static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
 
 	if (!gd_pc_dlsym(h->lib, syms, missing, sizeof missing))
 		return 0;
-	l = gd_pc_dlopen(pc, names, hip_dirs, lib, sizeof lib, searched,
+	l = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, lib, sizeof lib, searched,
 			 sizeof searched);
 	if (l && !gd_pc_dlsym(l, syms, missing, sizeof missing))
 		return 0;
@@ -310,6 +321,24 @@ static char *hip_rtc(struct gd_pc *pc, struct gd_hip *h, char *why,
 	return code;
 }
 
+hipError_t gd_hip_load_vector_add(struct gd_pc *pc, struct gd_hip *h,
+				  hipModule_t *mod, hipFunction_t *fn,
+				  char *why, size_t cap)
+{
+	char *code = hip_rtc(pc, h, why, cap);
+	hipError_t e;
+
+	*mod = NULL;
+	if (!code)
+		return 218; /* hipErrorInvalidKernelFile: why says more */
+	gd_pc_phase(pc, "hipModuleLoadData");
+	e = h->ModuleLoadData(mod, code);
+	free(code);
+	if (!e)
+		e = h->ModuleGetFunction(fn, *mod, "vector_add");
+	return e;
+}
+
 static void hip_vector_add(struct gd_pc *pc, struct gd_hip *h)
 {
 	size_t sz = (size_t)N_VEC * 4;
@@ -319,22 +348,23 @@ static void hip_vector_add(struct gd_pc *pc, struct gd_hip *h)
 	hipFunction_t fn;
 	unsigned n = N_VEC;
 	void *args[] = {&da, &db, &dc, &n};
-	char why[500] = "", *code = NULL;
-	hipError_t e = 2;
+	char why[500] = "";
+	hipError_t e;
 
-	if (!a || !b || !c || !w || !(code = hip_rtc(pc, h, why, sizeof why))) {
-		gd_pc_end(pc, why[0] ? GD_PS_ERROR : GD_PS_SKIPPED, 0, "%s",
-			  why[0] ? why : "out of memory");
+	if (!a || !b || !c || !w) {
+		gd_pc_end(pc, GD_PS_SKIPPED, 0, "out of memory");
 		goto out;
 	}
 	gd_pc_fill_random(a, N_VEC, 1);
 	gd_pc_fill_random(b, N_VEC, 2);
 	for (int i = 0; i < N_VEC; i++)
 		w[i] = a[i] + b[i];
-	gd_pc_phase(pc, "hipModuleLoadData");
-	if ((e = h->ModuleLoadData(&mod, code)) ||
-	    (e = h->ModuleGetFunction(&fn, mod, "vector_add")) ||
-	    (e = h->Malloc(&da, sz)) || (e = h->Malloc(&db, sz)) ||
+	e = gd_hip_load_vector_add(pc, h, &mod, &fn, why, sizeof why);
+	if (e && why[0] && !mod) {
+		gd_pc_end(pc, GD_PS_ERROR, 0, "%s", why);
+		goto out;
+	}
+	if (e || (e = h->Malloc(&da, sz)) || (e = h->Malloc(&db, sz)) ||
 	    (e = h->Malloc(&dc, sz)) || (e = h->Memcpy(da, a, sz, GD_HIP_H2D)) ||
 	    (e = h->Memcpy(db, b, sz, GD_HIP_H2D))) {
 		HIP_FAIL("module/buffers", e);
@@ -366,54 +396,10 @@ out:
 		h->Free(dc);
 	if (mod)
 		h->ModuleUnload(mod);
-	free(code);
 	free(a);
 	free(b);
 	free(c);
 	free(w);
-}
-
-/* The ROCm math libraries: located and reported. Their GEMM/conv calls
- * are not written yet, so a library that loads is "skipped", one that
- * does not is "missing" with where it was searched. */
-static void hip_lib_op(struct gd_pc *pc, int dev, const char *op,
-		       const char *const *names, const char *sym)
-{
-	char lib[256], searched[700];
-	void *l;
-
-	if (!gd_pc_begin(pc, dev, op))
-		return;
-	gd_pc_phase(pc, "dlopen %s", names[0]);
-	l = gd_pc_dlopen(pc, names, hip_dirs, lib, sizeof lib, searched,
-			 sizeof searched);
-	if (!l)
-		gd_pc_end(pc, GD_PS_MISSING, 0, "not found: %s", searched);
-	else if (!dlsym(l, sym))
-		gd_pc_end(pc, GD_PS_MISSING, 0, "%s lacks %s", lib, sym);
-	else
-		gd_pc_end(pc, GD_PS_SKIPPED, 0, "%s loads and has %s; this "
-			  "call is not probed yet", lib, sym);
-}
-
-static void hip_math_ops(struct gd_pc *pc, int dev)
-{
-	static const char *const hipblas[] = {"libhipblas.so.3", "libhipblas.so.2",
-					      "libhipblas.so.1", "libhipblas.so.0",
-					      "libhipblas.so", NULL};
-	static const char *const rocblas[] = {"librocblas.so.5", "librocblas.so.4",
-					      "librocblas.so.3", "librocblas.so.0",
-					      "librocblas.so", NULL};
-	static const char *const miopen[] = {"libMIOpen.so.1", "libMIOpen.so",
-					     NULL};
-
-	hip_lib_op(pc, dev, "gemm_fp32", hipblas, "hipblasSgemm");
-	if (pc->args->quick)
-		return;
-	hip_lib_op(pc, dev, "gemm_fp16_ex_v1", hipblas, "hipblasGemmEx");
-	hip_lib_op(pc, dev, "gemm_fp16_ex_v2", hipblas, "hipblasGemmEx_v2");
-	hip_lib_op(pc, dev, "gemm_fp32_rocblas", rocblas, "rocblas_sgemm");
-	hip_lib_op(pc, dev, "conv_fwd", miopen, "miopenConvolutionForward");
 }
 
 static void hip_device_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
@@ -421,6 +407,7 @@ static void hip_device_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 	hipError_t e;
 
 	h->stream = NULL;
+	h->dev = dev;
 	gd_pc_phase(pc, "hipSetDevice %d", dev);
 	e = h->SetDevice(dev);
 	if (!e)
@@ -428,7 +415,7 @@ static void hip_device_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 	if (e) {
 		char e2[200];
 
-		hip_err(h, e, e2, sizeof e2);
+		gd_hip_err(h, e, e2, sizeof e2);
 		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR, "%s", e2);
 		return;
 	}
@@ -442,8 +429,19 @@ static void hip_device_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 	hip_copy_ops(pc, h, dev);
 	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
 		hip_vector_add(pc, h);
-	hip_math_ops(pc, dev);
-	h->StreamDestroy(h->stream);
+	gd_hip_gemm_ops(pc, h, dev);
+	if (!pc->args->quick) {
+		gd_hip_conv_op(pc, h, dev);
+		if (gd_pc_begin(pc, dev, "context_cycle"))
+			gd_hip_context_cycle(pc, h);
+	}
+	if (gd_pc_bench_begin(pc, dev)) {
+		if (h->stream)
+			gd_hip_bench(pc, h, dev);
+		gd_pc_bench_end(pc);
+	}
+	if (h->stream)
+		h->StreamDestroy(h->stream);
 }
 
 static int hip_run(struct gd_pc *pc)

@@ -1,7 +1,6 @@
 /* probe/backend_opencl: the OpenCL op matrix through the ICD loader opened
  * at run time. No OpenCL BLAS/DNN is probed: gemm and conv are reported as
  * skipped so the matrix stays comparable across backends. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,12 +13,12 @@
 		cl_int e_ = (call);                                            \
 		if (e_ != CL_SUCCESS) {                                        \
 			gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s (%d)", what,     \
-				  cl_err(e_), e_);                             \
+				  gd_cl_err(e_), e_);                             \
 			goto out;                                              \
 		}                                                              \
 	} while (0)
 
-static const char *cl_err(cl_int e)
+const char *gd_cl_err(cl_int e)
 {
 	static const struct { cl_int c; const char *n; } t[] = {
 		{-1, "CL_DEVICE_NOT_FOUND"}, {-2, "CL_DEVICE_NOT_AVAILABLE"},
@@ -77,11 +76,6 @@ static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
 	return 0;
 }
 
-struct cl_dev {
-	cl_device_id id;
-	cl_context ctx;
-	cl_command_queue q;
-};
 
 /* A string property, truncated to cap (the API refuses short buffers). */
 static void cl_info(struct gd_cl *cl, cl_device_id d, cl_device_info what,
@@ -134,6 +128,33 @@ static void cl_build_log(struct gd_cl *cl, cl_program prog, cl_device_id d,
 			*p = ' ';
 }
 
+/* Builds vector_add for the device; on failure why says what failed. */
+cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
+			       cl_program *prog, char *why, size_t cap)
+{
+	char log[400];
+	cl_kernel k;
+	cl_int e = 0;
+
+	*prog = cl->CreateProgramWithSource(d->ctx, 1, &vadd_src, NULL, &e);
+	if (!*prog) {
+		gd_fmt(why, cap, "clCreateProgramWithSource: %s (%d)",
+		       gd_cl_err(e), e);
+		return NULL;
+	}
+	e = cl->BuildProgram(*prog, 1, &d->id, "", NULL, NULL);
+	if (e != CL_SUCCESS) {
+		cl_build_log(cl, *prog, d->id, log, sizeof log);
+		gd_fmt(why, cap, "clBuildProgram: %s (%d): %s", gd_cl_err(e), e,
+		       log);
+		return NULL;
+	}
+	k = cl->CreateKernel(*prog, "vector_add", &e);
+	if (!k)
+		gd_fmt(why, cap, "clCreateKernel: %s (%d)", gd_cl_err(e), e);
+	return k;
+}
+
 static void cl_vector_add(struct gd_pc *pc, struct gd_cl *cl,
 			  struct cl_dev *d)
 {
@@ -145,7 +166,7 @@ static void cl_vector_add(struct gd_pc *pc, struct gd_cl *cl,
 	cl_int e = 0;
 	cl_uint n = N_VEC;
 	size_t gsz = N_VEC;
-	char log[400];
+	char log[500];
 
 	if (!a || !b || !c || !want) {
 		gd_pc_end(pc, GD_PS_ERROR, 0, "out of host memory");
@@ -156,17 +177,11 @@ static void cl_vector_add(struct gd_pc *pc, struct gd_cl *cl,
 	for (int i = 0; i < N_VEC; i++)
 		want[i] = a[i] + b[i];
 	gd_pc_phase(pc, "clBuildProgram vector_add");
-	prog = cl->CreateProgramWithSource(d->ctx, 1, &vadd_src, NULL, &e);
-	CL_CHECK(e, "clCreateProgramWithSource");
-	e = cl->BuildProgram(prog, 1, &d->id, "", NULL, NULL);
-	if (e != CL_SUCCESS) {
-		cl_build_log(cl, prog, d->id, log, sizeof log);
-		gd_pc_end(pc, GD_PS_ERROR, 0, "clBuildProgram: %s (%d): %s",
-			  cl_err(e), e, log);
+	k = gd_cl_build_vadd(cl, d, &prog, log, sizeof log);
+	if (!k) {
+		gd_pc_end(pc, GD_PS_ERROR, 0, "%s", log);
 		goto out;
 	}
-	k = cl->CreateKernel(prog, "vector_add", &e);
-	CL_CHECK(e, "clCreateKernel");
 	ma = cl->CreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
 			      N_VEC * 4, a, &e);
 	mb = cl->CreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -228,7 +243,7 @@ static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
 						   NULL, NULL);
 		if (e)
 			gd_pc_end(pc, GD_PS_ERROR, 0, "clCreateBuffer 64 MiB: %s (%d)",
-				  cl_err(e), e);
+				  gd_cl_err(e), e);
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB");
 	}
@@ -252,7 +267,7 @@ static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
 		}
 		if (e || !map)
 			gd_pc_end(pc, GD_PS_ERROR, 0, "host-visible buffer: %s (%d)",
-				  cl_err(e), e);
+				  gd_cl_err(e), e);
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, mapped and written");
 	}
@@ -264,7 +279,7 @@ static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
 					   NULL);
 		if (e)
 			gd_pc_end(pc, GD_PS_ERROR, 0, "clEnqueueWriteBuffer: %s (%d)",
-				  cl_err(e), e);
+				  gd_cl_err(e), e);
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB pageable");
 	}
@@ -275,7 +290,7 @@ static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
 					  NULL, NULL);
 		if (e)
 			gd_pc_end(pc, GD_PS_ERROR, 0, "clEnqueueReadBuffer: %s (%d)",
-				  cl_err(e), e);
+				  gd_cl_err(e), e);
 		else if (memcmp(back, h, sz))
 			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs from what was written");
 		else
@@ -294,7 +309,7 @@ static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
 						  0, NULL, NULL);
 		if (e)
 			gd_pc_end(pc, GD_PS_ERROR, 0, "async write: %s (%d)",
-				  cl_err(e), e);
+				  gd_cl_err(e), e);
 		else
 			gd_pc_end(pc, memcmp(back, h, sz) ? GD_PS_WRONG : GD_PS_OK,
 				  0, "64 MiB, checked");
@@ -306,145 +321,6 @@ out:
 		cl->ReleaseMemObject(pin);
 	free(h);
 	free(back);
-}
-
-static double cl_event_s(struct gd_cl *cl, cl_event ev)
-{
-	cl_ulong a = 0, b = 0;
-
-	cl->WaitForEvents(1, &ev);
-	cl->GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a,
-				  NULL);
-	cl->GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b,
-				  NULL);
-	cl->ReleaseEvent(ev);
-	return (double)(b - a) * 1e-9;
-}
-
-/* Median of 5 timed transfers (device timer), after one warm-up.
- * kind: 0 = device to device, 1 = host to device from src. */
-static double cl_time_copy(struct gd_cl *cl, struct cl_dev *d, cl_mem dst,
-			   cl_mem src, const void *hsrc, size_t sz)
-{
-	double t[5];
-
-	for (int r = -1; r < 5; r++) {
-		cl_event ev = NULL;
-		cl_int e = hsrc ? cl->EnqueueWriteBuffer(d->q, dst, CL_TRUE, 0,
-							 sz, hsrc, 0, NULL, &ev)
-				: cl->EnqueueCopyBuffer(d->q, src, dst, 0, 0,
-							sz, 0, NULL, &ev);
-
-		if (e || !ev)
-			return -1;
-		if (r >= 0)
-			t[r] = cl_event_s(cl, ev);
-		else
-			cl_event_s(cl, ev);
-	}
-	return gd_pc_median(t, 5);
-}
-
-static void cl_bench(struct gd_pc *pc, struct gd_cl *cl, struct cl_dev *d,
-		     int dev)
-{
-	size_t sz = 256u << 20;
-	cl_mem a, b, pin;
-	cl_int e;
-	char *host = malloc(sz);
-	void *map = NULL;
-	double t;
-	char note[160];
-
-	gd_pc_phase(pc, "bench: buffers 256 MiB");
-	a = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
-	b = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
-	pin = cl->CreateBuffer(d->ctx, CL_MEM_ALLOC_HOST_PTR, sz, NULL, &e);
-	if (!a || !b || !host)
-		goto out;
-	memset(host, 1, sz);
-	gd_pc_phase(pc, "bench: d2d copy");
-	t = cl_time_copy(cl, d, b, a, NULL, sz);
-	gd_fmt(note, sizeof note, "clEnqueueCopyBuffer 256 MiB, bytes counted "
-	       "once (memory traffic is 2x), event timer, median of 5");
-	if (t > 0)
-		gd_pc_figure(pc, dev, "d2d_bandwidth", sz / t / 1e9, "GB/s", note);
-	gd_pc_phase(pc, "bench: h2d pageable");
-	t = cl_time_copy(cl, d, a, NULL, host, sz);
-	if (t > 0)
-		gd_pc_figure(pc, dev, "h2d_pageable", sz / t / 1e9, "GB/s",
-			     "clEnqueueWriteBuffer 256 MiB from malloc, event timer, median of 5");
-	if (pin)
-		map = cl->EnqueueMapBuffer(d->q, pin, CL_TRUE, CL_MAP_WRITE, 0,
-					   sz, 0, NULL, NULL, &e);
-	if (map) {
-		gd_pc_phase(pc, "bench: h2d pinned");
-		memset(map, 2, sz);
-		t = cl_time_copy(cl, d, a, NULL, map, sz);
-		if (t > 0)
-			gd_pc_figure(pc, dev, "h2d_pinned", sz / t / 1e9, "GB/s",
-				     "clEnqueueWriteBuffer 256 MiB from a mapped ALLOC_HOST_PTR buffer, event timer, median of 5");
-		cl->EnqueueUnmapMemObject(d->q, pin, map, 0, NULL, NULL);
-		cl->Finish(d->q);
-	}
-out:
-	if (a)
-		cl->ReleaseMemObject(a);
-	if (b)
-		cl->ReleaseMemObject(b);
-	if (pin)
-		cl->ReleaseMemObject(pin);
-	free(host);
-}
-
-struct cl_cycle {
-	struct gd_cl *cl;
-	cl_device_id id;
-	cl_int err;
-};
-
-static void *cl_cycle_thread(void *arg)
-{
-	struct cl_cycle *c = arg;
-
-	for (int i = 0; i < 10 && !c->err; i++) {
-		cl_context ctx = c->cl->CreateContext(NULL, 1, &c->id, NULL,
-						      NULL, &c->err);
-		cl_command_queue q;
-
-		if (!ctx)
-			break;
-		q = c->cl->CreateCommandQueue(ctx, c->id, 0, &c->err);
-		if (q)
-			c->cl->ReleaseCommandQueue(q);
-		c->cl->ReleaseContext(ctx);
-	}
-	return NULL;
-}
-
-/* The "model switch": contexts created and destroyed from 4 threads. */
-static void cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl,
-			     cl_device_id id)
-{
-	struct cl_cycle c[4];
-	pthread_t th[4];
-
-	gd_pc_phase(pc, "4 threads x 10 clCreateContext/clReleaseContext");
-	for (int i = 0; i < 4; i++) {
-		c[i] = (struct cl_cycle){cl, id, 0};
-		if (pthread_create(&th[i], NULL, cl_cycle_thread, &c[i]))
-			c[i].err = CL_OUT_OF_HOST_MEMORY;
-	}
-	for (int i = 0; i < 4; i++)
-		if (c[i].err != CL_OUT_OF_HOST_MEMORY)
-			pthread_join(th[i], NULL);
-	for (int i = 0; i < 4; i++)
-		if (c[i].err) {
-			gd_pc_end(pc, GD_PS_ERROR, 0, "thread %d: %s (%d)", i,
-				  cl_err(c[i].err), c[i].err);
-			return;
-		}
-	gd_pc_end(pc, GD_PS_OK, 0, "40 contexts from 4 threads");
 }
 
 static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
@@ -460,7 +336,7 @@ static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
 					     CL_QUEUE_PROFILING_ENABLE, &e);
 	if (!d.q) {
 		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR,
-			   "clCreateContext/CommandQueue: %s (%d)", cl_err(e), e);
+			   "clCreateContext/CommandQueue: %s (%d)", gd_cl_err(e), e);
 		goto out;
 	}
 	cl_memory_ops(pc, cl, &d, dev);
@@ -470,10 +346,12 @@ static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
 		gd_pc_skip(pc, dev, "gemm_fp32", GD_PS_SKIPPED,
 			   "no OpenCL BLAS library is probed");
 		if (gd_pc_begin(pc, dev, "context_cycle"))
-			cl_context_cycle(pc, cl, id);
+			gd_cl_context_cycle(pc, cl, id);
 	}
-	if (pc->args->bench)
-		cl_bench(pc, cl, &d, dev);
+	if (gd_pc_bench_begin(pc, dev)) {
+		gd_cl_bench(pc, cl, &d, dev);
+		gd_pc_bench_end(pc);
+	}
 out:
 	if (d.q)
 		cl->ReleaseCommandQueue(d.q);
@@ -501,7 +379,7 @@ static int opencl_run(struct gd_pc *pc)
 		gd_pc_end(pc, GD_PS_ERROR, 0,
 			  "clGetPlatformIDs: %s (%d): no OpenCL platform (no ICD "
 			  "in /etc/OpenCL/vendors or none loads)",
-			  cl_err(e), e);
+			  gd_cl_err(e), e);
 		return 0;
 	}
 	for (cl_uint p = 0; p < np && p < 8; p++) {

@@ -154,9 +154,36 @@ void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
 {
 	if (!isfinite(value))
 		return;
+	pc->figures++;
 	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:f, s:s, s:s}", "t", "fig",
 			     "dev", dev, "name", name, "value", value, "unit",
 			     unit, "note", note));
+}
+
+int gd_pc_bench_begin(struct gd_pc *pc, int dev)
+{
+	if (!pc->args->bench || !gd_pc_begin(pc, dev, "bench"))
+		return 0;
+	pc->bench_fig0 = pc->figures;
+	return 1;
+}
+
+void gd_pc_bench_end(struct gd_pc *pc)
+{
+	int n = pc->figures - pc->bench_fig0;
+
+	if (n)
+		gd_pc_end(pc, GD_PS_OK, 0, "%d figure%s, listed under Bench", n,
+			  n == 1 ? "" : "s");
+	else
+		gd_pc_end(pc, GD_PS_ERROR, 0, "no figure could be measured");
+}
+
+void gd_pc_progress(struct gd_pc *pc)
+{
+	if (pc->cur_step >= 0)
+		pc_msg(pc, json_pack("{s:s, s:i}", "t", "progress", "step",
+				     pc->cur_step));
 }
 
 static void *pc_try(const char *path, char *loaded, size_t lcap, char *err,
@@ -294,6 +321,88 @@ void gd_pc_ref_gemm(const float *a, const float *b, float *c, int n)
 				     b[k + (size_t)j * n];
 			c[i + (size_t)j * n] = (float)s;
 		}
+}
+
+uint16_t gd_pc_f2h(float f)
+{
+	uint32_t x, sign, mant, h, rem, halfway;
+	int32_t e;
+
+	memcpy(&x, &f, 4);
+	sign = (x >> 16) & 0x8000;
+	e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+	mant = x & 0x7fffff;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) {
+		int shift;
+
+		if (e < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000;
+		shift = 14 - e;
+		h = mant >> shift;
+		rem = mant & ((1u << shift) - 1);
+		halfway = 1u << (shift - 1);
+	} else {
+		h = ((uint32_t)e << 10) | (mant >> 13);
+		rem = mant & 0x1fff;
+		halfway = 0x1000;
+	}
+	if (rem > halfway || (rem == halfway && (h & 1)))
+		h++;
+	return (uint16_t)(sign | h);
+}
+
+float gd_pc_h2f(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	float v = e == 0 ? ldexpf((float)m, -24)
+		  : e == 31 ? INFINITY
+			    : ldexpf((float)(m | 0x400), e - 25);
+
+	return (h & 0x8000) ? -v : v;
+}
+
+uint16_t gd_pc_f2bf(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, 4);
+	return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+}
+
+float gd_pc_bf2f(uint16_t b)
+{
+	uint32_t x = (uint32_t)b << 16;
+	float f;
+
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+/* Cross-correlation, NCHW, zero padding 1, stride 1. */
+void gd_pc_ref_conv(const float *x, const float *w, float *y)
+{
+	enum { C = GD_CONV_C, HW = GD_CONV_HW, K = GD_CONV_K, R = GD_CONV_R };
+
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < HW; i++)
+			for (int j = 0; j < HW; j++) {
+				double s = 0;
+
+				for (int c = 0; c < C; c++)
+					for (int u = 0; u < R; u++)
+						for (int v = 0; v < R; v++) {
+							int yi = i + u - 1, xj = j + v - 1;
+
+							if (yi < 0 || yi >= HW || xj < 0 || xj >= HW)
+								continue;
+							s += (double)x[(c * HW + yi) * HW + xj] *
+							     w[((k * C + c) * R + u) * R + v];
+						}
+				y[(k * HW + i) * HW + j] = (float)s;
+			}
 }
 
 double gd_pc_now(void)

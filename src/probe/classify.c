@@ -131,6 +131,29 @@ static void apply_fig(struct gd_pjob *j, json_t *o)
 	gd_sanitize(f->note);
 }
 
+void gd_pjob_phase(struct gd_pjob *j, const char *line, double now)
+{
+	if (strcmp(j->phase, line)) {
+		gd_strlcpy(j->phase, line, sizeof j->phase);
+		j->phase_t = now;
+	}
+}
+
+const char *gd_pjob_deadline(const struct gd_pjob *j, double now)
+{
+	double t = j->run->timeout;
+
+	if (now >= j->run->deadline)
+		return "whole-run deadline";
+	if (!j->in_op || !j->progress)
+		return now - j->op_t0 >= t ? "deadline" : NULL;
+	if (now - j->phase_t >= t)
+		return "step deadline";
+	if (now - j->op_t0 >= GD_PROBE_PROGRESS_CAP * t)
+		return "progress cap";
+	return NULL;
+}
+
 int gd_pjob_apply_msg(struct gd_pjob *j, const char *json, double now)
 {
 	json_error_t err;
@@ -153,7 +176,15 @@ int gd_pjob_apply_msg(struct gd_pjob *j, const char *json, double now)
 		gd_strlcpy(j->op, jstr(o, "op"), sizeof j->op);
 		gd_sanitize(j->op);
 		j->op_t0 = now;
+		j->phase_t = now;
+		j->progress = 0;
 		j->phase[0] = '\0';
+	} else if (!strcmp(t, "progress")) {
+		/* the op promises a phase per bounded step (docs/probe.md) */
+		if (j->in_op && jint(o, "step", -1) == j->cur_step) {
+			j->progress = 1;
+			j->phase_t = now;
+		}
 	} else if (!strcmp(t, "res")) {
 		apply_res(j, o, now);
 	} else if (!strcmp(t, "fig")) {
@@ -195,7 +226,20 @@ static void describe_end(const struct gd_pjob *j,
 			 enum gd_probe_status *st)
 {
 	*st = GD_PS_CRASH;
-	if (res->outcome == GD_CHILD_HUNG) {
+	if (res->outcome == GD_CHILD_HUNG && j->stop_why &&
+	    !strcmp(j->stop_why, "step deadline")) {
+		*st = GD_PS_HANG;
+		gd_fmt(d, cap, "no progress for %.1f s in phase '%s' (step "
+		       "deadline %.3g s; the op had run %.1f s)",
+		       j->stop_t - j->phase_t, j->phase, j->run->timeout,
+		       j->stop_t - j->op_t0);
+	} else if (res->outcome == GD_CHILD_HUNG && j->stop_why &&
+		   !strcmp(j->stop_why, "progress cap")) {
+		*st = GD_PS_HANG;
+		gd_fmt(d, cap, "still going after %.1f s, last in phase '%s' "
+		       "(progress cap %d x %.3g s)", j->stop_t - j->op_t0,
+		       j->phase, GD_PROBE_PROGRESS_CAP, j->run->timeout);
+	} else if (res->outcome == GD_CHILD_HUNG) {
 		*st = GD_PS_HANG;
 		gd_fmt(d, cap, "no answer after %.1f s%s%s%s (%s %.3g s)",
 		       j->stop_t > 0 ? j->stop_t - j->op_t0 : res->seconds,
@@ -203,7 +247,7 @@ static void describe_end(const struct gd_pjob *j,
 		       j->phase[0] ? "'" : "",
 		       j->stop_why ? j->stop_why : "deadline",
 		       j->stop_why && strstr(j->stop_why, "whole")
-			       ? j->run->opts->total_timeout_s
+			       ? j->run->total
 			       : j->run->timeout);
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
 		const char *ab = sigabbrev_np(res->signo);

@@ -7,14 +7,18 @@
 
 #include <stddef.h>
 
+#include "backend.h"
+
 typedef int hipError_t;
 typedef struct ihipStream_t *hipStream_t;
 typedef struct ihipModule_t *hipModule_t;
 typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef struct ihipEvent_t *hipEvent_t;
 typedef struct _hiprtcProgram *hiprtcProgram;
 
 #define GD_HIP_H2D 1 /* hipMemcpyHostToDevice */
 #define GD_HIP_D2H 2 /* hipMemcpyDeviceToHost */
+#define GD_HIP_D2D 3 /* hipMemcpyDeviceToDevice */
 #define GD_HIP_HOST_NONCOHERENT 0x80000000u /* hipHostMallocNonCoherent */
 #define GD_HIP_DEVICE_FINEGRAINED 0x1u     /* hipDeviceMallocFinegrained */
 
@@ -46,6 +50,13 @@ struct gd_hip {
 	hipError_t (*ModuleGetFunction)(hipFunction_t *, hipModule_t,
 					const char *);
 	hipError_t (*ModuleUnload)(hipModule_t);
+	hipError_t (*Memset)(void *, int, size_t);
+	hipError_t (*DeviceReset)(void);
+	hipError_t (*EventCreate)(hipEvent_t *);
+	hipError_t (*EventRecord)(hipEvent_t, hipStream_t);
+	hipError_t (*EventSynchronize)(hipEvent_t);
+	hipError_t (*EventElapsedTime)(float *, hipEvent_t, hipEvent_t);
+	hipError_t (*EventDestroy)(hipEvent_t);
 	hipError_t (*ModuleLaunchKernel)(hipFunction_t, unsigned, unsigned,
 					 unsigned, unsigned, unsigned,
 					 unsigned, unsigned, hipStream_t,
@@ -61,7 +72,27 @@ struct gd_hip {
 	int (*RtcDestroy)(hiprtcProgram *);
 	const char *(*RtcErrStr)(int);
 	hipStream_t stream;
+	int dev;
 	char gfx[64];
 };
+
+/* "hipErrorNoDevice (100): no ROCm-capable device is detected" */
+void gd_hip_err(const struct gd_hip *h, hipError_t e, char *buf, size_t cap);
+/* Where ROCm's libraries are looked for after the loader's own search. */
+extern const char *const gd_hip_lib_dirs[];
+/* vector_add compiled by hiprtc and loaded; how says which way. */
+hipError_t gd_hip_load_vector_add(struct gd_pc *pc, struct gd_hip *h,
+				  hipModule_t *mod, hipFunction_t *fn,
+				  char *why, size_t cap);
+
+/* backend_hip_blas.c: hipBLAS (gemm_fp32, gemm_fp16_ex_v1, gemm_fp16) and
+ * rocBLAS (gemm_fp32_rocblas) checked GEMMs, and the GEMM rates. */
+void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev);
+void gd_hip_gemm_bench(struct gd_pc *pc, struct gd_hip *h, int dev);
+/* backend_hip_dnn.c: MIOpen forward convolution (conv_fwd). */
+void gd_hip_conv_op(struct gd_pc *pc, struct gd_hip *h, int dev);
+/* backend_hip_bench.c: context cycle and copy/launch figures. */
+void gd_hip_context_cycle(struct gd_pc *pc, struct gd_hip *h);
+void gd_hip_bench(struct gd_pc *pc, struct gd_hip *h, int dev);
 
 #endif

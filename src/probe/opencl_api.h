@@ -68,4 +68,21 @@ struct gd_cl {
 	cl_int (*ReleaseEvent)(cl_event);
 };
 
+struct cl_dev {
+	cl_device_id id;
+	cl_context ctx;
+	cl_command_queue q;
+};
+
+/* "CL_DEVICE_NOT_FOUND" ... */
+const char *gd_cl_err(cl_int e);
+/* vector_add built for the device; NULL with why on failure. */
+cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
+			   cl_program *prog, char *why, size_t cap);
+/* backend_opencl_bench.c */
+struct gd_pc;
+void gd_cl_bench(struct gd_pc *pc, struct gd_cl *cl, struct cl_dev *d,
+		 int dev);
+void gd_cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl, cl_device_id id);
+
 #endif

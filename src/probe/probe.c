@@ -35,13 +35,14 @@ static void job_line(void *arg, int is_phase, const char *line)
 
 	pthread_mutex_lock(&j->run->mu);
 	if (is_phase == 1)
-		gd_strlcpy(j->phase, line, sizeof j->phase);
+		gd_pjob_phase(j, line, gd_now());
 	else if (is_phase == 2)
 		gd_pjob_apply_msg(j, line + 1, gd_now());
 	pthread_mutex_unlock(&j->run->mu);
 }
 
-/* Per-op deadline and whole-run deadline (checked every <= 50 ms). */
+/* Per-op (or per-step) deadline and whole-run deadline, checked every
+ * <= 50 ms; the rule is gd_pjob_deadline(). */
 static int job_should_stop(void *arg)
 {
 	struct gd_pjob *j = arg;
@@ -49,13 +50,8 @@ static int job_should_stop(void *arg)
 	int stop = 0;
 
 	pthread_mutex_lock(&j->run->mu);
-	if (now - j->op_t0 >= j->run->timeout) {
-		stop = 1;
-		j->stop_why = "deadline";
-	} else if (now >= j->run->deadline) {
-		stop = 1;
-		j->stop_why = "whole-run deadline";
-	}
+	j->stop_why = gd_pjob_deadline(j, now);
+	stop = j->stop_why != NULL;
 	if (stop)
 		j->stop_t = now;
 	pthread_mutex_unlock(&j->run->mu);
@@ -90,6 +86,32 @@ static int job_argv(struct gd_pjob *j, char **argv, char bufs[][16])
 	return n;
 }
 
+/* The child's environment: ours, plus MIOPEN_FIND_MODE for the HIP child
+ * when --miopen-find-mode was given (MIOpen reads it when it loads, so it
+ * must be there before the child starts). NULL when no change is needed
+ * or on allocation failure (the child then inherits ctx->env). */
+static char **job_env(const struct gd_pjob *j, char *own, size_t cap)
+{
+	const char *m = j->run->opts->miopen_find_mode;
+	char **env, *const *src = j->run->ctx->env;
+	size_t n = 0, k = 0;
+
+	if (!m || !*m || strcmp(j->backend, "hip") || !src)
+		return NULL;
+	while (src[n])
+		n++;
+	env = calloc(n + 2, sizeof *env);
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!gd_startswith(src[i], "MIOPEN_FIND_MODE="))
+			env[k++] = src[i];
+	gd_fmt(own, cap, "MIOPEN_FIND_MODE=%s", m);
+	env[k++] = own;
+	env[k] = NULL;
+	return env;
+}
+
 /* One child from start to end; returns 1 when the job should restart. */
 static int job_once(struct gd_pjob *j)
 {
@@ -97,12 +119,13 @@ static int job_once(struct gd_pjob *j)
 	struct gd_child_result res;
 	char *argv[16], bufs[2][16];
 	struct gd_kmsg k;
-	char kern[1024] = "";
+	char kern[1024] = "", mode[160];
+	char **env = job_env(j, mode, sizeof mode);
 
 	memset(&spec, 0, sizeof spec);
 	job_argv(j, argv, bufs);
 	spec.argv = argv;
-	spec.envp = j->run->ctx->env;
+	spec.envp = env ? env : j->run->ctx->env;
 	/* the supervisor's own deadline is only a backstop: should_stop
 	 * enforces the per-op and whole-run ones */
 	spec.timeout_s = j->run->deadline - gd_now() + 1.0;
@@ -117,7 +140,8 @@ static int job_once(struct gd_pjob *j)
 	spec.mem_limit_mb = j->only >= 0 && !GD_UNDER_ASAN ? 2048 : 0;
 	pthread_mutex_lock(&j->run->mu);
 	j->in_op = 0;
-	j->op_t0 = gd_now();
+	j->progress = 0;
+	j->op_t0 = j->phase_t = gd_now();
 	j->phase[0] = '\0';
 	gd_strlcpy(j->op, "init", sizeof j->op);
 	j->cur_dev = -1;
@@ -131,6 +155,7 @@ static int job_once(struct gd_pjob *j)
 			   sizeof res.error);
 		res.outcome = GD_CHILD_NOSTART;
 	}
+	free(env);
 	gd_kmsg_collect(&k, kern, sizeof kern);
 	gd_kmsg_close(&k);
 	pthread_mutex_lock(&j->run->mu);
@@ -280,8 +305,9 @@ int gd_probe_run(gd_ctx *ctx, const struct gd_probe_opts *opts,
 	r.opts = opts;
 	r.timeout = opts->timeout_s > 0 ? opts->timeout_s
 		    : opts->selftest ? 1.0 : opts->quick ? 5.0 : 10.0;
-	r.deadline = t0 + (opts->total_timeout_s > 0 ? opts->total_timeout_s
-			   : opts->quick ? 8.0 : 120.0);
+	r.total = opts->total_timeout_s > 0 ? opts->total_timeout_s
+		  : opts->quick ? 8.0 : 120.0;
+	r.deadline = t0 + r.total;
 	pthread_mutex_init(&r.mu, NULL);
 	rc = make_jobs(&r);
 	if (!rc && !ctx->self_exe[0])

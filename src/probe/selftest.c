@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -143,6 +144,37 @@ static void st_exit_in_op(struct gd_pc *pc)
 	exit(3);
 }
 
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+
+	nanosleep(&ts, NULL);
+}
+
+/* Longer than the per-op deadline in all, but every step is short and
+ * named: slow, not hung (the parent's per-step rule). */
+static void st_slow_progress(struct gd_pc *pc)
+{
+	gd_pc_progress(pc);
+	for (int i = 0; i < 6; i++) {
+		gd_pc_phase(pc, "step %d of 6, 0.35 s each", i + 1);
+		sleep_s(0.35);
+	}
+	gd_pc_end(pc, GD_PS_OK, 0, "6 steps in 2.1 s, each under the deadline");
+}
+
+/* Progress, then one step that never returns: a hang in that step. */
+static void st_stall_after_progress(struct gd_pc *pc)
+{
+	gd_pc_progress(pc);
+	for (int i = 0; i < 3; i++) {
+		gd_pc_phase(pc, "step %d", i + 1);
+		sleep_s(0.3);
+	}
+	gd_pc_phase(pc, "step 4, never returns");
+	sleep_forever();
+}
+
 static const struct st_case cases[] = {
 	{"hang_in_phase", "hang", st_hang_phase},
 	{"busy_loop", "hang", st_busy_loop},
@@ -155,6 +187,8 @@ static const struct st_case cases[] = {
 	{"grandchild_hangs", "hang", st_grandchild},
 	{"missing_library", "missing", st_missing},
 	{"exit_during_op", "crash", st_exit_in_op},
+	{"slow_progress", "ok", st_slow_progress},
+	{"progress_then_hang", "hang", st_stall_after_progress},
 };
 
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))

@@ -2,8 +2,11 @@
 # gpudoctor probe end to end: the supervisor's self-test, the Vulkan and
 # OpenCL probes on Mesa lavapipe and PoCL for real, the real HIP 5.2 runtime
 # answering "no device", CUDA skipping visibly without an NVIDIA GPU, a
-# missing library, and two stand-in libraries (tests/fake/) for a driver
-# that hangs in cuInit and one that crashes in hipInit.
+# missing library, and stand-in libraries (tests/fake/) for a driver that
+# hangs in cuInit, one that crashes in hipInit, and a HIP runtime that hangs
+# loading a code object (restart past the hang, the ROCm math libraries
+# reported missing with where they were searched, the context cycle that
+# outlasts the per-op deadline while making progress).
 set -u
 G=${GPUDOCTOR:?GPUDOCTOR must name the built binary}
 SRC=${GD_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -45,12 +48,19 @@ lt() { python3 -c "import sys; sys.exit(0 if float('$1') < float('$2') else 1)";
 
 # 1. self-test: every fault classified as expected, quickly, nothing left
 run selftest --selftest
-check "selftest: all 11 cases classified right" "$tmp/selftest.json" \
-	'.selftest_passed == true and (.results | length) == 11 and
+check "selftest: all 13 cases classified right" "$tmp/selftest.json" \
+	'.selftest_passed == true and (.results | length) == 13 and
 	 all(.results[]; .pass and .backend == "selftest")'
 check "selftest: hang in the named phase" "$tmp/selftest.json" \
 	'.results[] | select(.op == "hang_in_phase") |
 	 .status == "hang" and .phase == "fake_driver_init" and .seconds < 1.5'
+check "selftest: slow but progressing op is ok past the 1 s deadline" "$tmp/selftest.json" \
+	'.results[] | select(.op == "slow_progress") |
+	 .status == "ok" and .seconds > 1.5'
+check "selftest: a stalled step after progress is a hang, on time" "$tmp/selftest.json" \
+	'.results[] | select(.op == "progress_then_hang") |
+	 .status == "hang" and .phase == "step 4, never returns" and
+	 (.detail | test("no progress for 1.0 s")) and .seconds < 2.5'
 check "selftest: abort message kept" "$tmp/selftest.json" \
 	'.results[] | select(.op == "abort") | .detail | test("SIGABRT.*assertion")'
 check "selftest: schema" "$tmp/selftest.json" \
@@ -72,6 +82,10 @@ check "vulkan: init and vector_add ok on lavapipe, marked software" "$tmp/vulkan
 check "vulkan: copies ok" "$tmp/vulkan.json" \
 	'[.results[] | select(.op == "copy_h2d" or .op == "copy_d2h")] |
 	 length >= 2 and all(.[]; .status == "ok")'
+check "vulkan: context_cycle bounded by time, ok" "$tmp/vulkan.json" \
+	'[.results[] | select(.op == "context_cycle")] | length > 0 and
+	 all(.[]; .status == "ok" and .seconds < 4 and
+	     (.detail | test("^[0-9]+ devices created and destroyed from 4 threads")))'
 
 # 3. OpenCL on PoCL
 run opencl --backend opencl
@@ -79,6 +93,16 @@ check "opencl: init and vector_add ok on PoCL, marked software" "$tmp/opencl.jso
 	'([.results[] | select(.op == "init")][0].status == "ok") and
 	 any(.results[]; .op == "kernel_vector_add" and .status == "ok") and
 	 any(.devices[]; .software == true and (.library | test("Portable Computing Language")))'
+
+# 3b. --bench on the CPU implementations: every figure of both backends
+run bench --backend vulkan,opencl --bench
+check "bench: Vulkan and OpenCL figures incl. pageable and launch latency" "$tmp/bench.json" \
+	'([.figures[] | select(.backend == "vulkan") | .name] | sort) ==
+	 ["d2d_bandwidth","h2d_pageable","h2d_pinned","launch_latency"] and
+	 ([.figures[] | select(.backend == "opencl") | .name] | sort) ==
+	 ["d2d_bandwidth","h2d_pageable","h2d_pinned","launch_latency"] and
+	 all(.figures[]; .value > 0) and
+	 all(.results[] | select(.op == "bench"); .status == "ok")'
 
 # 4. HIP: Debian's real libamdhip64.so.5, no AMD GPU -> the real answer
 run hip --backend hip
@@ -126,6 +150,30 @@ check "fake_crash_libamdhip64: crash in hipInit, SIGSEGV, message kept" "$tmp/fa
 	'.results[0].op == "init" and .results[0].status == "crash" and
 	 .results[0].phase == "hipInit" and (.results[0].detail | test("SIGSEGV")) and
 	 (.results[0].log | test("writes through NULL"))'
+
+mkdir -p "$tmp/fakehiphang"
+cc -shared -fPIC -o "$tmp/fakehiphang/libamdhip64.so.5" "$SRC/tests/fake/fake_hang_libamdhip64.c"
+GPUDOCTOR_LIB_PATH="$tmp/fakehiphang" run fakehiphang --backend hip --timeout 1 --miopen-find-mode 2
+check "fake_hang_libamdhip64: hang in hipModuleLoadData, restarted past it" "$tmp/fakehiphang.json" \
+	'(.results[] | select(.op == "kernel_vector_add") | .status == "hang" and
+	  .phase == "hipModuleLoadData") and
+	 ([.results[].op] | index("gemm_fp32") > index("kernel_vector_add"))'
+check "fake_hang_libamdhip64: the MIOpen allocations of the report run" "$tmp/fakehiphang.json" \
+	'[.results[] | select(.op == "alloc_noncoherent" or .op == "alloc_ext_flags") |
+	  .status] == ["ok","ok"]'
+check "fake_hang_libamdhip64: hipBLAS, rocBLAS, MIOpen missing, with the search" "$tmp/fakehiphang.json" \
+	'[.results[] | select(.op | test("^gemm_|^conv_fwd$"))] as $m |
+	 ($m | length) == 6 and all($m[]; .status == "missing" and
+	   (.detail | test("GPUDOCTOR_LIB_PATH"))) and
+	 ($m[] | select(.op == "gemm_fp16_ex_v1") | .detail | test("libhipblas.so.2, libhipblas.so.1")) and
+	 ($m[] | select(.op == "gemm_fp32_rocblas") | .detail | test("librocblas.so.4")) and
+	 ($m[] | select(.op == "conv_fwd") | .detail | test("libMIOpen.so.1.*MIOPEN_FIND_MODE=2"))'
+check "fake_hang_libamdhip64: context_cycle outlasts the 1 s deadline, progressing: ok" "$tmp/fakehiphang.json" \
+	'.results[] | select(.op == "context_cycle") | .status == "ok" and
+	 .seconds > 1.5 and (.detail | test("hipDeviceReset"))'
+lt "$(cat "$tmp/fakehiphang.time")" 8 && ok "fake_hang_libamdhip64: under 8 s" ||
+	bad "fake_hang_libamdhip64 took $(cat "$tmp/fakehiphang.time") s"
+no_leftovers fake_hang_libamdhip64
 
 # 8. text output: ASCII without a UTF-8 locale, no progress when piped
 LC_ALL=C "$G" probe --backend vulkan >"$tmp/text.out" 2>"$tmp/text.err"

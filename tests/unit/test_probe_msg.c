@@ -49,6 +49,55 @@ static void test_messages(void)
 	gd_vec_free(&j.figures);
 }
 
+/* The deadline rule (docs/probe.md, "Deadlines"): plain ops get the
+ * per-op deadline from their start; an op that declared per-step progress
+ * gets it per phase change, capped at GD_PROBE_PROGRESS_CAP deadlines. */
+static void test_deadlines(void)
+{
+	struct gd_probe_opts o;
+	struct gd_prun r;
+	struct gd_pjob j;
+
+	memset(&o, 0, sizeof o);
+	memset(&r, 0, sizeof r);
+	memset(&j, 0, sizeof j);
+	r.opts = &o;
+	r.timeout = 10;
+	r.deadline = 1000;
+	j.run = &r;
+	j.backend = "vulkan";
+	j.only = -1;
+	gd_pjob_apply_msg(&j, "{\"t\":\"begin\",\"step\":3,\"op\":"
+			  "\"context_cycle\",\"dev\":0}", 100);
+	CHECK(gd_pjob_deadline(&j, 109.9) == NULL);
+	CHECK_STR(gd_pjob_deadline(&j, 110), "deadline");
+	/* progress for another step is ignored */
+	gd_pjob_apply_msg(&j, "{\"t\":\"progress\",\"step\":2}", 101);
+	CHECK(!j.progress);
+	gd_pjob_apply_msg(&j, "{\"t\":\"progress\",\"step\":3}", 101);
+	CHECK(j.progress);
+	gd_pjob_phase(&j, "thread 0 cycle 0 vkCreateDevice", 102);
+	gd_pjob_phase(&j, "thread 1 cycle 0 vkCreateDevice", 108);
+	CHECK(gd_pjob_deadline(&j, 115) == NULL);  /* 15 s in, 7 s a step */
+	gd_pjob_phase(&j, "thread 1 cycle 0 vkCreateDevice", 116); /* same */
+	CHECK_STR(gd_pjob_deadline(&j, 118), "step deadline");
+	for (int t = 118; t < 130; t += 5)
+		gd_pjob_phase(&j, t % 2 ? "a" : "b", t);
+	CHECK(gd_pjob_deadline(&j, 129.9) == NULL);
+	CHECK_STR(gd_pjob_deadline(&j, 130), "progress cap"); /* 3 x 10 s */
+	CHECK_STR(gd_pjob_deadline(&j, 1000), "whole-run deadline");
+	/* the next op starts plain again */
+	gd_pjob_apply_msg(&j, "{\"t\":\"res\",\"step\":3,\"status\":\"ok\"}", 131);
+	gd_pjob_apply_msg(&j, "{\"t\":\"begin\",\"step\":4,\"op\":"
+			  "\"bench\",\"dev\":0}", 131);
+	CHECK(!j.progress);
+	gd_pjob_phase(&j, "bench: d2d", 140);
+	CHECK_STR(gd_pjob_deadline(&j, 141), "deadline");
+	gd_vec_free(&j.results);
+	gd_vec_free(&j.devices);
+	gd_vec_free(&j.figures);
+}
+
 static void test_kmsg(void)
 {
 	char rec[] = "3,812,90712345,-;amdgpu 0000:03:00.0: amdgpu: MES failed "
@@ -82,6 +131,7 @@ static void test_status_names(void)
 int main(void)
 {
 	test_messages();
+	test_deadlines();
 	test_kmsg();
 	test_status_names();
 	return t_done("test_probe_msg");

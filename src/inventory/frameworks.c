@@ -88,6 +88,16 @@ static void find_envs(gd_ctx *ctx, struct gd_frameworks *o)
 			add_versions(ctx, o, tok);
 			continue;
 		}
+		/* A venv's python3 links to the base interpreter: its own
+		 * site-packages are found from the unresolved bin dir, whose
+		 * parent holds pyvenv.cfg (PEP 405). */
+		gd_strlcpy(pre, tok, sizeof pre);
+		if ((sl = strrchr(pre, '/')) && sl != pre) {
+			*sl = '\0';
+			gd_fmt(res, sizeof res, "%s/pyvenv.cfg", pre);
+			if (gd_fs_exists(&ctx->fs, res))
+				add_prefix(ctx, o, pre);
+		}
 		if (gd_fs_resolve(&ctx->fs, py, res, sizeof res))
 			gd_strlcpy(res, py, sizeof res);
 		gd_strlcpy(pre, res, sizeof pre);

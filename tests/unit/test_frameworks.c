@@ -149,6 +149,32 @@ int main(void)
 	}
 	gd_frameworks_free(&fws);
 	gd_ctx_free(&ctx);
+
+	/* A venv on PATH whose python3 links to the base interpreter (as on
+	 * the GPU machine: /opt/torch/.venv/bin/python3 -> /usr/bin/python3.12):
+	 * its own site-packages must be found through pyvenv.cfg. */
+	{
+		char *venv_env[] = {"PATH=/opt/venv/bin:/usr/bin",
+				    "HOME=/nonexistent", NULL};
+		char lnk[512];
+
+		mkdirs("opt/venv/bin");
+		mkdirs("opt/venv/lib/python3.12/site-packages/torch");
+		put("opt/venv/pyvenv.cfg", "home = /usr/bin\n", NULL);
+		put("opt/venv/lib/python3.12/site-packages/torch/version.py",
+		    "__version__ = '2.11.0+cu130'\ncuda = '13.0'\nhip = None\n", NULL);
+		snprintf(lnk, sizeof lnk, "%s/opt/venv/bin/python3", root);
+		CHECK(symlink("/usr/bin/python3", lnk) == 0);
+		CHECK_INT(gd_ctx_init(&ctx, root, venv_env), 0);
+		CHECK_INT(gd_frameworks_collect(&ctx, &fws), 0);
+		t = find(&fws, "torch");
+		CHECK(t != NULL);
+		CHECK(t && !strcmp(t->version, "2.11.0+cu130"));
+		CHECK(t && !strcmp(t->cuda_version, "13.0"));
+		CHECK(t && strstr(t->site, "/opt/venv/lib/python3.12/site-packages"));
+		gd_frameworks_free(&fws);
+		gd_ctx_free(&ctx);
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cleanup of %s failed\n", root);

@@ -270,8 +270,12 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	ctx->fs.hook = NULL; /* what we read now is not discovery */
 	/* Contents first, so a file both read and stat'ed keeps its bytes. */
 	for (size_t i = 0; i < c->recs.n; i++)
-		if (c->recs.v[i].kind == 'f' || c->recs.v[i].kind == 'l')
-			put_path(&w, c->recs.v[i].path, c->recs.v[i].kind, 0);
+		if (c->recs.v[i].kind == 'f')
+			put_path(&w, c->recs.v[i].path, 'f', 0);
+	/* a link read on its own stores its target empty: after contents */
+	for (size_t i = 0; i < c->recs.n; i++)
+		if (c->recs.v[i].kind == 'l')
+			put_path(&w, c->recs.v[i].path, 'l', 0);
 	for (size_t i = 0; i < c->recs.n; i++)
 		if (c->recs.v[i].kind == 'd') {
 			put_path(&w, c->recs.v[i].path, 'd', 0);

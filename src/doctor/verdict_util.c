@@ -34,6 +34,13 @@ void gd_v_step(struct gd_verdict *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	push_line(&v->steps, fmt, ap);
 	va_end(ap);
+	/* the same step reached by two facts (cudart and cuBLAS both too new
+	 * for the driver) is said once */
+	for (size_t i = 0; v->steps.n > 1 && i + 1 < v->steps.n; i++)
+		if (!strcmp(v->steps.v[i].text, v->steps.v[v->steps.n - 1].text)) {
+			v->steps.n--;
+			break;
+		}
 }
 
 void gd_v_source(struct gd_verdict *v, const char *id)

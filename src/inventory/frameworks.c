@@ -195,14 +195,15 @@ static void scan_lib(gd_ctx *ctx, const struct gd_bs_env *env,
 	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
 	gd_bs_files files = {0};
 	struct gd_fw_lib *l;
-	char p[1024];
+	char host[1024];
 
 	if (fw->libs.n >= 32 || !(l = gd_vec_push(&fw->libs)))
 		return;
-	gd_fmt(p, sizeof p, "%s/%s", dir, name);
-	gd_fs_host_path(&ctx->fs, p, l->path, sizeof l->path);
+	/* reported as the machine sees it; scanned where it lies for us */
+	gd_fmt(l->path, sizeof l->path, "%s/%s", dir, name);
+	gd_fs_host_path(&ctx->fs, l->path, host, sizeof host);
 	gd_strlcpy(l->name, name, sizeof l->name);
-	gd_bs_scan_path(ctx, l->path, &o, &files);
+	gd_bs_scan_path(ctx, host, &o, &files);
 	for (size_t i = 0; i < files.n; i++) {
 		struct gd_bs_file *f = &files.v[i];
 

@@ -14,7 +14,7 @@
 
 struct gd_fw_lib {
 	char name[96];     /* "libtorch_cuda.so" */
-	char path[1024];   /* host path scanned */
+	char path[1024];   /* path on the machine (under the root) */
 	size_t n_targets;
 	char missing[256]; /* needed libraries not found, "" when all are */
 	char error[160];

@@ -227,7 +227,7 @@ static int parse_directive(struct gd_profile *p, const char *kw,
 		/* a cut can leave a trailing blank the next parse would trim:
 		 * trim it now, so format -> parse is exact (found by fuzzing) */
 		len = strlen(dst);
-		while (len && (dst[len - 1] == ' ' || dst[len - 1] == '\t'))
+		while (len && isspace((unsigned char)dst[len - 1]))
 			dst[--len] = '\0';
 		return 0;
 	}

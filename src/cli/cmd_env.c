@@ -44,7 +44,8 @@ static void q_sh(FILE *f, const char *v)
 	fputc('\'', f);
 }
 
-/* fish: inside '...' only \ and ' are special. */
+/* fish, and Python string literals (the os.add_dll_directory() hint):
+ * inside '...' only \ and ' are special. */
 static void q_fish(FILE *f, const char *v)
 {
 	fputc('\'', f);
@@ -72,18 +73,6 @@ static void q_pwsh(FILE *f, const char *v)
 		} else {
 			fputc(*c, f);
 		}
-	}
-	fputc('\'', f);
-}
-
-/* Python string literal for the os.add_dll_directory() hint. */
-static void q_py(FILE *f, const char *v)
-{
-	fputc('\'', f);
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '\'')
-			fputc('\\', f);
-		fputc(*v, f);
 	}
 	fputc('\'', f);
 }
@@ -215,7 +204,7 @@ static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
 			continue;
 		fprintf(f, "%s Python programs: import os; "
 			   "os.add_dll_directory(", rem);
-		q_py(f, p->items.v[i].value);
+		q_fish(f, p->items.v[i].value);
 		fprintf(f, ") before importing the GPU package\n");
 	}
 	return 0;

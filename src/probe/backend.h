@@ -147,6 +147,14 @@ uint16_t gd_pc_f2h(float f);
 float gd_pc_h2f(uint16_t h);
 uint16_t gd_pc_f2bf(float f);
 float gd_pc_bf2f(uint16_t b);
+/* Element types of the GEMM checks, whatever the vendor calls them. */
+enum gd_pc_elem { GD_PC_F32, GD_PC_F16, GD_PC_BF16 };
+/* Host matrix in the element type: for F32 v itself; else a new buffer
+ * (free it), with v rounded in place to what the type can hold, so the CPU
+ * reference sees the same inputs. NULL when out of memory. */
+void *gd_pc_to_elem(float *v, size_t n, enum gd_pc_elem t);
+/* Back to float, n elements. */
+void gd_pc_from_elem(const void *src, float *out, size_t n, enum gd_pc_elem t);
 /* The convolution every backend checks: NCHW 1x4x16x16, 8 filters 3x3,
  * pad 1, stride 1, cross-correlation (cuDNN CROSS_CORRELATION, MIOpen
  * miopenConvolution); y is 1x8x16x16. */

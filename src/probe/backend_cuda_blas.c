@@ -84,31 +84,22 @@ static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 	return GD_PS_OK;
 }
 
-/* Host matrix in the element type; values rounded to it in place. */
+/* The vendor's element type as the shared helpers name it. */
+static enum gd_pc_elem elem_of(int type)
+{
+	return type == GD_R_32F   ? GD_PC_F32
+	       : type == GD_R_16F ? GD_PC_F16
+				  : GD_PC_BF16;
+}
+
 static void *to_type(float *v, size_t n, int type)
 {
-	uint16_t *o;
-
-	if (type == GD_R_32F)
-		return v;
-	o = malloc(n * 2);
-	for (size_t i = 0; o && i < n; i++) {
-		o[i] = type == GD_R_16F ? gd_pc_f2h(v[i]) : gd_pc_f2bf(v[i]);
-		v[i] = type == GD_R_16F ? gd_pc_h2f(o[i]) : gd_pc_bf2f(o[i]);
-	}
-	return o;
+	return gd_pc_to_elem(v, n, elem_of(type));
 }
 
 static void from_type(const void *src, float *out, size_t n, int type)
 {
-	const uint16_t *s = src;
-
-	if (type == GD_R_32F) {
-		memcpy(out, src, n * 4);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		out[i] = type == GD_R_16F ? gd_pc_h2f(s[i]) : gd_pc_bf2f(s[i]);
+	gd_pc_from_elem(src, out, n, elem_of(type));
 }
 
 static int gemm_call(struct gd_cublas *b, int type, int n, CUdeviceptr A,

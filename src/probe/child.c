@@ -450,3 +450,29 @@ int gd_probe_child_main(gd_ctx *ctx, const struct gd_pc_args *args)
 	pthread_mutex_destroy(&pc.mu);
 	return rc;
 }
+
+void *gd_pc_to_elem(float *v, size_t n, enum gd_pc_elem t)
+{
+	uint16_t *o;
+
+	if (t == GD_PC_F32)
+		return v;
+	o = malloc(n * 2);
+	for (size_t i = 0; o && i < n; i++) {
+		o[i] = t == GD_PC_F16 ? gd_pc_f2h(v[i]) : gd_pc_f2bf(v[i]);
+		v[i] = t == GD_PC_F16 ? gd_pc_h2f(o[i]) : gd_pc_bf2f(o[i]);
+	}
+	return o;
+}
+
+void gd_pc_from_elem(const void *src, float *out, size_t n, enum gd_pc_elem t)
+{
+	const uint16_t *s = src;
+
+	if (t == GD_PC_F32) {
+		memcpy(out, src, n * 4);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = t == GD_PC_F16 ? gd_pc_h2f(s[i]) : gd_pc_bf2f(s[i]);
+}

@@ -198,6 +198,8 @@ void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v, const json_t *t)
 
 		if (!is)
 			continue;
+		if (st && !strcmp(st, "unknown"))
+			st = NULL;
 		gd_v_fact(v, "known issue: %s%s%s%s%s%s", title ? title : "?",
 			  st ? " (" : "", st ? st : "", st ? ")" : "",
 			  url ? " — " : "", url ? url : "");

@@ -1,6 +1,6 @@
 /* binscan/: what is inside binaries. Readers are pure functions over
- * mapped bytes (ELF64, clang offload bundles incl. compressed CCOB, AMDGPU
- * code objects, NVIDIA fatbins, zip archives); every read is bounds-checked
+ * mapped bytes (ELF64, Windows PE32/PE32+, clang offload bundles incl.
+ * compressed CCOB, AMDGPU code objects, NVIDIA fatbins, zip archives); every read is bounds-checked
  * through the gd_bs_rd* helpers below, never by pointer arithmetic past the
  * buffer. gd_bs_scan_path() drives them over user paths (files, dirs,
  * wheels); fit.c and ldresolve.c judge the result against a GPU and the
@@ -52,6 +52,7 @@ struct gd_bs_dyn {
 	GD_VEC(char *) needed;
 	GD_VEC(struct gd_bs_symver) symvers; /* undefined versioned symbols */
 	size_t n_symvers_total; /* before the cap */
+	size_t n_delay; /* PE: the last n_delay of needed are delay-load imports */
 };
 
 /* One needed library, resolved as ld.so would. */
@@ -87,6 +88,7 @@ struct gd_bs_file {
 	enum gd_bs_fit fit;
 	int runtime_ok;    /* every needed library found with its symbols */
 	char detail[384];
+	uint16_t pe_machine; /* PE COFF Machine (0x8664 x64), 0 when not a PE */
 };
 
 typedef GD_VEC(struct gd_bs_file) gd_bs_files;
@@ -229,6 +231,10 @@ struct gd_bs_env {
 	size_t ldcache_len;
 	size_t ldcache_hdr; /* offset of the "glibc-ld.so.cache1.1" header */
 	unsigned ldcache_n;
+	/* PE: directories searched for imported DLLs after the file's own
+	 * (scan --dll-path); set after gd_bs_env_init, not owned. */
+	const char *const *dll_dirs;
+	size_t n_dll_dirs;
 };
 void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
 		    const struct gd_bs_gpu *gpus, size_t n);
@@ -250,5 +256,71 @@ void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
  * version needs its verneed file lacks: counted on that need
  * (missing_syms, missing_first). Call after every need is resolved. */
 void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f);
+
+/* ---- PE32 / PE32+ (Windows .dll, .pyd, .exe): pe.c, dllresolve.c ---- */
+#define GD_PE_DIR_EXPORT 0
+#define GD_PE_DIR_IMPORT 1
+#define GD_PE_DIR_DELAY_IMPORT 13
+#define GD_PE_MAX_IMPORTS 4096u /* descriptors read before giving up */
+#define GD_PE_MACHINE_AMD64 0x8664
+#define GD_PE_MACHINE_I386 0x14c
+#define GD_PE_MACHINE_ARM64 0xaa64
+struct gd_pe_sect {
+	char name[64];     /* "/4" names resolved through the COFF string table */
+	uint32_t vsize, va, rawsize, rawoff, flags;
+};
+struct gd_pe {
+	const uint8_t *b;
+	size_t n;
+	uint64_t pe_off;   /* "PE\0\0" */
+	uint64_t sect_off; /* section table */
+	uint64_t dir_off;  /* data directories */
+	uint64_t strtab_off; /* COFF string table, strtab_len 0 when none */
+	uint64_t image_base;
+	uint32_t size_of_headers, n_dirs, strtab_len;
+	uint16_t machine, nsect, opt_size, magic; /* magic 0x10b PE32, 0x20b PE32+ */
+};
+int gd_pe_open(struct gd_pe *p, const uint8_t *b, size_t n, char *err,
+	       size_t errcap);
+int gd_pe_section(const struct gd_pe *p, unsigned i, struct gd_pe_sect *s);
+int gd_pe_find(const struct gd_pe *p, const char *name, struct gd_pe_sect *s);
+/* The section's bytes in the file (VirtualSize when smaller than the raw,
+ * FileAlignment-padded size); -1 when outside the file or empty. */
+int gd_pe_sect_bytes(const struct gd_pe *p, const struct gd_pe_sect *s,
+		     const uint8_t **d, size_t *len);
+int gd_pe_dir(const struct gd_pe *p, unsigned i, uint32_t *rva,
+	      uint32_t *size);
+/* File offset of an RVA and the bytes of its section from there on. */
+int gd_pe_rva(const struct gd_pe *p, uint64_t rva, uint64_t *off,
+	      uint64_t *avail);
+/* Imported DLL names (import directory, then delay-load directory; case-
+ * insensitively unique) into d->needed, d->n_delay; the export directory's
+ * DLL name into d->soname. 0 ok, -1 + err on malformed tables. */
+int gd_pe_imports(const struct gd_pe *p, struct gd_bs_dyn *d, char *err,
+		  size_t errcap);
+/* The whole PE file: format "pe", imports, and the GPU code in .hip_fat /
+ * .hip_fatbin (offload bundles) and .nv_fatb / .nv_fatbin (fatbins). fd as
+ * for gd_bs_scan_bytes_fd. */
+int gd_pe_scan(const uint8_t *b, size_t n, int fd, struct gd_bs_file *f);
+const char *gd_pe_machine_name(uint16_t machine); /* "x86-64", "i386", ... */
+static inline int gd_bs_is_pe(const struct gd_bs_file *f)
+{
+	return f->pe_machine != 0;
+}
+
+/* A DLL every Windows has (KERNEL32.dll, api-ms-win-*, ucrtbase, ...),
+ * case-insensitive: 1 yes. */
+int gd_dll_is_system(const char *name);
+/* Resolve one imported DLL of PE file f: its own directory, env->dll_dirs,
+ * then the system list; a missing HIP/CUDA DLL gets a note naming the other
+ * version found ("needs amdhip64_7.dll; found amdhip64_6.dll in DIR ..."). */
+void gd_dllresolve(gd_ctx *ctx, const struct gd_bs_env *env,
+		   const struct gd_bs_file *f, const char *dll, int delay,
+		   struct gd_bs_need *need);
+/* Imports of a PE archive member met by other members (same directory, or
+ * a top-level "*.libs/" directory as delvewheel writes): added to f->needs
+ * with how "archive". */
+void gd_dll_archive_needs(struct gd_bs_file *f, const char *member,
+			  const char *const *names, size_t n_names);
 
 #endif

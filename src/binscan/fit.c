@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "binscan.h"
 
@@ -267,14 +268,20 @@ void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
 		const char *so = f->dyn.needed.v[i];
 		struct gd_bs_need *nd = NULL;
 
+		/* Windows DLL names are case-insensitive */
 		for (size_t k = 0; k < f->needs.n; k++)
-			if (!strcmp(f->needs.v[k].soname, so))
+			if (gd_bs_is_pe(f) ? !strcasecmp(f->needs.v[k].soname, so)
+					   : !strcmp(f->needs.v[k].soname, so))
 				nd = &f->needs.v[k];
-		if (!nd) {
-			if (!(nd = gd_vec_push(&f->needs)))
-				return;
+		if (nd)
+			continue;
+		if (!(nd = gd_vec_push(&f->needs)))
+			return;
+		if (gd_bs_is_pe(f))
+			gd_dllresolve(ctx, env, f, so,
+				      i >= f->dyn.needed.n - f->dyn.n_delay, nd);
+		else
 			gd_ldresolve(ctx, env, f, so, nd);
-		}
 	}
 	gd_ldcheck_symbols(ctx, f);
 	f->runtime_ok = 1;

@@ -1,12 +1,14 @@
 /* The scan driver: user paths (files, directories, archives) -> one
- * gd_bs_file per binary. Files are mapped read-only and only the headers
- * and sections that name GPU targets are touched. User-named paths are the
- * user's files, so they are opened directly, not through ctx->fs. */
+ * gd_bs_file per binary (ELF here, PE in pe.c). Files are mapped read-only
+ * and only the headers and sections that name GPU targets are touched.
+ * User-named paths are the user's files, so they are opened directly, not
+ * through ctx->fs. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,6 +108,8 @@ int gd_bs_scan_bytes_fd(const uint8_t *b, size_t n, int fd,
 	f->size = n;
 	if (n >= 4 && !memcmp(b, "\177ELF", 4))
 		return scan_elf(b, n, fd, f);
+	if (n >= 2 && b[0] == 'M' && b[1] == 'Z')
+		return gd_pe_scan(b, n, fd, f);
 	if ((n >= 24 && !memcmp(b, "__CLANG_OFFLOAD_BUNDLE__", 24)) ||
 	    (n >= 4 && !memcmp(b, "CCOB", 4))) {
 		gd_strlcpy(f->format, b[0] == 'C' ? "ccob" : "offload-bundle",
@@ -124,7 +128,7 @@ int gd_bs_scan_bytes_fd(const uint8_t *b, size_t n, int fd,
 		}
 		return 0;
 	}
-	set_err(f, n ? "not an ELF, wheel/zip, offload bundle or fatbin"
+	set_err(f, n ? "not an ELF, PE, wheel/zip, offload bundle or fatbin"
 		     : "empty file");
 	return -1;
 }
@@ -140,6 +144,10 @@ static int want_member(const char *name)
 	const char *base = strrchr(name, '/');
 
 	base = base ? base + 1 : name;
+	/* Windows wheels: DLLs and extension modules (any case) */
+	if (strlen(base) > 4 && (!strcasecmp(base + strlen(base) - 4, ".dll") ||
+				 !strcasecmp(base + strlen(base) - 4, ".pyd")))
+		return 1;
 	return gd_endswith(base, ".so") || strstr(base, ".so.") ||
 	       gd_endswith(base, ".hsaco") || gd_endswith(base, ".co") ||
 	       gd_endswith(base, ".cubin") || gd_endswith(base, ".fatbin") ||
@@ -227,8 +235,12 @@ static int zip_member(void *arg, const struct gd_zip_member *m,
 		gd_fmt(f->error, sizeof f->error, "%s", why);
 		return 0;
 	}
-	if (gd_bs_scan_bytes(m->data, m->len, f) == 0 && f->has_dyn)
-		archive_needs(f, m->name, names, nn);
+	if (gd_bs_scan_bytes(m->data, m->len, f) == 0 && f->has_dyn) {
+		if (gd_bs_is_pe(f))
+			gd_dll_archive_needs(f, m->name, names, nn);
+		else
+			archive_needs(f, m->name, names, nn);
+	}
 	return 0;
 }
 
@@ -268,6 +280,7 @@ static int known_magic(int fd)
 	if (pread(fd, m, 4, 0) != 4)
 		return 0;
 	return !memcmp(m, "\177ELF", 4) || !memcmp(m, "PK\3\4", 4) ||
+	       (m[0] == 'M' && m[1] == 'Z') ||
 	       !memcmp(m, "CCOB", 4) || !memcmp(m, "__CL", 4) ||
 	       (m[0] == 0x50 && m[1] == 0xed && m[2] == 0x55 && m[3] == 0xba);
 }

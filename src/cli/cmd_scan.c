@@ -1,6 +1,7 @@
 /* gpudoctor scan PATH... — GPU targets and runtime needs of binaries,
  * libraries and wheels, judged against the GPUs present or --gpu. */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,17 +10,21 @@
 #include "discover/discover.h"
 
 #define MAX_GPUS 16
+#define MAX_DLL_DIRS 32
 
 static void help(void)
 {
-	printf("Usage: gpudoctor scan [--gpu TARGET]... PATH...\n\n"
+	printf("Usage: gpudoctor scan [--gpu TARGET]... [--dll-path DIR]... PATH...\n\n"
 	       "Lists the GPU code inside binaries, shared libraries, code objects,\n"
 	       "fatbins and wheels (gfx targets, sm_XX cubins, PTX), the libraries they\n"
 	       "need and where the loader finds them, and whether that fits the GPUs\n"
-	       "present. Directories are scanned recursively; wheels in place.\n\n"
+	       "present. Directories are scanned recursively; wheels in place.\n"
+	       "Windows DLLs and .pyd files are read too (imports, .hip_fat, .nv_fatb).\n\n"
 	       "Options:\n"
 	       "  --gpu TARGET    judge against this GPU instead of the ones present:\n"
 	       "                  gfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)\n"
+	       "  --dll-path DIR  look here for the DLLs a Windows file imports, after\n"
+	       "                  its own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)\n"
 	       "  --max-files N   stop a directory walk after N files (default 100000)\n\n");
 	gd_cli_common_help(stdout);
 	printf("\nExit status: 0 every file fits, 1 a file has no code for the GPU, needs\n"
@@ -188,12 +193,29 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 		       gd_c_off(cli));
 }
 
+/* --dll-path DIR: kept as given (argv outlives the scan). */
+static int add_dll_dir(struct gd_cli *cli, const char *dir, const char **dirs,
+		       size_t *n)
+{
+	struct stat st;
+
+	if (*n >= MAX_DLL_DIRS)
+		return gd_cli_usage_error(cli, "scan", "at most %d --dll-path", MAX_DLL_DIRS);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return gd_cli_usage_error(cli, "scan", "bad --dll-path '%s': not a directory",
+					  dir);
+	dirs[(*n)++] = dir;
+	return 0;
+}
+
 static int parse_args(struct gd_cli *cli, int argc, char **argv,
 		      struct gd_bs_gpu *gpus, size_t *n_gpus,
-		      struct gd_bs_opts *o)
+		      struct gd_bs_opts *o, const char **dll_dirs,
+		      size_t *n_dll)
 {
 	static const struct option opts[] = {
 		{"gpu", required_argument, NULL, 'g'},
+		{"dll-path", required_argument, NULL, 'd'},
 		{"max-files", required_argument, NULL, 'm'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -210,6 +232,10 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 			if (!gpus[*n_gpus].amd)
 				nv_ceiling(&cli->ctx, &gpus[*n_gpus]);
 			(*n_gpus)++;
+			break;
+		case 'd':
+			if ((c = add_dll_dir(cli, optarg, dll_dirs, n_dll)))
+				return c;
 			break;
 		case 'm':
 			if (gd_parse_u32(optarg, 10, &v) || !v)
@@ -234,8 +260,9 @@ int gd_cmd_scan(struct gd_cli *cli, int argc, char **argv)
 	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
 	struct gd_bs_env env;
 	gd_bs_files files = {0};
-	size_t n_gpus = 0, bad = 0;
-	int rc = parse_args(cli, argc, argv, gpus, &n_gpus, &o);
+	const char *dll_dirs[MAX_DLL_DIRS];
+	size_t n_gpus = 0, bad = 0, n_dll = 0;
+	int rc = parse_args(cli, argc, argv, gpus, &n_gpus, &o, dll_dirs, &n_dll);
 	json_t *doc, *arr;
 
 	if (rc < 0)
@@ -248,6 +275,8 @@ int gd_cmd_scan(struct gd_cli *cli, int argc, char **argv)
 		if (gd_bs_scan_path(&cli->ctx, argv[i], &o, &files) < 0)
 			return gd_cli_error(cli, "out of memory");
 	gd_bs_env_init(&cli->ctx, &env, gpus, n_gpus);
+	env.dll_dirs = dll_dirs;
+	env.n_dll_dirs = n_dll;
 	for (size_t i = 0; i < files.n; i++) {
 		gd_bs_judge(&cli->ctx, &env, &files.v[i]);
 		bad += !gd_bs_file_ok(&files.v[i]);

@@ -137,6 +137,78 @@ static void load_kb(struct gd_cli *cli)
 	}
 }
 
+/* Which command runs, with which argv; NULL when nothing is left to run
+ * (help, version, an unknown command), *rc then holds the exit status. */
+static const struct gd_cmd *pick_command(int argc, char **argv, int *cmd_argc,
+					 char ***cmd_argv, char **help_argv,
+					 int *rc)
+{
+	const struct gd_cmd *cmd;
+
+	*rc = GD_EXIT_OK;
+	*cmd_argc = argc - 1;
+	*cmd_argv = argv + 1;
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return NULL;
+	}
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("gpudoctor %s\n", GD_VERSION);
+		return NULL;
+	}
+	if (argc > 1 && !strcmp(argv[1], "help")) {
+		if (argc > 2 && (cmd = gd_cli_find(argv[2]))) {
+			help_argv[0] = argv[2]; /* "help CMD" is "CMD --help" */
+			*cmd_argv = help_argv;
+			*cmd_argc = 2;
+			return cmd;
+		}
+		usage(stdout);
+		return NULL;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		*cmd_argc = argc;
+		*cmd_argv = argv; /* argv[0] stands in for the command name */
+		return gd_cli_find("check");
+	}
+	cmd = gd_cli_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "gpudoctor: unknown command '%s' "
+				"(see 'gpudoctor --help')\n", argv[1]);
+		*rc = GD_EXIT_ERROR;
+	}
+	return cmd;
+}
+
+/* The context, colour rule, our own path (for re-exec) and the kb. */
+static int cli_setup(struct gd_cli *cli, const char *root, int color_mode)
+{
+	const char *nc, *term;
+	ssize_t n;
+	int rc;
+
+	cli->tty = isatty(STDOUT_FILENO);
+	rc = gd_ctx_init(&cli->ctx, root, environ);
+	if (rc < 0) {
+		const char *env_root = getenv("GPUDOCTOR_ROOT");
+
+		fprintf(stderr, "gpudoctor: cannot use root '%s': %s\n",
+			root ? root : env_root && *env_root ? env_root : "/",
+			strerror(-rc));
+		return -1;
+	}
+	nc = gd_ctx_getenv(&cli->ctx, "NO_COLOR");
+	term = gd_ctx_getenv(&cli->ctx, "TERM");
+	cli->color = color_mode >= 0 ? color_mode
+		     : cli->tty && !(nc && *nc) && !gd_streq(term, "dumb");
+	n = readlink("/proc/self/exe", cli->ctx.self_exe,
+		     sizeof cli->ctx.self_exe - 1);
+	if (n > 0)
+		cli->ctx.self_exe[n] = '\0';
+	load_kb(cli);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct gd_cli cli;
@@ -145,70 +217,19 @@ int main(int argc, char **argv)
 	int color_mode = -1, rc, cmd_argc;
 	char **cmd_argv;
 	char *help_argv[3] = {NULL, "--help", NULL};
-	ssize_t n;
 
 	memset(&cli, 0, sizeof cli);
 	cli.prog = argv[0];
 	argc = take_globals(&cli, argc, argv, &root, &color_mode);
 	if (argc < 0)
 		return GD_EXIT_ERROR;
-
-	cmd_argc = argc - 1;
-	cmd_argv = argv + 1;
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return GD_EXIT_OK;
-	}
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-		printf("gpudoctor %s\n", GD_VERSION);
-		return GD_EXIT_OK;
-	}
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		if (argc > 2 && gd_cli_find(argv[2])) {
-			help_argv[0] = argv[2];
-			cmd_argv = help_argv;
-			cmd_argc = 2;
-			cmd = gd_cli_find(argv[2]);
-			goto dispatch_help;
-		}
-		usage(stdout);
-		return GD_EXIT_OK;
-	}
-	if (argc < 2 || argv[1][0] == '-') {
-		cmd = gd_cli_find("check");
-		cmd_argc = argc;
-		cmd_argv = argv; /* argv[0] stands in for the command name */
-	} else {
-		cmd = gd_cli_find(argv[1]);
-		if (!cmd) {
-			fprintf(stderr, "gpudoctor: unknown command '%s' "
-					"(see 'gpudoctor --help')\n", argv[1]);
-			return GD_EXIT_ERROR;
-		}
-	}
-
-dispatch_help:
-	cli.tty = isatty(STDOUT_FILENO);
-	rc = gd_ctx_init(&cli.ctx, root, environ);
-	if (rc < 0) {
-		fprintf(stderr, "gpudoctor: cannot use root '%s': %s\n",
-			root ? root : "/", strerror(-rc));
+	cmd = pick_command(argc, argv, &cmd_argc, &cmd_argv, help_argv, &rc);
+	if (!cmd)
+		return rc;
+	if (cli_setup(&cli, root, color_mode) < 0) {
 		gd_ctx_free(&cli.ctx);
 		return GD_EXIT_ERROR;
 	}
-	{
-		const char *nc = gd_ctx_getenv(&cli.ctx, "NO_COLOR");
-		const char *term = gd_ctx_getenv(&cli.ctx, "TERM");
-
-		cli.color = color_mode >= 0 ? color_mode
-			    : cli.tty && !(nc && *nc) && !gd_streq(term, "dumb");
-	}
-	n = readlink("/proc/self/exe", cli.ctx.self_exe,
-		     sizeof cli.ctx.self_exe - 1);
-	if (n > 0)
-		cli.ctx.self_exe[n] = '\0';
-	load_kb(&cli);
-
 	optind = 0; /* each command runs its own getopt_long from a clean state */
 	rc = cmd->fn(&cli, cmd_argc, cmd_argv);
 	fflush(stdout);

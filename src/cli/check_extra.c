@@ -4,6 +4,7 @@
  * into their own blocks of the report. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_data.h"
 #include "inventory/frameworks.h"
@@ -122,6 +123,7 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 	struct gd_probe_opts po;
 	struct gd_probe_verdict pv[32];
 	size_t n;
+	int rc;
 
 	if (!o->probes) {
 		gd_strlcpy(d->probe_note, "not run (--no-probe)", sizeof d->probe_note);
@@ -135,7 +137,12 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 	memset(&po, 0, sizeof po);
 	po.quick = 1;
 	po.timeout_s = o->probe_timeout;
-	if (gd_probe_run(&cli->ctx, &po, &x->probes) < 0) {
+	if (isatty(STDERR_FILENO))
+		po.on_progress = gd_render_probe_progress;
+	rc = gd_probe_run(&cli->ctx, &po, &x->probes);
+	if (po.on_progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc < 0) {
 		gd_strlcpy(d->probe_note, "could not start the probe children",
 			   sizeof d->probe_note);
 		return;

@@ -51,26 +51,6 @@ static void help(FILE *f)
 		   "2 no GPU (CPU only), 3 error.\n");
 }
 
-/* One status line on stderr, rewritten in place (terminals only). */
-static void progress(void *arg, const struct gd_probe_progress *p, size_t n)
-{
-	char line[256] = "";
-
-	(void)arg;
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(line);
-
-		if (p[i].done)
-			continue;
-		gd_fmt(line + l, sizeof line - l, "%s%s %s %.1f/%.0f s",
-		       l ? " | " : "", p[i].backend,
-		       p[i].op[0] ? p[i].op : p[i].phase, p[i].elapsed,
-		       p[i].deadline);
-	}
-	fprintf(stderr, "\r\033[Kprobing: %.70s", line);
-	fflush(stderr);
-}
-
 static int exit_code(const struct gd_probe_report *r)
 {
 	struct gd_probe_verdict v[16];
@@ -183,7 +163,7 @@ int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 		return rc < 0 ? GD_EXIT_OK : rc;
 	o.cancel = &probe_cancel;
 	if (isatty(STDERR_FILENO)) {
-		o.on_progress = progress;
+		o.on_progress = gd_render_probe_progress;
 		o.arg = cli;
 	}
 	memset(&sa, 0, sizeof sa);

@@ -36,6 +36,11 @@ struct gd_probe_verdict {
 size_t gd_probe_verdicts(const struct gd_probe_report *r,
 			 struct gd_probe_verdict *out, size_t max);
 
+/* A gd_probe_opts.on_progress that keeps one status line on stderr,
+ * rewritten in place; only for a terminal (the caller checks). */
+void gd_render_probe_progress(void *arg, const struct gd_probe_progress *p,
+			      size_t n);
+
 /* Selftest: does this result match its expectation? */
 int gd_probe_selftest_pass(const struct gd_probe_result *res);
 

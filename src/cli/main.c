@@ -53,40 +53,88 @@ static void usage(FILE *f)
 /* Global options may come before or after the command, but never after
  * "--" (everything there belongs to the user's command). They are removed
  * from argv; returns the new argc or -1 on a usage error. */
+/* run and try take a command line of the user's own: it starts at the
+ * first word that is not one of their options (with or without "--"),
+ * and nothing from there on is ours. These of their options take a value. */
+static int takes_value(const char *a)
+{
+	static const char *const v[] = {"-p", "--profile", "-t", "--timeout",
+					 "-e", "--expect", "--save-as", NULL};
+
+	for (size_t i = 0; v[i]; i++)
+		if (!strcmp(a, v[i]))
+			return 1;
+	return 0;
+}
+
+static int global_opt(struct gd_cli *cli, int argc, char **argv, int *i,
+		      const char **root, int *color_mode)
+{
+	const char *a = argv[*i];
+
+	if (!strcmp(a, "--json")) {
+		cli->json = 1;
+	} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
+		*color_mode = 0;
+	} else if (!strncmp(a, "--color=", 8)) {
+		if (!strcmp(a + 8, "always"))
+			*color_mode = 1;
+		else if (!strcmp(a + 8, "never"))
+			*color_mode = 0;
+		else if (!strcmp(a + 8, "auto"))
+			*color_mode = -1;
+		else {
+			fprintf(stderr, "gpudoctor: --color takes always, never "
+					"or auto, not '%s'\n", a + 8);
+			return -1;
+		}
+	} else if (!strcmp(a, "--root") || !strcmp(a, "--kb")) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "gpudoctor: %s needs a value\n", a);
+			return -1;
+		}
+		if (a[2] == 'r')
+			*root = argv[++*i];
+		else
+			cli->kb_path = argv[++*i];
+	} else if (!strncmp(a, "--root=", 7)) {
+		*root = a + 7;
+	} else if (!strncmp(a, "--kb=", 5)) {
+		cli->kb_path = a + 5;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Global options may come before or after the command, but never inside
+ * the user's own command line (after "--", or after run's / try's first
+ * non-option word). They are removed from argv; returns the new argc or -1
+ * on a usage error. */
 static int take_globals(struct gd_cli *cli, int argc, char **argv,
 			const char **root, int *color_mode)
 {
-	int out = 1;
-	int i;
+	const char *cmd = NULL;
+	int out = 1, i, r;
 
 	for (i = 1; i < argc; i++) {
-		char *a = argv[i];
+		const char *a = argv[i];
 
-		if (!strcmp(a, "--")) {
+		if (!strcmp(a, "--"))
 			break;
-		} else if (!strcmp(a, "--json")) {
-			cli->json = 1;
-		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
-			*color_mode = 0;
-		} else if (!strncmp(a, "--color=", 8)) {
-			*color_mode = !strcmp(a + 8, "always") ? 1
-				      : !strcmp(a + 8, "never") ? 0 : -1;
-		} else if (!strcmp(a, "--root") || !strcmp(a, "--kb")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "gpudoctor: %s needs a value\n", a);
-				return -1;
-			}
-			if (a[2] == 'r')
-				*root = argv[++i];
-			else
-				cli->kb_path = argv[++i];
-		} else if (!strncmp(a, "--root=", 7)) {
-			*root = a + 7;
-		} else if (!strncmp(a, "--kb=", 5)) {
-			cli->kb_path = a + 5;
-		} else {
-			argv[out++] = a;
+		r = global_opt(cli, argc, argv, &i, root, color_mode);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (a[0] != '-' && !cmd) {
+			cmd = a;
+		} else if (a[0] != '-' && (!strcmp(cmd, "run") || !strcmp(cmd, "try"))) {
+			break; /* the user's command starts here */
+		} else if (cmd && takes_value(a) && i + 1 < argc) {
+			argv[out++] = argv[i++];
 		}
+		argv[out++] = argv[i];
 	}
 	for (; i < argc; i++)
 		argv[out++] = argv[i];
@@ -197,8 +245,9 @@ static int cli_setup(struct gd_cli *cli, const char *root, int color_mode)
 			strerror(-rc));
 		return -1;
 	}
-	nc = gd_ctx_getenv(&cli->ctx, "NO_COLOR");
-	term = gd_ctx_getenv(&cli->ctx, "TERM");
+	/* the user's terminal settings, even when judging a captured machine */
+	nc = gd_ctx_live_getenv(&cli->ctx, "NO_COLOR");
+	term = gd_ctx_live_getenv(&cli->ctx, "TERM");
 	cli->color = color_mode >= 0 ? color_mode
 		     : cli->tty && !(nc && *nc) && !gd_streq(term, "dumb");
 	n = readlink("/proc/self/exe", cli->ctx.self_exe,

@@ -16,8 +16,9 @@ static size_t env_len(char *const *envp)
 }
 
 /* A capture made by `gather` holds the variables gpudoctor read on that
- * machine; replaying it with --root judges that environment, not ours (edit
- * the capture's .gpudoctor/environ to try another). */
+ * machine; replaying it with --root judges that environment (edit the
+ * capture's .gpudoctor/environ to try another). Our own environment stays
+ * for what runs here: profiles, colour, the commands of run and try. */
 static void load_captured_env(gd_ctx *ctx)
 {
 	char buf[GD_FS_SMALL];
@@ -25,9 +26,9 @@ static void load_captured_env(gd_ctx *ctx)
 
 	if (gd_fs_read(&ctx->fs, "/.gpudoctor/environ", buf, sizeof buf, NULL) < 0)
 		return;
-	for (size_t i = 0; ctx->env[i]; i++)
-		free(ctx->env[i]);
-	ctx->env[0] = NULL;
+	ctx->judged = calloc(1, sizeof *ctx->judged);
+	if (!ctx->judged)
+		return;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *eq = strchr(line, '=');
@@ -64,29 +65,47 @@ int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp)
 	return 0;
 }
 
+static void env_free(char **env)
+{
+	for (size_t i = 0; env && env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
 void gd_ctx_free(gd_ctx *ctx)
 {
-	for (size_t i = 0; ctx->env && ctx->env[i]; i++)
-		free(ctx->env[i]);
-	free(ctx->env);
-	ctx->env = NULL;
+	env_free(ctx->env);
+	env_free(ctx->judged);
+	ctx->env = ctx->judged = NULL;
 	gd_fs_close(&ctx->fs);
 	gd_vec_free(&ctx->diags);
 }
 
-static long env_find(const gd_ctx *ctx, const char *name)
+static long env_find(char *const *env, const char *name)
 {
 	size_t k = strlen(name);
 
-	for (long i = 0; ctx->env && ctx->env[i]; i++)
-		if (!strncmp(ctx->env[i], name, k) && ctx->env[i][k] == '=')
+	for (long i = 0; env && env[i]; i++)
+		if (!strncmp(env[i], name, k) && env[i][k] == '=')
 			return i;
 	return -1;
 }
 
+static const char *env_get(char *const *env, const char *name)
+{
+	long i = env_find(env, name);
+
+	return i < 0 ? NULL : env[i] + strlen(name) + 1;
+}
+
+const char *gd_ctx_live_getenv(const gd_ctx *ctx, const char *name)
+{
+	return env_get(ctx->env, name);
+}
+
 const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name)
 {
-	long i = env_find(ctx, name);
+	char *const *env = ctx->judged ? ctx->judged : ctx->env;
 
 	if (ctx->env_read) {
 		size_t k;
@@ -102,13 +121,15 @@ const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name)
 		}
 	}
 
-	return i < 0 ? NULL : ctx->env[i] + strlen(name) + 1;
+	return env_get(env, name);
 }
 
 int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value)
 {
-	long i = env_find(ctx, name);
-	size_t n = env_len(ctx->env);
+	char ***envp = ctx->judged ? &ctx->judged : &ctx->env;
+	char **env = *envp;
+	long i = env_find(env, name);
+	size_t n = env_len(env);
 	char *entry = NULL;
 
 	if (value) {
@@ -120,25 +141,23 @@ int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value)
 		gd_fmt(entry, len, "%s=%s", name, value);
 	}
 	if (i >= 0) {
-		free(ctx->env[i]);
-		if (entry) {
-			ctx->env[i] = entry;
-		} else {
-			memmove(&ctx->env[i], &ctx->env[i + 1],
-				(n - (size_t)i) * sizeof *ctx->env);
-		}
+		free(env[i]);
+		if (entry)
+			env[i] = entry;
+		else
+			memmove(&env[i], &env[i + 1], (n - (size_t)i) * sizeof *env);
 		return 0;
 	}
 	if (!entry)
 		return 0;
 	{
-		char **ne = realloc(ctx->env, (n + 2) * sizeof *ne);
+		char **ne = realloc(env, (n + 2) * sizeof *ne);
 
 		if (!ne) {
 			free(entry);
 			return -ENOMEM;
 		}
-		ctx->env = ne;
+		*envp = ne;
 		ne[n] = entry;
 		ne[n + 1] = NULL;
 	}

@@ -20,7 +20,11 @@ typedef struct gd_diag {
 
 typedef struct gd_ctx {
 	gd_fs fs;
-	char **env; /* NULL-terminated, owned */
+	char **env;    /* this process's environment (a copy, NULL-terminated):
+			* what commands gpudoctor starts run with */
+	char **judged; /* a captured machine's environment (.gpudoctor/environ
+			* of a `gather` capture under --root), or NULL: what
+			* the facts are judged against (gd_ctx_getenv) */
 	struct gd_kb *kb;
 	char self_exe[4096]; /* for re-exec of supervised children */
 	gd_strvec *env_read; /* when set, names of variables looked up (gather) */
@@ -31,8 +35,14 @@ typedef struct gd_ctx {
 int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp);
 void gd_ctx_free(gd_ctx *ctx);
 
+/* A variable of the environment the machine is judged in: the captured
+ * one when replaying a capture, else ours. */
 const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name);
-/* Set (value != NULL) or unset a variable in the context's copy. */
+/* A variable of this process's own environment (the user's settings:
+ * HOME for profiles, NO_COLOR), whatever machine is being judged. */
+const char *gd_ctx_live_getenv(const gd_ctx *ctx, const char *name);
+/* Set (value != NULL) or unset a variable in the environment that
+ * gd_ctx_getenv reads. */
 int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value);
 
 void gd_diag_add(gd_ctx *ctx, enum gd_diag_level level, const char *source,

@@ -56,7 +56,7 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 			gd_v_fact(v, "OpenCL driver %s is a software "
 				     "implementation (runs on the CPU)",
 				  inv->opencl[i].driver[0] ? inv->opencl[i].driver : inv->opencl[i].manifest);
-	gd_v_workloads_for_stack(ctx, v, "cpu");
+	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
 	(void)cpu;
 	gd_v_step(v, "Run faster-whisper with device=\"cpu\" and "
 		     "compute_type=\"int8\"; llama.cpp's CPU build needs no GPU "

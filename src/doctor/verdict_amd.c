@@ -122,8 +122,9 @@ static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
 
 	if (!ri && since) {
 		gd_v_step(v, "Install ROCm %s or newer (AMD's packages, or your "
-			     "distribution's rocm / hip-runtime-amd packages)",
-			  since);
+			     "distribution's rocm / hip-runtime-amd packages) in "
+			     "the version your framework build needs: see each "
+			     "workload's install line above", since);
 		return;
 	}
 	if (!ri) {
@@ -180,42 +181,89 @@ static void amd_headline(struct gd_verdict *v, const char *title,
 		       "%s: ROCm support unknown; %s", title, what);
 }
 
+static int is_supported(const char *status)
+{
+	return !strcmp(status, "supported") || !strcmp(status, "preview") ||
+	       !strcmp(status, "deprecated");
+}
+
+/* The status alone; the steps come after, in the order a user takes them. */
 static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
 					 const char *eff,
 					 const struct gd_gpu *g,
 					 const struct gd_rocm_install *ri,
-					 int rocblas, struct gd_verdict *v)
+					 int rocblas, const struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-	const char *ov = gd_kb_str(o, "value");
-	int supported = !strcmp(status, "supported") ||
-			!strcmp(status, "preview") ||
-			!strcmp(status, "deprecated");
+	int supported = is_supported(status);
+	/* Vulkan or CPU advice does not make ROCm work. */
+	int rocm_advice = gd_v_advice_any(v, "works", "ROCm") ||
+			  gd_v_advice_any(v, "workaround", "ROCm");
 
 	if (!t)
 		return GD_V_UNKNOWN;
-	if (!supported && !strcmp(eff, g->gfx)) {
-		/* Vulkan or CPU advice does not make ROCm work. */
-		if (!ov || !(gd_v_advice_any(v, "works", "ROCm") ||
-			     gd_v_advice_any(v, "workaround", "ROCm")))
-			return GD_V_UNSUPPORTED;
-		gd_v_step(v, "Try the override: export HSA_OVERRIDE_GFX_VERSION=%s"
-			     "%s%s (or 'gpudoctor try' to test each strategy)",
-			  ov, gd_kb_str(o, "caveat") ? " — caveat: " : "",
-			  gd_kb_str(o, "caveat") ? gd_kb_str(o, "caveat") : "");
-		gd_v_sources(v, json_object_get(o, "sources"));
-		return GD_V_WORKAROUND;
-	}
-	if (!ri || gd_v_access_blocked(g) || g->hidden)
+	if (!supported && !strcmp(eff, g->gfx))
+		return rocm_advice ? GD_V_WORKAROUND : GD_V_UNSUPPORTED;
+	if (!ri || gd_v_access_blocked(g) || g->hidden ||
+	    rocblas < 0 || rocblas == GD_ROCBLAS_FALLBACK_ONLY)
 		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
-	if (rocblas < 0 || rocblas == GD_ROCBLAS_FALLBACK_ONLY) {
-		gd_v_step(v, "Install rocBLAS kernels for %s (AMD's rocBLAS "
-			     "package for a ROCm release that ships them, or a "
-			     "community build), or point ROCBLAS_TENSILE_LIBPATH "
-			     "at a library directory that has them", eff);
-		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
-	}
 	return supported ? GD_V_WORKS : GD_V_WORKAROUND;
+}
+
+/* Steps for a GPU ROCm does not support but some frameworks run on: the
+ * override, for the builds that carry no code for the real target. */
+static void override_step(const json_t *t, const char *eff,
+			  const struct gd_gpu *g, struct gd_verdict *v)
+{
+	const json_t *o = json_object_get(t, "override");
+	const char *ov = gd_kb_str(o, "value");
+	const char *caveat = gd_kb_str(o, "caveat");
+
+	if (!ov || strcmp(eff, g->gfx))
+		return;
+	gd_v_step(v, "For framework builds without %s code (see the workloads "
+		     "above), run them with HSA_OVERRIDE_GFX_VERSION=%s; a build "
+		     "made for %s itself needs no override%s%s ('gpudoctor try "
+		     "-- YOUR COMMAND' tests each variant)",
+		  g->gfx, ov, g->gfx, caveat ? " — caveat: " : "",
+		  caveat ? caveat : "");
+	gd_v_sources(v, json_object_get(o, "sources"));
+}
+
+static void rocblas_step(const char *eff, int rocblas, struct gd_verdict *v)
+{
+	if (rocblas >= 0 && rocblas != GD_ROCBLAS_FALLBACK_ONLY)
+		return;
+	gd_v_step(v, "Install rocBLAS kernels for %s (AMD's rocBLAS package for "
+		     "a ROCm release that ships them, or a community build), or "
+		     "point ROCBLAS_TENSILE_LIBPATH at a library directory that "
+		     "has them", eff);
+}
+
+static void hidden_step(const struct gd_machine *m, const struct gd_gpu *g,
+			struct gd_verdict *v)
+{
+	char ids[256];
+
+	if (!g->hidden)
+		return;
+	gd_strategy_dgpu_ids(m, 1, ids, sizeof ids);
+	gd_v_step(v, "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU "
+		     "from ROCm: unset them%s%s", !g->integrated && ids[0]
+		     ? ", or list it: export ROCR_VISIBLE_DEVICES=" : "",
+		  !g->integrated && ids[0] ? ids : "");
+}
+
+/* What llama.cpp's Vulkan path needs when the advice points there. */
+static void vulkan_step(const struct gd_verdict *v, int have_vk,
+			struct gd_verdict *out)
+{
+	if (have_vk || !(gd_v_advice_any(v, "works", "Vulkan") ||
+			 v->status == GD_V_UNSUPPORTED))
+		return;
+	gd_v_step(out, "For llama.cpp's Vulkan backend, install Mesa's RADV "
+		       "driver (Debian/Ubuntu: sudo apt install "
+		       "mesa-vulkan-drivers) and build llama.cpp with "
+		       "-DGGML_VULKAN=ON");
 }
 
 /* ROCm enumerates every AMD GPU; an unsupported APU beside a discrete GPU
@@ -287,12 +335,15 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	gd_v_workload_advice(v, t);
 	vulkan_fallback(inv, v, &have_vk);
 	v->status = amd_decide(t, status, eff, g, ri, rocblas, v);
-	if (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND)
+	hidden_step(m, g, v);
+	if (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND) {
 		rocm_setup_steps(t, ri, since, v);
-	if (v->status == GD_V_UNSUPPORTED && !have_vk)
-		gd_v_step(v, "Install Mesa's RADV Vulkan driver (Debian/Ubuntu: "
-			     "sudo apt install mesa-vulkan-drivers) and build "
-			     "llama.cpp with -DGGML_VULKAN=ON");
+		if (ri) /* else installing ROCm brings rocBLAS */
+			rocblas_step(eff, rocblas, v);
+	}
+	if (v->status == GD_V_WORKAROUND)
+		override_step(t, eff, g, v);
+	vulkan_step(v, have_vk, v);
 	gd_v_sources(v, json_object_get(t, "sources"));
 	amd_headline(v, title, status, since, eff, g);
 }

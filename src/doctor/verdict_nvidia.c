@@ -1,6 +1,7 @@
 /* Verdict rules for NVIDIA GPUs: the kernel driver, the compute capability
  * (kb), and whether the driver is new enough for the CUDA libraries found. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb/kb.h"
@@ -36,45 +37,119 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 			  inv->cuda[i].path);
 }
 
+/* The CUDA major the driver supports ("13" from "13.x"), or 0. */
+static unsigned driver_cuda_major(const struct gd_inventory *inv)
+{
+	return inv && gd_known(&inv->cuda_driver_api)
+		       ? (unsigned)strtoul(inv->cuda_driver_api.v, NULL, 10)
+		       : 0;
+}
+
+/* PyTorch's install line for the newest CUDA major the driver (and, for
+ * an architecture newer CUDA dropped, the GPU) can use: kb data. */
+static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
+			      unsigned major)
+{
+	const json_t *by = json_object_get(
+		json_object_get(json_object_get(gd_kb_get(ctx->kb, "workloads"),
+						"pytorch"), "cuda"),
+		"install_by_cuda_major");
+	char key[16];
+	const char *line;
+
+	gd_fmt(key, sizeof key, "%u", major);
+	line = json_string_value(json_object_get(by, key));
+	for (size_t i = 0; line && i < v->workloads.n; i++)
+		if (!strcmp(v->workloads.v[i].workload, "pytorch"))
+			gd_strlcpy(v->workloads.v[i].install, line,
+				   sizeof v->workloads.v[i].install);
+}
+
+/* Bound driver: "nvidia"; else why not and what to do. */
+static int nv_driver_steps(const struct gd_inventory *inv,
+			   const struct gd_gpu *g, struct gd_verdict *v)
+{
+	int bound = gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nvidia");
+	int nouveau = gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nouveau");
+	int installed = inv && gd_known(&inv->cuda_driver);
+
+	if (bound)
+		return 1;
+	if (installed)
+		gd_v_step(v, "The NVIDIA driver %s is installed but its kernel "
+			     "module does not drive this GPU%s: %sload it (sudo "
+			     "modprobe nvidia) and reboot if it does not bind",
+			  inv->cuda_driver.v, nouveau ? " (nouveau does)" : "",
+			  nouveau ? "blacklist nouveau (echo 'blacklist nouveau' | "
+				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
+				    "sudo update-initramfs -u), then " : "");
+	else
+		gd_v_step(v, "Install NVIDIA's driver (Debian: nvidia-driver from "
+			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "
+			     "reboot%s", nouveau ? "; it replaces nouveau, which "
+						    "has no CUDA" : "");
+	return 0;
+}
+
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
+	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
+	const char *last = gd_kb_str(cc, "last_cuda");
+	unsigned major = driver_cuda_major(inv);
 	char title[300];
-	int driver = gd_known(&g->pci.driver) &&
-		     !strcmp(g->pci.driver.v, "nvidia");
-	int too_old = 0;
+	int too_old = 0, dropped = 0;
 
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	nv_facts(ctx, inv, g, v);
-	if (!driver) {
+	if (!nv_driver_steps(inv, g, v)) {
 		v->status = GD_V_SETUP;
 		gd_fmt(v->headline, sizeof v->headline,
 		       "%s: the NVIDIA kernel driver is not bound to this GPU%s",
 		       title, gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nouveau")
 				      ? " (nouveau is: it has no CUDA)" : "");
-		gd_v_step(v, "Install NVIDIA's driver (Debian: nvidia-driver from "
-			     "non-free; Ubuntu: sudo ubuntu-drivers install) and reboot");
-		gd_v_workloads_for_stack(ctx, v, "cuda");
+		gd_v_workloads_for_stack(ctx, v, "cuda", "needs-setup");
 		return;
 	}
 	for (size_t i = 0; inv && i < inv->n_cuda_checks; i++) {
 		const struct gd_cuda_check *c = &inv->cuda_checks[i];
 
-		if (c->driver_ok == 0) {
-			too_old = 1;
-			gd_v_fact(v, "%s %s needs driver >= %s", c->lib,
-				  c->version, c->min_driver);
-			gd_v_step(v, "Upgrade the NVIDIA driver to %s or newer, or "
-				     "use builds for an older CUDA (%s)",
-				  c->min_driver, c->why);
-		}
+		if (c->driver_ok != 0)
+			continue;
+		too_old = 1;
+		gd_v_fact(v, "%s %s needs driver >= %s", c->lib, c->version,
+			  c->min_driver);
+		gd_v_step(v, "Upgrade the NVIDIA driver to %s or newer, or use "
+			     "builds for an older CUDA (%s)", c->min_driver, c->why);
+	}
+	if (last) {
+		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
+
+		dropped = 1;
+		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
+			     "framework builds for CUDA %s or older (PyTorch: the "
+			     "newest wheel built for it), not the current ones",
+			  last, g->sm, last);
+		if (!major || last_major < major)
+			major = last_major;
 	}
 	if (g->hidden)
-		gd_v_fact(v, "%s", g->visible_note);
-	v->status = too_old ? GD_V_SETUP : g->hidden ? GD_V_SETUP : GD_V_WORKS;
+		gd_v_step(v, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
+			     "or include this GPU%s%s", g->visible_note,
+			  gd_known(&g->nv_uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
+			  gd_known(&g->nv_uuid) ? g->nv_uuid.v : "");
+	v->status = too_old || g->hidden ? GD_V_SETUP
+		    : dropped		     ? GD_V_WORKAROUND
+					     : GD_V_WORKS;
 	gd_fmt(v->headline, sizeof v->headline, "%s: %s", title,
-	       too_old ? "the driver is too old for the CUDA libraries installed"
+	       too_old	   ? "the driver is too old for the CUDA libraries installed"
 	       : g->hidden ? "hidden by CUDA_VISIBLE_DEVICES"
+	       : dropped   ? "current CUDA builds no longer support this GPU"
 			   : "CUDA should work with the installed driver");
-	gd_v_workloads_for_stack(ctx, v, "cuda");
+	gd_v_workloads_for_stack(ctx, v, "cuda",
+				 v->status == GD_V_WORKS ? "works"
+				 : v->status == GD_V_SETUP ? "needs-setup"
+							   : "workaround");
+	if (major)
+		concrete_installs(ctx, v, major);
 }

@@ -64,6 +64,10 @@ void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 		if (v->status == GD_V_WORKS || v->status == GD_V_UNKNOWN ||
 		    v->gpu_index < 0)
 			continue;
+		/* a missing or too-old NVIDIA driver: no variable fixes that */
+		if (v->status == GD_V_SETUP &&
+		    m->gpus[v->gpu_index].vendor == GD_VENDOR_NVIDIA)
+			continue;
 		add_try_step(v, &l, v->gpu_index);
 		add_user_steps(v, &l, v->gpu_index);
 	}

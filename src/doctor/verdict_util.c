@@ -69,14 +69,27 @@ void gd_v_sources(struct gd_verdict *v, const json_t *ids)
 	json_array_foreach(ids, i, id) gd_v_source(v, json_string_value(id));
 }
 
+static const char *stack_name(const char *stack)
+{
+	static const char *const names[][2] = {
+		{"cuda", "CUDA"}, {"rocm", "ROCm"}, {"vulkan", "Vulkan"}, {"cpu", "CPU"}};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(stack, names[i][0]))
+			return names[i][1];
+	return stack;
+}
+
 void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
-			      const char *stack)
+			      const char *stack, const char *verdict)
 {
 	static const char *wl[] = {"ctranslate2", "pytorch", "llama.cpp"};
-	const json_t *w = json_object_get(gd_kb_root(ctx->kb), "workloads");
+	const json_t *w = gd_kb_get(ctx->kb, "workloads");
 
 	for (size_t i = 0; i < sizeof wl / sizeof *wl; i++) {
 		const json_t *a = json_object_get(json_object_get(w, wl[i]), stack);
+		const char *text = gd_kb_str(a, "text") ? gd_kb_str(a, "text")
+							: gd_kb_str(a, "caveats");
 		struct gd_workload_advice *adv;
 
 		if (!a)
@@ -85,12 +98,11 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 		if (!adv)
 			return;
 		gd_strlcpy(adv->workload, wl[i], sizeof adv->workload);
-		gd_strlcpy(adv->verdict, !strcmp(stack, "cpu") ? "cpu" : "works", sizeof adv->verdict);
-		gd_strlcpy(adv->backend, stack, sizeof adv->backend);
-		gd_strlcpy(adv->text, gd_kb_str(a, "text") ? gd_kb_str(a, "text")
-				      : gd_kb_str(a, "caveats") ? gd_kb_str(a, "caveats") : "",
-			   sizeof adv->text);
-		gd_strlcpy(adv->install, gd_kb_str(a, "install") ? gd_kb_str(a, "install") : "", sizeof adv->install);
+		gd_strlcpy(adv->verdict, verdict, sizeof adv->verdict);
+		gd_strlcpy(adv->backend, stack_name(stack), sizeof adv->backend);
+		gd_strlcpy(adv->text, text ? text : "", sizeof adv->text);
+		gd_strlcpy(adv->install, gd_kb_str(a, "install") ? gd_kb_str(a, "install") : "",
+			   sizeof adv->install);
 		gd_v_sources(v, json_object_get(a, "sources"));
 	}
 }

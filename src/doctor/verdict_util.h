@@ -24,9 +24,10 @@ void gd_v_workload_advice(struct gd_verdict *v, const json_t *t);
 /* Some workload's advice has this verdict (and this backend, unless NULL). */
 int gd_v_advice_any(const struct gd_verdict *v, const char *verdict,
 		    const char *backend);
-/* Per-workload advice for a whole stack ("cpu", "vulkan") from kb workloads. */
+/* Per-workload advice for a whole stack ("cpu", "cuda") from kb workloads,
+ * each with the given verdict ("works", "needs-setup", "cpu", ...). */
 void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
-			      const char *stack);
+			      const char *stack, const char *verdict);
 
 void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,

@@ -25,6 +25,8 @@ int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
 		     struct gd_check_data *d);
 void gd_check_free(struct gd_check_data *d);
 int gd_check_exit_code(const struct gd_check_data *d);
+/* The `check --json` document (cmd_check.c); `report` embeds it. */
+json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d);
 
 /* Framework and probe sections (check_extra.c): JSON, text, verdict lines. */
 void gd_check_extra_collect(struct gd_cli *cli, const struct gd_check_opts *o,

@@ -45,6 +45,8 @@ void gd_cli_common_help(FILE *f);
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root); /* steals root */
 json_t *gd_cli_json_doc(const char *command);     /* {"schema_version":1,"command":...} */
 void gd_cli_print_diags(struct gd_cli *cli, FILE *f);
+/* [{level, source, message}] of the diagnostics collected so far. */
+json_t *gd_cli_diags_json(const struct gd_cli *cli);
 int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int gd_cli_error(struct gd_cli *cli, const char *fmt, ...)

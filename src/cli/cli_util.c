@@ -89,3 +89,18 @@ COLOR(gd_c_green, "\033[32m")
 COLOR(gd_c_yellow, "\033[33m")
 COLOR(gd_c_dim, "\033[2m")
 COLOR(gd_c_off, "\033[0m")
+
+json_t *gd_cli_diags_json(const struct gd_cli *cli)
+{
+	static const char *lv[] = {"info", "warning", "error"};
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
+		const gd_diag *g = &cli->ctx.diags.v[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "level",
+						   lv[g->level], "source",
+						   g->source, "message", g->msg));
+	}
+	return a;
+}

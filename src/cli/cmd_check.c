@@ -30,46 +30,20 @@ static void help(void)
 static void machine_json(struct gd_cli *cli, const struct gd_check_data *d,
 			 json_t *doc)
 {
-	json_t *gpus = json_array();
-	const struct gd_kernel_info *k = &d->m.kernel;
+	json_t *gpus;
 
 	json_object_set_new(doc, "root", json_string(cli->ctx.fs.root));
-	json_object_set_new(doc, "kernel",
-			    json_pack("{s:s?, s:s?, s:s?, s:b, s:b, s:b}",
-				      "release", gd_known(&k->release) ? k->release.v : NULL,
-				      "amdgpu_version", gd_known(&k->amdgpu_version) ? k->amdgpu_version.v : NULL,
-				      "nvidia_driver", gd_known(&k->nvidia_driver) ? k->nvidia_driver.v : NULL,
-				      "amdgpu_loaded", k->amdgpu_loaded,
-				      "nvidia_loaded", k->nvidia_loaded,
-				      "kfd_present", k->kfd_present));
-	for (size_t i = 0; i < d->m.n_gpus; i++) {
-		json_t *g = gd_render_gpu_json(&d->m.gpus[i]);
-
-		json_object_set_new(g, "verdict",
+	gd_render_machine_json(doc, &d->m);
+	gpus = json_object_get(doc, "gpus");
+	for (size_t i = 0; i < d->m.n_gpus; i++)
+		json_object_set_new(json_array_get(gpus, i), "verdict",
 				    gd_render_verdict_json(&cli->ctx, &d->diag.v[i]));
-		json_array_append_new(gpus, g);
-	}
-	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "verdict",
 			    d->m.n_gpus ? json_null()
 					: gd_render_verdict_json(&cli->ctx, &d->diag.v[0]));
 	json_object_set_new(doc, "runtimes", gd_render_runtimes_json(&d->inv));
 }
 
-static json_t *diags_json(struct gd_cli *cli)
-{
-	static const char *lv[] = {"info", "warning", "error"};
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
-		const gd_diag *g = &cli->ctx.diags.v[i];
-
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "level",
-						   lv[g->level], "source",
-						   g->source, "message", g->msg));
-	}
-	return a;
-}
 
 /* Index of an earlier GPU with the same verdict (identical cards, MI300
  * partitions of several GPUs), or -1: those are printed once. */
@@ -97,6 +71,17 @@ static long same_as_earlier(const struct gd_check_data *d, size_t i)
 			return (long)k;
 	}
 	return -1;
+}
+
+json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d)
+{
+	json_t *doc = gd_cli_json_doc("check");
+
+	machine_json(cli, d, doc);
+	gd_check_extra_json(cli, d, doc);
+	json_object_set_new(doc, "diagnostics", gd_cli_diags_json(cli));
+	json_object_set_new(doc, "exit_code", json_integer(gd_check_exit_code(d)));
+	return doc;
 }
 
 static void check_text(struct gd_cli *cli, const struct gd_check_data *d,
@@ -173,14 +158,7 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 		return gd_cli_error(cli, "out of memory");
 	}
 	if (cli->json) {
-		json_t *doc = gd_cli_json_doc("check");
-
-		machine_json(cli, &d, doc);
-		gd_check_extra_json(cli, &d, doc);
-		json_object_set_new(doc, "diagnostics", diags_json(cli));
-		json_object_set_new(doc, "exit_code",
-				    json_integer(gd_check_exit_code(&d)));
-		gd_cli_emit_json(cli, doc);
+		gd_cli_emit_json(cli, gd_check_json(cli, &d));
 	} else {
 		check_text(cli, &d, verbose);
 	}

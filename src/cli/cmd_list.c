@@ -86,54 +86,12 @@ static int print_text(struct gd_cli *cli, const struct gd_machine *m,
 	return 0;
 }
 
-static json_t *kernel_json(const struct gd_machine *m)
-{
-	json_t *k = json_object();
-	const struct gd_kernel_info *ki = &m->kernel;
-
-	json_object_set_new(k, "release", gd_known(&ki->release)
-				? json_string(ki->release.v) : json_null());
-	json_object_set_new(k, "amdgpu_loaded", json_boolean(ki->amdgpu_loaded));
-	json_object_set_new(k, "amdgpu_version", gd_known(&ki->amdgpu_version)
-				? json_string(ki->amdgpu_version.v) : json_null());
-	json_object_set_new(k, "kfd_present", json_boolean(ki->kfd_present));
-	json_object_set_new(k, "kfd_nodes_total",
-			    json_integer(m->kfd_nodes_total));
-	json_object_set_new(k, "nvidia_driver", gd_known(&ki->nvidia_driver)
-				? json_string(ki->nvidia_driver.v) : json_null());
-	return k;
-}
-
 static int print_json(struct gd_cli *cli, const struct gd_machine *m)
 {
-	json_t *doc = gd_cli_json_doc("list"), *arr = json_array();
-	json_t *diags = json_array();
+	json_t *doc = gd_cli_json_doc("list");
 
-	for (size_t i = 0; i < m->n_gpus; i++) {
-		json_t *g = json_object(), *body = gd_render_gpu_json(&m->gpus[i]);
-
-		/* index first, then the shared GPU object's members */
-		json_object_set_new(g, "index", json_integer((json_int_t)i));
-		json_object_update(g, body);
-		json_decref(body);
-		json_array_append_new(arr, g);
-	}
-	json_object_set_new(doc, "gpus", arr);
-	if (!m->n_gpus)
-		json_object_set_new(doc, "no_gpu_why", json_string(
-			m->pci_why[0] ? m->pci_why
-				      : "no display or accelerator PCI device"));
-	json_object_set_new(doc, "kernel", kernel_json(m));
-	json_object_set_new(doc, "visible_devices", m->visible_summary[0]
-				? json_string(m->visible_summary) : json_null());
-	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
-		char line[400];
-
-		gd_fmt(line, sizeof line, "%s: %s", cli->ctx.diags.v[i].source,
-		       cli->ctx.diags.v[i].msg);
-		json_array_append_new(diags, json_string(line));
-	}
-	json_object_set_new(doc, "diagnostics", diags);
+	gd_render_machine_json(doc, m);
+	json_object_set_new(doc, "diagnostics", gd_cli_diags_json(cli));
 	return gd_cli_emit_json(cli, doc);
 }
 

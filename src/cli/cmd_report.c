@@ -59,6 +59,16 @@ static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d
 	gd_render_inventory_text(cli, f, &d->inv);
 	gd_check_extra_text(cli, f, d);
 	fprintf(f, "```\n\n");
+	{
+		json_t *doc = gd_check_json(cli, d);
+
+		fprintf(f, "<details><summary>gpudoctor check --json</summary>"
+			   "\n\n```json\n");
+		json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					   JSON_ENSURE_ASCII);
+		fprintf(f, "\n```\n\n</details>\n\n");
+		json_decref(doc);
+	}
 	if (cli->ctx.diags.n) {
 		fprintf(f, "## Diagnostics\n\n");
 		for (size_t i = 0; i < cli->ctx.diags.n; i++)

@@ -334,3 +334,44 @@ void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 			g->hidden ? gd_c_yellow(cli) : "", g->visible_note,
 			g->hidden ? gd_c_off(cli) : "");
 }
+
+static json_t *kernel_json(const struct gd_machine *m)
+{
+	json_t *k = json_object();
+	const struct gd_kernel_info *ki = &m->kernel;
+
+	json_object_set_new(k, "release", gd_known(&ki->release)
+				? json_string(ki->release.v) : json_null());
+	json_object_set_new(k, "amdgpu_loaded", json_boolean(ki->amdgpu_loaded));
+	json_object_set_new(k, "amdgpu_version", gd_known(&ki->amdgpu_version)
+				? json_string(ki->amdgpu_version.v) : json_null());
+	json_object_set_new(k, "kfd_present", json_boolean(ki->kfd_present));
+	json_object_set_new(k, "kfd_nodes_total",
+			    json_integer(m->kfd_nodes_total));
+	json_object_set_new(k, "nvidia_driver", gd_known(&ki->nvidia_driver)
+				? json_string(ki->nvidia_driver.v) : json_null());
+	return k;
+}
+
+void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		json_t *g = json_object(), *body = gd_render_gpu_json(&m->gpus[i]);
+
+		/* index first, then the shared GPU object's members */
+		json_object_set_new(g, "index", json_integer((json_int_t)i));
+		json_object_update(g, body);
+		json_decref(body);
+		json_array_append_new(arr, g);
+	}
+	json_object_set_new(doc, "gpus", arr);
+	if (!m->n_gpus)
+		json_object_set_new(doc, "no_gpu_why", json_string(
+			m->pci_why[0] ? m->pci_why
+				      : "no display or accelerator PCI device"));
+	json_object_set_new(doc, "kernel", kernel_json(m));
+	json_object_set_new(doc, "visible_devices", m->visible_summary[0]
+				? json_string(m->visible_summary) : json_null());
+}

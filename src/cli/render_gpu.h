@@ -23,5 +23,8 @@ void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 void gd_render_gpu_name(const struct gd_gpu *g, char *buf, size_t cap);
 /* "8.0 GiB" */
 void gd_render_bytes(uint64_t v, char *buf, size_t cap);
+/* The machine part shared by `list --json` and `check --json`: gpus[]
+ * (each with "index" first), no_gpu_why, kernel, visible_devices. */
+void gd_render_machine_json(json_t *doc, const struct gd_machine *m);
 
 #endif

@@ -128,12 +128,14 @@ void gd_render_verdict_md(gd_ctx *ctx, FILE *f, const struct gd_verdict *v)
 	for (size_t i = 0; i < v->facts.n; i++)
 		fprintf(f, "- %s\n", v->facts.v[i].text);
 	if (v->workloads.n)
-		fprintf(f, "\n| workload | verdict | backend | advice |\n|---|---|---|---|\n");
+		fprintf(f, "\n| workload | verdict | backend | advice | install |\n"
+			   "|---|---|---|---|---|\n");
 	for (size_t i = 0; i < v->workloads.n; i++) {
 		const struct gd_workload_advice *w = &v->workloads.v[i];
 
-		fprintf(f, "| %s | %s | %s | %s |\n", wl_name(w->workload),
-			w->verdict, w->backend, w->text);
+		fprintf(f, "| %s | %s | %s | %s | %s%s%s |\n", wl_name(w->workload),
+			w->verdict, w->backend, w->text, w->install[0] ? "`" : "",
+			w->install, w->install[0] ? "`" : "");
 	}
 	if (v->steps.n)
 		fprintf(f, "\n**Next steps**\n\n");

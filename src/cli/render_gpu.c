@@ -234,14 +234,7 @@ void gd_render_bytes(uint64_t v, char *buf, size_t cap)
 
 void gd_render_gpu_name(const struct gd_gpu *g, char *buf, size_t cap)
 {
-	if (gd_known(&g->name))
-		gd_strlcpy(buf, g->name.v, cap);
-	else
-		gd_fmt(buf, cap, "%s GPU [%04x:%04x]",
-		       g->vendor == GD_VENDOR_AMD ? "AMD"
-		       : g->vendor == GD_VENDOR_NVIDIA ? "NVIDIA"
-		       : g->vendor == GD_VENDOR_INTEL ? "Intel" : "Unknown",
-		       g->pci.vendor_id, g->pci.device_id);
+	gd_gpu_display_name(g, buf, cap);
 }
 
 static void line_fact(FILE *f, const char *label, const char *v,
@@ -285,7 +278,7 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		for (size_t i = 0; i < g->n_kfd_nodes && o + 8 < sizeof buf; i++)
 			o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%u",
 					      i ? "," : "", g->kfd_nodes[i].id);
-		fprintf(f, "  %-14s %s\n", "KFD nodes", buf);
+		fprintf(f, "  %-14s %s\n", "KFD node ids", buf);
 	}
 	line_fact(f, "/dev/kfd", gd_known(&g->access.kfd) ? g->access.kfd.v : "",
 		  g->access.kfd.why);

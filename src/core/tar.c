@@ -1,5 +1,6 @@
 #include "tar.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ gd_tar *gd_tar_open(const char *path, char *err, size_t errlen)
 	}
 	t->gz = gzopen(path, "wb9");
 	if (!t->gz) {
-		gd_fmt(err, errlen, "cannot create %s", path);
+		gd_fmt(err, errlen, "cannot create %s: %s", path,
+		       errno ? strerror(errno) : "gzopen failed");
 		free(t);
 		return NULL;
 	}

@@ -292,3 +292,16 @@ void gd_machine_free(struct gd_machine *m)
 	free(m->gpus);
 	memset(m, 0, sizeof *m);
 }
+
+void gd_gpu_display_name(const struct gd_gpu *g, char *buf, size_t cap)
+{
+	if (gd_known(&g->name))
+		gd_strlcpy(buf, g->name.v, cap);
+	else
+		gd_fmt(buf, cap, "%s GPU [%04x:%04x]",
+		       g->vendor == GD_VENDOR_AMD	  ? "AMD"
+		       : g->vendor == GD_VENDOR_NVIDIA ? "NVIDIA"
+		       : g->vendor == GD_VENDOR_INTEL  ? "Intel"
+						      : "Unknown",
+		       g->pci.vendor_id, g->pci.device_id);
+}

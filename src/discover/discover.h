@@ -134,6 +134,8 @@ struct gd_machine {
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and
  * unknown facts, never a failure: returns <0 only when out of memory. */
 int gd_discover(gd_ctx *ctx, struct gd_machine *m);
+/* The best name, or "AMD GPU [1002:731f]" when none is known. */
+void gd_gpu_display_name(const struct gd_gpu *g, char *buf, size_t cap);
 void gd_machine_free(struct gd_machine *m);
 
 /* ---- Pure parsers (bytes in, struct out; unit-tested and fuzzed) ---- */

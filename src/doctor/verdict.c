@@ -40,8 +40,6 @@ static void judge_other(struct gd_verdict *v, const struct gd_gpu *g)
 static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 		      const struct gd_inventory *inv)
 {
-	const json_t *cpu = NULL;
-
 	v->gpu_index = -1;
 	v->status = GD_V_CPU;
 	gd_fmt(v->headline, sizeof v->headline,
@@ -57,7 +55,6 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 				     "implementation (runs on the CPU)",
 				  inv->opencl[i].driver[0] ? inv->opencl[i].driver : inv->opencl[i].manifest);
 	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
-	(void)cpu;
 	gd_v_step(v, "Run faster-whisper with device=\"cpu\" and "
 		     "compute_type=\"int8\"; llama.cpp's CPU build needs no GPU "
 		     "stack");

@@ -19,7 +19,7 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 		  g->pci.vendor_id, g->pci.device_id, rev,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
 	if (g->gfx[0])
-		gd_v_fact(v, "GPU target %s (from %s)", g->gfx,
+		gd_v_fact(v, "GPU target %s, from %s", g->gfx,
 			  g->gfx_source[0] ? g->gfx_source : "?");
 	if (gd_known(&g->vram_total))
 		gd_fmt(mem, sizeof mem, "%.1f GiB VRAM",

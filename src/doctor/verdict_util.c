@@ -109,11 +109,13 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 
 /* "AMD Radeon RX 5700 XT (RDNA 1, gfx1010)" */
 void gd_v_gpu_title(const struct gd_gpu *g, const json_t *t, char *buf,
-		      size_t cap)
+		    size_t cap)
 {
 	const char *fam = gd_kb_str(t, "family");
-	const char *name = gd_known(&g->name) ? g->name.v : "Unknown GPU";
+	char name[200];
 
+	/* the same name `list` prints, unknown ones included */
+	gd_gpu_display_name(g, name, sizeof name);
 	if (g->gfx[0] && fam)
 		gd_fmt(buf, cap, "%s (%s, %s)", name, fam, g->gfx);
 	else if (g->gfx[0])

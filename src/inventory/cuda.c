@@ -199,7 +199,7 @@ static void add_toolkit(gd_ctx *ctx, struct gd_inventory *inv,
 
 	if (rc < 0) {
 		if (gd_startswith(how, "CUDA_"))
-			gd_diag_add(ctx, GD_DIAG_WARN, how, "%s=%.200s: %s", how,
+			gd_diag_add(ctx, GD_DIAG_WARN, how, "points at %.200s: %s",
 				    path, gd_fs_strerror(rc));
 		return;
 	}

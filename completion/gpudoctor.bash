@@ -17,7 +17,7 @@ _gpudoctor()
 		esac
 	done
 	case $prev in
-	--root) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+	--root | --dll-path) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
 	--kb | -o | --output) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
 	--shell) COMPREPLY=($(compgen -W "sh bash zsh fish powershell cmd" -- "$cur")); return 0 ;;
 	--backend) COMPREPLY=($(compgen -W "cuda hip vulkan opencl" -- "$cur")); return 0 ;;
@@ -29,13 +29,14 @@ _gpudoctor()
 	local opts=""
 	case $cmd in
 	check) opts="--no-probe --timeout --verbose" ;;
+	list) opts="--verbose" ;;
 	probe) opts="--backend --timeout --total-timeout --bench --selftest --quick --miopen-find-mode" ;;
-	scan) opts="--gpu" ;;
-	run) opts="--profile --" ;;
-	try) opts="--timeout --expect --save --" ;;
+	scan) opts="--gpu --dll-path --max-files" ;;
+	run) opts="--profile --quiet --dry-run --" ;;
+	try) opts="--timeout --expect --save --save-as --first --" ;;
 	env) opts="--shell --profile" ;;
 	report) opts="--no-probe --output" ;;
-	kb) opts="" ;;
+	kb | explain | gather) opts="" ;;
 	esac
 	case $cmd in
 	scan | explain | gather) COMPREPLY=($(compgen -W "$opts $global" -- "$cur") $(compgen -f -- "$cur")) ;;

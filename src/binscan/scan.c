@@ -343,8 +343,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int scan_dir(const char *path, unsigned depth,
-		    const struct gd_bs_opts *o, gd_bs_files *out, size_t *seen)
+/* *cut counts the directories left out at the depth limit. */
+static int scan_dir(const char *path, unsigned depth, const struct gd_bs_opts *o,
+		    gd_bs_files *out, size_t *seen, size_t *cut)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -374,7 +375,9 @@ static int scan_dir(const char *path, unsigned depth,
 		if (lstat(p, &st))
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < o->max_depth)
-			rc = scan_dir(p, depth + 1, o, out, seen);
+			rc = scan_dir(p, depth + 1, o, out, seen, cut);
+		else if (S_ISDIR(st.st_mode))
+			++*cut;
 		else if (S_ISREG(st.st_mode) ||
 			 (S_ISLNK(st.st_mode) && !stat(p, &st) && S_ISREG(st.st_mode)))
 			rc = scan_file(p, 0, o, out);
@@ -387,17 +390,21 @@ int gd_bs_scan_path(gd_ctx *ctx, const char *path,
 		    const struct gd_bs_opts *o, gd_bs_files *out)
 {
 	struct stat st;
-	size_t seen = 0;
+	size_t seen = 0, cut = 0;
 
 	(void)ctx;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		size_t before = out->n;
-		int rc = scan_dir(path, 0, o, out, &seen);
+		int rc = scan_dir(path, 0, o, out, &seen, &cut);
 
 		if (seen > o->max_files)
 			gd_diag_add(ctx, GD_DIAG_WARN, path,
 				    "stopped after %zu files (cap)", o->max_files);
-		if (rc == 0 && out->n == before)
+		if (rc == 0 && cut)
+			gd_diag_add(ctx, GD_DIAG_INFO, path,
+				    "depth limit (%u) reached: %zu directories below "
+				    "it not scanned", o->max_depth, cut);
+		else if (rc == 0 && out->n == before)
 			gd_diag_add(ctx, GD_DIAG_INFO, path,
 				    "no binaries found in this directory");
 		return rc;

@@ -101,7 +101,8 @@ static void collect_frameworks(struct gd_cli *cli, struct gd_check_data *d,
 	if (gd_frameworks_collect(&cli->ctx, &x->fws) < 0)
 		return;
 	x->have_fws = 1;
-	gd_frameworks_check(&x->fws, gpus, bs_gpus(d, gpus, 16));
+	gd_frameworks_check_rocm(&x->fws, gpus, bs_gpus(d, gpus, 16), d->inv.rocm,
+				 d->inv.n_rocm);
 	n = gd_render_frameworks_problems(&x->fws, lines, 16);
 	for (size_t i = 0; i < n; i++)
 		add_line(x, GD_VENDOR_OTHER, GD_EV_INFO, lines[i]);

@@ -31,10 +31,11 @@ static void usage(FILE *f)
 		"Read a log (FILE, or stdin when FILE is '-' or missing), match "
 		"it against\nthe knowledge base's error signatures and, for each "
 		"one found, print what it\nmeans, the fact on this machine that "
-		"confirms or contradicts it, and the fix.\nThe first %u MiB of "
-		"the log are read.\n"
+		"confirms or contradicts it, and the fix.\nA log longer than %u "
+		"MiB is read as its first %u MiB and its last %u MiB.\n"
 		"Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
-		GD_EXPLAIN_MAX_BYTES >> 20);
+		GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
+		GD_EXPLAIN_TAIL_BYTES >> 20);
 	gd_cli_common_help(f);
 }
 
@@ -91,7 +92,7 @@ static json_t *match_json(struct explain_run *x,
 {
 	json_t *o = json_object(), *chk = json_object(), *first, *all;
 	const char *kind = gd_kb_str(mt->sig, "check");
-	char fact[512];
+	char fact[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
@@ -100,6 +101,7 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "id", json_string(mt->id));
 	json_object_set_new(o, "title", gd_wa_jstr(gd_kb_str(mt->sig, "title")));
 	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
+	json_object_set_new(o, "in_tail", json_boolean(mt->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
 	json_object_set_new(o, "meaning",
 			    gd_wa_jstr(gd_kb_str(mt->sig, "meaning")));
@@ -122,6 +124,8 @@ static void emit_json(struct explain_run *x)
 	json_object_set_new(doc, "lines", json_integer((json_int_t)x->r.lines));
 	json_object_set_new(doc, "bytes", json_integer((json_int_t)x->r.bytes));
 	json_object_set_new(doc, "truncated", json_boolean(x->r.truncated));
+	json_object_set_new(doc, "skipped_bytes",
+			    json_integer((json_int_t)x->r.skipped));
 	json_object_set_new(doc, "signatures_checked",
 			    json_integer((json_int_t)x->r.n_signatures));
 	for (size_t i = 0; i < x->r.m.n; i++)
@@ -137,7 +141,7 @@ static void print_match(struct explain_run *x, size_t k,
 	const char *kind = gd_kb_str(mt->sig, "check");
 	const char *title = gd_kb_str(mt->sig, "title");
 	const char *col;
-	char fact[512], urls[1024];
+	char fact[1024], urls[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
@@ -147,8 +151,9 @@ static void print_match(struct explain_run *x, size_t k,
 					   : gd_c_dim(cli);
 	gd_kb_source_urls(x->kbroot, json_object_get(mt->sig, "sources"), urls,
 			  sizeof urls);
-	printf("\n%s[%zu] %s%s%s (line %lu)\n", gd_c_bold(cli), k + 1, mt->id,
-	       title ? ": " : "", title ? title : "", mt->line);
+	printf("\n%s[%zu] %s%s%s (line %lu%s)\n", gd_c_bold(cli), k + 1,
+	       mt->id, title ? ": " : "", title ? title : "", mt->line,
+	       mt->in_tail ? " of the last part read" : "");
 	printf("%s", gd_c_off(cli));
 	printf("    log:     %s\n", mt->text);
 	printf("    means:   %s\n", gd_kb_str(mt->sig, "meaning")
@@ -162,23 +167,42 @@ static void print_match(struct explain_run *x, size_t k,
 		printf("    source:  %s\n", urls);
 }
 
+/* "3.1 MiB" */
+static void mib(char *out, size_t cap, unsigned long long n)
+{
+	gd_fmt(out, cap, "%.1f MiB", (double)n / (1024.0 * 1024.0));
+}
+
 static void emit_text(struct explain_run *x)
 {
 	const char *in = x->input;
+	char tot[32], skip[32], parts[1200];
 
-	if (!x->r.m.n)
+	mib(tot, sizeof tot, x->r.total);
+	mib(skip, sizeof skip, x->r.skipped);
+	gd_fmt(parts, sizeof parts, "the first %u MiB and the last %u MiB of "
+	       "%s (%s in all; %s in between skipped)",
+	       GD_EXPLAIN_HEAD_BYTES >> 20, GD_EXPLAIN_TAIL_BYTES >> 20, in,
+	       tot, skip);
+	if (!x->r.m.n && x->r.skipped)
+		printf("gpudoctor explain: no known signature in the parts "
+		       "read: %s (%zu signatures, %lu line%s looked at).\n",
+		       parts, x->r.n_signatures, x->r.lines,
+		       x->r.lines == 1 ? "" : "s");
+	else if (!x->r.m.n)
 		printf("gpudoctor explain: no known error signature in %s "
-		       "(%zu signatures, %lu lines looked at).\n", in,
-		       x->r.n_signatures, x->r.lines);
+		       "(%zu signatures, %lu line%s looked at).\n", in,
+		       x->r.n_signatures, x->r.lines,
+		       x->r.lines == 1 ? "" : "s");
 	else
 		printf("gpudoctor explain: %zu known error%s in %s (%lu "
-		       "lines)\n", x->r.m.n, x->r.m.n == 1 ? "" : "s", in,
-		       x->r.lines);
+		       "line%s)\n", x->r.m.n, x->r.m.n == 1 ? "" : "s", in,
+		       x->r.lines, x->r.lines == 1 ? "" : "s");
 	for (size_t i = 0; i < x->r.m.n; i++)
 		print_match(x, i, &x->r.m.v[i]);
-	if (x->r.truncated)
-		printf("\nnote: only the first %u MiB of the log were read.\n",
-		       GD_EXPLAIN_MAX_BYTES >> 20);
+	if (x->r.skipped && x->r.m.n)
+		printf("\nnote: read %s; a signature only in the skipped part "
+		       "is not shown.\n", parts);
 }
 
 static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
@@ -207,8 +231,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 {
 	struct explain_run x;
 	const char *path = NULL;
-	char *buf = NULL;
-	size_t len = 0;
+	struct gd_explain_log log;
 	int fd, rc;
 
 	rc = explain_parse_args(cli, argc, argv, &path);
@@ -221,14 +244,14 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	fd = open_input(cli, path);
 	if (fd < 0)
 		return GD_EXIT_ERROR;
-	rc = gd_explain_read(fd, GD_EXPLAIN_MAX_BYTES, &buf, &len,
-			     &x.r.truncated);
+	rc = gd_explain_read_log(fd, GD_EXPLAIN_HEAD_BYTES,
+				 GD_EXPLAIN_TAIL_BYTES, &log);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (rc < 0)
 		return gd_cli_error(cli, "explain: cannot read %s: %s",
 				    x.input, strerror(-rc));
-	if (gd_explain_scan(&cli->ctx, x.kbroot, buf, len, &x.r) < 0 ||
+	if (gd_explain_scan_log(&cli->ctx, x.kbroot, &log, &x.r) < 0 ||
 	    gd_discover(&cli->ctx, &x.m) < 0 ||
 	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {
 		rc = gd_cli_error(cli, "explain: out of memory");
@@ -239,7 +262,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 			emit_text(&x);
 		rc = x.r.m.n ? GD_EXIT_OK : 1;
 	}
-	free(buf);
+	gd_explain_log_free(&log);
 	gd_explain_result_free(&x.r);
 	gd_machine_free(&x.m);
 	gd_inventory_free(&x.inv);

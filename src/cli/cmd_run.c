@@ -1,4 +1,4 @@
-/* gpudoctor run [--profile NAME] -- CMD ARGS...: apply the profile, say
+/* gpudoctor run [--profile NAME] [--] CMD ARGS...: apply the profile, say
  * so in one line on stderr, and exec CMD directly (execvp semantics on
  * the user's argv: no shell ever sees the arguments). The exit status is
  * CMD's; like env(1), 125 when gpudoctor itself fails, 126 when CMD
@@ -20,11 +20,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: gpudoctor run [--profile NAME] [-q] [-n] [--] CMD [ARGS...]\n\n"
-		"Run CMD with the workaround profile: the one named, else this "
-		"GPU's saved\nprofile (gpudoctor try --save), else the knowledge "
-		"base's recommended one.\nOne line on stderr says what was "
-		"applied. CMD is executed directly, never\nthrough a shell; "
-		"the exit status is CMD's (125: gpudoctor failed, 126: CMD\n"
+		"Run CMD with a workaround profile: the one named with "
+		"--profile, else this\nGPU's saved profile (written by "
+		"'gpudoctor try --save'), else a strategy\nthe knowledge base "
+		"marks \"recommended\" (none does today), else nothing:\n"
+		"CMD then runs unchanged. A profile saved with 'try --save-as "
+		"NAME' needs\n--profile NAME. One line on stderr says what was "
+		"applied. CMD is executed\ndirectly, never through a shell; "
+		"the exit status is CMD's (125: gpudoctor\nfailed, 126: CMD "
 		"cannot run, 127: CMD not found).\n\n"
 		"  -p, --profile NAME  a named profile ($XDG_CONFIG_HOME/gpudoctor/"
 		"NAME.profile)\n"
@@ -33,8 +36,10 @@ static void usage(FILE *f)
 		"  -n, --dry-run       print what would run (with --json: as JSON) "
 		"and stop\n\n");
 	gd_cli_common_help(f);
-	fprintf(f, "\nWith --json the stderr line is one JSON object; options "
-		   "after CMD belong to CMD.\n");
+	fprintf(f, "\nWith --json the stderr line is one JSON object. CMD "
+		   "starts at the first word\nthat is not an option (or "
+		   "after --): everything from there, options\nincluded, "
+		   "belongs to CMD.\n");
 }
 
 static json_t *run_json(const struct gd_pick *pk, char **argv)

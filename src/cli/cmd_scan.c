@@ -1,5 +1,6 @@
 /* gpudoctor scan PATH... — GPU targets and runtime needs of binaries,
  * libraries and wheels, judged against the GPUs present or --gpu. */
+#include <errno.h>
 #include <getopt.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -25,10 +26,15 @@ static void help(void)
 	       "                  gfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)\n"
 	       "  --dll-path DIR  look here for the DLLs a Windows file imports, after\n"
 	       "                  its own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)\n"
-	       "  --max-files N   stop a directory walk after N files (default 100000)\n\n");
+	       "  --max-files N   stop a directory walk after N files (default 100000)\n\n"
+	       "With --root DIR (a capture of another machine), the libraries a file\n"
+	       "needs are looked up on that captured machine, also for PATHs outside\n"
+	       "DIR: a file of this machine may then read \"not found on the captured\n"
+	       "machine\".\n\n");
 	gd_cli_common_help(stdout);
 	printf("\nExit status: 0 every file fits, 1 a file has no code for the GPU, needs\n"
-	       "a library that is missing, or could not be read, 3 usage error.\n");
+	       "a library that is missing, or could not be read, 3 usage error\n"
+	       "(also: a PATH that does not exist).\n");
 }
 
 /* The installed NVIDIA driver's version, for the PTX JIT ceiling. */
@@ -159,6 +165,9 @@ static const char *file_color(const struct gd_cli *cli,
 
 static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 {
+	/* under --root the loader looked on the captured machine */
+	int captured = !cli->ctx.fs.is_slash;
+
 	size_t missing = 0;
 
 	printf("%s%s%s", gd_c_bold(cli), f->path, gd_c_off(cli));
@@ -176,8 +185,9 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 			continue;
 		missing++;
 		if (!nd->found)
-			printf("  %smissing:%s %s%s%s\n", gd_c_red(cli), gd_c_off(cli),
-			       nd->soname, nd->note[0] ? " — " : "", nd->note);
+			printf("  %smissing:%s %s%s%s%s\n", gd_c_red(cli), gd_c_off(cli),
+			       nd->soname, captured ? " (not found on the captured machine)" : "",
+			       nd->note[0] ? " — " : "", nd->note);
 		else
 			printf("  %s%s%s lacks %u versioned symbol(s), e.g. %s\n",
 			       gd_c_red(cli), nd->path, gd_c_off(cli), nd->missing_syms,
@@ -251,6 +261,13 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 	}
 	if (optind >= argc)
 		return gd_cli_usage_error(cli, "scan", "no PATH given");
+	for (int i = optind; i < argc; i++) {
+		struct stat st;
+
+		if (stat(argv[i], &st) && errno == ENOENT)
+			return gd_cli_usage_error(cli, "scan", "%s: no such file or directory",
+						  argv[i]);
+	}
 	return 0;
 }
 

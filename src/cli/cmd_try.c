@@ -3,7 +3,8 @@
  * a supervised child with a deadline (probe/supervisor: own process group,
  * killed whole at the deadline, reaped), and print what happened under
  * each. --save keeps the first strategy that works as this GPU's profile.
- * Exit 0 when a strategy works, 1 when none does, 3 on errors. */
+ * Exit 0 when a strategy works, 1 when none does, 3 on errors, 128 + the
+ * signal (130 for Ctrl-C) when interrupted. */
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
@@ -18,14 +19,14 @@
 #include "try_int.h"
 #include "wa_common.h"
 
-static volatile sig_atomic_t try_interrupted;
-static volatile int try_cancel; /* what the supervisor polls */
+/* The signal that interrupted `try` (SIGINT, SIGTERM), 0 none. The
+ * supervisor polls it through spec.cancel (sig_atomic_t is int here) and
+ * stops the running child's whole group as at its deadline. */
+static volatile sig_atomic_t try_cancel;
 
 static void on_sigint(int sig)
 {
-	(void)sig;
-	try_interrupted = 1;
-	try_cancel = 1;
+	try_cancel = sig;
 }
 
 static void usage(FILE *f)
@@ -33,13 +34,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: gpudoctor try [--timeout S] [--expect REGEX] [--save | "
 		"--save-as NAME]\n"
-		"                     [--first] [-- CMD ARGS...]\n\n"
+		"                     [--first] [[--] CMD ARGS...]\n\n"
 		"Run CMD (default: 'gpudoctor probe --quick') once per candidate "
 		"workaround\nstrategy for this machine's GPUs, each in its own "
 		"process group with a\ndeadline, and print the outcome of each: "
 		"ok, failed, crash or hang, with\nthe last output line (\"hung "
 		"after: graph_reserve: ...\"). Strategies that\nneed a kernel "
-		"parameter or firmware are listed as steps, never applied.\n\n"
+		"parameter or firmware are listed as steps, never applied.\n"
+		"CMD starts at the first word that is not an option (or after "
+		"--).\n\n"
 		"  -t, --timeout S     deadline per strategy in seconds (default "
 		"%g)\n"
 		"  -e, --expect REGEX  success is this extended regex matching an "
@@ -48,9 +51,16 @@ static void usage(FILE *f)
 		"default: exit 0\n"
 		"  -s, --save          save the first strategy that works as this "
 		"GPU's profile\n"
-		"      --save-as NAME  ... as the named profile NAME instead\n"
+		"                      ('gpudoctor run CMD' applies it)\n"
+		"      --save-as NAME  ... as the named profile NAME instead "
+		"([A-Za-z0-9_.-],\n"
+		"                      not starting with '.'; 'gpudoctor run "
+		"--profile NAME CMD')\n"
 		"  -f, --first         stop at the first strategy that works\n\n"
-		"Exit status: 0 a strategy works, 1 none does, 3 error.\n\n",
+		"Ctrl-C stops the running strategy (outcome \"interrupted\"), "
+		"prints what was\nfound so far, saves nothing and exits 130.\n\n"
+		"Exit status: 0 a strategy works, 1 none does, 3 error, 130 "
+		"interrupted.\n\n",
 		GD_TRY_DEFAULT_TIMEOUT);
 	gd_cli_common_help(f);
 }
@@ -96,6 +106,14 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 			t->save = 1;
 			break;
 		case 'S':
+			/* A name, never a path: the profile lands in the
+			 * profile directory as NAME.profile, and `run
+			 * --profile NAME` finds it there. */
+			if (!gd_profile_name_valid(optarg))
+				return gd_cli_usage_error(cli, "try", "bad "
+					"--save-as '%s': a profile name is "
+					"letters, digits, '_', '-' and '.', "
+					"not starting with '.'", optarg);
 			t->save = 1;
 			t->save_as = optarg;
 			break;
@@ -171,6 +189,19 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 	gd_sanitize(row->last_line);
 }
 
+/* Stopped by Ctrl-C: through spec.cancel, or killed or failed while the
+ * signal was arriving. Neither says anything about the strategy. */
+static void classify_interrupted(const struct gd_child_result *res,
+				 struct gd_try_row *row)
+{
+	const char *last = res->phase[0] ? res->phase : res->last_line;
+
+	row->outcome = GD_TRY_INTERRUPTED;
+	gd_fmt(row->phase, sizeof row->phase, "interrupted after: %s",
+	       last[0] ? last : "(no output)");
+	gd_sanitize(row->phase);
+}
+
 /* Run one strategy. Returns 0, or -1 when the supervisor itself failed. */
 static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 {
@@ -201,15 +232,30 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 		return -1;
 	row->ran = 1;
 	classify(t, &res, row);
+	if (res.cancelled || (try_cancel && row->outcome != GD_TRY_OK))
+		classify_interrupted(&res, row);
 	row->nostart = res.outcome == GD_CHILD_NOSTART;
+	if (row->nostart)
+		gd_strlcpy(t->nostart_why, res.error, sizeof t->nostart_why);
 	return 0;
+}
+
+/* The supervisor says "cannot run /usr/bin/x: No such file or directory":
+ * keep only the reason, the caller names the command itself. */
+static const char *nostart_reason(const char *error)
+{
+	const char *r = NULL;
+
+	for (const char *p = strstr(error, ": "); p; p = strstr(p + 1, ": "))
+		r = p + 2;
+	return r && !strncmp(error, "cannot run ", 11) ? r : error;
 }
 
 static int run_all(struct gd_cli *cli, struct gd_try *t)
 {
 	size_t n = t->list.v.n;
 
-	for (size_t k = 0; k < n && !try_interrupted; k++) {
+	for (size_t k = 0; k < n && !try_cancel; k++) {
 		const struct gd_strategy *st = &t->list.v.v[k];
 
 		if (st->kind == GD_STRAT_USER_STEP)
@@ -223,7 +269,7 @@ static int run_all(struct gd_cli *cli, struct gd_try *t)
 		}
 		if (k == 0 && t->rows[k].nostart) {
 			fprintf(stderr, "gpudoctor try: cannot run '%s': %s\n",
-				t->argv[0], t->rows[k].phase + 17);
+				t->argv[0], nostart_reason(t->nostart_why));
 			return -127;
 		}
 		if (t->rows[k].outcome == GD_TRY_OK && t->first_ok < 0) {
@@ -269,6 +315,7 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 	int rc;
 
 	memset(&t, 0, sizeof t);
+	try_cancel = 0;
 	t.timeout = GD_TRY_DEFAULT_TIMEOUT;
 	t.first_ok = -1;
 	rc = try_parse(cli, argc, argv, &t);
@@ -293,10 +340,13 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 		rc = GD_EXIT_ERROR;
 		goto out;
 	}
+	t.interrupted = (int)try_cancel;
 	rc = gd_try_finish(cli, &t);
-	if (try_interrupted) {
-		fprintf(stderr, "gpudoctor try: interrupted\n");
-		rc = 130;
+	if (t.interrupted) {
+		fprintf(stderr, "gpudoctor try: interrupted by SIG%s\n",
+			sigabbrev_np(t.interrupted) ? sigabbrev_np(t.interrupted)
+						    : "?");
+		rc = 128 + t.interrupted;
 	}
 out:
 	if (t.have_re)

@@ -47,6 +47,7 @@ static json_t *fw_json(const struct gd_framework *fw)
 	}
 	json_object_set_new(o, "libs", ls);
 	json_object_set_new(o, "rocm_mismatch", str_or_null(fw->rocm_mismatch));
+	json_object_set_new(o, "rocm_note", str_or_null(fw->rocm_note));
 	json_object_set_new(o, "no_code", str_or_null(fw->no_code));
 	json_object_set_new(o, "fits", fw->fits < 0 ? json_null() : json_boolean(fw->fits));
 	return o;
@@ -87,8 +88,14 @@ void gd_render_frameworks_text(struct gd_cli *cli, FILE *f,
 	char tl[512];
 
 	if (!fws->fw.n) {
-		fprintf(f, "  %sno ML frameworks found in %zu Python environment(s)%s\n",
-			gd_c_dim(cli), fws->envs.n, gd_c_off(cli));
+		if (!fws->envs.n)
+			fprintf(f, "  %sno Python environment found%s\n",
+				gd_c_dim(cli), gd_c_off(cli));
+		else
+			fprintf(f, "  %sno ML frameworks found in %zu Python "
+				   "environment%s%s\n", gd_c_dim(cli),
+				fws->envs.n, fws->envs.n == 1 ? "" : "s",
+				gd_c_off(cli));
 		return;
 	}
 	for (size_t i = 0; i < fws->fw.n; i++) {
@@ -114,6 +121,8 @@ void gd_render_frameworks_text(struct gd_cli *cli, FILE *f,
 					fw->libs.v[k].name, fw->libs.v[k].missing, gd_c_off(cli));
 		if (fw->rocm_mismatch[0])
 			fprintf(f, "    %s%s%s\n", gd_c_red(cli), fw->rocm_mismatch, gd_c_off(cli));
+		if (fw->rocm_note[0])
+			fprintf(f, "    %s%s%s\n", gd_c_yellow(cli), fw->rocm_note, gd_c_off(cli));
 		if (fw->no_code[0])
 			fprintf(f, "    %s%s%s\n", gd_c_red(cli), fw->no_code, gd_c_off(cli));
 	}
@@ -134,6 +143,8 @@ size_t gd_render_frameworks_problems(const struct gd_frameworks *fws,
 		}
 		if (fw->rocm_mismatch[0] && n < max)
 			lines[n++] = strdup(fw->rocm_mismatch);
+		if (fw->rocm_note[0] && n < max)
+			lines[n++] = strdup(fw->rocm_note);
 		for (size_t k = 0; k < fw->libs.n && n < max; k++)
 			if (fw->libs.v[k].missing[0]) {
 				gd_fmt(buf, sizeof buf, "%s %s: %s needs %s, not found",

@@ -59,13 +59,25 @@ static const char *colour(const struct gd_cli *cli, enum gd_probe_status s)
 	}
 }
 
+/* Display width of a UTF-8 string (every code point one column). */
+static int width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
 /* Columns: one per (backend, device); results without a device go to the
  * backend's first column. */
 struct col {
 	const char *backend;
 	int dev;
-	char head[40];
+	char head[48];
 };
+
+#define COL_W 24
 
 #define MAX_COLS 12
 #define MAX_ROWS 48
@@ -90,11 +102,16 @@ static int add_col(struct col *c, int n, const struct gd_probe_result *x)
 		return n;
 	c[n].backend = x->backend;
 	c[n].dev = x->dev;
+	/* "vulkan:0 llvmpipe": the device name up to its parenthesised
+	 * details ("(LLVM 15.0.6, 256 bits)"), cut to the column width */
 	if (x->dev >= 0)
-		gd_fmt(c[n].head, sizeof c[n].head, "%s:%d %.16s", x->backend,
-		       x->dev, x->device);
+		gd_fmt(c[n].head, sizeof c[n].head, "%s:%d %.*s", x->backend,
+		       x->dev, (int)strcspn(x->device, "("), x->device);
 	else
 		gd_fmt(c[n].head, sizeof c[n].head, "%s", x->backend);
+	gd_trim(c[n].head);
+	if (width(c[n].head) > COL_W)
+		strcpy(c[n].head + COL_W - 1, "~");
 	return n + 1;
 }
 
@@ -144,16 +161,6 @@ static void cell_text(int utf8, const struct gd_probe_result *x, char *buf,
 	}
 }
 
-/* Display width of a UTF-8 string (every code point one column). */
-static int width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
 static void print_matrix(struct gd_cli *cli, FILE *f,
 			 const struct gd_probe_report *r, int utf8)
 {
@@ -163,7 +170,7 @@ static void print_matrix(struct gd_cli *cli, FILE *f,
 
 	fprintf(f, "%s%-18s", gd_c_bold(cli), "op");
 	for (int k = 0; k < nc; k++)
-		fprintf(f, " %-22.22s", c[k].head);
+		fprintf(f, " %-*s", COL_W, c[k].head);
 	fprintf(f, "%s\n", gd_c_off(cli));
 	for (int i = 0; i < nr; i++) {
 		fprintf(f, "%-18s", rows[i]);
@@ -183,10 +190,23 @@ static void print_matrix(struct gd_cli *cli, FILE *f,
 				cell_text(utf8, x, cell, sizeof cell);
 			fprintf(f, " %s%s%s%*s", x ? colour(cli, x->status) : "",
 				cell, gd_c_off(cli),
-				22 - width(cell) > 0 ? 22 - width(cell) : 0, "");
+				COL_W - width(cell) > 0 ? COL_W - width(cell) : 0, "");
 		}
 		fprintf(f, "\n");
 	}
+}
+
+/* The detail without a head that repeats the status ("skipped: no NVIDIA
+ * GPU" under "skipped"). */
+static const char *detail_text(const struct gd_probe_result *x)
+{
+	const char *st = gd_probe_status_name(x->status);
+	size_t n = strlen(st);
+
+	if (!strncmp(x->detail, st, n) && x->detail[n] == ':' &&
+	    x->detail[n + 1] == ' ' && x->detail[n + 2])
+		return x->detail + n + 2;
+	return x->detail;
 }
 
 static void print_details(struct gd_cli *cli, FILE *f,
@@ -211,7 +231,7 @@ static void print_details(struct gd_cli *cli, FILE *f,
 		fprintf(f, "%s %s", gd_c_off(cli), x->backend);
 		if (x->dev >= 0)
 			fprintf(f, ":%d", x->dev);
-		fprintf(f, " %s: %s\n", x->op, x->detail);
+		fprintf(f, " %s: %s\n", x->op, detail_text(x));
 		if (x->log[0]) {
 			char log[sizeof x->log];
 
@@ -241,10 +261,12 @@ static void print_devices(struct gd_cli *cli, FILE *f,
 		if (d->software)
 			fprintf(f, "  %s(software: CPU only)%s",
 				gd_c_yellow(cli), gd_c_off(cli));
-		fprintf(f, "\n    %sdriver %s, runtime %s, %s%s\n",
-			gd_c_dim(cli), d->driver[0] ? d->driver : "?",
-			d->runtime[0] ? d->runtime : "?", d->library,
-			gd_c_off(cli));
+		fprintf(f, "\n    %sdriver %s, runtime %s, %s", gd_c_dim(cli),
+			d->driver[0] ? d->driver : "?",
+			d->runtime[0] ? d->runtime : "?", d->library);
+		if (d->platform[0])
+			fprintf(f, " (platform %s)", d->platform);
+		fprintf(f, "%s\n", gd_c_off(cli));
 	}
 }
 
@@ -336,6 +358,9 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 			(json_int_t)d->mem_bytes, "driver", d->driver,
 			"runtime", d->runtime, "library", d->library,
 			"software", d->software));
+		if (d->platform[0])
+			json_object_set_new(json_array_get(devs, i), "platform",
+					    json_string(d->platform));
 	}
 	for (size_t i = 0; i < r->figures.n; i++) {
 		const struct gd_probe_figure *g = &r->figures.v[i];

@@ -50,8 +50,14 @@ static int init_verdict(const struct gd_probe_result *init,
 	case GD_PS_SKIPPED:
 		/* "skipped: no NVIDIA GPU (where it looked)": the head only */
 		v->level = GD_PV_ABSENT;
-		gd_fmt(v->text, sizeof v->text, "%s: %.*s", t,
-		       (int)strcspn(init->detail, "("), init->detail);
+		{
+			const char *d = init->detail;
+
+			if (!strncmp(d, "skipped: ", 9)) /* no "skipped" twice */
+				d += 9;
+			gd_fmt(v->text, sizeof v->text, "%s: %.*s", t,
+			       (int)strcspn(d, "("), d);
+		}
 		gd_trim(v->text);
 		break;
 	case GD_PS_ERROR:

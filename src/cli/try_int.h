@@ -10,7 +10,15 @@
 
 #define GD_TRY_DEFAULT_TIMEOUT 60.0
 
-enum gd_try_outcome { GD_TRY_OK, GD_TRY_FAILED, GD_TRY_CRASH, GD_TRY_HANG };
+/* INTERRUPTED: Ctrl-C (SIGINT) or SIGTERM reached `try` while this
+ * strategy ran; the child was stopped and nothing after it was tried. */
+enum gd_try_outcome {
+	GD_TRY_OK,
+	GD_TRY_FAILED,
+	GD_TRY_CRASH,
+	GD_TRY_HANG,
+	GD_TRY_INTERRUPTED,
+};
 
 struct gd_try_row {
 	int ran;             /* 0: a user step, or not reached (--first) */
@@ -40,9 +48,12 @@ struct gd_try {
 	int first_ok;            /* index of the first ok row, -1 none */
 	double total;
 	int cur_matched;         /* --expect seen in the running child */
+	int interrupted;         /* the signal that stopped `try`, 0 none */
+	char nostart_why[256];   /* the supervisor's error when CMD did not start */
 };
 
-/* Print the table (or JSON), save when asked; returns the exit status. */
+/* Print the table (or JSON), save when asked (never after an interrupt);
+ * returns the exit status. */
 int gd_try_finish(struct gd_cli *cli, struct gd_try *t);
 
 #endif

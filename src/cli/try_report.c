@@ -12,7 +12,8 @@
 
 static const char *outcome_name(enum gd_try_outcome o)
 {
-	static const char *n[] = {"ok", "failed", "crash", "hang"};
+	static const char *n[] = {"ok", "failed", "crash", "hang",
+				  "interrupted"};
 
 	return n[o];
 }
@@ -30,38 +31,71 @@ static void cmd_line(const struct gd_try *t, char *buf, size_t cap)
 	gd_sanitize(buf);
 }
 
-/* Save the first strategy that worked. Returns 0 or -1; path gets the
- * file written ("" when there was nothing to save). */
-static int save_first(struct gd_cli *cli, struct gd_try *t, char *path,
-		      size_t cap)
+/* What was saved, and the `run` options that apply it. */
+struct try_saved {
+	char path[4096]; /* "" when nothing was saved */
+	char name[128];
+	char opt[160];   /* "--profile NAME", "" when `run` finds it alone */
+};
+
+/* `run` without --profile applies this GPU's saved profile, unless another
+ * GPU's saved profile comes first: say --profile NAME then. */
+static void apply_opt(struct gd_cli *cli, struct gd_try *t,
+		      struct try_saved *sv)
+{
+	struct gd_pick pk;
+	char err[1024];
+	int found = 0;
+
+	if (!t->save_as &&
+	    gd_profile_pick(&cli->ctx, NULL, &t->m, gd_kb_root(cli->ctx.kb),
+			    &pk, err, sizeof err) == 0) {
+		found = pk.origin == GD_PICK_SAVED &&
+			!strcmp(pk.prof.path, sv->path);
+		gd_pick_free(&pk);
+	}
+	if (found)
+		sv->opt[0] = '\0';
+	else
+		gd_fmt(sv->opt, sizeof sv->opt, "--profile %s", sv->name);
+}
+
+/* Save the first strategy that worked, always as NAME.profile in the
+ * profile directory (--save-as takes names, not paths). Returns 0 or -1;
+ * sv->path stays "" when there was nothing to save. */
+static int save_first(struct gd_cli *cli, struct gd_try *t,
+		      struct try_saved *sv)
 {
 	const struct gd_strategy *st = &t->list.v.v[t->first_ok];
 	struct gd_profile p;
-	char name[128], err[1024], cmd[300], note[400];
+	char *name = sv->name, *path = sv->path, err[1024], cmd[300];
+	char note[400];
+	size_t cap = sizeof sv->path;
 	time_t now = time(NULL);
 	struct tm tm;
 	int rc;
 
-	path[0] = '\0';
 	if (st->kind == GD_STRAT_BASELINE)
 		return 0;
 	if (t->save_as) {
-		gd_strlcpy(name, t->save_as, sizeof name);
+		gd_strlcpy(name, t->save_as, sizeof sv->name);
 	} else if (st->gpu >= 0 && (size_t)st->gpu < t->m.n_gpus) {
-		gd_profile_gpu_name(&t->m.gpus[st->gpu], name, sizeof name);
+		gd_profile_gpu_name(&t->m.gpus[st->gpu], name,
+				    sizeof sv->name);
 	} else {
 		gd_cli_error(cli, "try: no GPU found to key the profile to; "
 			     "use --save-as NAME");
 		return -1;
 	}
-	if (gd_profile_path(&cli->ctx, name, path, cap, err, sizeof err) < 0) {
+	if (!gd_profile_name_valid(name) ||
+	    gd_profile_path(&cli->ctx, name, path, cap, err, sizeof err) < 0) {
 		gd_cli_error(cli, "try: %s", err);
 		path[0] = '\0';
 		return -1;
 	}
 	if (gd_profile_copy(&p, &st->prof) < 0)
 		return -1;
-	gd_strlcpy(p.name, strchr(name, '/') ? "" : name, sizeof p.name);
+	gd_strlcpy(p.name, name, sizeof p.name);
 	gd_strlcpy(p.strategy, st->id, sizeof p.strategy);
 	localtime_r(&now, &tm);
 	strftime(p.saved, sizeof p.saved, "%Y-%m-%d", &tm);
@@ -75,6 +109,7 @@ static int save_first(struct gd_cli *cli, struct gd_try *t, char *path,
 		path[0] = '\0';
 		return -1;
 	}
+	apply_opt(cli, t, sv);
 	return 0;
 }
 
@@ -87,7 +122,7 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	char signame[32];
 
 	json_object_set_new(o, "name", json_string(st->id));
-	json_object_set_new(o, "for", gd_wa_jstr(st->for_what));
+	json_object_set_new(o, "for", gd_wa_jstr_or_null(st->for_what));
 	json_object_set_new(o, "env", json_incref(json_object_get(pj, "set")));
 	json_object_set_new(o, "unset",
 			    json_incref(json_object_get(pj, "unset")));
@@ -100,15 +135,15 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "signal", r->signo ? json_string(signame)
 						  : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
-	json_object_set_new(o, "reason", gd_wa_jstr(st->reason));
-	json_object_set_new(o, "caveat", gd_wa_jstr(st->caveat));
-	json_object_set_new(o, "sources", gd_wa_jstr(st->sources));
+	json_object_set_new(o, "reason", gd_wa_jstr_or_null(st->reason));
+	json_object_set_new(o, "caveat", gd_wa_jstr_or_null(st->caveat));
+	json_object_set_new(o, "sources", gd_wa_words_json(st->sources));
 	json_decref(pj);
 	return o;
 }
 
 static void emit_json(struct gd_cli *cli, const struct gd_try *t,
-		      const char *saved)
+		      const struct try_saved *sv)
 {
 	json_t *doc = gd_cli_json_doc("try"), *rows = json_array();
 	json_t *steps = json_array(), *notrun = json_array();
@@ -127,11 +162,13 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 			json_t *s = json_object();
 
 			json_object_set_new(s, "name", json_string(st->id));
-			json_object_set_new(s, "for", gd_wa_jstr(st->for_what));
+			json_object_set_new(s, "for",
+					    gd_wa_jstr_or_null(st->for_what));
 			json_object_set_new(s, "steps", gd_wa_jstr(st->steps));
-			json_object_set_new(s, "reason", gd_wa_jstr(st->reason));
+			json_object_set_new(s, "reason",
+					    gd_wa_jstr_or_null(st->reason));
 			json_object_set_new(s, "sources",
-					    gd_wa_jstr(st->sources));
+					    gd_wa_words_json(st->sources));
 			json_array_append_new(steps, s);
 		} else if (t->rows[k].ran) {
 			json_array_append_new(rows, row_json(t, k));
@@ -144,8 +181,10 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 	json_object_set_new(doc, "user_steps", steps);
 	json_object_set_new(doc, "first_ok", t->first_ok >= 0
 		? json_string(t->list.v.v[t->first_ok].id) : json_null());
-	json_object_set_new(doc, "saved", saved && saved[0]
-					  ? gd_wa_jstr(saved) : json_null());
+	json_object_set_new(doc, "saved", gd_wa_jstr_or_null(sv->path));
+	json_object_set_new(doc, "saved_name", sv->path[0]
+			    ? gd_wa_jstr(sv->name) : json_null());
+	json_object_set_new(doc, "interrupted", json_boolean(t->interrupted));
 	json_object_set_new(doc, "total_seconds", json_real(t->total));
 	gd_cli_emit_json(cli, doc);
 }
@@ -157,7 +196,7 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 	for (size_t k = 0; k < t->list.v.n; k++)
 		if (t->rows[k].ran && (int)strlen(t->list.v.v[k].id) > w)
 			w = (int)strlen(t->list.v.v[k].id);
-	printf("%s%-*s  %-7s  %7s  %s%s\n", gd_c_bold(cli), w, "STRATEGY",
+	printf("%s%-*s  %-11s  %7s  %s%s\n", gd_c_bold(cli), w, "STRATEGY",
 	       "OUTCOME", "TIME", "PHASE", gd_c_off(cli));
 	for (size_t k = 0; k < t->list.v.n; k++) {
 		const struct gd_try_row *r = &t->rows[k];
@@ -165,15 +204,35 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 
 		if (!r->ran)
 			continue;
-		col = r->outcome == GD_TRY_OK ? gd_c_green(cli) : gd_c_red(cli);
-		printf("%-*s  %s%-7s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
+		col = r->outcome == GD_TRY_OK	       ? gd_c_green(cli)
+		      : r->outcome == GD_TRY_INTERRUPTED ? gd_c_yellow(cli)
+							 : gd_c_red(cli);
+		printf("%-*s  %s%-11s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
 		       col, outcome_name(r->outcome), gd_c_off(cli),
 		       r->seconds, r->phase);
 	}
 }
 
+/* "Interrupted during X; not tried: a, b." */
+static void print_interrupted(const struct gd_try *t)
+{
+	int n = 0;
+
+	printf("Interrupted");
+	for (size_t k = 0; k < t->list.v.n; k++)
+		if (t->rows[k].ran &&
+		    t->rows[k].outcome == GD_TRY_INTERRUPTED)
+			printf(" during %s", t->list.v.v[k].id);
+	for (size_t k = 0; k < t->list.v.n; k++)
+		if (!t->rows[k].ran &&
+		    t->list.v.v[k].kind != GD_STRAT_USER_STEP)
+			printf("%s%s", n++ ? ", " : "; not tried: ",
+			       t->list.v.v[k].id);
+	printf(" (%.1f s in all); nothing saved.\n", t->total);
+}
+
 static void print_rest(struct gd_cli *cli, const struct gd_try *t,
-		       const char *saved)
+		       const struct try_saved *sv)
 {
 	int header = 0;
 	char sum[768];
@@ -197,16 +256,23 @@ static void print_rest(struct gd_cli *cli, const struct gd_try *t,
 	if (!t->m.n_gpus)
 		printf("No GPU found here, so no strategy but the baseline "
 		       "applies.\n");
+	if (t->interrupted)
+		print_interrupted(t);
 	if (t->first_ok < 0) {
-		printf("No strategy worked (%.1f s in all).\n", t->total);
+		if (!t->interrupted)
+			printf("No strategy worked (%.1f s in all).\n",
+			       t->total);
 		return;
 	}
 	gd_profile_summary(&t->list.v.v[t->first_ok].prof, sum, sizeof sum);
 	printf("First that works: %s (%s); %.1f s in all.\n",
 	       t->list.v.v[t->first_ok].id, sum, t->total);
-	if (saved && saved[0])
-		printf("Saved as %s; 'gpudoctor run -- CMD' applies it, "
-		       "'gpudoctor env' prints it.\n", saved);
+	if (sv->path[0])
+		printf("Saved as %s; 'gpudoctor run %s%s-- CMD' applies it, "
+		       "'gpudoctor env%s%s' prints it.\n", sv->path, sv->opt,
+		       sv->opt[0] ? " " : "", sv->opt[0] ? " " : "", sv->opt);
+	else if (t->interrupted)
+		return;
 	else if (t->list.v.v[t->first_ok].kind == GD_STRAT_BASELINE)
 		printf("The machine works as it is for this command: no "
 		       "profile needed.\n");
@@ -216,17 +282,19 @@ static void print_rest(struct gd_cli *cli, const struct gd_try *t,
 
 int gd_try_finish(struct gd_cli *cli, struct gd_try *t)
 {
-	char saved[4096] = "";
+	struct try_saved sv;
 	int rc = t->first_ok >= 0 ? GD_EXIT_OK : GD_EXIT_UNUSABLE;
 
-	if (t->save && t->first_ok >= 0 &&
-	    save_first(cli, t, saved, sizeof saved) < 0)
+	memset(&sv, 0, sizeof sv);
+	/* An interrupted run is not what the user asked to keep. */
+	if (t->save && t->first_ok >= 0 && !t->interrupted &&
+	    save_first(cli, t, &sv) < 0)
 		rc = GD_EXIT_ERROR;
 	if (cli->json) {
-		emit_json(cli, t, saved);
+		emit_json(cli, t, &sv);
 		return rc;
 	}
 	print_table(cli, t);
-	print_rest(cli, t, saved);
+	print_rest(cli, t, &sv);
 	return rc;
 }

@@ -79,9 +79,28 @@ json_t *gd_wa_jstr(const char *s)
 	return json_string(tmp);
 }
 
-static json_t *str_or_null(const char *s)
+json_t *gd_wa_jstr_or_null(const char *s)
 {
 	return s && s[0] ? gd_wa_jstr(s) : json_null();
+}
+
+json_t *gd_wa_words_json(const char *s)
+{
+	json_t *a = json_array();
+	char w[1024];
+
+	while (s && *s) {
+		size_t k = strcspn(s, " ");
+
+		if (k && k < sizeof w) {
+			memcpy(w, s, k);
+			w[k] = '\0';
+			json_array_append_new(a, gd_wa_jstr(w));
+		}
+		s += k;
+		s += strspn(s, " ");
+	}
+	return a;
 }
 
 json_t *gd_wa_profile_json(const struct gd_profile *p)
@@ -90,9 +109,9 @@ json_t *gd_wa_profile_json(const struct gd_profile *p)
 	json_t *pre = json_array(), *notes = json_array();
 
 	json_object_set_new(o, "name", gd_wa_jstr(p->name));
-	json_object_set_new(o, "path", str_or_null(p->path));
-	json_object_set_new(o, "strategy", str_or_null(p->strategy));
-	json_object_set_new(o, "saved", str_or_null(p->saved));
+	json_object_set_new(o, "path", gd_wa_jstr_or_null(p->path));
+	json_object_set_new(o, "strategy", gd_wa_jstr_or_null(p->strategy));
+	json_object_set_new(o, "saved", gd_wa_jstr_or_null(p->saved));
 	for (size_t i = 0; i < p->items.n; i++) {
 		const struct gd_prof_item *it = &p->items.v[i];
 		json_t *e;
@@ -128,7 +147,7 @@ json_t *gd_wa_pick_json(const struct gd_pick *pk)
 
 	json_object_set_new(o, "origin",
 			    json_string(gd_wa_origin_name(pk->origin)));
-	json_object_set_new(o, "gpu", str_or_null(pk->gpu_name));
+	json_object_set_new(o, "gpu", gd_wa_jstr_or_null(pk->gpu_name));
 	json_object_set_new(o, "profile",
 			    pk->origin == GD_PICK_NONE
 				    ? json_null()

@@ -25,6 +25,10 @@ void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap);
 json_t *gd_wa_profile_json(const struct gd_profile *p);
 /* json_string that never fails on bytes that are not UTF-8. */
 json_t *gd_wa_jstr(const char *s);
+/* ... or json null when s is NULL or "". */
+json_t *gd_wa_jstr_or_null(const char *s);
+/* ["a", "b"] from "a b" (space-separated words, e.g. source URLs). */
+json_t *gd_wa_words_json(const char *s);
 
 /* {"origin", "gpu", "profile": ... or null} */
 json_t *gd_wa_pick_json(const struct gd_pick *pk);

@@ -1,4 +1,4 @@
-/* explain: read a log (bounded), match it line by line against the kb's
+/* explain: read a log (its start and its end when long), match it line by line against the kb's
  * error signatures (POSIX EREs). The machine checks are in
  * explain_check.c. */
 #include "explain.h"
@@ -7,58 +7,138 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kb/kb.h"
 
-int gd_explain_read(int fd, size_t cap, char **buf, size_t *len,
-		    int *truncated)
+/* Fill b[0..cap) from fd; stops early only at end of file. */
+static ssize_t read_full(int fd, char *b, size_t cap)
 {
-	size_t got = 0, alloc = cap < 65536 ? cap : 65536;
-	char *b = malloc(alloc + 1), probe;
+	size_t got = 0;
 
-	*truncated = 0;
-	if (!b)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t k;
+	while (got < cap) {
+		ssize_t k = read(fd, b + got, cap - got);
 
-		if (got == cap) {
-			/* One more byte tells whether the log went on. */
-			do
-				k = read(fd, &probe, 1);
-			while (k < 0 && errno == EINTR);
-			*truncated = k > 0;
-			break;
-		}
-		if (got == alloc) {
-			size_t na = alloc * 2 > cap ? cap : alloc * 2;
-			char *nb = realloc(b, na + 1);
-
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-			alloc = na;
-		}
-		k = read(fd, b + got, alloc - got);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0) {
-			int e = errno;
-
-			free(b);
-			return -e;
-		}
+		if (k < 0)
+			return -errno;
 		if (k == 0)
 			break;
 		got += (size_t)k;
 	}
-	b[got] = '\0';
-	*buf = b;
-	*len = got;
+	return (ssize_t)got;
+}
+
+static void reverse(char *b, size_t n)
+{
+	for (size_t i = 0; i + 1 < n - i; i++) {
+		char c = b[i];
+
+		b[i] = b[n - 1 - i];
+		b[n - 1 - i] = c;
+	}
+}
+
+/* Everything after the head into a ring of cap bytes; returns the bytes
+ * seen (more than cap when the ring wrapped) and leaves the oldest kept
+ * byte first. */
+static long long read_ring(int fd, char *ring, size_t cap)
+{
+	unsigned long long seen = 0;
+	size_t pos = 0;
+
+	for (;;) {
+		size_t want = cap - pos < 65536 ? cap - pos : 65536;
+		ssize_t k = read(fd, ring + pos, want);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		seen += (size_t)k;
+		pos = (pos + (size_t)k) % cap;
+	}
+	if (seen > cap && pos) { /* rotate: ring[pos..] is the oldest */
+		reverse(ring, pos);
+		reverse(ring + pos, cap - pos);
+		reverse(ring, cap);
+	}
+	return (long long)seen;
+}
+
+/* A regular file much longer than what is left to read: seek to its last
+ * cap bytes. Returns the bytes skipped (0 when not seekable or short). */
+static unsigned long long seek_tail(int fd, size_t cap)
+{
+	struct stat st;
+	off_t cur;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	cur = lseek(fd, 0, SEEK_CUR);
+	if (cur < 0 || st.st_size - cur <= (off_t)cap)
+		return 0;
+	if (lseek(fd, st.st_size - (off_t)cap, SEEK_SET) < 0)
+		return 0;
+	return (unsigned long long)(st.st_size - (off_t)cap - cur);
+}
+
+int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
+			struct gd_explain_log *log)
+{
+	/* head, a NUL, the tail ring, a NUL */
+	char *b = malloc(head_cap + tail_cap + 2), *ring;
+	unsigned long long skip;
+	ssize_t h;
+	long long rest;
+
+	memset(log, 0, sizeof *log);
+	if (!b || !tail_cap) {
+		free(b);
+		return b ? -EINVAL : -ENOMEM;
+	}
+	h = read_full(fd, b, head_cap);
+	if (h < 0) {
+		free(b);
+		return (int)h;
+	}
+	log->head = b;
+	log->head_len = (size_t)h;
+	log->total = (unsigned long long)h;
+	b[h] = '\0';
+	if ((size_t)h < head_cap)
+		return 0;
+	ring = b + head_cap + 1;
+	skip = seek_tail(fd, tail_cap);
+	rest = read_ring(fd, ring, tail_cap);
+	if (rest < 0) {
+		gd_explain_log_free(log);
+		return (int)rest;
+	}
+	log->total += skip + (unsigned long long)rest;
+	if (!skip && (unsigned long long)rest <= tail_cap) {
+		/* all of it: one piece */
+		memmove(b + head_cap, ring, (size_t)rest);
+		log->head_len += (size_t)rest;
+		b[log->head_len] = '\0';
+		return 0;
+	}
+	log->skipped = skip + ((unsigned long long)rest > tail_cap
+				       ? (unsigned long long)rest - tail_cap : 0);
+	log->tail = ring;
+	log->tail_len = (size_t)rest < tail_cap ? (size_t)rest : tail_cap;
+	ring[log->tail_len] = '\0';
 	return 0;
+}
+
+void gd_explain_log_free(struct gd_explain_log *log)
+{
+	free(log->head);
+	memset(log, 0, sizeof *log);
 }
 
 struct sig {
@@ -126,10 +206,13 @@ static int record(struct gd_explain_result *r, struct sig *s,
 }
 
 static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
-		      struct gd_explain_result *r)
+		      struct gd_explain_result *r, int in_tail)
 {
-	size_t pos = 0, left = ns;
+	size_t pos = 0, left = 0;
+	unsigned long ln = 0;
 
+	for (size_t i = 0; i < ns; i++)
+		left += !sigs[i].found;
 	while (pos < len && left) {
 		char *line = buf + pos;
 		char *nl = memchr(line, '\n', len - pos);
@@ -140,14 +223,16 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		if (n && line[n - 1] == '\r')
 			line[n - 1] = '\0';
 		r->lines++;
+		ln++;
 		for (size_t i = 0; i < ns; i++) {
 			regmatch_t pm;
 
 			if (sigs[i].found ||
 			    regexec(&sigs[i].re, line, 1, &pm, 0))
 				continue;
-			if (record(r, &sigs[i], r->lines, line, &pm) < 0)
+			if (record(r, &sigs[i], ln, line, &pm) < 0)
 				return -ENOMEM;
+			r->m.v[r->m.n - 1].in_tail = in_tail;
 			left--;
 		}
 		pos += n + 1;
@@ -155,15 +240,16 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 	return 0;
 }
 
-int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
-		    struct gd_explain_result *r)
+static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
+		      size_t len, char *tail, size_t tail_len,
+		      struct gd_explain_result *r)
 {
 	const json_t *arr = json_object_get(kbroot, "signatures");
 	size_t max = json_array_size(arr), ns;
 	struct sig *sigs;
 	int rc;
 
-	r->bytes = len;
+	r->bytes = len + tail_len;
 	if (!max)
 		return 0;
 	sigs = calloc(max, sizeof *sigs);
@@ -171,11 +257,36 @@ int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
 		return -ENOMEM;
 	ns = compile_all(ctx, kbroot, sigs, max);
 	r->n_signatures = ns;
-	rc = scan_lines(sigs, ns, buf, len, r);
+	rc = scan_lines(sigs, ns, buf, len, r, 0);
+	if (!rc && tail) {
+		/* The tail starts inside a line: drop that piece. */
+		char *nl = memchr(tail, '\n', tail_len);
+		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
+
+		rc = scan_lines(sigs, ns, tail + cut, tail_len - cut, r, 1);
+	}
 	for (size_t i = 0; i < ns; i++)
 		regfree(&sigs[i].re);
 	free(sigs);
 	return rc;
+}
+
+int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
+		    struct gd_explain_result *r)
+{
+	r->total = len;
+	return scan_parts(ctx, kbroot, buf, len, NULL, 0, r);
+}
+
+int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
+			struct gd_explain_log *log,
+			struct gd_explain_result *r)
+{
+	r->skipped = log->skipped;
+	r->total = log->total;
+	r->truncated = log->skipped > 0;
+	return scan_parts(ctx, kbroot, log->head, log->head_len, log->tail,
+			  log->tail_len, r);
 }
 
 void gd_explain_result_free(struct gd_explain_result *r)

@@ -11,28 +11,47 @@
 #include "../discover/discover.h"
 #include "../inventory/inventory.h"
 
-/* Logs are read up to this many bytes; the rest is not looked at. */
-#define GD_EXPLAIN_MAX_BYTES (16u * 1024 * 1024)
+/* Crash messages are at a log's end, so a long log is read as its first
+ * HEAD bytes and its last TAIL bytes; what lies between is skipped (and
+ * reported as skipped). */
+#define GD_EXPLAIN_HEAD_BYTES (4u * 1024 * 1024)
+#define GD_EXPLAIN_TAIL_BYTES (12u * 1024 * 1024)
+#define GD_EXPLAIN_MAX_BYTES (GD_EXPLAIN_HEAD_BYTES + GD_EXPLAIN_TAIL_BYTES)
 
 struct gd_explain_match {
 	const json_t *sig;   /* the kb signature object (borrowed) */
 	char id[96];
 	unsigned long line;  /* 1-based line of the first match */
 	char text[320];      /* the matched text, sanitised */
+	int in_tail;         /* line counts from the start of the tail part */
 };
 
 struct gd_explain_result {
 	GD_VEC(struct gd_explain_match) m;
-	unsigned long lines; /* lines looked at */
+	unsigned long lines; /* lines looked at (head and tail) */
 	size_t bytes;        /* bytes looked at */
-	int truncated;       /* the log was longer than the cap */
+	int truncated;       /* part of the log was skipped */
 	size_t n_signatures; /* usable signatures in the kb */
+	unsigned long long skipped; /* bytes not read between head and tail */
+	unsigned long long total;   /* the log's size (bytes seen on a pipe) */
 };
 
-/* Read at most cap bytes of fd into a malloc'ed buffer (NUL-terminated);
- * *truncated is set when more was there. Returns 0 or -errno. */
-int gd_explain_read(int fd, size_t cap, char **buf, size_t *len,
-		    int *truncated);
+/* A log as read: all of it in head, or its start in head and its end in
+ * tail with skipped bytes between. One allocation, both NUL-terminated. */
+struct gd_explain_log {
+	char *head;
+	size_t head_len;
+	char *tail;      /* NULL when nothing was skipped */
+	size_t tail_len;
+	unsigned long long skipped, total;
+};
+
+/* Read fd: its first head_cap bytes, then its last tail_cap bytes (a
+ * regular file: by seeking; a pipe: through a ring buffer). tail_cap > 0.
+ * Returns 0 or -errno. */
+int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
+			struct gd_explain_log *log);
+void gd_explain_log_free(struct gd_explain_log *log);
 
 /* Match buf (modified in place: newlines become NULs) against every
  * signature of the kb root. Each signature is reported once, at its first
@@ -40,6 +59,11 @@ int gd_explain_read(int fd, size_t cap, char **buf, size_t *len,
  * Returns 0 or -ENOMEM. */
 int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
 		    struct gd_explain_result *r);
+/* The same on a log as read: head, then tail (its first, partial line
+ * dropped; its lines numbered from there, matches marked in_tail). */
+int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
+			struct gd_explain_log *log,
+			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
 
 enum gd_check_verdict {
@@ -50,7 +74,8 @@ enum gd_check_verdict {
 
 /* The machine fact behind a signature's "check" field ("rocblas-coverage",
  * "gfx-supported", "kfd-access", "cuda-driver", "hip-major-mismatch",
- * "override-valid", "code-for-gpu", "apu", "none"). inv may be NULL.
+ * "override-valid", "override-spoof", "kfd-node", "gpu-fault",
+ * "code-for-gpu", "apu", "none"; docs/kb.md). inv may be NULL.
  * Writes the fact (without the verdict prefix) into text. */
 enum gd_check_verdict gd_explain_check(const json_t *kbroot, const char *check,
 				       const struct gd_machine *m,

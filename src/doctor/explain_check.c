@@ -151,6 +151,11 @@ static verdict check_kfd(const struct gd_machine *m, char *t, size_t c)
 
 		if (m->gpus[i].vendor != GD_VENDOR_AMD)
 			continue;
+		if (!a->kfd_ok && a->kfd.st == GD_UNKNOWN && v == GD_CHECK_NA)
+			/* A captured machine has no /dev to open. */
+			gd_fmt(t, c, "an AMD GPU is present; access to "
+			       "/dev/kfd is unknown here (%s)",
+			       a->kfd.why[0] ? a->kfd.why : "not looked at");
 		if (!a->kfd_ok && a->kfd.st != GD_UNKNOWN) {
 			gd_fmt(t, c, "/dev/kfd: %s%s%s",
 			       gd_known(&a->kfd) ? a->kfd.v : a->kfd.why,
@@ -251,6 +256,144 @@ static verdict check_override(const struct gd_machine *m, char *t, size_t c)
 	return GD_CHECK_CONTRADICTED;
 }
 
+/* The kb target's override caveat up to its first ';': the part that says
+ * what the override does to this target (gfx1010: faults since ROCm 5.3). */
+static void caveat_of(const json_t *kbroot, const char *gfx,
+		      const char *value, char *out, size_t cap)
+{
+	const json_t *arr = json_object_get(kbroot, "targets"), *o;
+	const char *cv = NULL;
+	size_t i, n;
+
+	out[0] = '\0';
+	json_array_foreach(arr, i, o) {
+		const char *name = gd_kb_str(o, "gfx");
+
+		if (name && !strcasecmp(name, gfx))
+			cv = gd_kb_str(json_object_get(o, "override"),
+				       "caveat");
+	}
+	if (!cv || !strstr(cv, value)) /* about another override value */
+		return;
+	n = strcspn(cv, ";");
+	gd_fmt(out, cap, "; kb on %s: %.*s", gfx, (int)n, cv);
+}
+
+/* An override that is set but maps nothing: invalid (override-invalid's
+ * business: ROCm then finds no GPU rather than faulting), or the GPU's own
+ * target is unknown. */
+static void spoof_unclear(const struct gd_gpu *g, char *t, size_t c)
+{
+	const struct gd_override *o = &g->ovr;
+
+	if (!o->valid || !o->gfx[0])
+		gd_fmt(t, c, "override invalid, so not this fault's cause "
+		       "(ROCm stops before running kernels): %s%s%s%s",
+		       o->why[0] ? o->why : o->var, o->why[0] ? "" : "='",
+		       o->why[0] ? "" : o->value,
+		       o->why[0] ? "" : "' does not parse");
+	else
+		gd_fmt(t, c, "%s=%s makes ROCm run %s as %s; its own target "
+		       "is unknown here (%s)", o->var, o->value, gpu_label(g),
+		       o->gfx, g->gfx_why[0] ? g->gfx_why : "not found");
+}
+
+/* Memory faults: an override that makes ROCm run the GPU as another
+ * target loads code built for that target (ROCm #2527: gfx1010 run as
+ * gfx1030 faults since ROCm 5.3). An invalid override stops ROCm finding
+ * the GPU at all, which is override-invalid's business, not a fault. */
+static verdict check_spoof(const json_t *kbroot, const struct gd_machine *m,
+			   char *t, size_t c)
+{
+	char cav[256];
+	int said = 0;
+
+	na(t, c, "no AMD GPU found on this machine");
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+		const struct gd_override *o = &g->ovr;
+
+		if (g->vendor != GD_VENDOR_AMD || !o->var[0])
+			continue;
+		if (!o->valid || !o->gfx[0] || !g->gfx[0]) {
+			if (!said++)
+				spoof_unclear(g, t, c);
+			continue;
+		}
+		if (strcasecmp(o->gfx, g->gfx)) {
+			caveat_of(kbroot, g->gfx, o->value, cav, sizeof cav);
+			gd_fmt(t, c, "%s=%s makes ROCm run %s (%s) as %s, with "
+			       "code built for another target%s", o->var,
+			       o->value, gpu_label(g), g->gfx, o->gfx, cav);
+			return GD_CHECK_CONFIRMED;
+		}
+		if (!said++)
+			gd_fmt(t, c, "no target-changing override here (%s=%s "
+			       "keeps %s as its own %s): the fault has "
+			       "another cause (see meaning)", o->var,
+			       o->value, gpu_label(g), g->gfx);
+	}
+	if (!said && count_amd(m))
+		na(t, c, "no override here: the fault has another cause (see "
+		   "meaning)");
+	return GD_CHECK_NA;
+}
+
+/* KFD creates a topology node for every GPU it supports; one it skips
+ * ("<CHIP> not supported in kfd") has none. */
+static verdict check_kfd_node(const struct gd_machine *m, char *t, size_t c)
+{
+	const struct gd_gpu *with = NULL;
+	size_t n = 0;
+
+	if (!count_amd(m))
+		return na(t, c, "no AMD GPU found on this machine");
+	if (!m->kfd_nodes_total && m->kfd_why[0]) {
+		gd_fmt(t, c, "no KFD topology here (%s)", m->kfd_why);
+		return GD_CHECK_NA;
+	}
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+
+		if (g->vendor != GD_VENDOR_AMD)
+			continue;
+		if (!g->n_kfd_nodes) {
+			gd_fmt(t, c, "%s%s%s%s has no KFD node: the kernel's "
+			       "KFD does not drive it", gpu_label(g),
+			       g->gfx[0] ? " (" : "", g->gfx,
+			       g->gfx[0] ? ")" : "");
+			return GD_CHECK_CONFIRMED;
+		}
+		with = with ? with : g;
+		n++;
+	}
+	gd_fmt(t, c, "KFD supports %s: %s%s%s%s has a KFD node%s", n == 1
+	       ? "the AMD GPU here" : "every AMD GPU here", gpu_label(with),
+	       with->gfx[0] ? " (" : "", with->gfx, with->gfx[0] ? ")" : "",
+	       n == 1 ? "" : ", as do the others");
+	return GD_CHECK_CONTRADICTED;
+}
+
+/* Page faults and MES hangs happen on APUs and discrete GPUs alike; a
+ * running machine shows nothing of one that is over. */
+static verdict check_gpu_fault(const struct gd_machine *m, char *t, size_t c)
+{
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+
+		if (g->vendor != GD_VENDOR_AMD)
+			continue;
+		gd_fmt(t, c, "a fault or hang inside the GPU leaves nothing "
+		       "to check afterwards; the AMD GPU here: %s (%s, %s); "
+		       "'gpudoctor kb %s' lists its known issues",
+		       gpu_label(g), g->gfx[0] ? g->gfx : "gfx unknown",
+		       g->integrated ? "APU" : "discrete",
+		       g->gfx[0] ? g->gfx : "GFX");
+		return GD_CHECK_NA;
+	}
+	return na(t, c, "no AMD GPU found on this machine");
+}
+
 static verdict check_apu(const struct gd_machine *m, char *t, size_t c)
 {
 	const struct gd_gpu *apu = NULL, *dgpu = NULL;
@@ -323,6 +466,12 @@ enum gd_check_verdict gd_explain_check(const json_t *kbroot, const char *check,
 		return check_hip(inv, text, cap);
 	if (!strcmp(check, "override-valid"))
 		return check_override(m, text, cap);
+	if (!strcmp(check, "override-spoof"))
+		return check_spoof(kbroot, m, text, cap);
+	if (!strcmp(check, "kfd-node"))
+		return check_kfd_node(m, text, cap);
+	if (!strcmp(check, "gpu-fault"))
+		return check_gpu_fault(m, text, cap);
 	if (!strcmp(check, "apu"))
 		return check_apu(m, text, cap);
 	if (!strcmp(check, "code-for-gpu"))

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "frameworks.h"
+#include "inventory.h"
 #include "ldpath.h"
 
 static int is_dir(gd_ctx *ctx, const char *p)
@@ -195,6 +196,7 @@ static void scan_lib(gd_ctx *ctx, const struct gd_bs_env *env,
 	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
 	gd_bs_files files = {0};
 	struct gd_fw_lib *l;
+	struct stat st;
 	char host[1024];
 
 	if (fw->libs.n >= 32 || !(l = gd_vec_push(&fw->libs)))
@@ -203,12 +205,18 @@ static void scan_lib(gd_ctx *ctx, const struct gd_bs_env *env,
 	gd_fmt(l->path, sizeof l->path, "%s/%s", dir, name);
 	gd_fs_host_path(&ctx->fs, l->path, host, sizeof host);
 	gd_strlcpy(l->name, name, sizeof l->name);
+	if (gd_fs_stat(&ctx->fs, l->path, &st) || st.st_size == 0) {
+		l->not_captured = 1;
+		gd_strlcpy(l->error, "empty or unreadable (not captured?)", sizeof l->error);
+		return;
+	}
 	gd_bs_scan_path(ctx, host, &o, &files);
 	for (size_t i = 0; i < files.n; i++) {
 		struct gd_bs_file *f = &files.v[i];
 
 		if (f->error[0]) {
 			gd_strlcpy(l->error, f->error, sizeof l->error);
+			l->not_captured = 1;
 			continue;
 		}
 		gd_bs_judge(ctx, env, f);
@@ -308,10 +316,21 @@ static struct gd_framework *new_fw(struct gd_frameworks *o, const char *name,
 	return fw;
 }
 
+/* From what the libraries need; when a library could not be read (a
+ * gather capture stores them empty) and the readable ones say neither HIP
+ * nor CUDA, "cpu" would be a guess: say unknown. */
 static void set_build(struct gd_framework *fw, int hip, int cuda)
 {
+	int lost = 0;
+
 	if (fw->build[0])
 		return;
+	for (size_t i = 0; i < fw->libs.n; i++)
+		lost |= fw->libs.v[i].not_captured;
+	if (lost && !hip && !cuda) {
+		gd_strlcpy(fw->build, "unknown (libraries not captured)", sizeof fw->build);
+		return;
+	}
 	gd_strlcpy(fw->build, hip && cuda ? "mixed" : hip ? "rocm" : cuda ? "cuda" : "cpu",
 		   sizeof fw->build);
 }
@@ -410,7 +429,7 @@ static void scan_site(gd_ctx *ctx, const struct gd_bs_env *env,
 	gd_strvec_free(&ents);
 }
 
-static unsigned system_hip(gd_ctx *ctx)
+static unsigned system_hip(gd_ctx *ctx, char *dir, size_t cap)
 {
 	struct gd_ld_dirs dirs = {0};
 	char so[32], out[1024];
@@ -420,8 +439,10 @@ static unsigned system_hip(gd_ctx *ctx)
 		return 0;
 	for (unsigned n = 9; n >= 4 && !found; n--) {
 		gd_fmt(so, sizeof so, "libamdhip64.so.%u", n);
-		if (gd_ld_find(ctx, &dirs, so, out, sizeof out) >= 0)
+		if (gd_ld_find(ctx, &dirs, so, out, sizeof out) >= 0) {
 			found = n;
+			gd_fmt(dir, cap, "%.*s", (int)(strrchr(out, '/') ? strrchr(out, '/') - out : 0), out);
+		}
 	}
 	gd_ld_dirs_free(&dirs);
 	return found;
@@ -437,7 +458,8 @@ int gd_frameworks_collect(gd_ctx *ctx, struct gd_frameworks *out)
 	for (size_t i = 0; i < out->envs.n; i++)
 		scan_site(ctx, &env, out, out->envs.v[i]);
 	gd_bs_env_free(&env);
-	out->system_hip_major = system_hip(ctx);
+	out->system_hip_major = system_hip(ctx, out->system_hip_dir,
+					   sizeof out->system_hip_dir);
 	if (!out->envs.n)
 		gd_diag_add(ctx, GD_DIAG_INFO, "frameworks",
 			    "no Python environment found (PATH, VIRTUAL_ENV, CONDA_PREFIX, user site)");
@@ -487,23 +509,65 @@ static void check_code(struct gd_framework *fw, const struct gd_bs_gpu *g)
 	}
 }
 
-void gd_frameworks_check(struct gd_frameworks *fws, const struct gd_bs_gpu *gpus,
-			 size_t n_gpus)
+/* The HIP major a framework is built for and compares against: 0 when it
+ * carries its own libamdhip64 (that one matches itself) or says nothing. */
+static unsigned fw_hip_major(const struct gd_framework *fw)
+{
+	if (fw->bundled_hip_major || !fw->hip_version[0])
+		return 0;
+	return (unsigned)strtoul(fw->hip_version, NULL, 10);
+}
+
+static void check_rocm(const struct gd_frameworks *fws, struct gd_framework *fw,
+		       const struct gd_rocm_install *rocm, size_t n_rocm)
+{
+	const struct gd_rocm_install *match = NULL, *pick = NULL;
+	unsigned fm = fw_hip_major(fw), sys = fws->system_hip_major;
+	char built[128];
+
+	fw->rocm_mismatch[0] = fw->rocm_note[0] = '\0';
+	if (!fm || !sys)
+		return;
+	for (size_t i = 0; i < n_rocm; i++) {
+		if (rocm[i].hip_major == fm && !match)
+			match = &rocm[i];
+		if (rocm[i].loader_pick)
+			pick = &rocm[i];
+	}
+	gd_fmt(built, sizeof built, "%s is built for ROCm/HIP %u%s%s%s", fw->name, fm,
+	       fw->hip_version[0] ? " (" : "", fw->hip_version,
+	       fw->hip_version[0] ? ")" : "");
+	if (fm == sys)
+		return;
+	if (match)
+		gd_fmt(fw->rocm_note, sizeof fw->rocm_note,
+		       "%s: matches %s (HIP %u), but the loader finds HIP %u first in "
+		       "%s: libamdhip64.so.%u must be reachable from %s (ld.so.conf.d or "
+		       "LD_LIBRARY_PATH)", built, match->path, fm, sys,
+		       pick && pick->lib_dir[0] ? pick->lib_dir
+		       : fws->system_hip_dir[0] ? fws->system_hip_dir : "the loader path",
+		       fm, match->lib_dir[0] ? match->lib_dir : match->path);
+	else
+		gd_fmt(fw->rocm_mismatch, sizeof fw->rocm_mismatch,
+		       "%s, the system's HIP is libamdhip64.so.%u and no installed "
+		       "ROCm has HIP %u: versions must match", built, sys, fm);
+}
+
+void gd_frameworks_check_rocm(struct gd_frameworks *fws, const struct gd_bs_gpu *gpus,
+			      size_t n_gpus, const struct gd_rocm_install *rocm,
+			      size_t n_rocm)
 {
 	for (size_t i = 0; i < fws->fw.n; i++) {
 		struct gd_framework *fw = &fws->fw.v[i];
-		unsigned fm = fw->bundled_hip_major;
 
-		if (!fm && fw->hip_version[0])
-			fm = (unsigned)strtoul(fw->hip_version, NULL, 10);
-		fw->rocm_mismatch[0] = '\0';
-		if (fm && fws->system_hip_major && fm != fws->system_hip_major)
-			gd_fmt(fw->rocm_mismatch, sizeof fw->rocm_mismatch,
-			       "%s is built for ROCm/HIP %u%s%s%s, the system's HIP is "
-			       "libamdhip64.so.%u: versions must match",
-			       fw->name, fm, fw->hip_version[0] ? " (" : "", fw->hip_version,
-			       fw->hip_version[0] ? ")" : "", fws->system_hip_major);
+		check_rocm(fws, fw, rocm, n_rocm);
 		for (size_t k = 0; k < n_gpus; k++)
 			check_code(fw, &gpus[k]);
 	}
+}
+
+void gd_frameworks_check(struct gd_frameworks *fws, const struct gd_bs_gpu *gpus,
+			 size_t n_gpus)
+{
+	gd_frameworks_check_rocm(fws, gpus, n_gpus, NULL, 0);
 }

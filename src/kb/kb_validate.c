@@ -426,7 +426,8 @@ static int check_signature(struct vctx *v, const json_t *sg)
 	static const char *const checks[] = {
 		"rocblas-coverage", "gfx-supported", "kfd-access",
 		"cuda-driver", "hip-major-mismatch", "override-valid",
-		"code-for-gpu", "apu", "none", NULL};
+		"code-for-gpu", "apu", "override-spoof", "kfd-node",
+		"gpu-fault", "none", NULL};
 	const char *re = jstr(sg, "regex");
 	const json_t *ic = json_object_get(sg, "icase");
 	regex_t rx;

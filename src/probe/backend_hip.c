@@ -13,11 +13,30 @@
 
 #define N_VEC (1 << 20)
 
+/* "hipErrorInvalidDevice (101): message"; some HIP versions return the
+ * name again as the message, which is then left out. */
 void gd_hip_err(const struct gd_hip *h, hipError_t e, char *buf, size_t cap)
 {
-	gd_fmt(buf, cap, "%s (%d): %s",
-	       h->GetErrorName ? h->GetErrorName(e) : "hipError_t", e,
-	       h->GetErrorString ? h->GetErrorString(e) : "");
+	const char *name = h->GetErrorName ? h->GetErrorName(e) : NULL;
+	const char *msg = h->GetErrorString ? h->GetErrorString(e) : NULL;
+
+	if (!name)
+		name = "hipError_t";
+	if (msg && *msg && strcmp(msg, name))
+		gd_fmt(buf, cap, "%s (%d): %s", name, e, msg);
+	else
+		gd_fmt(buf, cap, "%s (%d)", name, e);
+}
+
+/* hipRuntimeGetVersion's int is HIP_VERSION: major * 10000000 +
+ * minor * 100000 + patch (50221153 = 5.2.21153). */
+static void hip_version(int v, char *buf, size_t cap)
+{
+	if (v > 0)
+		gd_fmt(buf, cap, "%d.%d.%d", v / 10000000, v / 100000 % 100,
+		       v % 100000);
+	else
+		gd_fmt(buf, cap, "unknown");
 }
 
 #define HIP_FAIL(what, e)                                                      \
@@ -109,11 +128,13 @@ static void hip_gfx(struct gd_hip *h, int dev, char *out, size_t cap)
 static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 {
 	int n = 0, drv = 0, rt = 0;
+	char rts[32];
 	hipError_t e;
 
 	gd_pc_phase(pc, "hipInit");
 	e = h->Init(0);
 	h->RuntimeGetVersion(&rt);
+	hip_version(rt, rts, sizeof rts);
 	if (e) {
 		char e2[200];
 
@@ -126,7 +147,7 @@ static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 			gd_hip_err(h, e, e3, sizeof e3);
 			gd_pc_end(pc, GD_PS_ERROR, 0,
 				  "hipInit: %s; hipGetDeviceCount: %s; HIP "
-				  "runtime %d, %s", e2, e3, rt, lib);
+				  "runtime %s, %s", e2, e3, rts, lib);
 			return 0;
 		}
 	}
@@ -149,12 +170,11 @@ static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 		d.mem_bytes = mem;
 		hip_gfx(h, i, d.isa, sizeof d.isa);
 		gd_fmt(d.driver, sizeof d.driver, "%d", drv);
-		gd_fmt(d.runtime, sizeof d.runtime, "HIP %d.%d.%d", rt / 10000000,
-		       rt / 100000 % 100, rt % 100000);
+		gd_fmt(d.runtime, sizeof d.runtime, "HIP %s", rts);
 		gd_strlcpy(d.library, lib, sizeof d.library);
 		gd_pc_device(pc, &d);
 	}
-	gd_pc_end(pc, GD_PS_OK, 0, "%d device(s); HIP runtime %d; %s", n, rt,
+	gd_pc_end(pc, GD_PS_OK, 0, "%d device(s); HIP runtime %s; %s", n, rts,
 		  lib);
 	return n < 16 ? n : 16;
 }

@@ -107,7 +107,8 @@ static void cl_describe(struct gd_cl *cl, cl_platform_id p, cl_device_id d,
 	pd->software = (type & CL_DEVICE_TYPE_CPU) != 0;
 	if (gd_startswith(pd->name, "gfx")) /* AMD names devices by ISA */
 		gd_strlcpy(pd->isa, pd->name, sizeof pd->isa);
-	gd_fmt(pd->library, sizeof pd->library, "%s (%s)", lib, pv);
+	gd_strlcpy(pd->library, lib, sizeof pd->library);
+	gd_strlcpy(pd->platform, pv, sizeof pd->platform);
 }
 
 static const char *vadd_src =

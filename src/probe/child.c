@@ -68,11 +68,12 @@ void gd_pc_phase(struct gd_pc *pc, const char *fmt, ...)
 
 void gd_pc_device(struct gd_pc *pc, const struct gd_probe_device *d)
 {
-	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:s, s:s, s:b}",
+	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:s, s:s, s:b, s:s}",
 			     "t", "dev", "index", d->index, "name", d->name,
 			     "isa", d->isa, "mem", (json_int_t)d->mem_bytes,
 			     "driver", d->driver, "runtime", d->runtime,
-			     "library", d->library, "software", d->software));
+			     "library", d->library, "software", d->software,
+			     "platform", d->platform));
 }
 
 static int pc_wanted(const struct gd_pc *pc, int step)

@@ -73,6 +73,7 @@ static void apply_dev(struct gd_pjob *j, json_t *o)
 	gd_strlcpy(d->driver, jstr(o, "driver"), sizeof d->driver);
 	gd_strlcpy(d->runtime, jstr(o, "runtime"), sizeof d->runtime);
 	gd_strlcpy(d->library, jstr(o, "library"), sizeof d->library);
+	gd_strlcpy(d->platform, jstr(o, "platform"), sizeof d->platform);
 	if (json_is_integer(mem) && json_integer_value(mem) > 0)
 		d->mem_bytes = (unsigned long long)json_integer_value(mem);
 	d->software = json_is_true(json_object_get(o, "software"));
@@ -81,6 +82,7 @@ static void apply_dev(struct gd_pjob *j, json_t *o)
 	gd_sanitize(d->driver);
 	gd_sanitize(d->runtime);
 	gd_sanitize(d->library);
+	gd_sanitize(d->platform);
 }
 
 static int reported(const struct gd_pjob *j, int step)
@@ -332,8 +334,11 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 		j->begun = 0;
 		return 1;
 	}
-	gd_pjob_add(j, -1, "remaining", GD_PS_SKIPPED,
-		    "ops after this one were not run (too many failures or "
-		    "out of time)");
+	gd_pjob_add(j, -1, "not_run", GD_PS_SKIPPED,
+		    gd_now() >= j->run->deadline - 1.0
+		    ? "the ops after this one were not run: the whole-run "
+		      "deadline (--total-timeout) passed"
+		    : "the ops after this one were not run: too many hangs or "
+		      "crashes in this backend");
 	return 0;
 }

@@ -52,9 +52,10 @@ struct gd_probe_device {
 	char isa[32];          /* gfx1010, sm_90, "" */
 	unsigned long long mem_bytes;
 	char driver[64];       /* driver version as the API reports it */
-	char runtime[64];      /* runtime/API version */
+	char runtime[192];     /* runtime/API version (PoCL's is long) */
 	char library[256];     /* path of the library actually loaded */
 	int software;          /* CPU implementation (llvmpipe, PoCL cpu) */
+	char platform[128];    /* OpenCL platform name, "" for the others */
 };
 
 struct gd_probe_figure {

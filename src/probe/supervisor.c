@@ -32,7 +32,7 @@
 
 extern char **environ;
 
-#define SUP_LINE_MAX 512
+#define SUP_LINE_MAX 2048 /* a whole @-message (device, result) fits */
 #define SUP_TICK_MS 50
 
 struct sup_stream {

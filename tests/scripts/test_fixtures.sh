@@ -29,8 +29,13 @@ for d in "$fix"/*/; do
   [ -d "$d/root" ] || continue
   name=$(basename "$d")
   n=$((n + 1))
-  run_gd "$d" check --no-probe --color=never > "$tmp/$name.txt" 2>&1
+  run_gd "$d" check --no-probe --color=never > "$tmp/$name.txt" 2> "$tmp/$name.stderr"
   echo "exit status: $?" >> "$tmp/$name.txt"
+  # stderr after stdout, not interleaved with it (buffering would decide)
+  if [ -s "$tmp/$name.stderr" ]; then
+    echo "--- stderr ---" >> "$tmp/$name.txt"
+    cat "$tmp/$name.stderr" >> "$tmp/$name.txt"
+  fi
   run_gd "$d" --json check --no-probe > "$tmp/$name.json" 2>"$tmp/$name.err"
   if ! jq -e '.schema_version == 1 and (.gpus | type == "array")' "$tmp/$name.json" >/dev/null; then
     echo "FAIL $name: --json output is not a valid check document"; cat "$tmp/$name.err"; fail=$((fail + 1)); continue

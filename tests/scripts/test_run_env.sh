@@ -2,7 +2,7 @@
 # gpudoctor run / env end to end:
 #  - arguments full of shell metacharacters reach the child verbatim (no
 #    shell anywhere between the user's argv and exec), and `--json` after
-#    `--` belongs to the child;
+#    `--`, or after CMD without `--`, belongs to the child;
 #  - what `env` prints, evaluated by sh (dash) and by fish, gives exactly
 #    the environment `run` gives its child (env -0 dumps compared);
 #  - a group-writable profile is refused with the chmod that fixes it;
@@ -53,6 +53,15 @@ python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${args[@]}" \
 	>"$tmp/argv.json.want"
 check "argv as JSON (python3 child) is identical" \
 	'cmp -s "$tmp/argv.json" "$tmp/argv.json.want"'
+
+# 1b. Without "--", CMD starts at the first word that is not an option:
+# everything from there is CMD's, global-looking options included.
+"$GPUDOCTOR" run -q --profile t printf '%s\0' "${args[@]}" >"$tmp/argv.got"
+check "run --profile t CMD ARGS (no --): arguments verbatim" \
+	'cmp -s "$tmp/argv.got" "$tmp/argv.want"'
+got=$("$GPUDOCTOR" run -q echo --json --root x hi 2>"$tmp/err")
+check "run -q echo --json --root x hi prints '--json --root x hi'" \
+	'[ "$got" = "--json --root x hi" ] && [ ! -s "$tmp/err" ]'
 
 # 2. The one stderr line says what was applied.
 "$GPUDOCTOR" run --profile t -- true 2>"$tmp/line"
@@ -115,8 +124,9 @@ check "run passes the child's exit status (42)" '[ $? -eq 42 ]'
 "$GPUDOCTOR" run -q --profile t -- /nonexistent/cmd 2>"$tmp/err"
 rc=$?
 check "run -- /nonexistent exits 127" '[ $rc -eq 127 ]'
-check "... with a clear message" \
-	'grep -q "cannot run ./nonexistent/cmd.: No such file" "$tmp/err"'
+check "... with a clear message, said once" \
+	'grep -qx "gpudoctor run: cannot run '"'/nonexistent/cmd'"': No such file or directory" "$tmp/err" &&
+	 [ "$(wc -l <"$tmp/err")" -eq 1 ]'
 
 # 5. Unsafe profiles are refused, with the fix.
 chmod g+w "$prof"

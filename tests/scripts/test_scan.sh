@@ -153,10 +153,16 @@ if [ -n "$some" ]; then
 	head -c 3000 "$some" >"$T/trunc.so"
 	echo "just text" >"$T/notelf.txt"
 	: >"$T/empty.so"
-	"$GD" scan "$T/trunc.so" "$T/notelf.txt" "$T/empty.so" "$T/missing.so" "$some" >"$T/out" 2>&1
+	"$GD" scan "$T/missing.so" >"$T/out" 2>&1
+	rc=$?
+	[ $rc = 3 ] && [ "$(wc -l <"$T/out")" = 1 ] &&
+		grep -q "missing.so: no such file or directory" "$T/out" &&
+		ok "nonexistent path: exit 3, one line" ||
+		bad "nonexistent path: exit $rc: $(cat "$T/out")"
+	"$GD" scan "$T/trunc.so" "$T/notelf.txt" "$T/empty.so" "$some" >"$T/out" 2>&1
 	rc=$?
 	[ $rc = 1 ] && ok "bad files: exit 1" || bad "bad files: exit $rc"
-	[ "$(grep -c 'error:' "$T/out")" = 4 ] && ok "four one-line errors" ||
+	[ "$(grep -c 'error:' "$T/out")" = 3 ] && ok "three one-line errors" ||
 		bad "errors: $(cat "$T/out")"
 	grep -q "^$some" "$T/out" && ok "good file still scanned" || bad "good file lost"
 fi
@@ -222,6 +228,13 @@ n=$("$GD" scan --json "$T/tree" | jq '.files | length')
 [ "$n" = 1 ] && ok "directory walk found 1 binary" || bad "directory walk: $n files"
 "$GD" scan --gpu bogus "$T/tree" >/dev/null 2>&1
 [ $? = 3 ] && ok "bad --gpu: exit 3" || bad "bad --gpu exit"
+
+# --root: needs resolved on the captured machine, and said so
+"$GD" --root "$GD_SRCDIR/tests/fixtures/rx5700xt/root" scan \
+	"$GD_SRCDIR/tests/fixtures/binscan/" >"$T/rootscan" 2>&1
+grep -q "missing: .* (not found on the captured machine)" "$T/rootscan" &&
+	ok "--root: missing libraries named as on the captured machine" ||
+	bad "--root: $(grep -m3 missing "$T/rootscan")"
 
 [ -n "$skipped" ] && echo "note: parts skipped, tool absent:$skipped"
 echo "$ran checks passed, $fails failed"

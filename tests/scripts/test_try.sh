@@ -6,9 +6,11 @@
 #    (with the phase "hung after: graph_reserve: ..."), crash (SIGSEGV);
 #  - the total time stays within the sum of the deadlines plus slack;
 #  - the hanging child's grandchild does not survive (whole group killed);
-#  - --save stores the profile and `run` then applies it;
+#  - --save stores the profile and `run` then applies it; --save-as takes
+#    only a name, saves NAME.profile and prints the command that applies it;
 #  - --expect ends a server that never exits as soon as it prints the line;
-#  - user steps (kernel parameters) are listed, never run.
+#  - user steps (kernel parameters) are listed, never run;
+#  - Ctrl-C: the running strategy is "interrupted" (not "hang"), exit 130.
 set -u
 GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,6 +71,8 @@ check "override 10.3.0 + MIOpen find mode: ok, and it is the first that works" \
 	'jqc "(.strategies[] | select(.name == \"rdna1-override-10.3.0-miopen-fast\") | .outcome == \"ok\") and .first_ok == \"rdna1-override-10.3.0-miopen-fast\""'
 check "every row has name, env (object), outcome, phase, seconds" \
 	'jqc "all(.strategies[]; (.name|type) == \"string\" and (.env|type) == \"object\" and (.outcome|IN(\"ok\",\"failed\",\"crash\",\"hang\")) and (.phase|type) == \"string\" and (.seconds|type) == \"number\")"'
+check "sources is an array of URLs; for/reason/caveat are a non-empty string or null" \
+	'jqc "all(.strategies[]; (.sources|type) == \"array\" and all(.sources[]; startswith(\"https://\")) and all(.for, .reason, .caveat; . == null or (type == \"string\" and . != \"\"))) and any(.strategies[]; (.sources|length) > 0) and (.strategies[0].caveat == null) and .interrupted == false"'
 # Each strategy is bounded by its deadline + the SIGTERM grace (0.3 s).
 limit=$(awk -v n="$n" -v t=$T 'BEGIN { print n * (t + 0.3) + 2 }')
 wall=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
@@ -112,6 +116,39 @@ check "run says so on stderr" \
 	'grep -q "profile gpu-1002-731f-gfx1010: HSA_OVERRIDE_GFX_VERSION=10.3.0 (saved " "$tmp/run.err"'
 "$GPUDOCTOR" --root "$root5700" run -- "$here/try/fake_needs_override.sh" >/dev/null 2>&1
 check "the program that needed it now works under run" '[ $? -eq 0 ]'
+check "--save: the hint is 'gpudoctor run -- CMD' (run finds a GPU profile alone)" \
+	'grep -qF "; '"'gpudoctor run -- CMD'"' applies it, '"'gpudoctor env'"' prints it." "$tmp/save.txt"'
+
+# 3b. --save-as NAME: saved as NAME.profile, and the hint names --profile,
+# which is what run needs (run alone does not pick a named profile).
+rm -f "$saved"
+"$GPUDOCTOR" --root "$root5700" try --first --save-as rdna --timeout $T \
+	"$here/try/fake_needs_override.sh" >"$tmp/saveas.txt" 2>/dev/null
+rc=$?
+named="$XDG_CONFIG_HOME/gpudoctor/rdna.profile"
+check "--save-as rdna (CMD without --): exit 0, rdna.profile, name in its header" \
+	'[ $rc -eq 0 ] && [ -f "$named" ] && [ ! -e "$saved" ] &&
+	 grep -qx "# gpudoctor profile rdna" "$named"'
+hint=$(sed -n "s/.*'\(gpudoctor run [^']*\)' applies it.*/\1/p" "$tmp/saveas.txt")
+check "--save-as: the hint is the exact command ('$hint')" \
+	'[ "$hint" = "gpudoctor run --profile rdna -- CMD" ] &&
+	 grep -qF "'"'gpudoctor env --profile rdna'"'" "$tmp/saveas.txt"'
+set -- ${hint% -- CMD}
+got=$("$GPUDOCTOR" --root "$root5700" "${@:2}" -- printenv HSA_OVERRIDE_GFX_VERSION 2>/dev/null)
+check "... and that command applies it" '[ "$got" = 10.3.0 ]'
+got=$("$GPUDOCTOR" --root "$root5700" run -- printenv HSA_OVERRIDE_GFX_VERSION 2>/dev/null)
+check "... while run without --profile does not" '[ -z "$got" ]'
+for name in ../evil a/b .hidden "" 'x y'; do
+	"$GPUDOCTOR" --root "$root5700" try --first --save-as "$name" \
+		--timeout $T -- "$here/try/fake_needs_override.sh" \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	check "--save-as '$name' refused (exit 3, says why)" \
+		'[ $rc -eq 3 ] && grep -q "bad --save-as" "$tmp/err"'
+done
+check "... nothing written outside the profile dir" \
+	'[ ! -e "$XDG_CONFIG_HOME/evil" ] && [ ! -e "$XDG_CONFIG_HOME/gpudoctor/a" ] &&
+	 [ "$(ls -A "$XDG_CONFIG_HOME/gpudoctor")" = rdna.profile ]'
 
 # 4. --expect: a server that never exits is ok once the line appears.
 start=$(date +%s.%N)
@@ -138,5 +175,59 @@ check "strix halo: user steps are not among the strategies run" \
 rc=$?
 check "missing command: exit 127 with a message" \
 	'[ $rc -eq 127 ] && grep -q "cannot run ./nonexistent/prog." "$tmp/err"'
+check "... said once: \"cannot run '/nonexistent/prog': No such file or directory\"" \
+	'grep -qx "gpudoctor try: cannot run '"'/nonexistent/prog'"': No such file or directory" "$tmp/err" &&
+	 [ "$(grep -o "cannot run" "$tmp/err" | wc -l)" -eq 1 ]'
+
+# 7. Interrupted (Ctrl-C = SIGINT to try): the running strategy is
+# "interrupted", not "hang"; nothing after it runs; exit 130; no leftover.
+# The child (sh, with the marker as its $0) has started once two command
+# lines hold the marker: gpudoctor's and the child's.
+wait_child() {
+	local f n i
+	for i in $(seq 50); do
+		n=0
+		for f in /proc/[0-9]*/cmdline; do
+			[ "$f" = "/proc/$$/cmdline" ] && continue
+			{ tr '\0' ' ' <"$f"; } 2>/dev/null |
+				grep -qF -- "$marker" && n=$((n + 1))
+		done
+		[ $n -ge 2 ] && break
+		sleep 0.1
+	done
+	sleep 0.3
+}
+"$GPUDOCTOR" --root "$root5700" try --json --save --timeout 60 -- \
+	sh -c 'echo started; sleep 77; : "$0"' "$marker" >"$tmp/try.json" \
+	2>/dev/null &
+pid=$!
+wait_child
+sleep 0.2
+kill -INT $pid
+start=$(date +%s.%N)
+wait $pid
+rc=$?
+end=$(date +%s.%N)
+wall=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+check "interrupted try exits 130 within 2 s ($wall s)" \
+	'[ $rc -eq 130 ] && awk -v w="$wall" "BEGIN { exit !(w < 2) }"'
+check "the running strategy is \"interrupted\", with its last line; no hang" \
+	'jqc ".strategies | length == 1 and .[0].name == \"baseline\" and .[0].outcome == \"interrupted\" and .[0].phase == \"interrupted after: started\""'
+check "JSON: interrupted true, the rest not run, nothing saved" \
+	'jqc ".interrupted == true and (.not_run | length) >= 4 and .saved == null and .first_ok == null"'
+sleep 0.2
+check "the interrupted child did not survive" '! alive "$marker"'
+"$GPUDOCTOR" --root "$root5700" try --timeout 60 -- \
+	sh -c 'echo started; sleep 77; : "$0"' "$marker" >"$tmp/try.txt" 2>/dev/null &
+pid=$!
+wait_child
+sleep 0.2
+kill -INT $pid
+wait $pid
+rc=$?
+check "text: the table so far, then what was not tried; exit 130" \
+	'[ $rc -eq 130 ] && grep -qE "^baseline +interrupted .*interrupted after: started" "$tmp/try.txt" &&
+	 grep -q "^Interrupted during baseline; not tried: rdna1-override-10.1.0, " "$tmp/try.txt" &&
+	 ! grep -q "No strategy worked" "$tmp/try.txt"'
 
 exit $fail

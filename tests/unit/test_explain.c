@@ -23,16 +23,19 @@ static const char *srcdir(void)
 
 static char *slurp(const char *path, size_t *len)
 {
-	char *buf = NULL;
-	int trunc = 0, fd = open(path, O_RDONLY);
+	struct gd_explain_log log;
+	int fd = open(path, O_RDONLY);
 
 	*len = 0;
 	if (fd < 0)
 		return NULL;
-	if (gd_explain_read(fd, GD_EXPLAIN_MAX_BYTES, &buf, len, &trunc) < 0)
-		buf = NULL;
+	if (gd_explain_read_log(fd, GD_EXPLAIN_HEAD_BYTES,
+				GD_EXPLAIN_TAIL_BYTES, &log) < 0)
+		log.head = NULL;
 	close(fd);
-	return buf;
+	CHECK(log.tail == NULL); /* fixtures are small */
+	*len = log.head_len;
+	return log.head;
 }
 
 static int matched(const struct gd_explain_result *r, const char *id)
@@ -144,22 +147,78 @@ static void test_lines(gd_ctx *ctx, const json_t *root)
 	gd_explain_result_free(&r);
 }
 
-static void test_truncated_read(void)
+/* A pipe longer than head + tail: its start, then its last bytes through
+ * the ring; shorter: all of it in one piece. */
+static void test_read_pipe(void)
 {
+	struct gd_explain_log log;
 	int p[2];
-	char *buf = NULL;
-	size_t len = 0;
-	int trunc = 0;
+
+	CHECK_INT(pipe(p), 0);
+	CHECK_INT(write(p[1], "0123456789abcdefghijklmnopqrstuvwxyz", 36), 36);
+	close(p[1]);
+	CHECK_INT(gd_explain_read_log(p[0], 10, 8, &log), 0);
+	close(p[0]);
+	CHECK_INT(log.head_len, 10);
+	CHECK_STR(log.head, "0123456789");
+	CHECK(log.tail != NULL);
+	if (log.tail)
+		CHECK_STR(log.tail, "stuvwxyz");
+	CHECK_INT(log.skipped, 18);
+	CHECK_INT(log.total, 36);
+	gd_explain_log_free(&log);
 
 	CHECK_INT(pipe(p), 0);
 	CHECK_INT(write(p[1], "0123456789abcdef", 16), 16);
 	close(p[1]);
-	CHECK_INT(gd_explain_read(p[0], 10, &buf, &len, &trunc), 0);
-	CHECK_INT(len, 10);
-	CHECK(trunc);
-	CHECK_STR(buf, "0123456789");
-	free(buf);
+	CHECK_INT(gd_explain_read_log(p[0], 10, 8, &log), 0);
 	close(p[0]);
+	CHECK_STR(log.head, "0123456789abcdef");
+	CHECK(log.tail == NULL);
+	CHECK_INT(log.skipped, 0);
+	gd_explain_log_free(&log);
+}
+
+/* A regular file: the tail by seeking; the crash line at the end is found
+ * though the middle was never read. */
+static void test_read_file_tail(gd_ctx *ctx, const json_t *root)
+{
+	static const char crash[] = "rocBLAS error: Cannot read /opt/rocm/"
+		"lib/rocblas/library/TensileLibrary.dat: No such file or "
+		"directory for GPU arch : gfx1010\n";
+	char path[] = "/tmp/gd-test-explain-XXXXXX";
+	struct gd_explain_log log;
+	struct gd_explain_result r;
+	int fd = mkstemp(path), k;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	for (int i = 0; i < 4000; i++)
+		CHECK_INT(write(fd, "llama_model_loader: x\n", 22), 22);
+	CHECK_INT(write(fd, crash, sizeof crash - 1), (long)sizeof crash - 1);
+	CHECK_INT(lseek(fd, 0, SEEK_SET), 0);
+	CHECK_INT(gd_explain_read_log(fd, 4096, 8192, &log), 0);
+	close(fd);
+	CHECK_INT(log.head_len, 4096);
+	CHECK_INT(log.tail_len, 8192);
+	CHECK_INT(log.total, 88000 + sizeof crash - 1);
+	CHECK_INT(log.skipped, log.total - 4096 - 8192);
+	memset(&r, 0, sizeof r);
+	CHECK_INT(gd_explain_scan_log(ctx, root, &log, &r), 0);
+	CHECK(r.truncated);
+	CHECK_INT(r.skipped, log.skipped);
+	k = matched(&r, "rocblas-no-tensile");
+	CHECK(k > 0);
+	if (k > 0) {
+		CHECK(r.m.v[k - 1].in_tail);
+		/* 8192 bytes of tail: the partial first line dropped, then
+		 * 22-byte lines up to the crash line */
+		CHECK(r.m.v[k - 1].line > 300);
+	}
+	gd_explain_result_free(&r);
+	gd_explain_log_free(&log);
 }
 
 static void test_checks_captured(const json_t *root)
@@ -245,6 +304,161 @@ static void test_checks_facts(const json_t *root)
 	CHECK(strstr(text, "no system rocBLAS") != NULL);
 }
 
+static void machine_done(gd_ctx *ctx, struct gd_machine *m)
+{
+	gd_machine_free(m);
+	gd_kb_free(ctx->kb);
+	gd_ctx_free(ctx);
+}
+
+/* Discover a captured machine (with a GPU) in its own environment. */
+static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
+		      struct gd_machine *m)
+{
+	char dir[1024];
+
+	gd_fmt(dir, sizeof dir, "%s/tests/fixtures/%s/root", srcdir(),
+	       fixture);
+	memset(m, 0, sizeof *m);
+	if (gd_ctx_init(ctx, dir, env) < 0) {
+		t_fail++;
+		return -1;
+	}
+	ctx->kb = gd_kb_load_embedded();
+	if (gd_discover(ctx, m) < 0 || !gd_kb_root(ctx->kb)) {
+		machine_done(ctx, m);
+		t_fail++;
+		fprintf(stderr, "cannot discover %s\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* The verdict on the check the kb gives signature id. */
+static enum gd_check_verdict sig_verdict(const json_t *root, const char *id,
+					 const struct gd_machine *m,
+					 char *text, size_t cap)
+{
+	const json_t *sigs = json_object_get(root, "signatures"), *s;
+	size_t i;
+
+	json_array_foreach(sigs, i, s) {
+		const char *sid = gd_kb_str(s, "id");
+
+		if (sid && !strcmp(sid, id))
+			return gd_explain_check(root, gd_kb_str(s, "check"), m,
+						NULL, text, cap);
+	}
+	t_fail++;
+	fprintf(stderr, "no signature %s in the kb\n", id);
+	return GD_CHECK_NA;
+}
+
+/* RDNA1 run as gfx1030 is the known cause of these faults (ROCm #2527):
+ * the override confirms them; none, or one that keeps the GPU's own
+ * target, leaves another cause; an invalid one is a different failure. */
+static void test_checks_memfault(void)
+{
+	static const char *const ids[] = {"hsa-aperture-violation",
+					  "gpu-memory-access-fault",
+					  "hsa-memory-fault"};
+	char *spoof[] = {"HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL};
+	char *own[] = {"HSA_OVERRIDE_GFX_VERSION=10.1.0", NULL};
+	char *bad[] = {"HSA_OVERRIDE_GFX_VERSION=gfx1030", NULL};
+	char *none[] = {NULL};
+	struct gd_machine m;
+	char text[1024];
+	gd_ctx ctx;
+
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *root;
+
+		if (machine_at("rx5700xt-rocm-6.2.4", spoof, &ctx, &m))
+			return;
+		root = gd_kb_root(ctx.kb);
+		CHECK_INT(sig_verdict(root, ids[i], &m, text, sizeof text),
+			  GD_CHECK_CONFIRMED);
+		CHECK(strstr(text, "gfx1010") && strstr(text, "as gfx1030"));
+		CHECK(strstr(text, "#2527") != NULL); /* the kb caveat */
+		machine_done(&ctx, &m);
+	}
+	if (machine_at("rx5700xt-rocm-6.2.4", own, &ctx, &m))
+		return;
+	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), ids[0], &m, text,
+			      sizeof text), GD_CHECK_NA);
+	CHECK(strstr(text, "another cause") != NULL);
+	machine_done(&ctx, &m);
+	if (machine_at("rx5700xt-rocm-6.2.4", none, &ctx, &m))
+		return;
+	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), ids[1], &m, text,
+			      sizeof text), GD_CHECK_NA);
+	CHECK(gd_startswith(text, "no override here: the fault has another "
+			    "cause"));
+	machine_done(&ctx, &m);
+	if (machine_at("rx5700xt-rocm-6.2.4", bad, &ctx, &m))
+		return;
+	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), ids[2], &m, text,
+			      sizeof text), GD_CHECK_NA);
+	CHECK(gd_startswith(text, "override invalid"));
+	/* ...and override-invalid itself still says so */
+	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), "override-invalid", &m, text,
+			      sizeof text), GD_CHECK_CONFIRMED);
+	machine_done(&ctx, &m);
+}
+
+/* A captured RX 5700: the GPU is there, /dev/kfd is not in the capture;
+ * it has a KFD node, so a log about a chip KFD skips is not about it; page
+ * faults and MES hangs are not contradicted by its being discrete. */
+static void test_checks_kfd_unknown(const json_t *root)
+{
+	static const char *const kfd_ids[] = {"kfd-permission",
+					      "kfd-open-failed",
+					      "hsa-out-of-resources"};
+	char *none[] = {NULL};
+	struct gd_machine m;
+	char text[1024];
+	gd_ctx ctx;
+
+	if (machine_at("rx5700xt", none, &ctx, &m))
+		return;
+	for (size_t i = 0; i < 3; i++) {
+		CHECK_INT(sig_verdict(root, kfd_ids[i], &m, text, sizeof text),
+			  GD_CHECK_NA);
+		CHECK(gd_startswith(text, "an AMD GPU is present; access to "
+				    "/dev/kfd is unknown here ("));
+		CHECK(strstr(text, "not in the capture") != NULL);
+	}
+	CHECK_INT(sig_verdict(root, "kfd-not-supported", &m, text, sizeof text),
+		  GD_CHECK_CONTRADICTED);
+	CHECK(strstr(text, "has a KFD node") != NULL);
+	CHECK_INT(sig_verdict(root, "mes-failed", &m, text, sizeof text),
+		  GD_CHECK_NA);
+	CHECK(strstr(text, "discrete") != NULL);
+	CHECK_INT(sig_verdict(root, "amdgpu-gfxhub-page-fault", &m, text,
+			      sizeof text), GD_CHECK_NA);
+	/* a GPU KFD skipped: no node */
+	CHECK(m.n_gpus == 1);
+	if (!m.n_gpus) {
+		machine_done(&ctx, &m);
+		return;
+	}
+	free(m.gpus[0].kfd_nodes);
+	m.gpus[0].kfd_nodes = NULL;
+	m.gpus[0].n_kfd_nodes = 0;
+	CHECK_INT(gd_explain_check(root, "kfd-node", &m, NULL, text,
+				   sizeof text), GD_CHECK_CONFIRMED);
+	CHECK(strstr(text, "no KFD node") != NULL);
+	machine_done(&ctx, &m);
+
+	if (machine_at("no-gpu", none, &ctx, &m))
+		return;
+	CHECK_INT(gd_explain_check(root, "kfd-node", &m, NULL, text,
+				   sizeof text), GD_CHECK_NA);
+	CHECK_INT(gd_explain_check(root, "gpu-fault", &m, NULL, text,
+				   sizeof text), GD_CHECK_NA);
+	machine_done(&ctx, &m);
+}
+
 int main(void)
 {
 	char *env[] = {NULL};
@@ -258,7 +472,10 @@ int main(void)
 	test_every_signature(&ctx, root);
 	test_benign(&ctx, root);
 	test_lines(&ctx, root);
-	test_truncated_read();
+	test_read_pipe();
+	test_read_file_tail(&ctx, root);
+	test_checks_memfault();
+	test_checks_kfd_unknown(root);
 	test_checks_captured(root);
 	test_checks_facts(root);
 	CHECK_INT(ctx.diags.n, 0); /* every kb regex compiled */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "inventory/frameworks.h"
+#include "inventory/inventory.h"
 #include "t.h"
 
 static char root[256];
@@ -96,6 +97,52 @@ static void build_tree(void)
 #undef S
 }
 
+/* torch without its own libamdhip64 (a distribution package): HIP 6
+ * against the loader's HIP 5 is a mismatch unless a ROCm with HIP 6 is
+ * installed; then only the loader order is worth a note. A library stored
+ * empty (gather) gives no build to infer. */
+static void check_system_torch(gd_ctx *ctx)
+{
+	const char *site = "usr/lib/python3.11/site-packages";
+	struct gd_rocm_install rocm[2];
+	struct gd_frameworks fws;
+	const struct gd_framework *t, *c;
+	char p[512];
+
+	snprintf(p, sizeof p, "%s/%s/torch/lib/libamdhip64.so.6", root, site);
+	CHECK(unlink(p) == 0);
+	snprintf(p, sizeof p, "%s/ctranslate2/libctranslate2.so.4", site);
+	put(p, "", NULL);
+	memset(rocm, 0, sizeof rocm);
+	strcpy(rocm[0].path, "/usr/lib/x86_64-linux-gnu");
+	strcpy(rocm[0].lib_dir, "/usr/lib/x86_64-linux-gnu");
+	rocm[0].hip_major = 5;
+	rocm[0].loader_pick = 1;
+	strcpy(rocm[1].path, "/opt/rocm-6.2.4");
+	strcpy(rocm[1].lib_dir, "/opt/rocm-6.2.4/lib");
+	rocm[1].hip_major = 6;
+	CHECK_INT(gd_frameworks_collect(ctx, &fws), 0);
+	CHECK_STR(fws.system_hip_dir, "/usr/lib/x86_64-linux-gnu");
+	t = find(&fws, "torch");
+	c = find(&fws, "ctranslate2");
+	CHECK(t && c);
+	if (t && c) {
+		CHECK_INT(t->bundled_hip_major, 0);
+		CHECK_STR(c->build, "unknown (libraries not captured)");
+		gd_frameworks_check(&fws, NULL, 0);
+		CHECK(strstr(t->rocm_mismatch, "libamdhip64.so.5") != NULL);
+		CHECK(strstr(t->rocm_mismatch, "versions must match") != NULL);
+		gd_frameworks_check_rocm(&fws, NULL, 0, rocm, 2);
+		CHECK_STR(t->rocm_mismatch, "");
+		CHECK(strstr(t->rocm_note, "matches /opt/rocm-6.2.4 (HIP 6), but the "
+			     "loader finds HIP 5 first in /usr/lib/x86_64-linux-gnu: ") != NULL);
+		gd_frameworks_check_rocm(&fws, NULL, 0, rocm, 1);
+		CHECK(strstr(t->rocm_mismatch, "versions must match") != NULL);
+		CHECK_STR(t->rocm_note, "");
+	}
+	gd_frameworks_free(&fws);
+}
+
 int main(void)
 {
 	char *envp[] = {"PATH=/usr/bin", "HOME=/nonexistent", NULL};
@@ -136,7 +183,9 @@ int main(void)
 		CHECK_STR(o->backends, "CPU cuda");
 		gd_bs_gpu_parse("gfx1030", &gpus[0]);
 		gd_frameworks_check(&fws, gpus, 1);
-		CHECK(strstr(t->rocm_mismatch, "libamdhip64.so.5") != NULL);
+		/* the wheel's own libamdhip64.so.6 matches itself */
+		CHECK_STR(t->rocm_mismatch, "");
+		CHECK_STR(t->rocm_note, "");
 		CHECK(strstr(t->no_code, "no code for gfx1030") != NULL);
 		CHECK_INT(t->fits, 0);
 		CHECK_INT(c->fits, -1); /* CUDA-only: nothing to say about an AMD GPU */
@@ -146,6 +195,8 @@ int main(void)
 		gd_frameworks_check(&fws, gpus, 1);
 		t = find(&fws, "torch");
 		CHECK(t && t->fits == 1 && !t->no_code[0]);
+		gd_frameworks_free(&fws);
+		check_system_torch(&ctx);
 	}
 	gd_frameworks_free(&fws);
 	gd_ctx_free(&ctx);

@@ -302,6 +302,18 @@ static void test_paths(void)
 				  sizeof err), -1);
 	CHECK_INT(gd_profile_path(&ctx, "a b", buf, sizeof buf, err,
 				  sizeof err), -1);
+	/* What `try --save-as` accepts: [A-Za-z0-9_.-]+, no leading '.'. */
+	CHECK(gd_profile_name_valid("rdna"));
+	CHECK(gd_profile_name_valid("gpu-1002-731f-gfx1010"));
+	CHECK(gd_profile_name_valid("llama_3.1-q4"));
+	CHECK(!gd_profile_name_valid(""));
+	CHECK(!gd_profile_name_valid(NULL));
+	CHECK(!gd_profile_name_valid("../evil"));
+	CHECK(!gd_profile_name_valid("a/b"));
+	CHECK(!gd_profile_name_valid(".hidden"));
+	CHECK(!gd_profile_name_valid(".."));
+	CHECK(!gd_profile_name_valid("x y"));
+	CHECK(!gd_profile_name_valid("caf\xc3\xa9"));
 	gd_ctx_free(&ctx);
 	gd_ctx_init(&ctx, "/", env2);
 	gd_profile_dir(&ctx, buf, sizeof buf);

@@ -235,6 +235,47 @@ static void test_captured(void)
 	done(&ctx, &m, &l);
 }
 
+/* The kb's "recommended" strategy is what run/env apply when nothing was
+ * saved; the shipped kb marks none, and the docs (docs/workarounds.md,
+ * docs/kb.md, `run --help`, the man page) say so: change them together. */
+static void test_recommended(void)
+{
+	static const char *const machines[] = {"rx5700xt", "strixhalo",
+					       "apu-plus-dgpu"};
+	json_t *kb = json_loads(kb_text, 0, NULL);
+	struct gd_gpu gpus[1];
+	struct gd_strategy_list l;
+	struct gd_machine m;
+	struct gd_pick pk;
+	char *env[] = {"XDG_CONFIG_HOME=/nonexistent-gd-test", NULL};
+	char err[1024];
+	gd_ctx ctx;
+
+	gd_ctx_init(&ctx, "/", env);
+	memset(&m, 0, sizeof m);
+	gpus[0] = amd("gfx1010", 0, 1, 0);
+	m.gpus = gpus;
+	m.n_gpus = 1;
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, kb, &pk, err, sizeof err),
+		  0);
+	CHECK_INT(pk.origin, GD_PICK_RECOMMENDED);
+	CHECK_STR(pk.prof.name, "a-ovr-101");
+	CHECK_STR(pk.gpu_name, "gpu-1002-731f-gfx1010");
+	gd_pick_free(&pk);
+	gd_ctx_free(&ctx);
+	json_decref(kb);
+
+	for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++) {
+		int n = 0;
+
+		CHECK_INT(captured(machines[i], &ctx, &m, &l), 0);
+		for (size_t k = 0; k < l.v.n; k++)
+			n += l.v.v[k].recommended;
+		CHECK_INT(n, 0);
+		done(&ctx, &m, &l);
+	}
+}
+
 static void test_pick(void)
 {
 	char dir[] = "/tmp/gd-test-pick-XXXXXX";
@@ -288,6 +329,16 @@ static void test_pick(void)
 	CHECK_INT(pk.origin, GD_PICK_NAMED);
 	CHECK_STR(pk.prof.name, "llama");
 	gd_pick_free(&pk);
+
+	/* A named profile (try --save-as) is used only through --profile:
+	 * with the GPU's own profile gone, nothing applies. */
+	gd_fmt(path, sizeof path, "%s/gpudoctor/gpu-1002-731f-gfx1010.profile",
+	       xdg);
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, gd_kb_root(ctx.kb), &pk, err,
+				  sizeof err), 0);
+	CHECK_INT(pk.origin, GD_PICK_NONE);
+	gd_pick_free(&pk);
 	gd_profile_free(&p);
 	done(&ctx, &m, &l);
 	gd_fmt(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -298,6 +349,7 @@ int main(void)
 {
 	test_small_kb();
 	test_captured();
+	test_recommended();
 	test_pick();
 	return t_done("test_strategy");
 }

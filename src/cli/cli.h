@@ -25,6 +25,8 @@ struct gd_cli {
 	int tty;              /* stdout is a terminal */
 	const char *kb_path;  /* --kb FILE, NULL for the embedded copy */
 	const char *prog;     /* argv[0] */
+	int argc;             /* the command's own argv, for error messages */
+	char **argv;
 };
 
 typedef int (*gd_cmd_fn)(struct gd_cli *cli, int argc, char **argv);

@@ -1,6 +1,8 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -56,11 +58,19 @@ int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt, ...
 {
 	va_list ap;
 
-	(void)cli;
 	fprintf(stderr, "gpudoctor %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	/* getopt is silenced (opterr = 0): name what it did not take; the
+	 * last word may be a known option that lacks its value */
+	if (!strcmp(fmt, "unknown option") && cli->argv && optind > 0 &&
+	    optind <= cli->argc) {
+		fprintf(stderr, optind == cli->argc
+				? "'%s' is not an option or needs a value"
+				: "unknown option '%s'", cli->argv[optind - 1]);
+	} else {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+	}
 	fprintf(stderr, " (see 'gpudoctor %s --help')\n", cmd);
 	return GD_EXIT_ERROR;
 }

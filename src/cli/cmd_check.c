@@ -142,7 +142,7 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 			break;
 		case 't':
 			o.probe_timeout = strtod(optarg, &end);
-			if (*end || o.probe_timeout <= 0)
+			if (*end || !(o.probe_timeout > 0 && o.probe_timeout <= 86400))
 				return gd_cli_usage_error(cli, "check",
 							  "--timeout needs seconds > 0");
 			break;

@@ -267,7 +267,7 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 		else if (c == 'h')
 			return usage(stdout), GD_EXIT_OK;
 		else
-			return gd_cli_usage_error(cli, "env", "bad option");
+			return gd_cli_usage_error(cli, "env", "unknown option");
 	}
 	if (optind < argc)
 		return gd_cli_usage_error(cli, "env", "unexpected '%s'",

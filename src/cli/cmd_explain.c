@@ -219,7 +219,7 @@ static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
 			usage(stdout);
 			return GD_EXIT_OK;
 		}
-		return gd_cli_usage_error(cli, "explain", "bad option");
+		return gd_cli_usage_error(cli, "explain", "unknown option");
 	}
 	if (argc - optind > 1)
 		return gd_cli_usage_error(cli, "explain", "one log at a time");

@@ -107,6 +107,9 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
+			if (!*optarg)
+				return gd_cli_usage_error(cli, "probe", "--backend "
+					"needs a list: cuda, hip, vulkan, opencl");
 			if (check_backends(cli, optarg))
 				return GD_EXIT_ERROR;
 			o->backends = optarg;
@@ -141,7 +144,7 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 			help(stdout);
 			return -1;
 		default:
-			return gd_cli_usage_error(cli, "probe", "see --help");
+			return gd_cli_usage_error(cli, "probe", "unknown option");
 		}
 	}
 	if (optind < argc)

@@ -111,7 +111,7 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 			usage(stdout);
 			return 0;
 		default:
-			return gd_cli_usage_error(cli, "run", "bad option");
+			return gd_cli_usage_error(cli, "run", "unknown option");
 		}
 	}
 	if (optind >= argc)

@@ -124,7 +124,7 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 			usage(stdout);
 			return GD_EXIT_OK;
 		default:
-			return gd_cli_usage_error(cli, "try", "bad option");
+			return gd_cli_usage_error(cli, "try", "unknown option");
 		}
 	}
 	t->user_cmd = optind < argc;

@@ -280,6 +280,9 @@ int main(int argc, char **argv)
 		return GD_EXIT_ERROR;
 	}
 	optind = 0; /* each command runs its own getopt_long from a clean state */
+	opterr = 0; /* one message, ours (gd_cli_usage_error), not two */
+	cli.argc = cmd_argc;
+	cli.argv = cmd_argv;
 	rc = cmd->fn(&cli, cmd_argc, cmd_argv);
 	fflush(stdout);
 	gd_kb_free(cli.ctx.kb);

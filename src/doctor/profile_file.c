@@ -14,8 +14,9 @@
 
 int gd_profile_dir(const gd_ctx *ctx, char *buf, size_t cap)
 {
-	const char *xdg = gd_ctx_getenv(ctx, "XDG_CONFIG_HOME");
-	const char *home = gd_ctx_getenv(ctx, "HOME");
+	/* the user's own settings, even when judging a captured machine */
+	const char *xdg = gd_ctx_live_getenv(ctx, "XDG_CONFIG_HOME");
+	const char *home = gd_ctx_live_getenv(ctx, "HOME");
 
 	/* The XDG spec says a relative XDG_CONFIG_HOME is invalid: ignore it. */
 	if (xdg && xdg[0] == '/') {

@@ -56,12 +56,19 @@ static int read_attr(gd_ctx *ctx, const char *dir, const char *name,
 static int read_hex(gd_ctx *ctx, const char *dir, const char *name,
 		    uint32_t *v)
 {
-	char buf[32];
+	char buf[32], path[256];
+	int rc = read_attr(ctx, dir, name, buf, sizeof buf);
 
-	if (read_attr(ctx, dir, name, buf, sizeof buf) < 0 ||
-	    gd_parse_u32(buf, 16, v) < 0)
-		return -1;
-	return 0;
+	if (rc >= 0 && gd_parse_u32(buf, 16, v) == 0)
+		return 0;
+	/* a present but unreadable id is worth saying: the GPU is then
+	 * named and judged by an id of 0 */
+	if (rc != -ENOENT) {
+		gd_fmt(path, sizeof path, "%s/%s", dir, name);
+		gd_diag_add(ctx, GD_DIAG_WARN, path, "%s",
+			    rc < 0 ? gd_fs_strerror(rc) : "not a hex number");
+	}
+	return -1;
 }
 
 static void num_attr(gd_ctx *ctx, const char *dir, const char *name, int base,

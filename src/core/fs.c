@@ -72,29 +72,19 @@ int gd_fs_open(const gd_fs *fs, const char *path, int flags)
 
 static int read_fd(int fd, char *buf, size_t cap, size_t *len)
 {
-	size_t got = 0;
+	long got = gd_read_full(fd, buf, cap - 1);
 
-	while (got + 1 < cap) {
-		ssize_t r = read(fd, buf + got, cap - 1 - got);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			buf[got] = '\0';
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
+	if (got < 0) {
+		buf[0] = '\0';
+		return (int)got;
 	}
 	buf[got] = '\0';
 	if (len)
-		*len = got;
-	if (got + 1 >= cap) {
+		*len = (size_t)got;
+	if ((size_t)got + 1 >= cap) {
 		char extra;
-		ssize_t r = read(fd, &extra, 1);
 
-		if (r > 0)
+		if (read(fd, &extra, 1) > 0)
 			return -EFBIG;
 	}
 	return 0;

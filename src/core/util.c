@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void *gd_vec_push_(void **v, size_t *n, size_t *cap, size_t elsize)
 {
@@ -123,6 +124,24 @@ int gd_endswith(const char *s, const char *suffix)
 	size_t a = strlen(s), b = strlen(suffix);
 
 	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+long gd_read_full(int fd, void *buf, size_t cap)
+{
+	size_t got = 0;
+
+	while (got < cap) {
+		ssize_t k = read(fd, (char *)buf + got, cap - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (long)got;
 }
 
 double gd_now(void)

@@ -48,6 +48,10 @@ int gd_streq(const char *a, const char *b);
 int gd_startswith(const char *s, const char *prefix);
 int gd_endswith(const char *s, const char *suffix);
 
+/* read(2) until cap bytes or end of file, retrying on EINTR. Returns the
+ * bytes read, or -errno. */
+long gd_read_full(int fd, void *buf, size_t cap);
+
 /* Monotonic seconds, for durations. */
 double gd_now(void);
 

@@ -12,25 +12,6 @@
 
 #include "kb/kb.h"
 
-/* Fill b[0..cap) from fd; stops early only at end of file. */
-static ssize_t read_full(int fd, char *b, size_t cap)
-{
-	size_t got = 0;
-
-	while (got < cap) {
-		ssize_t k = read(fd, b + got, cap - got);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 static void reverse(char *b, size_t n)
 {
 	for (size_t i = 0; i + 1 < n - i; i++) {
@@ -101,7 +82,7 @@ int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 		free(b);
 		return b ? -EINVAL : -ENOMEM;
 	}
-	h = read_full(fd, b, head_cap);
+	h = gd_read_full(fd, b, head_cap);
 	if (h < 0) {
 		free(b);
 		return (int)h;

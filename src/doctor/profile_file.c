@@ -124,22 +124,11 @@ static void dir_of(const char *path, char *buf, size_t cap)
 
 static int read_fd(int fd, char *buf, size_t cap, size_t *len)
 {
-	size_t got = 0;
+	long got = gd_read_full(fd, buf, cap);
 
-	for (;;) {
-		ssize_t k = read(fd, buf + got, cap - got);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-		if (got == cap)
-			break;
-	}
-	*len = got;
+	if (got < 0)
+		return (int)got;
+	*len = (size_t)got;
 	return 0;
 }
 

@@ -84,9 +84,11 @@ static void framework_cuda_steps(struct gd_cli *cli, const struct gd_check_data 
 		if (c.driver_ok != 0 || !(text = malloc(700)))
 			continue;
 		gd_fmt(text, 700, "%s %s is built for CUDA %s, but %s: upgrade the "
-		       "NVIDIA driver to %s or newer, or install the %s build for "
-		       "an older CUDA", f->name, f->version, f->cuda_version, c.why,
-		       c.min_driver, f->name);
+		       "NVIDIA driver to %s or newer, or install a %s build for "
+		       "CUDA %s (the workloads above give the command)", f->name,
+		       f->version, f->cuda_version, c.why, c.min_driver, f->name,
+		       gd_known(&d->inv.cuda_driver_api) ? d->inv.cuda_driver_api.v
+							 : "an older release");
 		add_line(x, GD_VENDOR_NVIDIA, GD_EV_STEP, text);
 	}
 }

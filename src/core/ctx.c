@@ -24,8 +24,12 @@ static void load_captured_env(gd_ctx *ctx)
 	char buf[GD_FS_SMALL];
 	char *save = NULL, *line;
 
-	if (gd_fs_read(&ctx->fs, "/.gpudoctor/environ", buf, sizeof buf, NULL) < 0)
+	if (gd_fs_read(&ctx->fs, "/.gpudoctor/environ", buf, sizeof buf, NULL) < 0) {
+		gd_diag_add(ctx, GD_DIAG_INFO, ".gpudoctor/environ",
+			    "this tree records no environment (a `gather` capture "
+			    "does): it is judged with yours");
 		return;
+	}
 	ctx->judged = calloc(1, sizeof *ctx->judged);
 	if (!ctx->judged)
 		return;

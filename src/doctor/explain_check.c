@@ -126,7 +126,10 @@ static verdict check_gfx(const json_t *kbroot, const struct gd_machine *m,
 			       gpu_label(g), g->gfx);
 			continue;
 		}
-		if (strcmp(st, "supported")) {
+		/* preview and deprecated targets are supported: a release
+		 * older than the first that has the target is what fails */
+		if (strcmp(st, "supported") && strcmp(st, "preview") &&
+		    strcmp(st, "deprecated")) {
 			gd_fmt(t, c, "%s is %s (ROCm on Linux: %s)%s%s",
 			       gpu_label(g), g->gfx, st,
 			       g->ovr.var[0] ? "; an override makes ROCm see "
@@ -134,8 +137,9 @@ static verdict check_gfx(const json_t *kbroot, const struct gd_machine *m,
 			       g->ovr.var[0] ? eff_gfx(g) : "");
 			return GD_CHECK_CONFIRMED;
 		}
-		gd_fmt(t, c, "%s is %s, supported by ROCm on Linux",
-		       gpu_label(g), g->gfx);
+		gd_fmt(t, c, "%s is %s, supported by ROCm on Linux (%s): "
+			     "an older ROCm than the first that supports it "
+			     "would give this", gpu_label(g), g->gfx, st);
 		v = GD_CHECK_CONTRADICTED;
 	}
 	return v;

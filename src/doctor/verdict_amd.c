@@ -51,6 +51,24 @@ static const char *amd_override(const struct gd_gpu *g, struct gd_verdict *v)
 	return g->ovr.gfx[0] ? g->ovr.gfx : g->gfx;
 }
 
+/* An override in effect: what the kb knows against it, and the builds it
+ * breaks (one made for the real target carries no code for the spoof). */
+static void override_active(const json_t *t, const struct gd_gpu *g,
+			    struct gd_verdict *v)
+{
+	const json_t *o = json_object_get(t, "override");
+	const char *caveat = gd_kb_str(o, "caveat");
+
+	if (!g->ovr.valid || !g->ovr.gfx[0] || !strcmp(g->ovr.gfx, g->gfx))
+		return;
+	if (caveat)
+		gd_v_fact(v, "about this override: %s", caveat);
+	gd_v_sources(v, json_object_get(o, "sources"));
+	gd_v_step(v, "Run builds made for %s itself (e.g. a source build with "
+		     "%s code) without the override: unset %s for them; they "
+		     "carry no %s code", g->gfx, g->gfx, g->ovr.var, g->ovr.gfx);
+}
+
 /* Every HIP runtime installed; several majors side by side are the
  * "version matching is CRITICAL" trap of the PyTorch report. */
 static void hip_installs(const struct gd_inventory *inv,
@@ -128,9 +146,9 @@ static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
 		return;
 	}
 	if (!ri) {
-		gd_v_step(v, "Install the ROCm/HIP runtime whose version matches "
-			     "your framework build (see the install line of each "
-			     "workload above)");
+		gd_v_step(v, "Install the ROCm/HIP runtime in the version your "
+			     "framework build was made for (the workloads above "
+			     "name it where it is known)");
 		return;
 	}
 	if (since && gd_known(&ri->version) &&
@@ -222,8 +240,7 @@ static void override_step(const json_t *t, const char *eff,
 		return;
 	gd_v_step(v, "For framework builds without %s code (see the workloads "
 		     "above), run them with HSA_OVERRIDE_GFX_VERSION=%s; a build "
-		     "made for %s itself needs no override%s%s ('gpudoctor try "
-		     "-- YOUR COMMAND' tests each variant)",
+		     "made for %s itself needs no override%s%s",
 		  g->gfx, ov, g->gfx, caveat ? " — caveat: " : "",
 		  caveat ? caveat : "");
 	gd_v_sources(v, json_object_get(o, "sources"));
@@ -343,6 +360,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	}
 	if (v->status == GD_V_WORKAROUND)
 		override_step(t, eff, g, v);
+	override_active(t, g, v);
 	vulkan_step(v, have_vk, v);
 	gd_v_sources(v, json_object_get(t, "sources"));
 	amd_headline(v, title, status, since, eff, g);

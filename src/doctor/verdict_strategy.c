@@ -28,6 +28,10 @@ static void add_try_step(struct gd_verdict *v, const struct gd_strategy_list *l,
 					 n ? "; " : "", sum);
 		n++;
 	}
+	/* a single strategy already given as a step needs no try step */
+	for (size_t i = 0; n == 1 && i < v->steps.n; i++)
+		if (strstr(v->steps.v[i].text, list))
+			return;
 	if (n)
 		gd_v_step(v, "If ML work fails or hangs, let 'gpudoctor try -- "
 			     "YOUR COMMAND' test the known workarounds one by "

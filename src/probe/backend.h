@@ -155,6 +155,24 @@ enum gd_pc_elem { GD_PC_F32, GD_PC_F16, GD_PC_BF16 };
 void *gd_pc_to_elem(float *v, size_t n, enum gd_pc_elem t);
 /* Back to float, n elements. */
 void gd_pc_from_elem(const void *src, float *out, size_t n, enum gd_pc_elem t);
+
+/* The host side of a checked GEMM, shared by the BLAS backends: random A
+ * and B, the identity, their element-type copies (ta, tid, tb: es bytes an
+ * element), the result buffer tc and its float copy c, the CPU reference. */
+struct gd_pc_gemm_host {
+	int n;
+	size_t nn, es;
+	enum gd_pc_elem t;
+	float *a, *id, *b, *c, *ref;
+	void *ta, *tid, *tb, *tc;
+};
+/* 0, or -1 when out of memory (free it anyway). */
+int gd_pc_gemm_host_make(struct gd_pc_gemm_host *g, int n, enum gd_pc_elem t);
+void gd_pc_gemm_host_free(struct gd_pc_gemm_host *g);
+/* Ends the op from the two results: A*I = A exactly (e_id) and A*B
+ * against the CPU (computed here); tail names the library. */
+void gd_pc_gemm_verdict(struct gd_pc *pc, struct gd_pc_gemm_host *g,
+			double e_id, const char *fn, const char *tail);
 /* The convolution every backend checks: NCHW 1x4x16x16, 8 filters 3x3,
  * pad 1, stride 1, cross-correlation (cuDNN CROSS_CORRELATION, MIOpen
  * miopenConvolution); y is 1x8x16x16. */

@@ -205,38 +205,19 @@ static void hgemm_status(const struct hgemm *g, int st, char *buf,
 /* The vendor's element type as the shared helpers name it. */
 static enum gd_pc_elem elem_of(int type)
 {
-	return type == GD_HIP_R_32F ? GD_PC_F32 : type == GD_HIP_R_16F ? GD_PC_F16 : GD_PC_BF16;
-}
-
-static void *to_type(float *v, size_t n, int type)
-{
-	return gd_pc_to_elem(v, n, elem_of(type));
-}
-
-static void from_type(const void *src, float *out, size_t n, int type)
-{
-	gd_pc_from_elem(src, out, n, elem_of(type));
+	return type == GD_HIP_R_32F   ? GD_PC_F32
+	       : type == GD_HIP_R_16F ? GD_PC_F16
+				      : GD_PC_BF16;
 }
 
 struct gemm_bufs {
-	float *a, *id, *b, *c, *ref;
-	void *ta, *tid, *tb, *tc;
+	struct gd_pc_gemm_host h;
 	void *da, *did, *db, *dc;
 };
 
-static void gemm_bufs_free(struct gd_hip *h, struct gemm_bufs *g, int type)
+static void gemm_bufs_free(struct gd_hip *h, struct gemm_bufs *g)
 {
-	if (type != GD_HIP_R_32F) {
-		free(g->ta);
-		free(g->tid);
-		free(g->tb);
-	}
-	free(g->tc);
-	free(g->a);
-	free(g->id);
-	free(g->b);
-	free(g->c);
-	free(g->ref);
+	gd_pc_gemm_host_free(&g->h);
 	if (g->da)
 		h->Free(g->da);
 	if (g->did)
@@ -251,48 +232,32 @@ static void gemm_bufs_free(struct gd_hip *h, struct gemm_bufs *g, int type)
 static hipError_t gemm_bufs_make(struct gd_hip *h, struct gemm_bufs *g,
 				 int n, int type)
 {
-	size_t nn = (size_t)n * n, es = type == GD_HIP_R_32F ? 4 : 2;
+	size_t bytes;
 	hipError_t e;
 
-	g->a = malloc(nn * 4);
-	g->id = calloc(nn, 4);
-	g->b = malloc(nn * 4);
-	g->c = calloc(nn, 4); /* read even when the GEMM fails */
-	g->ref = malloc(nn * 4);
-	g->tc = malloc(nn * es);
-	if (!g->a || !g->id || !g->b || !g->c || !g->ref || !g->tc)
+	if (gd_pc_gemm_host_make(&g->h, n, elem_of(type)) < 0)
 		return 2; /* hipErrorOutOfMemory */
-	gd_pc_fill_random(g->a, nn, 3);
-	gd_pc_fill_random(g->b, nn, 4);
-	for (int i = 0; i < n; i++)
-		g->id[i + (size_t)i * n] = 1.0f;
-	g->ta = to_type(g->a, nn, type);
-	g->tid = to_type(g->id, nn, type);
-	g->tb = to_type(g->b, nn, type);
-	if (!g->ta || !g->tid || !g->tb)
-		return 2;
-	if ((e = h->Malloc(&g->da, nn * es)) ||
-	    (e = h->Malloc(&g->did, nn * es)) ||
-	    (e = h->Malloc(&g->db, nn * es)) ||
-	    (e = h->Malloc(&g->dc, nn * es)) ||
-	    (e = h->Memcpy(g->da, g->ta, nn * es, GD_HIP_H2D)) ||
-	    (e = h->Memcpy(g->did, g->tid, nn * es, GD_HIP_H2D)))
+	bytes = g->h.nn * g->h.es;
+	if ((e = h->Malloc(&g->da, bytes)) ||
+	    (e = h->Malloc(&g->did, bytes)) ||
+	    (e = h->Malloc(&g->db, bytes)) ||
+	    (e = h->Malloc(&g->dc, bytes)) ||
+	    (e = h->Memcpy(g->da, g->h.ta, bytes, GD_HIP_H2D)) ||
+	    (e = h->Memcpy(g->did, g->h.tid, bytes, GD_HIP_H2D)))
 		return e;
-	return h->Memcpy(g->db, g->tb, nn * es, GD_HIP_H2D);
+	return h->Memcpy(g->db, g->h.tb, bytes, GD_HIP_H2D);
 }
 
-/* C = X*Y on the device, then back to the host as floats in g->c. */
+/* C = X*Y on the device, then back to the host as floats in h.c. */
 static int gemm_run(struct gd_hip *h, const struct hgemm *gm,
-		    struct gemm_bufs *g, int n, void *X, void *Y,
-		    hipError_t *he)
+		    struct gemm_bufs *g, void *X, void *Y, hipError_t *he)
 {
-	size_t nn = (size_t)n * n, es = gm->type == GD_HIP_R_32F ? 4 : 2;
-	int st = hgemm_call(gm, n, X, Y, g->dc);
+	int st = hgemm_call(gm, g->h.n, X, Y, g->dc);
 
 	*he = 0;
 	if (!st && !(*he = h->StreamSynchronize(h->stream)) &&
-	    !(*he = h->Memcpy(g->tc, g->dc, nn * es, GD_HIP_D2H)))
-		from_type(g->tc, g->c, nn, gm->type);
+	    !(*he = h->Memcpy(g->h.tc, g->dc, g->h.nn * g->h.es, GD_HIP_D2H)))
+		gd_pc_from_elem(g->h.tc, g->h.c, g->h.nn, g->h.t);
 	return st;
 }
 
@@ -301,10 +266,9 @@ static void gemm_check(struct gd_pc *pc, struct gd_hip *h,
 		       const struct hgemm *gm, const char *lib)
 {
 	const int n = 256;
-	size_t nn = (size_t)n * n;
-	double e_id, e_ref, tol = gm->type == GD_HIP_R_32F ? 1e-4 : 1e-2;
 	struct gemm_bufs g;
 	hipError_t he;
+	double e_id;
 	char e[200];
 	int st;
 
@@ -315,11 +279,11 @@ static void gemm_check(struct gd_pc *pc, struct gd_hip *h,
 		goto out;
 	}
 	gd_pc_phase(pc, "%s %d (A*I)", gm->fn, n);
-	st = gemm_run(h, gm, &g, n, g.da, g.did, &he);
-	e_id = gd_pc_max_rel_error(g.c, g.a, nn);
+	st = gemm_run(h, gm, &g, g.da, g.did, &he);
+	e_id = gd_pc_max_rel_error(g.h.c, g.h.a, g.h.nn);
 	gd_pc_phase(pc, "%s %d (A*B)", gm->fn, n);
 	if (!st && !he)
-		st = gemm_run(h, gm, &g, n, g.da, g.db, &he);
+		st = gemm_run(h, gm, &g, g.da, g.db, &he);
 	if (st || he) {
 		if (st)
 			hgemm_status(gm, st, e, sizeof e);
@@ -328,14 +292,9 @@ static void gemm_check(struct gd_pc *pc, struct gd_hip *h,
 		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s; %s", gm->fn, e, lib);
 		goto out;
 	}
-	gd_pc_ref_gemm(g.a, g.b, g.ref, n);
-	e_ref = gd_pc_max_rel_error(g.c, g.ref, nn);
-	gd_pc_end(pc, e_id <= 1e-6 && e_ref <= tol ? GD_PS_OK : GD_PS_WRONG,
-		  e_id > e_ref ? e_id : e_ref,
-		  "%s n=%d: A*I=A max err %.2g, A*B vs CPU max rel err %.2g "
-		  "(tolerance %.0e); %s", gm->fn, n, e_id, e_ref, tol, lib);
+	gd_pc_gemm_verdict(pc, &g.h, e_id, gm->fn, lib);
 out:
-	gemm_bufs_free(h, &g, gm->type);
+	gemm_bufs_free(h, &g);
 }
 
 /* Which GemmEx entry point takes which types (hip_math_api.h): NULL

@@ -477,3 +477,57 @@ void gd_pc_from_elem(const void *src, float *out, size_t n, enum gd_pc_elem t)
 	for (size_t i = 0; i < n; i++)
 		out[i] = t == GD_PC_F16 ? gd_pc_h2f(s[i]) : gd_pc_bf2f(s[i]);
 }
+
+int gd_pc_gemm_host_make(struct gd_pc_gemm_host *g, int n, enum gd_pc_elem t)
+{
+	memset(g, 0, sizeof *g);
+	g->n = n;
+	g->nn = (size_t)n * n;
+	g->es = t == GD_PC_F32 ? 4 : 2;
+	g->t = t;
+	g->a = malloc(g->nn * 4);
+	g->id = calloc(g->nn, 4);
+	g->b = malloc(g->nn * 4);
+	g->c = calloc(g->nn, 4); /* read even when the GEMM fails */
+	g->ref = malloc(g->nn * 4);
+	g->tc = malloc(g->nn * g->es);
+	if (!g->a || !g->id || !g->b || !g->c || !g->ref || !g->tc)
+		return -1;
+	gd_pc_fill_random(g->a, g->nn, 3);
+	gd_pc_fill_random(g->b, g->nn, 4);
+	for (int i = 0; i < n; i++)
+		g->id[i + (size_t)i * n] = 1.0f;
+	g->ta = gd_pc_to_elem(g->a, g->nn, t);
+	g->tid = gd_pc_to_elem(g->id, g->nn, t);
+	g->tb = gd_pc_to_elem(g->b, g->nn, t);
+	return g->ta && g->tid && g->tb ? 0 : -1;
+}
+
+void gd_pc_gemm_host_free(struct gd_pc_gemm_host *g)
+{
+	if (g->t != GD_PC_F32) { /* for F32 they are a, id, b themselves */
+		free(g->ta);
+		free(g->tid);
+		free(g->tb);
+	}
+	free(g->tc);
+	free(g->a);
+	free(g->id);
+	free(g->b);
+	free(g->c);
+	free(g->ref);
+	memset(g, 0, sizeof *g);
+}
+
+void gd_pc_gemm_verdict(struct gd_pc *pc, struct gd_pc_gemm_host *g,
+			double e_id, const char *fn, const char *tail)
+{
+	double tol = g->t == GD_PC_F32 ? 1e-4 : 1e-2, e_ref;
+
+	gd_pc_ref_gemm(g->a, g->b, g->ref, g->n);
+	e_ref = gd_pc_max_rel_error(g->c, g->ref, g->nn);
+	gd_pc_end(pc, e_id <= 1e-6 && e_ref <= tol ? GD_PS_OK : GD_PS_WRONG,
+		  e_id > e_ref ? e_id : e_ref,
+		  "%s n=%d: A*I=A max err %.2g, A*B vs CPU max rel err %.2g "
+		  "(tolerance %.0e); %s", fn, g->n, e_id, e_ref, tol, tail);
+}

@@ -211,6 +211,9 @@ struct gd_bs_gpu {
 	unsigned sm_major, sm_minor; /* 9, 0 */
 	unsigned ptx_max_major, ptx_max_minor; /* driver's PTX JIT ceiling, 0 unknown */
 };
+/* "gfx1010 gfx90a:xnack-" (targets joined by sep, with their features). */
+void gd_bs_targets_str(const struct gd_bs_target *t, size_t n, const char *sep,
+		       char *out, size_t cap);
 /* "gfx1030", "gfx90a:xnack+", "sm_90", "sm_86", "90" -> gpu; -1 on junk. */
 int gd_bs_gpu_parse(const char *s, struct gd_bs_gpu *g);
 /* PTX ISA the driver of a given version (e.g. "580.95.05") can JIT. */

@@ -176,16 +176,15 @@ enum gd_bs_fit gd_bs_target_fits(const struct gd_bs_target *t,
 	return g->amd ? GD_FIT_NO : fit_nv(t, g, why, cap);
 }
 
-static void list_targets(const struct gd_bs_file *f, char *out, size_t cap)
+void gd_bs_targets_str(const struct gd_bs_target *t, size_t n, const char *sep,
+		       char *out, size_t cap)
 {
 	size_t used = 0;
 
 	out[0] = '\0';
-	for (size_t i = 0; i < f->targets.n && used + 1 < cap; i++) {
-		const struct gd_bs_target *t = &f->targets.v[i];
-
-		gd_fmt(out + used, cap - used, "%s%s%s%s", i ? ", " : "", t->target,
-		       t->features[0] ? ":" : "", t->features);
+	for (size_t i = 0; i < n && used + 1 < cap; i++) {
+		gd_fmt(out + used, cap - used, "%s%s%s%s", i ? sep : "", t[i].target,
+		       t[i].features[0] ? ":" : "", t[i].features);
 		used = strlen(out);
 	}
 }
@@ -226,7 +225,7 @@ static void judge_gpu(const struct gd_bs_env *env, struct gd_bs_file *f)
 		return;
 	}
 	f->fit = GD_FIT_YES;
-	list_targets(f, has, sizeof has);
+	gd_bs_targets_str(f->targets.v, f->targets.n, ", ", has, sizeof has);
 	for (size_t i = 0; i < f->targets.n; i++)
 		vendors |= f->targets.v[i].kind == GD_BS_AMDGCN ? 1 : 2;
 	for (size_t i = 0; i < env->n_gpus; i++)

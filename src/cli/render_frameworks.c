@@ -68,20 +68,6 @@ json_t *gd_render_frameworks_json(const struct gd_frameworks *fws)
 	return o;
 }
 
-static void targets_line(const struct gd_framework *fw, char *out, size_t cap)
-{
-	size_t used = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < fw->targets.n && used + 1 < cap; i++) {
-		const struct gd_bs_target *t = &fw->targets.v[i];
-
-		gd_fmt(out + used, cap - used, "%s%s%s%s", i ? " " : "", t->target,
-		       t->features[0] ? ":" : "", t->features);
-		used = strlen(out);
-	}
-}
-
 void gd_render_frameworks_text(struct gd_cli *cli, FILE *f,
 			       const struct gd_frameworks *fws)
 {
@@ -108,7 +94,7 @@ void gd_render_frameworks_text(struct gd_cli *cli, FILE *f,
 		if (fw->hip_version[0])
 			fprintf(f, ", HIP %s", fw->hip_version);
 		fprintf(f, ")  %s%s%s\n", gd_c_dim(cli), fw->site, gd_c_off(cli));
-		targets_line(fw, tl, sizeof tl);
+		gd_bs_targets_str(fw->targets.v, fw->targets.n, " ", tl, sizeof tl);
 		if (tl[0])
 			fprintf(f, "    targets: %s\n", tl);
 		if (fw->backends[0])

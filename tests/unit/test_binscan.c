@@ -30,15 +30,8 @@ static void w64(uint8_t *b, size_t o, uint64_t v)
 static const char *tlist(const struct gd_bs_file *f)
 {
 	static char out[512];
-	size_t u = 0;
 
-	out[0] = '\0';
-	for (size_t i = 0; i < f->targets.n; i++) {
-		const struct gd_bs_target *t = &f->targets.v[i];
-
-		u += (size_t)snprintf(out + u, sizeof out - u, "%s%s%s%s", i ? " " : "",
-				      t->target, t->features[0] ? ":" : "", t->features);
-	}
+	gd_bs_targets_str(f->targets.v, f->targets.n, " ", out, sizeof out);
 	return out;
 }
 

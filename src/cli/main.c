@@ -142,6 +142,30 @@ static int take_globals(struct gd_cli *cli, int argc, char **argv,
 	return out;
 }
 
+#ifdef GD_KB_INSTALLED
+/* Whether the installed copy claims a newer kb_date than the built-in one,
+ * from the first bytes of the file alone: every command starts here, and
+ * a full parse (a few ms) is paid only when the file is worth loading; that
+ * parse then validates everything, this glance included. */
+static int installed_newer(const char *path, const char *builtin_date)
+{
+	char head[512], date[32];
+	const char *p;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	p = strstr(head, "\"kb_date\"");
+	if (!p || !builtin_date || sscanf(p, "\"kb_date\" : \"%31[^\"]\"", date) != 1)
+		return 0;
+	return strcmp(date, builtin_date) > 0;
+}
+#endif
+
 /* The knowledge base: --kb FILE when given; else the copy installed beside
  * the program when it is newer than the built-in one (a newer file dropped
  * in without recompiling); else the built-in copy. A file that does not load
@@ -150,39 +174,24 @@ static void load_kb(struct gd_cli *cli)
 {
 	char err[512];
 	const char *path = cli->kb_path;
-	int explicit_path = path != NULL;
+	gd_kb *kb;
 
 	cli->ctx.kb = gd_kb_load_embedded();
 #ifdef GD_KB_INSTALLED
-	if (!path && access(GD_KB_INSTALLED, R_OK) == 0) {
-		gd_kb *inst = gd_kb_load_file(GD_KB_INSTALLED, err, sizeof err);
-		const char *d1 = json_string_value(gd_kb_get(cli->ctx.kb, "kb_date"));
-		const char *d2 = inst ? json_string_value(gd_kb_get(inst, "kb_date")) : NULL;
-
-		if (inst && d1 && d2 && strcmp(d2, d1) > 0) {
-			gd_kb_free(cli->ctx.kb);
-			cli->ctx.kb = inst;
-			return;
-		}
-		if (!inst)
-			fprintf(stderr, "gpudoctor: %s; using the built-in "
-					"knowledge base\n", err);
-		gd_kb_free(inst);
-	}
+	if (!path && installed_newer(GD_KB_INSTALLED, json_string_value(
+			     gd_kb_get(cli->ctx.kb, "kb_date"))))
+		path = GD_KB_INSTALLED;
 #endif
-	if (!explicit_path)
+	if (!path)
 		return;
-	{
-		gd_kb *kb = gd_kb_load_file(path, err, sizeof err);
-
-		if (!kb) {
-			fprintf(stderr, "gpudoctor: %s; using the built-in knowledge "
-					"base\n", err);
-			return;
-		}
-		gd_kb_free(cli->ctx.kb);
-		cli->ctx.kb = kb;
+	kb = gd_kb_load_file(path, err, sizeof err);
+	if (!kb) {
+		fprintf(stderr, "gpudoctor: %s; using the built-in knowledge "
+				"base\n", err);
+		return;
 	}
+	gd_kb_free(cli->ctx.kb);
+	cli->ctx.kb = kb;
 }
 
 /* Which command runs, with which argv; NULL when nothing is left to run

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "cli.h"
 
 void gd_cli_common_help(FILE *f)
@@ -24,8 +25,8 @@ json_t *gd_cli_json_doc(const char *command)
 
 	json_object_set_new(o, "schema_version",
 			    json_integer(GD_JSON_SCHEMA_VERSION));
-	json_object_set_new(o, "command", json_string(command));
-	json_object_set_new(o, "gpudoctor_version", json_string(GD_VERSION));
+	json_object_set_new(o, "command", gd_json_str(command));
+	json_object_set_new(o, "gpudoctor_version", gd_json_str(GD_VERSION));
 	return o;
 }
 
@@ -108,9 +109,10 @@ json_t *gd_cli_diags_json(const struct gd_cli *cli)
 	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
 		const gd_diag *g = &cli->ctx.diags.v[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "level",
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "level",
 						   lv[g->level], "source",
-						   g->source, "message", g->msg));
+						   gd_json_str(g->source), "message",
+						   gd_json_str(g->msg)));
 	}
 	return a;
 }

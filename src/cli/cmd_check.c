@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "check_data.h"
 #include "kb/kb.h"
 #include "render_gpu.h"
@@ -32,7 +33,7 @@ static void machine_json(struct gd_cli *cli, const struct gd_check_data *d,
 {
 	json_t *gpus;
 
-	json_object_set_new(doc, "root", json_string(cli->ctx.fs.root));
+	json_object_set_new(doc, "root", gd_json_str(cli->ctx.fs.root));
 	gd_render_machine_json(doc, &d->m);
 	gpus = json_object_get(doc, "gpus");
 	for (size_t i = 0; i < d->m.n_gpus; i++)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "cli.h"
 #include "wa_common.h"
 
@@ -234,7 +235,7 @@ static json_t *env_json(const struct gd_pick *pk, enum shell sh)
 	static const char *names[] = {"sh", "fish", "powershell", "cmd"};
 	json_t *doc = gd_cli_json_doc("env"), *dll = json_array();
 
-	json_object_set_new(doc, "shell", json_string(names[sh]));
+	json_object_set_new(doc, "shell", gd_json_str(names[sh]));
 	json_object_update_new(doc, gd_wa_pick_json(pk));
 	for (size_t i = 0; i < pk->prof.items.n; i++)
 		if (pk->prof.items.v[i].op == GD_PROF_PREPEND)

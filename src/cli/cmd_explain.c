@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/json.h"
 #include "cli.h"
 #include "doctor/explain.h"
 #include "kb/kb.h"
@@ -79,9 +80,9 @@ static void source_urls(const json_t *kbroot, const json_t *sig,
 
 		if (!url)
 			continue;
-		json_array_append_new(*all, json_string(url));
+		json_array_append_new(*all, gd_json_str(url));
 		if (!*first)
-			*first = json_string(url);
+			*first = gd_json_str(url);
 	}
 	if (!*first)
 		*first = json_null();
@@ -98,7 +99,7 @@ static json_t *match_json(struct explain_run *x,
 	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
 			     sizeof fact);
 	source_urls(x->kbroot, mt->sig, &first, &all);
-	json_object_set_new(o, "id", json_string(mt->id));
+	json_object_set_new(o, "id", gd_json_str(mt->id));
 	json_object_set_new(o, "title", gd_wa_jstr(gd_kb_str(mt->sig, "title")));
 	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
 	json_object_set_new(o, "in_tail", json_boolean(mt->in_tail));
@@ -106,9 +107,9 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "meaning",
 			    gd_wa_jstr(gd_kb_str(mt->sig, "meaning")));
 	json_object_set_new(o, "fix", gd_wa_jstr(gd_kb_str(mt->sig, "fix")));
-	json_object_set_new(chk, "kind", json_string(kind ? kind : "none"));
+	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
 	json_object_set_new(chk, "verdict",
-			    json_string(gd_check_verdict_name(v)));
+			    gd_json_str(gd_check_verdict_name(v)));
 	json_object_set_new(chk, "fact", gd_wa_jstr(fact));
 	json_object_set_new(o, "check", chk);
 	json_object_set_new(o, "source", first);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "cli.h"
 #include "core/capture.h"
 #include "discover/discover.h"
@@ -71,7 +72,7 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	if (cli->json) {
 		json_t *doc = gd_cli_json_doc("gather");
 
-		json_object_set_new(doc, "file", json_string(argv[optind]));
+		json_object_set_new(doc, "file", gd_json_str(argv[optind]));
 		json_object_set_new(doc, "files", json_integer((json_int_t)st.files));
 		json_object_set_new(doc, "dirs", json_integer((json_int_t)st.dirs));
 		json_object_set_new(doc, "links", json_integer((json_int_t)st.links));

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/json.h"
 #include "cli.h"
 #include "kb/kb.h"
 
@@ -370,13 +371,13 @@ static int emit_json(struct gd_cli *cli, const gd_kb *kb, const char *query,
 	json_t *doc = gd_cli_json_doc("kb"), *info = json_object();
 	json_t *srcs = json_object();
 
-	json_object_set_new(info, "origin", json_string(gd_kb_origin(kb)));
+	json_object_set_new(info, "origin", gd_json_str(gd_kb_origin(kb)));
 	json_object_set(info, "kb_date", json_object_get(gd_kb_root(kb), "kb_date"));
 	json_object_set(info, "schema_version",
 			json_object_get(gd_kb_root(kb), "schema_version"));
 	json_object_set_new(doc, "kb", info);
-	json_object_set_new(doc, "query", query ? json_string(query) : json_null());
-	json_object_set_new(doc, "kind", json_string(kind));
+	json_object_set_new(doc, "query", query ? gd_json_str(query) : json_null());
+	json_object_set_new(doc, "kind", gd_json_str(kind));
 	json_object_set_new(doc, "result", found);
 	collect_sources(kb, found, srcs);
 	json_object_set_new(doc, "sources", srcs);
@@ -413,7 +414,7 @@ static json_t *list_json(const gd_kb *kb)
 	json_array_foreach(json_object_get(gd_kb_root(kb), "targets"), i, t) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "gfx", json_string(gd_kb_str(t, "gfx")));
+		json_object_set_new(o, "gfx", gd_json_str(gd_kb_str(t, "gfx")));
 		json_object_set(o, "gfx_target_version",
 				json_object_get(t, "gfx_target_version"));
 		json_object_set(o, "family", json_object_get(t, "family"));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "binscan/binscan.h"
 #include "cli.h"
 #include "discover/discover.h"
@@ -86,25 +87,25 @@ static json_t *file_json(const struct gd_bs_file *f)
 {
 	json_t *o = json_object(), *ts = json_array(), *ns = json_array();
 
-	json_object_set_new(o, "path", json_string(f->path));
-	json_object_set_new(o, "format", f->format[0] ? json_string(f->format) : json_null());
+	json_object_set_new(o, "path", gd_json_str(f->path));
+	json_object_set_new(o, "format", f->format[0] ? gd_json_str(f->format) : json_null());
 	json_object_set_new(o, "size", json_integer((json_int_t)f->size));
-	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
+	json_object_set_new(o, "error", f->error[0] ? gd_json_str(f->error) : json_null());
 	for (size_t i = 0; i < f->targets.n; i++) {
 		const struct gd_bs_target *t = &f->targets.v[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "kind", json_string(gd_bs_kind_name(t->kind)));
-		json_object_set_new(j, "target", json_string(t->target));
-		json_object_set_new(j, "features", json_string(t->features));
-		json_object_set_new(j, "container", json_string(t->container));
+		json_object_set_new(j, "kind", gd_json_str(gd_bs_kind_name(t->kind)));
+		json_object_set_new(j, "target", gd_json_str(t->target));
+		json_object_set_new(j, "features", gd_json_str(t->features));
+		json_object_set_new(j, "container", gd_json_str(t->container));
 		json_object_set_new(j, "count", json_integer(t->count));
 		json_object_set_new(j, "compressed", json_boolean(t->compressed));
 		if (t->kind == GD_BS_PTX) {
 			char v[16];
 
 			gd_fmt(v, sizeof v, "%u.%u", t->ptx_major, t->ptx_minor);
-			json_object_set_new(j, "ptx_isa", json_string(v));
+			json_object_set_new(j, "ptx_isa", gd_json_str(v));
 		}
 		if (t->co_version)
 			json_object_set_new(j, "code_object_version", json_integer(t->co_version));
@@ -115,24 +116,24 @@ static json_t *file_json(const struct gd_bs_file *f)
 		const struct gd_bs_need *nd = &f->needs.v[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "soname", json_string(nd->soname));
+		json_object_set_new(j, "soname", gd_json_str(nd->soname));
 		json_object_set_new(j, "found", json_boolean(nd->found));
-		json_object_set_new(j, "path", nd->found ? json_string(nd->path) : json_null());
-		json_object_set_new(j, "how", nd->found ? json_string(nd->how) : json_null());
-		json_object_set_new(j, "note", json_string(nd->note));
+		json_object_set_new(j, "path", nd->found ? gd_json_str(nd->path) : json_null());
+		json_object_set_new(j, "how", nd->found ? gd_json_str(nd->how) : json_null());
+		json_object_set_new(j, "note", gd_json_str(nd->note));
 		json_object_set_new(j, "missing_symbols", json_integer(nd->missing_syms));
 		if (nd->missing_syms)
-			json_object_set_new(j, "first_missing", json_string(nd->missing_first));
+			json_object_set_new(j, "first_missing", gd_json_str(nd->missing_first));
 		json_array_append_new(ns, j);
 	}
 	json_object_set_new(o, "needed", ns);
-	json_object_set_new(o, "soname", json_string(f->dyn.soname));
-	json_object_set_new(o, "runpath", json_string(f->dyn.runpath[0] ? f->dyn.runpath
+	json_object_set_new(o, "soname", gd_json_str(f->dyn.soname));
+	json_object_set_new(o, "runpath", gd_json_str(f->dyn.runpath[0] ? f->dyn.runpath
 								      : f->dyn.rpath));
-	json_object_set_new(o, "gpu_fit", json_string(fit_name(f->fit)));
+	json_object_set_new(o, "gpu_fit", gd_json_str(fit_name(f->fit)));
 	json_object_set_new(o, "runtime_ok", json_boolean(f->runtime_ok));
 	json_object_set_new(o, "fits", f->error[0] ? json_null() : json_boolean(gd_bs_file_ok(f)));
-	json_object_set_new(o, "detail", json_string(f->error[0] ? f->error : f->detail));
+	json_object_set_new(o, "detail", gd_json_str(f->error[0] ? f->error : f->detail));
 	return o;
 }
 
@@ -303,7 +304,7 @@ int gd_cmd_scan(struct gd_cli *cli, int argc, char **argv)
 		doc = gd_cli_json_doc("scan");
 		arr = json_array();
 		for (size_t i = 0; i < n_gpus; i++)
-			json_array_append_new(arr, json_string(gpus[i].name));
+			json_array_append_new(arr, gd_json_str(gpus[i].name));
 		json_object_set_new(doc, "gpus", arr);
 		arr = json_array();
 		for (size_t i = 0; i < files.n; i++)

@@ -2,21 +2,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "render_frameworks.h"
 
 static json_t *str_or_null(const char *s)
 {
-	return s && s[0] ? json_string(s) : json_null();
+	return s && s[0] ? gd_json_str(s) : json_null();
 }
 
 static json_t *fw_json(const struct gd_framework *fw)
 {
 	json_t *o = json_object(), *ts = json_array(), *ls = json_array();
 
-	json_object_set_new(o, "name", json_string(fw->name));
+	json_object_set_new(o, "name", gd_json_str(fw->name));
 	json_object_set_new(o, "version", str_or_null(fw->version));
-	json_object_set_new(o, "site", json_string(fw->site));
-	json_object_set_new(o, "build", json_string(fw->build));
+	json_object_set_new(o, "site", gd_json_str(fw->site));
+	json_object_set_new(o, "build", gd_json_str(fw->build));
 	json_object_set_new(o, "cuda_version", str_or_null(fw->cuda_version));
 	json_object_set_new(o, "hip_version", str_or_null(fw->hip_version));
 	json_object_set_new(o, "bundled_hip_major",
@@ -27,9 +28,9 @@ static json_t *fw_json(const struct gd_framework *fw)
 		const struct gd_bs_target *t = &fw->targets.v[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "kind", json_string(gd_bs_kind_name(t->kind)));
-		json_object_set_new(j, "target", json_string(t->target));
-		json_object_set_new(j, "features", json_string(t->features));
+		json_object_set_new(j, "kind", gd_json_str(gd_bs_kind_name(t->kind)));
+		json_object_set_new(j, "target", gd_json_str(t->target));
+		json_object_set_new(j, "features", gd_json_str(t->features));
 		json_object_set_new(j, "count", json_integer(t->count));
 		json_array_append_new(ts, j);
 	}
@@ -38,8 +39,8 @@ static json_t *fw_json(const struct gd_framework *fw)
 		const struct gd_fw_lib *l = &fw->libs.v[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "name", json_string(l->name));
-		json_object_set_new(j, "path", json_string(l->path));
+		json_object_set_new(j, "name", gd_json_str(l->name));
+		json_object_set_new(j, "path", gd_json_str(l->path));
 		json_object_set_new(j, "targets", json_integer((json_int_t)l->n_targets));
 		json_object_set_new(j, "missing", str_or_null(l->missing));
 		json_object_set_new(j, "error", str_or_null(l->error));
@@ -58,7 +59,7 @@ json_t *gd_render_frameworks_json(const struct gd_frameworks *fws)
 	json_t *o = json_object(), *envs = json_array(), *arr = json_array();
 
 	for (size_t i = 0; i < fws->envs.n; i++)
-		json_array_append_new(envs, json_string(fws->envs.v[i]));
+		json_array_append_new(envs, gd_json_str(fws->envs.v[i]));
 	json_object_set_new(o, "environments", envs);
 	json_object_set_new(o, "system_hip_major",
 			    fws->system_hip_major ? json_integer(fws->system_hip_major) : json_null());

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "render_gpu.h"
 
 static void put_hex(json_t *o, const char *key, uint32_t v, int width)
@@ -10,7 +11,7 @@ static void put_hex(json_t *o, const char *key, uint32_t v, int width)
 	char buf[16];
 
 	gd_fmt(buf, sizeof buf, "0x%0*x", width, v);
-	json_object_set_new(o, key, json_string(buf));
+	json_object_set_new(o, key, gd_json_str(buf));
 }
 
 static void put_unknown(json_t *o, const char *key, const char *why)
@@ -19,7 +20,7 @@ static void put_unknown(json_t *o, const char *key, const char *why)
 
 	json_object_set_new(o, key, json_null());
 	gd_fmt(k, sizeof k, "%s_unknown", key);
-	json_object_set_new(o, k, json_string(why[0] ? why : "unknown"));
+	json_object_set_new(o, k, gd_json_str(why[0] ? why : "unknown"));
 }
 
 static void put_num(json_t *o, const char *key, const gd_num *f)
@@ -33,7 +34,7 @@ static void put_num(json_t *o, const char *key, const gd_num *f)
 static void put_text(json_t *o, const char *key, const gd_text *f)
 {
 	if (gd_known(f))
-		json_object_set_new(o, key, json_string(f->v));
+		json_object_set_new(o, key, gd_json_str(f->v));
 	else
 		put_unknown(o, key, f->why);
 }
@@ -42,7 +43,7 @@ static void put_str_or(json_t *o, const char *key, const char *v,
 		       const char *why)
 {
 	if (v && v[0])
-		json_object_set_new(o, key, json_string(v));
+		json_object_set_new(o, key, gd_json_str(v));
 	else
 		put_unknown(o, key, why ? why : "");
 }
@@ -52,13 +53,13 @@ static json_t *pci_json(const struct gd_gpu *g)
 	const struct gd_pci *p = &g->pci;
 	json_t *o = json_object(), *link = json_object();
 
-	json_object_set_new(o, "bdf", json_string(p->bdf));
+	json_object_set_new(o, "bdf", gd_json_str(p->bdf));
 	put_hex(o, "vendor_id", p->vendor_id, 4);
 	put_hex(o, "device_id", p->device_id, 4);
 	if (g->pci_missing) {
 		json_object_set_new(o, "present", json_false());
 		json_object_set_new(o, "present_why",
-				    json_string("no PCI entry; address from "
+				    gd_json_str("no PCI entry; address from "
 						"KFD location_id"));
 	} else {
 		json_object_set_new(o, "present", json_true());
@@ -117,7 +118,7 @@ static json_t *node_json(const struct gd_kfd_node *n)
 	/* u64 ids as strings: JSON readers lose precision past 2^53 */
 	if (gd_known(&n->unique_id)) {
 		gd_fmt(buf, sizeof buf, "%llu", (unsigned long long)n->unique_id.v);
-		json_object_set_new(o, "unique_id", json_string(buf));
+		json_object_set_new(o, "unique_id", gd_json_str(buf));
 	} else {
 		put_unknown(o, "unique_id", n->unique_id.why);
 	}
@@ -135,14 +136,14 @@ static json_t *access_json(const struct gd_access *a)
 	json_object_set_new(o, "kfd_ok", json_boolean(a->kfd_ok));
 	json_object_set_new(o, "render_ok", json_boolean(a->render_ok));
 	json_object_set_new(o, "missing_group",
-			    a->missing_group[0] ? json_string(a->missing_group)
+			    a->missing_group[0] ? gd_json_str(a->missing_group)
 						: json_null());
-	json_object_set_new(o, "fix", a->fix[0] ? json_string(a->fix)
+	json_object_set_new(o, "fix", a->fix[0] ? gd_json_str(a->fix)
 						: json_null());
 	json_object_set_new(o, "in_container", json_boolean(a->in_container));
 	if (a->container_flags[0])
 		json_object_set_new(o, "container_flags",
-				    json_string(a->container_flags));
+				    gd_json_str(a->container_flags));
 	return o;
 }
 
@@ -153,18 +154,18 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 
 	put_str_or(o, "gfx", g->gfx, g->gfx_why);
 	if (g->gfx[0])
-		json_object_set_new(o, "gfx_source", json_string(g->gfx_source));
+		json_object_set_new(o, "gfx_source", gd_json_str(g->gfx_source));
 	put_str_or(o, "gfx_effective", g->gfx_effective,
 		   g->ovr.var[0] && !g->ovr.valid ? g->ovr.why : g->gfx_why);
 	if (g->ovr.var[0]) {
 		ovr = json_object();
-		json_object_set_new(ovr, "var", json_string(g->ovr.var));
-		json_object_set_new(ovr, "value", json_string(g->ovr.value));
+		json_object_set_new(ovr, "var", gd_json_str(g->ovr.var));
+		json_object_set_new(ovr, "value", gd_json_str(g->ovr.value));
 		json_object_set_new(ovr, "valid", json_boolean(g->ovr.valid));
 		json_object_set_new(ovr, "gfx", g->ovr.gfx[0]
-					? json_string(g->ovr.gfx) : json_null());
+					? gd_json_str(g->ovr.gfx) : json_null());
 		if (g->ovr.why[0])
-			json_object_set_new(ovr, "why", json_string(g->ovr.why));
+			json_object_set_new(ovr, "why", gd_json_str(g->ovr.why));
 		json_object_set_new(o, "override", ovr);
 	} else {
 		json_object_set_new(o, "override", json_null());
@@ -177,13 +178,13 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	put_num(o, "cu_count", &g->cu_count);
 	put_num(o, "vram_bytes", &g->vram_total);
 	if (gd_known(&g->vram_total))
-		json_object_set_new(o, "vram_source", json_string(g->vram_src));
+		json_object_set_new(o, "vram_source", gd_json_str(g->vram_src));
 	put_num(o, "vram_used_bytes", &g->vram_used);
 	put_num(o, "gtt_bytes", &g->gtt_total);
 	if (gd_known(&g->render_minor)) {
 		gd_fmt(buf, sizeof buf, "/dev/dri/renderD%llu",
 		       (unsigned long long)g->render_minor.v);
-		json_object_set_new(o, "render_node", json_string(buf));
+		json_object_set_new(o, "render_node", gd_json_str(buf));
 	} else {
 		put_unknown(o, "render_node", g->render_minor.why);
 	}
@@ -197,13 +198,13 @@ json_t *gd_render_gpu_json(const struct gd_gpu *g)
 {
 	json_t *o = json_object(), *vis;
 
-	json_object_set_new(o, "vendor", json_string(gd_vendor_name(g->vendor)));
+	json_object_set_new(o, "vendor", gd_json_str(gd_vendor_name(g->vendor)));
 	put_text(o, "name", &g->name);
 	if (gd_known(&g->name))
-		json_object_set_new(o, "name_source", json_string(g->name.src));
+		json_object_set_new(o, "name_source", gd_json_str(g->name.src));
 	json_object_set_new(o, "pci", pci_json(g));
 	json_object_set_new(o, "integrated", json_boolean(g->integrated));
-	json_object_set_new(o, "integrated_why", json_string(g->integrated_why));
+	json_object_set_new(o, "integrated_why", gd_json_str(g->integrated_why));
 	if (g->vendor == GD_VENDOR_AMD)
 		amd_json(o, g);
 	if (g->vendor == GD_VENDOR_NVIDIA) {
@@ -219,7 +220,7 @@ json_t *gd_render_gpu_json(const struct gd_gpu *g)
 	vis = json_object();
 	json_object_set_new(vis, "hidden", json_boolean(g->hidden));
 	json_object_set_new(vis, "note", g->visible_note[0]
-				? json_string(g->visible_note) : json_null());
+				? gd_json_str(g->visible_note) : json_null());
 	json_object_set_new(o, "visibility", vis);
 	return o;
 }
@@ -334,15 +335,15 @@ static json_t *kernel_json(const struct gd_machine *m)
 	const struct gd_kernel_info *ki = &m->kernel;
 
 	json_object_set_new(k, "release", gd_known(&ki->release)
-				? json_string(ki->release.v) : json_null());
+				? gd_json_str(ki->release.v) : json_null());
 	json_object_set_new(k, "amdgpu_loaded", json_boolean(ki->amdgpu_loaded));
 	json_object_set_new(k, "amdgpu_version", gd_known(&ki->amdgpu_version)
-				? json_string(ki->amdgpu_version.v) : json_null());
+				? gd_json_str(ki->amdgpu_version.v) : json_null());
 	json_object_set_new(k, "kfd_present", json_boolean(ki->kfd_present));
 	json_object_set_new(k, "kfd_nodes_total",
 			    json_integer(m->kfd_nodes_total));
 	json_object_set_new(k, "nvidia_driver", gd_known(&ki->nvidia_driver)
-				? json_string(ki->nvidia_driver.v) : json_null());
+				? gd_json_str(ki->nvidia_driver.v) : json_null());
 	return k;
 }
 
@@ -361,10 +362,10 @@ void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
 	}
 	json_object_set_new(doc, "gpus", arr);
 	if (!m->n_gpus)
-		json_object_set_new(doc, "no_gpu_why", json_string(
+		json_object_set_new(doc, "no_gpu_why", gd_json_str(
 			m->pci_why[0] ? m->pci_why
 				      : "no display or accelerator PCI device"));
 	json_object_set_new(doc, "kernel", kernel_json(m));
 	json_object_set_new(doc, "visible_devices", m->visible_summary[0]
-				? json_string(m->visible_summary) : json_null());
+				? gd_json_str(m->visible_summary) : json_null());
 }

@@ -2,13 +2,14 @@
  * stack" block. One walk over the same structs for both. */
 #include <string.h>
 
+#include "core/json.h"
 #include "render_inventory.h"
 
 /* ---- JSON ---- */
 
 static json_t *str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? gd_json_str(s) : json_null();
 }
 
 /* A status-carrying text fact: value, or null + "<key>_unknown". */
@@ -17,16 +18,16 @@ static void set_text(json_t *o, const char *key, const gd_text *t)
 	char k[64];
 
 	if (gd_known(t)) {
-		json_object_set_new(o, key, json_string(t->v));
+		json_object_set_new(o, key, gd_json_str(t->v));
 		if (t->src[0]) {
 			gd_fmt(k, sizeof k, "%s_source", key);
-			json_object_set_new(o, k, json_string(t->src));
+			json_object_set_new(o, k, gd_json_str(t->src));
 		}
 		return;
 	}
 	json_object_set_new(o, key, json_null());
 	gd_fmt(k, sizeof k, "%s_unknown", key);
-	json_object_set_new(o, k, json_string(t->why[0] ? t->why : "unknown"));
+	json_object_set_new(o, k, gd_json_str(t->why[0] ? t->why : "unknown"));
 }
 
 /* "a, b, c" -> ["a", "b", "c"] */
@@ -52,8 +53,8 @@ static json_t *libs_json(const struct gd_lib *l, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "name", json_string(l[i].name));
-		json_object_set_new(o, "path", json_string(l[i].path));
+		json_object_set_new(o, "name", gd_json_str(l[i].name));
+		json_object_set_new(o, "path", gd_json_str(l[i].path));
 		json_object_set_new(o, "version", str_or_null(l[i].version));
 		json_object_set_new(o, "so_major", l[i].so_major ?
 				    json_integer(l[i].so_major) : json_null());
@@ -67,8 +68,8 @@ static json_t *rocblas_json(const struct gd_rocblas_dir *d, int standalone)
 	json_t *o = json_object(), *ts = json_array();
 
 	if (standalone)
-		json_object_set_new(o, "kind", json_string("rocblas"));
-	json_object_set_new(o, "path", json_string(d->path));
+		json_object_set_new(o, "kind", gd_json_str("rocblas"));
+	json_object_set_new(o, "path", gd_json_str(d->path));
 	json_object_set_new(o, "found_by", found_by_json(d->found_by));
 	json_object_set_new(o, "version", str_or_null(d->version));
 	for (size_t i = 0; i < d->n_targets; i++) {
@@ -78,10 +79,10 @@ static json_t *rocblas_json(const struct gd_rocblas_dir *d, int standalone)
 
 		gd_fmt(name, sizeof name, "%s%s%s", t->gfx, t->xnack[0] ?
 		       ":xnack" : "", t->xnack);
-		json_object_set_new(x, "target", json_string(name));
-		json_object_set_new(x, "gfx", json_string(t->gfx));
+		json_object_set_new(x, "target", gd_json_str(name));
+		json_object_set_new(x, "gfx", gd_json_str(t->gfx));
 		json_object_set_new(x, "xnack", str_or_null(t->xnack));
-		json_object_set_new(x, "kind", json_string(gd_rocblas_kind_name(t->kind)));
+		json_object_set_new(x, "kind", gd_json_str(gd_rocblas_kind_name(t->kind)));
 		json_object_set_new(x, "tensile_catalog", json_boolean(t->tensile_catalog));
 		json_object_set_new(x, "tensile_code", json_boolean(t->tensile_code));
 		json_object_set_new(x, "fallback_kernels", json_boolean(t->fallback_kernels));
@@ -115,15 +116,15 @@ static json_t *rocm_json(const struct gd_inventory *inv, size_t idx)
 	const struct gd_rocm_install *r = &inv->rocm[idx];
 	json_t *o = json_object(), *rb = json_array();
 
-	json_object_set_new(o, "kind", json_string("rocm"));
-	json_object_set_new(o, "path", json_string(r->path));
-	json_object_set_new(o, "resolved", json_string(r->resolved));
+	json_object_set_new(o, "kind", gd_json_str("rocm"));
+	json_object_set_new(o, "path", gd_json_str(r->path));
+	json_object_set_new(o, "resolved", gd_json_str(r->resolved));
 	json_object_set_new(o, "found_by", found_by_json(r->found_by));
 	set_text(o, "version", &r->version);
 	set_text(o, "hip_version", &r->hip_version);
 	json_object_set_new(o, "hip_major", r->hip_major ? json_integer(r->hip_major)
 			    : json_null());
-	json_object_set_new(o, "lib_dir", json_string(r->lib_dir));
+	json_object_set_new(o, "lib_dir", gd_json_str(r->lib_dir));
 	json_object_set_new(o, "loader_pick", json_boolean(r->loader_pick));
 	json_object_set_new(o, "hip_path_mismatch", json_boolean(r->hip_path_mismatch));
 	json_object_set_new(o, "libraries", libs_json(r->libs, r->n_libs));
@@ -139,14 +140,14 @@ static json_t *check_json(const struct gd_cuda_check *c)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "lib", json_string(c->lib));
-	json_object_set_new(o, "path", json_string(c->path));
+	json_object_set_new(o, "lib", gd_json_str(c->lib));
+	json_object_set_new(o, "path", gd_json_str(c->path));
 	json_object_set_new(o, "cuda", str_or_null(c->cuda));
 	json_object_set_new(o, "min_driver", str_or_null(c->min_driver));
 	json_object_set_new(o, "full_driver", str_or_null(c->full_driver));
 	json_object_set_new(o, "driver_ok", c->driver_ok < 0 ? json_null()
 			    : json_boolean(c->driver_ok));
-	json_object_set_new(o, "why", json_string(c->why));
+	json_object_set_new(o, "why", gd_json_str(c->why));
 	return o;
 }
 
@@ -154,7 +155,7 @@ static json_t *cuda_driver_json(const struct gd_inventory *inv)
 {
 	json_t *o = json_object(), *ch = json_array(), *libs;
 
-	json_object_set_new(o, "kind", json_string("cuda-driver"));
+	json_object_set_new(o, "kind", gd_json_str("cuda-driver"));
 	json_object_set_new(o, "path", str_or_null(inv->cuda_driver_from));
 	set_text(o, "version", &inv->cuda_driver);
 	set_text(o, "cuda_api", &inv->cuda_driver_api);
@@ -170,8 +171,8 @@ static json_t *cuda_toolkit_json(const struct gd_cuda_toolkit *t)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kind", json_string("cuda-toolkit"));
-	json_object_set_new(o, "path", json_string(t->path));
+	json_object_set_new(o, "kind", gd_json_str("cuda-toolkit"));
+	json_object_set_new(o, "path", gd_json_str(t->path));
 	json_object_set_new(o, "found_by", found_by_json(t->found_by));
 	set_text(o, "version", &t->version);
 	json_object_set_new(o, "lib_dir", str_or_null(t->lib_dir));
@@ -184,11 +185,11 @@ static json_t *icd_json(const struct gd_icd *c, int vulkan)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kind", json_string(vulkan ? "vulkan" : "opencl"));
+	json_object_set_new(o, "kind", gd_json_str(vulkan ? "vulkan" : "opencl"));
 	json_object_set_new(o, "path", str_or_null(c->manifest));
 	json_object_set_new(o, "found_by", found_by_json(c->found_by));
 	json_object_set_new(o, "driver", str_or_null(c->driver));
-	json_object_set_new(o, "device_type", json_string(c->software ? "cpu" : "gpu"));
+	json_object_set_new(o, "device_type", gd_json_str(c->software ? "cpu" : "gpu"));
 	json_object_set_new(o, "software", json_boolean(c->software));
 	set_text(o, "library", &c->library);
 	json_object_set_new(o, "library_found", json_boolean(c->library_found));
@@ -200,7 +201,7 @@ static json_t *icd_json(const struct gd_icd *c, int vulkan)
 	} else {
 		json_object_set_new(o, "version", json_null());
 		json_object_set_new(o, "version_unknown",
-				    json_string("OpenCL ICD files carry no version"));
+				    gd_json_str("OpenCL ICD files carry no version"));
 	}
 	json_object_set_new(o, "error", str_or_null(c->error));
 	return o;

@@ -1,4 +1,5 @@
 /* cli/render_probe: one walk over the probe report for each output form. */
+#include "core/json.h"
 #include "render_probe.h"
 
 #include <math.h>
@@ -316,22 +317,22 @@ static json_t *result_json(const struct gd_probe_result *x, int selftest)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "backend", json_string(x->backend));
-	json_object_set_new(o, "device", json_string(x->device));
+	json_object_set_new(o, "backend", gd_json_str(x->backend));
+	json_object_set_new(o, "device", gd_json_str(x->device));
 	json_object_set_new(o, "device_index", json_integer(x->dev));
-	json_object_set_new(o, "op", json_string(x->op));
+	json_object_set_new(o, "op", gd_json_str(x->op));
 	json_object_set_new(o, "status",
-			    json_string(gd_probe_status_name(x->status)));
-	json_object_set_new(o, "phase", json_string(x->phase));
+			    gd_json_str(gd_probe_status_name(x->status)));
+	json_object_set_new(o, "phase", gd_json_str(x->phase));
 	json_object_set_new(o, "seconds",
 			    json_real(round(x->seconds * 1e6) / 1e6));
-	json_object_set_new(o, "detail", json_string(x->detail));
+	json_object_set_new(o, "detail", gd_json_str(x->detail));
 	if (x->max_error != 0 && isfinite(x->max_error))
 		json_object_set_new(o, "max_error", json_real(x->max_error));
 	if (x->log[0])
-		json_object_set_new(o, "log", json_string(x->log));
+		json_object_set_new(o, "log", gd_json_str(x->log));
 	if (selftest) {
-		json_object_set_new(o, "expected", json_string(x->expected));
+		json_object_set_new(o, "expected", gd_json_str(x->expected));
 		json_object_set_new(o, "pass",
 				    json_boolean(gd_probe_selftest_pass(x)));
 	}
@@ -352,23 +353,25 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 		const struct gd_probe_device *d = &r->devices.v[i];
 
 		json_array_append_new(devs, json_pack(
-			"{s:s, s:i, s:s, s:s, s:I, s:s, s:s, s:s, s:b}",
-			"backend", d->backend, "index", d->index, "name",
-			d->name, "isa", d->isa, "memory_bytes",
-			(json_int_t)d->mem_bytes, "driver", d->driver,
-			"runtime", d->runtime, "library", d->library,
-			"software", d->software));
+			"{s:o, s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:b}",
+			"backend", gd_json_str(d->backend), "index", d->index,
+			"name", gd_json_str(d->name), "isa", gd_json_str(d->isa),
+			"memory_bytes", (json_int_t)d->mem_bytes, "driver",
+			gd_json_str(d->driver), "runtime",
+			gd_json_str(d->runtime), "library",
+			gd_json_str(d->library), "software", d->software));
 		if (d->platform[0])
 			json_object_set_new(json_array_get(devs, i), "platform",
-					    json_string(d->platform));
+					    gd_json_str(d->platform));
 	}
 	for (size_t i = 0; i < r->figures.n; i++) {
 		const struct gd_probe_figure *g = &r->figures.v[i];
 
 		json_array_append_new(figs, json_pack(
-			"{s:s, s:i, s:s, s:f, s:s, s:s}", "backend",
-			g->backend, "device_index", g->dev, "name", g->name,
-			"value", g->value, "unit", g->unit, "note", g->note));
+			"{s:o, s:i, s:o, s:f, s:o, s:o}", "backend",
+			gd_json_str(g->backend), "device_index", g->dev, "name",
+			gd_json_str(g->name), "value", g->value, "unit",
+			gd_json_str(g->unit), "note", gd_json_str(g->note)));
 	}
 	json_object_set_new(doc, "results", res);
 	json_object_set_new(doc, "devices", devs);

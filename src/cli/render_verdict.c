@@ -1,3 +1,4 @@
+#include "core/json.h"
 #include "render_verdict.h"
 
 #include <string.h>
@@ -9,7 +10,7 @@ static json_t *lines_json(const gd_lines *l)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, json_string(l->v[i].text));
+		json_array_append_new(a, gd_json_str(l->v[i].text));
 	return a;
 }
 
@@ -23,8 +24,10 @@ static json_t *sources_json(gd_ctx *ctx, const struct gd_verdict *v)
 		const char *title = gd_kb_str(s, "title");
 
 		json_array_append_new(
-			a, json_pack("{s:s, s:s?, s:s?}", "id",
-				     v->sources.v[i].text, "title", title, "url", url));
+			a, json_pack("{s:o, s:o, s:o}", "id",
+				     gd_json_str(v->sources.v[i].text), "title",
+				     gd_json_str_or_null(title), "url",
+				     gd_json_str_or_null(url)));
 	}
 	return a;
 }
@@ -35,18 +38,20 @@ json_t *gd_render_verdict_json(gd_ctx *ctx, const struct gd_verdict *v)
 	json_t *wl = json_array();
 
 	json_object_set_new(o, "status",
-			    json_string(gd_verdict_status_name(v->status)));
-	json_object_set_new(o, "headline", json_string(v->headline));
+			    gd_json_str(gd_verdict_status_name(v->status)));
+	json_object_set_new(o, "headline", gd_json_str(v->headline));
 	json_object_set_new(o, "facts", lines_json(&v->facts));
 	json_object_set_new(o, "steps", lines_json(&v->steps));
 	for (size_t i = 0; i < v->workloads.n; i++) {
 		const struct gd_workload_advice *w = &v->workloads.v[i];
 
 		json_array_append_new(
-			wl, json_pack("{s:s, s:s, s:s, s:s, s:s}", "workload",
-				      w->workload, "verdict", w->verdict, "backend",
-				      w->backend, "text", w->text, "install",
-				      w->install));
+			wl, json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload",
+				      gd_json_str(w->workload), "verdict",
+				      gd_json_str(w->verdict), "backend",
+				      gd_json_str(w->backend), "text",
+				      gd_json_str(w->text), "install",
+				      gd_json_str(w->install)));
 	}
 	json_object_set_new(o, "workloads", wl);
 	json_object_set_new(o, "sources", sources_json(ctx, v));

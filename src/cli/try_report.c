@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/json.h"
 #include "kb/kb.h"
 #include "try_int.h"
 #include "wa_common.h"
@@ -121,18 +122,18 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	const char *sig = r->signo ? sigabbrev_np(r->signo) : NULL;
 	char signame[32];
 
-	json_object_set_new(o, "name", json_string(st->id));
+	json_object_set_new(o, "name", gd_json_str(st->id));
 	json_object_set_new(o, "for", gd_wa_jstr_or_null(st->for_what));
 	json_object_set_new(o, "env", json_incref(json_object_get(pj, "set")));
 	json_object_set_new(o, "unset",
 			    json_incref(json_object_get(pj, "unset")));
-	json_object_set_new(o, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(o, "outcome", gd_json_str(outcome_name(r->outcome)));
 	json_object_set_new(o, "phase", gd_wa_jstr(r->phase));
 	json_object_set_new(o, "seconds", json_real(r->seconds));
 	json_object_set_new(o, "exit_code", r->exit_code >= 0
 				    ? json_integer(r->exit_code) : json_null());
 	gd_fmt(signame, sizeof signame, "SIG%s", sig ? sig : "?");
-	json_object_set_new(o, "signal", r->signo ? json_string(signame)
+	json_object_set_new(o, "signal", r->signo ? gd_json_str(signame)
 						  : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
 	json_object_set_new(o, "reason", gd_wa_jstr_or_null(st->reason));
@@ -161,7 +162,7 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 		if (st->kind == GD_STRAT_USER_STEP) {
 			json_t *s = json_object();
 
-			json_object_set_new(s, "name", json_string(st->id));
+			json_object_set_new(s, "name", gd_json_str(st->id));
 			json_object_set_new(s, "for",
 					    gd_wa_jstr_or_null(st->for_what));
 			json_object_set_new(s, "steps", gd_wa_jstr(st->steps));
@@ -173,14 +174,14 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 		} else if (t->rows[k].ran) {
 			json_array_append_new(rows, row_json(t, k));
 		} else {
-			json_array_append_new(notrun, json_string(st->id));
+			json_array_append_new(notrun, gd_json_str(st->id));
 		}
 	}
 	json_object_set_new(doc, "strategies", rows);
 	json_object_set_new(doc, "not_run", notrun);
 	json_object_set_new(doc, "user_steps", steps);
 	json_object_set_new(doc, "first_ok", t->first_ok >= 0
-		? json_string(t->list.v.v[t->first_ok].id) : json_null());
+		? gd_json_str(t->list.v.v[t->first_ok].id) : json_null());
 	json_object_set_new(doc, "saved", gd_wa_jstr_or_null(sv->path));
 	json_object_set_new(doc, "saved_name", sv->path[0]
 			    ? gd_wa_jstr(sv->name) : json_null());

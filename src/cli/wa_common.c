@@ -1,4 +1,5 @@
 /* Profile choice and rendering shared by run, env and try. */
+#include "core/json.h"
 #include "wa_common.h"
 
 #include <string.h>
@@ -65,18 +66,7 @@ void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap)
 
 json_t *gd_wa_jstr(const char *s)
 {
-	json_t *j = json_string(s ? s : "");
-	char tmp[4096];
-
-	if (j)
-		return j;
-	/* Not UTF-8 (environment values may be any bytes): show it mended
-	 * rather than drop the key. */
-	gd_strlcpy(tmp, s, sizeof tmp);
-	for (char *c = tmp; *c; c++)
-		if ((unsigned char)*c >= 0x80)
-			*c = '?';
-	return json_string(tmp);
+	return gd_json_str(s);
 }
 
 json_t *gd_wa_jstr_or_null(const char *s)
@@ -122,11 +112,11 @@ json_t *gd_wa_profile_json(const struct gd_profile *p)
 					    gd_wa_jstr(it->value));
 			break;
 		case GD_PROF_UNSET:
-			json_array_append_new(unset, json_string(it->name));
+			json_array_append_new(unset, gd_json_str(it->name));
 			break;
 		case GD_PROF_PREPEND:
 			e = json_object();
-			json_object_set_new(e, "name", json_string(it->name));
+			json_object_set_new(e, "name", gd_json_str(it->name));
 			json_object_set_new(e, "dir", gd_wa_jstr(it->value));
 			json_array_append_new(pre, e);
 			break;
@@ -146,7 +136,7 @@ json_t *gd_wa_pick_json(const struct gd_pick *pk)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "origin",
-			    json_string(gd_wa_origin_name(pk->origin)));
+			    gd_json_str(gd_wa_origin_name(pk->origin)));
 	json_object_set_new(o, "gpu", gd_wa_jstr_or_null(pk->gpu_name));
 	json_object_set_new(o, "profile",
 			    pk->origin == GD_PICK_NONE

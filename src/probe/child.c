@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/json.h"
 #include "backend.h"
 
 /* One write per line: the pipe keeps lines under PIPE_BUF whole even when
@@ -68,12 +69,14 @@ void gd_pc_phase(struct gd_pc *pc, const char *fmt, ...)
 
 void gd_pc_device(struct gd_pc *pc, const struct gd_probe_device *d)
 {
-	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:s, s:I, s:s, s:s, s:s, s:b, s:s}",
-			     "t", "dev", "index", d->index, "name", d->name,
-			     "isa", d->isa, "mem", (json_int_t)d->mem_bytes,
-			     "driver", d->driver, "runtime", d->runtime,
-			     "library", d->library, "software", d->software,
-			     "platform", d->platform));
+	pc_msg(pc, json_pack("{s:s, s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:b, s:o}",
+			     "t", "dev", "index", d->index, "name",
+			     gd_json_str(d->name), "isa", gd_json_str(d->isa),
+			     "mem", (json_int_t)d->mem_bytes, "driver",
+			     gd_json_str(d->driver), "runtime",
+			     gd_json_str(d->runtime), "library",
+			     gd_json_str(d->library), "software", d->software,
+			     "platform", gd_json_str(d->platform)));
 }
 
 static int pc_wanted(const struct gd_pc *pc, int step)
@@ -109,11 +112,11 @@ void gd_pc_begin_always(struct gd_pc *pc, int dev, const char *op)
 static void pc_result(struct gd_pc *pc, int step, enum gd_probe_status st,
 		      double max_error, double secs, const char *detail)
 {
-	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:f, s:f, s:s}", "t", "res",
+	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:f, s:f, s:o}", "t", "res",
 			     "step", step, "status", gd_probe_status_name(st),
 			     "seconds", secs, "max_error",
 			     isfinite(max_error) ? max_error : 1e308,
-			     "detail", detail));
+			     "detail", gd_json_str(detail)));
 }
 
 void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,

@@ -38,9 +38,10 @@ int gd_probe_selftest_pass(const struct gd_probe_result *res)
 
 static const char *sym(int utf8, enum gd_probe_status s)
 {
-	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–"};
+	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–",
+					"–"};
 	static const char *const a[] = {"ok", "WRONG", "FAIL", "MISSING",
-					"CRASH", "HANG", "skip"};
+					"CRASH", "HANG", "skip", "NODEV"};
 
 	return utf8 ? u[s] : a[s];
 }
@@ -52,6 +53,7 @@ static const char *colour(const struct gd_cli *cli, enum gd_probe_status s)
 		return gd_c_green(cli);
 	case GD_PS_SKIPPED:
 	case GD_PS_MISSING:
+	case GD_PS_NODEVICE:
 		return gd_c_dim(cli);
 	case GD_PS_WRONG:
 		return gd_c_yellow(cli);

@@ -183,18 +183,16 @@ out:
 
 void gd_cu_gemm_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
-	static const struct { const char *op, *fn; int type, full; } ops[] = {
-		{"gemm_fp32", "cublasSgemm_v2", GD_R_32F, 0},
-		{"gemm_fp16", "cublasGemmEx fp16", GD_R_16F, 1},
-		{"gemm_bf16", "cublasGemmEx bf16", GD_R_16BF, 1},
+	static const struct { enum gd_op op; const char *fn; int type; } ops[] = {
+		{GD_OP_GEMM_FP32, "cublasSgemm_v2", GD_R_32F},
+		{GD_OP_GEMM_FP16, "cublasGemmEx fp16", GD_R_16F},
+		{GD_OP_GEMM_BF16, "cublasGemmEx bf16", GD_R_16BF},
 	};
 	struct gd_cublas b;
 	char why[1000];
 	int opened = -1;
 
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		if (ops[i].full && pc->args->quick)
-			continue;
 		if (!gd_pc_begin(pc, dev, ops[i].op))
 			continue;
 		if (opened < 0)

@@ -324,14 +324,14 @@ static gd_hipblas_gemmex_fn hb_ex(const struct gd_hipblas *b, int v2,
 
 void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 {
-	static const struct { const char *op, *fn; int kind, type, full; } ops[] = {
-		{"gemm_fp32", "hipblasSgemm", K_SGEMM, GD_HIP_R_32F, 0},
-		{"gemm_fp16_ex_v1", "hipblasGemmEx fp16 (hipblasDatatype_t)",
-		 K_EX_V1, GD_HIP_R_16F, 1},
-		{"gemm_fp16", "hipblasGemmEx_v2 fp16 (hipDataType)", K_EX_V2,
-		 GD_HIP_R_16F, 1},
-		{"gemm_bf16", "hipblasGemmEx_v2 bf16 (hipDataType)", K_EX_V2,
-		 GD_HIP_R_16BF, 1},
+	static const struct { enum gd_op op; const char *fn; int kind, type; } ops[] = {
+		{GD_OP_GEMM_FP32, "hipblasSgemm", K_SGEMM, GD_HIP_R_32F},
+		{GD_OP_GEMM_FP16_EX_V1, "hipblasGemmEx fp16 (hipblasDatatype_t)",
+		 K_EX_V1, GD_HIP_R_16F},
+		{GD_OP_GEMM_FP16, "hipblasGemmEx_v2 fp16 (hipDataType)", K_EX_V2,
+		 GD_HIP_R_16F},
+		{GD_OP_GEMM_BF16, "hipblasGemmEx_v2 bf16 (hipDataType)", K_EX_V2,
+		 GD_HIP_R_16BF},
 	};
 	struct gd_hipblas b;
 	struct gd_rocblas rb;
@@ -342,8 +342,6 @@ void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 		struct hgemm gm = {ops[i].kind, ops[i].type, ops[i].fn, NULL,
 				   &b, NULL};
 
-		if (ops[i].full && pc->args->quick)
-			continue;
 		if (!gd_pc_begin(pc, dev, ops[i].op))
 			continue;
 		if (opened < 0)
@@ -366,7 +364,7 @@ void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 	}
 	if (opened == GD_PS_OK)
 		b.Destroy(b.h);
-	if (pc->args->quick || !gd_pc_begin(pc, dev, "gemm_fp32_rocblas"))
+	if (!gd_pc_begin(pc, dev, GD_OP_GEMM_FP32_ROCBLAS))
 		return;
 	opened = rb_open(pc, h, &rb, why, sizeof why);
 	if (opened != GD_PS_OK) {

@@ -86,6 +86,17 @@ static int pc_wanted(const struct gd_pc *pc, int step)
 	return step >= pc->args->start;
 }
 
+int gd_pc_wants(const struct gd_pc *pc, enum gd_op op)
+{
+	const struct gd_op_info *o = gd_op(op);
+
+	if (o->bench)
+		return pc->args->bench;
+	if (pc->args->ops)
+		return (pc->args->ops & GD_OPSET(op)) != 0;
+	return !pc->args->quick || o->quick;
+}
+
 static void pc_announce(struct gd_pc *pc, int dev, const char *op)
 {
 	pc->cur_step = pc->step++;
@@ -94,19 +105,29 @@ static void pc_announce(struct gd_pc *pc, int dev, const char *op)
 			     pc->cur_step, "op", op, "dev", dev));
 }
 
-int gd_pc_begin(struct gd_pc *pc, int dev, const char *op)
+int gd_pc_begin_case(struct gd_pc *pc, int dev, const char *name)
 {
 	if (!pc_wanted(pc, pc->step)) {
 		pc->step++;
 		return 0;
 	}
-	pc_announce(pc, dev, op);
+	pc_announce(pc, dev, name);
 	return 1;
 }
 
-void gd_pc_begin_always(struct gd_pc *pc, int dev, const char *op)
+/* An op left out by --quick, --only or the lack of --bench takes no step
+ * number: every child of a run gets the same selection, so the numbers
+ * still agree across restarts. */
+int gd_pc_begin(struct gd_pc *pc, int dev, enum gd_op op)
 {
-	pc_announce(pc, dev, op);
+	if (!gd_pc_wants(pc, op))
+		return 0;
+	return gd_pc_begin_case(pc, dev, gd_op_name(op));
+}
+
+void gd_pc_begin_always(struct gd_pc *pc, int dev, enum gd_op op)
+{
+	pc_announce(pc, dev, gd_op_name(op));
 }
 
 static void pc_result(struct gd_pc *pc, int step, enum gd_probe_status st,
@@ -135,22 +156,40 @@ void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
 	pc->cur_step = -1;
 }
 
-void gd_pc_skip(struct gd_pc *pc, int dev, const char *op,
-		enum gd_probe_status st, const char *fmt, ...)
+static void pc_skip_v(struct gd_pc *pc, int dev, enum gd_op op,
+		      enum gd_probe_status st, const char *fmt, va_list ap)
 {
 	char detail[500];
-	va_list ap;
 
 	if (!pc_wanted(pc, pc->step)) {
 		pc->step++;
 		return;
 	}
-	va_start(ap, fmt);
 	gd_vfmt(detail, sizeof detail, fmt, ap);
-	va_end(ap);
-	pc_announce(pc, dev, op);
+	pc_announce(pc, dev, gd_op_name(op));
 	pc_result(pc, pc->cur_step, st, 0, 0, detail);
 	pc->cur_step = -1;
+}
+
+void gd_pc_skip(struct gd_pc *pc, int dev, enum gd_op op,
+		enum gd_probe_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!gd_pc_wants(pc, op))
+		return;
+	va_start(ap, fmt);
+	pc_skip_v(pc, dev, op, st, fmt, ap);
+	va_end(ap);
+}
+
+void gd_pc_setup_failed(struct gd_pc *pc, int dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_skip_v(pc, dev, GD_OP_ALLOC_DEVICE, GD_PS_ERROR, fmt, ap);
+	va_end(ap);
 }
 
 void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
@@ -166,7 +205,7 @@ void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
 
 int gd_pc_bench_begin(struct gd_pc *pc, int dev)
 {
-	if (!pc->args->bench || !gd_pc_begin(pc, dev, "bench"))
+	if (!gd_pc_begin(pc, dev, GD_OP_BENCH))
 		return 0;
 	pc->bench_fig0 = pc->figures;
 	return 1;

@@ -279,18 +279,19 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 	struct gd_probe_result *r = NULL;
 	enum gd_probe_status st;
 	char d[512];
-	const char *op = j->in_op ? j->op : j->begun ? "exit" : "init";
+	const char *op = j->in_op ? j->op
+			 : gd_op_name(j->begun ? GD_OP_EXIT : GD_OP_INIT);
 
 	/* the setup steps of a restarted child were reported the first time */
 	if (j->in_op && !reported(j, j->cur_step))
-		op = "restart";
+		op = gd_op_name(GD_OP_RESTART);
 
 	if (j->run->opts->cancel && *j->run->opts->cancel)
 		cancel = "stopped: interrupted";
 	if (res->outcome == GD_CHILD_NOSTART) {
 		gd_fmt(d, sizeof d, "cannot start the probe child: %s",
 		       res->error);
-		r = gd_pjob_add(j, -1, "init", GD_PS_ERROR, d);
+		r = gd_pjob_add(j, -1, gd_op_name(GD_OP_INIT), GD_PS_ERROR, d);
 	} else if (res->outcome == GD_CHILD_HUNG && cancel) {
 		r = gd_pjob_add(j, j->in_op ? j->cur_dev : -1, op,
 				GD_PS_SKIPPED, cancel);
@@ -324,7 +325,8 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 			   sizeof r->detail);
 	}
 	if (clean_exit(j, res) || cancel || j->only >= 0 || !j->in_op ||
-	    !reported(j, j->cur_step) || !strcmp(j->op, "init"))
+	    !reported(j, j->cur_step) ||
+	    gd_op_find(j->op) == GD_OP_INIT)
 		return 0;
 	if (j->restarts < GD_PROBE_MAX_RESTARTS &&
 	    gd_now() < j->run->deadline - 1.0) {
@@ -334,7 +336,7 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 		j->begun = 0;
 		return 1;
 	}
-	gd_pjob_add(j, -1, "not_run", GD_PS_SKIPPED,
+	gd_pjob_add(j, -1, gd_op_name(GD_OP_NOT_RUN), GD_PS_SKIPPED,
 		    gd_now() >= j->run->deadline - 1.0
 		    ? "the ops after this one were not run: the whole-run "
 		      "deadline (--total-timeout) passed"

@@ -27,6 +27,7 @@ struct dev_mem {
 	unsigned char *h, *back, *pin;
 	void *pin_handle;
 	gd_dptr m;
+	int filled;    /* h holds the pattern */
 	int h2d_begun; /* copy_h2d ran in this child */
 };
 
@@ -63,15 +64,17 @@ static void mem_alloc_ops(struct gd_pc *pc, struct dev_mem *s, int dev)
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB %s", d->host_what);
 		}
 	}
-	/* a restarted child, past alloc_pinned: the async copy still needs
-	 * the memory */
-	if (!s->pin && gd_pc_wants(pc, GD_OP_COPY_H2D_ASYNC)) {
-		if (d->host_alloc(s->be, MEM_SZ, (void **)&s->pin,
-				  &s->pin_handle))
-			s->pin = NULL;
-		else
-			memset(s->pin, 0x5a, MEM_SZ);
-	}
+}
+
+/* The host pattern, made inside the first step that needs it: between
+ * steps the per-op deadline runs from the last result. A step also redoes
+ * what it needs of an earlier step that ran in an earlier child. */
+static void mem_fill(struct dev_mem *s)
+{
+	if (s->filled++)
+		return;
+	for (size_t i = 0; i < MEM_SZ; i++)
+		s->h[i] = (unsigned char)(i * 7 + 1);
 }
 
 static void mem_sync_copies(struct gd_pc *pc, struct dev_mem *s, int dev)
@@ -80,6 +83,7 @@ static void mem_sync_copies(struct gd_pc *pc, struct dev_mem *s, int dev)
 	long r;
 
 	if (gd_pc_begin(pc, dev, GD_OP_COPY_H2D)) {
+		mem_fill(s);
 		gd_pc_phase(pc, "%s 64 MiB pageable", d->h2d_name);
 		r = d->h2d(s->be, s->m, s->h, MEM_SZ, 0);
 		s->h2d_begun = 1;
@@ -89,13 +93,13 @@ static void mem_sync_copies(struct gd_pc *pc, struct dev_mem *s, int dev)
 			gd_pc_end(pc, GD_PS_OK, 0,
 				  "64 MiB pageable, synchronous");
 	}
-	if (!gd_pc_wants(pc, GD_OP_COPY_D2H))
-		return;
-	if (!s->h2d_begun) { /* it ran in an earlier child, or not */
-		gd_pc_phase(pc, "%s 64 MiB (for copy_d2h)", d->h2d_name);
-		d->h2d(s->be, s->m, s->h, MEM_SZ, 0);
-	}
 	if (gd_pc_begin(pc, dev, GD_OP_COPY_D2H)) {
+		mem_fill(s);
+		if (!s->h2d_begun) { /* it ran in an earlier child */
+			gd_pc_phase(pc, "%s 64 MiB (for copy_d2h)",
+				    d->h2d_name);
+			d->h2d(s->be, s->m, s->h, MEM_SZ, 0);
+		}
 		gd_pc_phase(pc, "%s 64 MiB pageable", d->d2h_name);
 		memset(s->back, 0, MEM_SZ);
 		r = d->d2h(s->be, s->back, s->m, MEM_SZ, 0);
@@ -116,6 +120,14 @@ static void mem_async_copy(struct gd_pc *pc, struct dev_mem *s, int dev)
 
 	if (!gd_pc_begin(pc, dev, GD_OP_COPY_H2D_ASYNC))
 		return;
+	if (!s->pin) { /* alloc_pinned ran in an earlier child */
+		gd_pc_phase(pc, "%s 64 MiB (for copy_h2d_async)", d->host_name);
+		if (d->host_alloc(s->be, MEM_SZ, (void **)&s->pin,
+				  &s->pin_handle))
+			s->pin = NULL;
+		else
+			memset(s->pin, 0x5a, MEM_SZ);
+	}
 	if (!s->pin) {
 		gd_pc_end(pc, GD_PS_SKIPPED, 0, "no pinned memory");
 		return;
@@ -146,8 +158,6 @@ void gd_dev_memory_ops(struct gd_pc *pc, const struct gd_devops *d,
 	s.back = malloc(MEM_SZ);
 	if (!s.h || !s.back)
 		goto out;
-	for (size_t i = 0; i < MEM_SZ; i++)
-		s.h[i] = (unsigned char)(i * 7 + 1);
 	mem_alloc_ops(pc, &s, dev);
 	if (d->extra_allocs)
 		d->extra_allocs(pc, be, dev);

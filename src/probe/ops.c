@@ -41,9 +41,9 @@ static const struct gd_op_info table[GD_OP_COUNT] = {
 	{GD_OP_GEMM_FP32_ROCBLAS, "gemm_fp32_rocblas", "rocblas_sgemm "
 	 "n = 256", 0, 0, 0, HIP, 0},
 	{GD_OP_CONV_FWD, "conv_fwd", "forward convolution 1x4x16x16, 8 "
-	 "filters 3x3, against a CPU reference", 0, 0, 0, CU | HIP, 0},
-	{GD_OP_CONTEXT_CYCLE, "context_cycle", "contexts created, used and "
-	 "destroyed from 4 threads for about 2 s", 0, 0, 0, ALLB, 0},
+	 "filters 3x3, vs the CPU", 0, 0, 0, CU | HIP, 0},
+	{GD_OP_CONTEXT_CYCLE, "context_cycle", "contexts made, used, destroyed "
+	 "from 4 threads, ~2 s", 0, 0, 0, ALLB, 0},
 	{GD_OP_BENCH, "bench", "the --bench figures, as one step", 0, 1, 0,
 	 ALLB, 0},
 	{GD_OP_EXIT, "exit", "the child ended between ops", 0, 0, 1, 0, 0},
@@ -81,6 +81,10 @@ int gd_op_parse_list(const char *list, gd_opset *out, char *bad, size_t cap)
 	gd_opset set = GD_OPSET(GD_OP_INIT), prev;
 	const char *p = list ? list : "";
 
+	if (!*p) {
+		gd_strlcpy(bad, "", cap);
+		return -1;
+	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[48];

@@ -52,6 +52,7 @@ static hipError_t hip_reset(struct gd_pc *pc, struct gd_hip *h,
 	h->stream = NULL;
 	if ((e = h->DeviceReset()))
 		return e;
+	h->ev[0] = h->ev[1] = NULL; /* the reset destroyed any events */
 	gd_pc_phase(pc, "hipSetDevice + hipStreamCreate after the reset");
 	*what = "hipSetDevice/hipStreamCreate after hipDeviceReset";
 	if ((e = h->SetDevice(h->dev)) || (e = h->StreamCreate(&h->stream)))

@@ -269,6 +269,25 @@ static double time_copy(const struct gd_devops *d, void *be, int kind,
 	return gd_pc_median(t, reps);
 }
 
+double gd_dev_time(const struct gd_devops *d, void *be, int (*fn)(void *),
+		   void *arg, int warm, int reps)
+{
+	double t[16];
+
+	if (reps > 16)
+		reps = 16;
+	for (int i = -warm; i < reps; i++) {
+		double s = 0;
+		long r = d->timer_start(be);
+
+		if (r || fn(arg) || d->timer_stop(be, &s))
+			return -1;
+		if (i >= 0)
+			t[i] = s;
+	}
+	return gd_pc_median(t, reps);
+}
+
 /* Pageable host -> device as PyTorch's tensor.copy_() does it: an async
  * copy (the runtime stages it through its own pinned buffers) and a
  * synchronise, on the wall clock; the pages are faulted in first. */

@@ -71,6 +71,11 @@ void gd_dev_memory_ops(struct gd_pc *pc, const struct gd_devops *d,
 /* kernel_vector_add: the step must have been begun; ends it. */
 void gd_dev_vector_add(struct gd_pc *pc, const struct gd_devops *d,
 		       void *be);
+/* Median seconds of reps calls of fn(arg) (0 = success) on the device
+ * timer, after warm calls; -1 when a call or the timer fails. reps <= 16.
+ * For the GEMM rates, whose calls are the vendor library's. */
+double gd_dev_time(const struct gd_devops *d, void *be, int (*fn)(void *),
+		   void *arg, int warm, int reps);
 /* The copy figures and launch latency of `--bench`. */
 void gd_dev_bench(struct gd_pc *pc, const struct gd_devops *d, void *be,
 		  int dev);

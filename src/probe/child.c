@@ -158,6 +158,10 @@ void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
 
 static void pc_skip_v(struct gd_pc *pc, int dev, enum gd_op op,
 		      enum gd_probe_status st, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+static void pc_skip_v(struct gd_pc *pc, int dev, enum gd_op op,
+		      enum gd_probe_status st, const char *fmt, va_list ap)
 {
 	char detail[500];
 

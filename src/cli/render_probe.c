@@ -42,6 +42,9 @@ static const char *sym(int utf8, enum gd_probe_status s)
 					"–"};
 	static const char *const a[] = {"ok", "WRONG", "FAIL", "MISSING",
 					"CRASH", "HANG", "skip", "NODEV"};
+	_Static_assert(sizeof u / sizeof u[0] == GD_PS_NODEVICE + 1 &&
+		       sizeof a / sizeof a[0] == GD_PS_NODEVICE + 1,
+		       "one symbol per status");
 
 	return utf8 ? u[s] : a[s];
 }

@@ -2,8 +2,8 @@
 # gpudoctor probe end to end: the supervisor's self-test, the Vulkan and
 # OpenCL probes on Mesa lavapipe and PoCL for real, the real HIP 5.2 runtime
 # answering "no device" (status no_device), `--only` from the op table, CUDA
-# skipping visibly without an NVIDIA GPU, a
-# missing library, and stand-in libraries (tests/fake/) for a driver that
+# skipping visibly without an NVIDIA GPU, a missing library, and stand-in
+# libraries (tests/fake/) for a driver that
 # hangs in cuInit, one that crashes in hipInit, and a HIP runtime that hangs
 # loading a code object (restart past the hang, the ROCm math libraries
 # reported missing with where they were searched, the context cycle that

@@ -5,6 +5,8 @@
 #include "core/util.h"
 #include "ops.h"
 
+_Static_assert(GD_OP_COUNT <= 32, "an op set is 32 bits (gd_opset)");
+
 #define ALLB GD_OPB_ALL
 #define CU GD_OPB_CUDA
 #define HIP GD_OPB_HIP

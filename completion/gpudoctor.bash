@@ -30,7 +30,7 @@ _gpudoctor()
 	case $cmd in
 	check) opts="--no-probe --timeout --verbose" ;;
 	list) opts="--verbose" ;;
-	probe) opts="--backend --timeout --total-timeout --bench --selftest --quick --miopen-find-mode" ;;
+	probe) opts="--backend --timeout --total-timeout --bench --selftest --quick --only --miopen-find-mode" ;;
 	scan) opts="--gpu --dll-path --max-files" ;;
 	run) opts="--profile --quiet --dry-run --" ;;
 	try) opts="--timeout --expect --save --save-as --first --" ;;

@@ -25,13 +25,27 @@ static void on_signal(int sig)
 	probe_cancel = 1;
 }
 
+/* The op list of --help, from the op table (* = in the --quick set). */
+static void help_ops(FILE *f)
+{
+	const struct gd_op_info *t = gd_ops();
+
+	fprintf(f, "Ops (* = --quick):\n");
+	for (int i = 0; i < GD_OP_COUNT; i++)
+		if (!t[i].parent)
+			fprintf(f, "  %-18s %s %s\n", t[i].name,
+				t[i].quick ? "*" : " ", t[i].title);
+	fprintf(f, "\n");
+}
+
 static void help(FILE *f)
 {
 	fprintf(f,
 		"Usage: gpudoctor probe [--backend LIST] [--timeout S] "
 		"[--total-timeout S]\n"
 		"                       [--quick] [--bench] [--selftest] "
-		"[--miopen-find-mode M] [--json]\n\n"
+		"[--only OPS]\n"
+		"                       [--miopen-find-mode M] [--json]\n\n"
 		"Run the op matrix (init, allocation, copies, a JIT-compiled "
 		"kernel, GEMM,\nconvolution, context cycling) for each backend "
 		"in a supervised child with\na deadline, and report what works, "
@@ -43,9 +57,12 @@ static void help(FILE *f)
 		"  --quick               the small set `gpudoctor check` runs\n"
 		"  --bench               bandwidth, launch latency, GEMM rate\n"
 		"  --selftest            fault probes that test the supervisor\n"
+		"  --only OPS            just these ops and what they need "
+		"(list below)\n"
 		"  --miopen-find-mode M  MIOPEN_FIND_MODE for conv_fwd (HIP)\n\n"
 		"Environment: GPUDOCTOR_LIB_PATH=DIR[:DIR] loads the runtimes "
 		"only from there.\n\n");
+	help_ops(f);
 	gd_cli_common_help(f);
 	fprintf(f, "\nExit status: 0 a backend works on a GPU, 1 an op fails, "
 		   "2 no GPU (CPU only), 3 error.\n");
@@ -86,6 +103,19 @@ static int check_backends(struct gd_cli *cli, const char *list)
 	return 0;
 }
 
+static int parse_only(struct gd_cli *cli, const char *list,
+		      struct gd_probe_opts *o)
+{
+	char bad[48], names[600];
+
+	if (!gd_op_parse_list(list, &o->only, bad, sizeof bad))
+		return 0;
+	gd_op_names(names, sizeof names, ", ");
+	return gd_cli_usage_error(cli, "probe", "%s%s%s (%s)",
+				  bad[0] ? "unknown op '" : "--only needs op "
+				  "names", bad, bad[0] ? "'" : "", names);
+}
+
 static int parse(struct gd_cli *cli, int argc, char **argv,
 		 struct gd_probe_opts *o)
 {
@@ -97,6 +127,7 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 		{"bench", no_argument, NULL, 'B'},
 		{"selftest", no_argument, NULL, 's'},
 		{"miopen-find-mode", required_argument, NULL, 'm'},
+		{"only", required_argument, NULL, 'o'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -136,6 +167,10 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 			break;
 		case 'm':
 			o->miopen_find_mode = optarg;
+			break;
+		case 'o':
+			if (parse_only(cli, optarg, o))
+				return GD_EXIT_ERROR;
 			break;
 		case 'j':
 			cli->json = 1;

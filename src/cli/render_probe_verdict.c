@@ -60,9 +60,11 @@ static int init_verdict(const struct gd_probe_result *init,
 		}
 		gd_trim(v->text);
 		break;
+	case GD_PS_NODEVICE: /* the runtime's own "no device" code */
 	case GD_PS_ERROR:
-		v->level = no_device_text(init->detail) ? GD_PV_ABSENT
-							: GD_PV_BROKEN;
+		v->level = init->status == GD_PS_NODEVICE ||
+				   no_device_text(init->detail)
+			   ? GD_PV_ABSENT : GD_PV_BROKEN;
 		gd_fmt(v->text, sizeof v->text, "%s: %s: %s", t,
 		       v->level == GD_PV_ABSENT ? "no usable device"
 						: "fails at init",

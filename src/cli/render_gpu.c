@@ -214,7 +214,13 @@ json_t *gd_render_gpu_json(const struct gd_gpu *g)
 		put_text(nv, "uuid", &g->nv_uuid);
 		put_text(nv, "vbios", &g->nv_vbios);
 		put_str_or(nv, "sm", g->sm, "the knowledge base has no entry "
-					    "for this PCI id");
+					    "for this PCI id or chip name");
+		if (g->sm[0])
+			json_object_set_new(nv, "sm_source", gd_json_str(g->sm_src));
+		put_str_or(nv, "arch", g->nv_arch, "chip name not in the "
+						   "knowledge base");
+		json_object_set_new(nv, "last_driver_branch", g->nv_last_driver[0]
+				    ? gd_json_str(g->nv_last_driver) : json_null());
 		json_object_set_new(o, "nvidia", nv);
 	}
 	vis = json_object();
@@ -321,7 +327,10 @@ void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	if (g->vendor == GD_VENDOR_NVIDIA) {
 		line_fact(f, "model", g->nv_model.v, g->nv_model.why);
 		line_fact(f, "uuid", g->nv_uuid.v, g->nv_uuid.why);
-		line_fact(f, "sm", g->sm, "not in the knowledge base");
+		if (g->sm[0])
+			fprintf(f, "  %-14s %s (%s)\n", "sm", g->sm, g->sm_src);
+		else
+			line_fact(f, "sm", "", "not in the knowledge base");
 	}
 	if (g->visible_note[0])
 		fprintf(f, "  %-14s %s%s%s\n", "visibility",
@@ -361,6 +370,22 @@ void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
 		json_array_append_new(arr, g);
 	}
 	json_object_set_new(doc, "gpus", arr);
+	if (m->n_not_gpus) {
+		json_t *ng = json_array();
+
+		for (size_t i = 0; i < m->n_not_gpus; i++) {
+			const struct gd_not_gpu *d = &m->not_gpus[i];
+			json_t *o = json_object();
+
+			json_object_set_new(o, "bdf", gd_json_str(d->bdf));
+			put_hex(o, "vendor_id", d->vendor_id, 4);
+			put_hex(o, "device_id", d->device_id, 4);
+			json_object_set_new(o, "kind", gd_json_str(d->kind));
+			json_object_set_new(o, "name", gd_json_str(d->name));
+			json_array_append_new(ng, o);
+		}
+		json_object_set_new(doc, "not_gpus", ng);
+	}
 	if (!m->n_gpus)
 		json_object_set_new(doc, "no_gpu_why", gd_json_str(
 			m->pci_why[0] ? m->pci_why

@@ -231,7 +231,39 @@ static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 			gd_nvidia_fill(ctx, g);
 	}
 	gd_ids_name(ctx, ids, g);
+	if (g->vendor == GD_VENDOR_NVIDIA)
+		gd_nvidia_arch(ctx, g);
 	gd_decide_integrated(ctx, g);
+}
+
+static int gpu_cmp(const void *a, const void *b)
+{
+	return gd_pci_cmp(&((const struct gd_gpu *)a)->pci,
+			  &((const struct gd_gpu *)b)->pci);
+}
+
+/* Say what was left out, and why no GPU when nothing else is there. */
+static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < m->n_not_gpus; i++) {
+		const struct gd_not_gpu *ng = &m->not_gpus[i];
+
+		gd_diag_add(ctx, GD_DIAG_INFO, ng->bdf,
+			    "%s [%04x:%04x] is %s, not a GPU: left out of the "
+			    "GPU list", ng->name, ng->vendor_id, ng->device_id,
+			    !strcmp(ng->kind, "bmc")
+				    ? "a server management controller's display"
+				    : "an emulated display adapter");
+		if (!m->n_gpus && !m->pci_why[0])
+			o = 1;
+	}
+	if (o)
+		gd_fmt(m->pci_why, sizeof m->pci_why,
+		       "the only display device%s %s %s (%s), not a GPU",
+		       m->n_not_gpus > 1 ? "s" : "", m->n_not_gpus > 1 ? "are" : "is",
+		       m->not_gpus[0].name, m->not_gpus[0].bdf);
 }
 
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)
@@ -247,7 +279,8 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	memset(&ids, 0, sizeof ids);
 	kernel_facts(ctx, m);
 	env_facts(ctx, &m->env);
-	rc = gd_pci_scan(ctx, &pcis, &n_pci, m->pci_why, sizeof m->pci_why);
+	rc = gd_pci_scan(ctx, &pcis, &n_pci, &m->not_gpus, &m->n_not_gpus,
+			 m->pci_why, sizeof m->pci_why);
 	if (rc < 0)
 		goto oom;
 	rc = gd_kfd_scan(ctx, &nodes, &n_nodes, m->kfd_why, sizeof m->kfd_why);
@@ -265,8 +298,12 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	}
 	if (join_kfd(ctx, &gpus, nodes, n_nodes) < 0)
 		goto oom;
+	/* GPUs known from KFD alone were appended: PCI order again */
+	if (gpus.n > 1)
+		qsort(gpus.v, gpus.n, sizeof *gpus.v, gpu_cmp);
 	m->gpus = gpus.v;
 	m->n_gpus = gpus.n;
+	note_not_gpus(ctx, m);
 	for (size_t i = 0; i < m->n_gpus; i++)
 		gpu_facts(ctx, &ids, &m->gpus[i]);
 	gd_visible_apply(ctx, m);
@@ -290,6 +327,7 @@ void gd_machine_free(struct gd_machine *m)
 	for (size_t i = 0; i < m->n_gpus; i++)
 		free(m->gpus[i].kfd_nodes);
 	free(m->gpus);
+	free(m->not_gpus);
 	memset(m, 0, sizeof *m);
 }
 

@@ -245,7 +245,7 @@ static int gpu_cmp(const void *a, const void *b)
 /* Say what was left out, and why no GPU when nothing else is there. */
 static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 {
-	size_t o = 0;
+	const struct gd_not_gpu *first = m->n_not_gpus ? &m->not_gpus[0] : NULL;
 
 	for (size_t i = 0; i < m->n_not_gpus; i++) {
 		const struct gd_not_gpu *ng = &m->not_gpus[i];
@@ -256,14 +256,17 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 			    !strcmp(ng->kind, "bmc")
 				    ? "a server management controller's display"
 				    : "an emulated display adapter");
-		if (!m->n_gpus && !m->pci_why[0])
-			o = 1;
 	}
-	if (o)
+	if (!first || m->n_gpus || m->pci_why[0])
+		return;
+	if (m->n_not_gpus == 1)
 		gd_fmt(m->pci_why, sizeof m->pci_why,
-		       "the only display device%s %s %s (%s), not a GPU",
-		       m->n_not_gpus > 1 ? "s" : "", m->n_not_gpus > 1 ? "are" : "is",
-		       m->not_gpus[0].name, m->not_gpus[0].bdf);
+		       "the only display device, %s at %s, is not a GPU",
+		       first->name, first->bdf);
+	else
+		gd_fmt(m->pci_why, sizeof m->pci_why,
+		       "none of the %zu display devices is a GPU (%s at %s, ...)",
+		       m->n_not_gpus, first->name, first->bdf);
 }
 
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)

@@ -21,6 +21,15 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_fact(v, "compute capability %s (%s, %s)",
 			  gd_kb_str(cc, "cc") ? gd_kb_str(cc, "cc") : "?",
 			  g->sm, gd_kb_str(cc, "arch") ? gd_kb_str(cc, "arch") : "?");
+	else if (g->sm[0])
+		gd_v_fact(v, "compute capability %s (%s)", g->sm,
+			  g->nv_arch[0] ? g->nv_arch : "architecture unknown");
+	if (g->sm[0] && gd_startswith(g->sm_src, "from pci.ids"))
+		gd_v_fact(v, "%s %s: the knowledge base has no entry for PCI id "
+			     "0x%04x", g->sm, g->sm_src, g->pci.device_id);
+	if (g->nv_last_driver[0])
+		gd_v_fact(v, "NVIDIA's %s driver series is the last that "
+			     "supports %s GPUs", g->nv_last_driver, g->nv_arch);
 	if (cc && gd_kb_str(cc, "last_cuda"))
 		gd_v_fact(v, "CUDA %s is the last release that supports %s",
 			  gd_kb_str(cc, "last_cuda"), g->sm);
@@ -95,7 +104,9 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
 	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
-	const char *last = gd_kb_str(cc, "last_cuda");
+	const char *last = gd_kb_str(cc, "last_cuda")
+				   ? gd_kb_str(cc, "last_cuda")
+				   : g->nv_last_cuda[0] ? g->nv_last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
 	int too_old = 0, dropped = 0;
@@ -133,6 +144,10 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		if (!major || last_major < major)
 			major = last_major;
 	}
+	if (g->nv_last_driver[0])
+		gd_v_step(v, "Stay on NVIDIA's %s driver series (the legacy "
+			     "branch for %s): a newer driver does not drive this "
+			     "GPU", g->nv_last_driver, g->nv_arch);
 	if (g->hidden)
 		gd_v_step(v, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,

@@ -151,6 +151,7 @@ static int join_kfd(gd_ctx *ctx, gpu_vec *gpus,
 static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 {
 	const char *kbgfx;
+	char gfx[16];
 
 	for (size_t i = 0; i < g->n_kfd_nodes; i++)
 		if (g->kfd_nodes[i].gfx[0]) {
@@ -167,7 +168,13 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
 		return;
 	}
-	if (!g->n_kfd_nodes)
+	if (gd_kbref_amd_no_kfd(ctx, g->pci.device_id, g->amd_no_kfd,
+				sizeof g->amd_no_kfd, gfx, sizeof gfx))
+		gd_fmt(g->gfx_why, sizeof g->gfx_why,
+		       "%s, %s: KFD never supported this family, so ROCm "
+		       "cannot use it (knowledge base, PCI id 0x%04x)",
+		       g->amd_no_kfd, gfx, g->pci.device_id);
+	else if (!g->n_kfd_nodes)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "no KFD node for this GPU and the knowledge base has no "
 		       "target for PCI id 0x%04x", g->pci.device_id);

@@ -116,6 +116,9 @@ struct gd_gpu {
 	char nv_last_driver[16]; /* last driver branch for the arch ("470"),
 				  * "" when current drivers support it */
 	char nv_last_cuda[16];  /* last CUDA release for it, "" when current */
+	/* AMD, added by discover/: the family when KFD never supported it
+	 * (kb amd_no_kfd: "Southern Islands (GCN 1)"), "" otherwise */
+	char amd_no_kfd[48];
 };
 
 struct gd_kernel_info {

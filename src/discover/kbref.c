@@ -166,3 +166,22 @@ const char *gd_kbref_nvidia_cc(gd_ctx *ctx, const char *sm, const char *key)
 		return NULL;
 	return str_member(gd_kb_nvidia_cc(ctx->kb, sm), key);
 }
+
+int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, char *family,
+			size_t fcap, char *gfx, size_t gcap)
+{
+	const json_t *list = ctx->kb ? gd_kb_get(ctx->kb, "amd_no_kfd") : NULL;
+	const json_t *e, *id;
+	size_t i, j;
+
+	json_array_foreach(list, i, e) {
+		json_array_foreach(json_object_get(e, "pci_ids"), j, id) {
+			if (hex_member(id) != device_id)
+				continue;
+			copy_member(e, "family", family, fcap);
+			copy_member(e, "gfx", gfx, gcap);
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -507,8 +507,9 @@ static int check_nvidia(struct vctx *v, const json_t *nv)
 	return 0;
 }
 
-/* Optional hardware lists: pci_not_gpu (display devices that are no GPU)
- * and nvidia_chips (pci.ids chip-name prefix -> sm). */
+/* Optional hardware lists: pci_not_gpu (display devices that are no GPU),
+ * amd_no_kfd (AMD families KFD never supported) and nvidia_chips (pci.ids
+ * chip-name prefix -> sm). */
 static int check_hw(struct vctx *v, const json_t *root)
 {
 	static const char *const kinds[] = {"bmc", "emulated", NULL};
@@ -527,6 +528,17 @@ static int check_hw(struct vctx *v, const json_t *root)
 			if (!is_pci(json_string_value(id)))
 				return fail(v, "device_ids", 1, "device ids "
 					    "are \"0x\" and 4 hex digits");
+	}
+	json_array_foreach(json_object_get(root, "amd_no_kfd"), i, o) {
+		enter(v, "gfx", jstr(o, "gfx"));
+		if (!is_gfx(jstr(o, "gfx")) || !jstr(o, "family") ||
+		    !json_array_size(json_object_get(o, "pci_ids")))
+			return fail(v, "amd_no_kfd", 1, "each family needs "
+				    "\"gfx\", \"family\" and \"pci_ids\"");
+		json_array_foreach(json_object_get(o, "pci_ids"), j, id)
+			if (!is_pci(json_string_value(id)))
+				return fail(v, "pci_ids", 1, "PCI ids are \"0x\" "
+					    "and 4 hex digits");
 	}
 	json_array_foreach(json_object_get(root, "nvidia_chips"), i, o) {
 		const char *sm = jstr(o, "sm");

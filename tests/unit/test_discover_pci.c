@@ -1,0 +1,169 @@
+/* discover/ PCI reading: the uevent and config fallbacks, 5-digit (Intel
+ * VMD) domains, PCI order, and the knowledge-base lists that classify
+ * devices (display devices that are no GPU, NVIDIA chip names, AMD
+ * families KFD never supported). Trees are built in a temporary
+ * directory; the contents are real captures, cited per case. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "discover/discover.h"
+#include "kb/kb.h"
+#include "t.h"
+
+static void test_bdf(void)
+{
+	uint32_t d, b, s, f;
+
+	/* Intel VMD puts its devices in domains from 0x10000 up, printed
+	 * with 5 digits (lspci on a VMD laptop: "10000:e1:00.0") */
+	CHECK_INT(gd_pci_bdf_parse("10000:e1:00.0", &d, &b, &s, &f), 0);
+	CHECK(d == 0x10000 && b == 0xe1 && s == 0 && f == 0);
+	CHECK_INT(gd_pci_bdf_parse("10001:00:17.0", &d, &b, &s, &f), 0);
+	CHECK(d == 0x10001 && s == 0x17);
+	CHECK_INT(gd_pci_bdf_parse("0000:34:00.0", &d, &b, &s, &f), 0);
+	/* 5 digits below 0x10000 is not how Linux prints a domain */
+	CHECK_INT(gd_pci_bdf_parse("00000:34:00.0", &d, &b, &s, &f), -1);
+	CHECK_INT(gd_pci_bdf_parse("100000:00:00.0", &d, &b, &s, &f), -1);
+	CHECK_INT(gd_pci_bdf_parse("000:34:00.0", &d, &b, &s, &f), -1);
+}
+
+static void test_uevent(void)
+{
+	/* a real PCI uevent, quoted in the Linux drm/xe patch "Add uevent
+	 * for wedged" (udevadm monitor output on a DG2, 2024) */
+	static const char xe[] =
+		"ACTION=change\nSUBSYSTEM=pci\nDRIVER=xe\nPCI_CLASS=30000\n"
+		"PCI_ID=8086:56B1\nPCI_SUBSYS_ID=8086:1210\n"
+		"PCI_SLOT_NAME=0000:03:00.0\nMODALIAS=pci:v00008086d000056B1sv"
+		"00008086sd00001210bc03sc00i00\nSEQNUM=6104\n";
+	struct gd_pci_uevent u;
+	/* config space: what 1002:163f (Steam Deck, below) has at 0-11,
+	 * revision and prog-if 0, class 0x030000 */
+	static const unsigned char cfg[12] = {0x02, 0x10, 0x3f, 0x16, 0, 0,
+					      0,    0,    0,    0,    0, 3};
+	static const unsigned char none[4] = {0xff, 0xff, 0xff, 0xff};
+
+	CHECK_INT(gd_pci_uevent_parse(xe, strlen(xe), &u), 0);
+	CHECK(u.has_id && u.vendor == 0x8086 && u.device == 0x56b1);
+	CHECK(u.has_subsys && u.sub_vendor == 0x8086 && u.sub_device == 0x1210);
+	CHECK(u.has_class && u.class_code == 0x030000);
+	CHECK_STR(u.driver, "xe");
+	CHECK_INT(gd_pci_uevent_parse("PCI_ID=1002\n", 12, &u), -1);
+	CHECK_INT(gd_pci_uevent_parse("PCI_ID=10020:1\nDRIVER=a/b\n", 26, &u),
+		  -1);
+	CHECK_INT(gd_pci_config_parse(cfg, sizeof cfg, &u), 0);
+	CHECK(u.vendor == 0x1002 && u.device == 0x163f &&
+	      u.class_code == 0x030000 && u.has_revision && u.revision == 0);
+	CHECK_INT(gd_pci_config_parse(none, sizeof none, &u), -1);
+	CHECK_INT(gd_pci_config_parse(cfg, 3, &u), -1);
+}
+
+static char tmpl[64];
+
+static void mk(const char *rel, const char *content)
+{
+	char path[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", tmpl, rel);
+	for (p = strchr(path + strlen(tmpl) + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	if (content && (f = fopen(path, "w"))) {
+		fputs(content, f);
+		fclose(f);
+	}
+}
+
+static void gpu(const char *bdf, const char *dev)
+{
+	char p[128];
+
+	snprintf(p, sizeof p, "sys/bus/pci/devices/%s/class", bdf);
+	mk(p, "0x030200\n");
+	snprintf(p, sizeof p, "sys/bus/pci/devices/%s/vendor", bdf);
+	mk(p, "0x10de\n");
+	snprintf(p, sizeof p, "sys/bus/pci/devices/%s/device", bdf);
+	mk(p, dev);
+}
+
+static int diag_has(const gd_ctx *ctx, const char *s)
+{
+	for (size_t i = 0; i < ctx->diags.n; i++)
+		if (strstr(ctx->diags.v[i].msg, s))
+			return 1;
+	return 0;
+}
+
+static void test_tree(void)
+{
+	char *env[] = {NULL}, cmd[128];
+	struct gd_machine m;
+	gd_ctx ctx;
+
+	strcpy(tmpl, "/tmp/gd-pci-XXXXXX");
+	if (!mkdtemp(tmpl)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	/* buses of the DGX-2 (hwloc nvidiaDGX2.xml), natural name order
+	 * "3b" < "34" and "e7" after "10000:": numeric order must win */
+	gpu("0000:3b:00.0", "0x1db8\n");
+	gpu("0000:34:00.0", "0x1db8\n");
+	gpu("10000:e1:00.0", "0x1db8\n");
+	gpu("0000:e7:00.0", "0x1db8\n");
+	/* the Steam Deck's GPU with only its uevent (as `cat
+	 * /sys/class/drm/card0/device/uevent` printed it in a public post:
+	 * DRIVER=amdgpu, PCI_CLASS=30000, PCI_ID=1002:163F) */
+	mk("sys/bus/pci/devices/0000:04:00.0/uevent",
+	   "DRIVER=amdgpu\nPCI_CLASS=30000\nPCI_ID=1002:163F\n");
+	/* QEMU's standard VGA: no GPU */
+	mk("sys/bus/pci/devices/0000:00:02.0/class", "0x030000\n");
+	mk("sys/bus/pci/devices/0000:00:02.0/vendor", "0x1234\n");
+	mk("sys/bus/pci/devices/0000:00:02.0/device", "0x1111\n");
+	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
+		CHECK(!"ctx");
+		return;
+	}
+	ctx.kb = gd_kb_load_embedded();
+	CHECK_INT(gd_discover(&ctx, &m), 0);
+	CHECK_INT(m.n_gpus, 5);
+	if (m.n_gpus == 5) {
+		CHECK_STR(m.gpus[0].pci.bdf, "0000:04:00.0");
+		CHECK_STR(m.gpus[1].pci.bdf, "0000:34:00.0");
+		CHECK_STR(m.gpus[2].pci.bdf, "0000:3b:00.0");
+		CHECK_STR(m.gpus[3].pci.bdf, "0000:e7:00.0");
+		CHECK_STR(m.gpus[4].pci.bdf, "10000:e1:00.0");
+		CHECK(m.gpus[0].vendor == GD_VENDOR_AMD &&
+		      m.gpus[0].pci.device_id == 0x163f);
+		CHECK_STR(gd_known(&m.gpus[0].pci.driver) ? m.gpus[0].pci.driver.v
+							  : "", "amdgpu");
+	}
+	CHECK_INT(m.n_not_gpus, 1);
+	if (m.n_not_gpus == 1) {
+		CHECK_STR(m.not_gpus[0].kind, "emulated");
+		CHECK_STR(m.not_gpus[0].bdf, "0000:00:02.0");
+	}
+	CHECK(diag_has(&ctx, "read from"));
+	CHECK(diag_has(&ctx, "no driver link"));
+	CHECK(diag_has(&ctx, "not a GPU"));
+	gd_machine_free(&m);
+	gd_kb_free(ctx.kb);
+	ctx.kb = NULL;
+	gd_ctx_free(&ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+	CHECK(system(cmd) == 0);
+}
+
+int main(void)
+{
+	test_bdf();
+	test_uevent();
+	test_tree();
+	return t_done("test_discover_pci");
+}

@@ -179,6 +179,12 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	put_num(o, "vram_bytes", &g->vram_total);
 	if (gd_known(&g->vram_total))
 		json_object_set_new(o, "vram_source", gd_json_str(g->vram_src));
+	if (g->integrated) {
+		put_num(o, "shared_memory_bytes", &g->shared_mem);
+		if (gd_known(&g->shared_mem))
+			json_object_set_new(o, "shared_memory_source",
+					    gd_json_str(g->shared_src));
+	}
 	put_num(o, "vram_used_bytes", &g->vram_used);
 	put_num(o, "gtt_bytes", &g->gtt_total);
 	if (gd_known(&g->render_minor)) {
@@ -277,7 +283,17 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	} else {
 		buf[0] = '\0';
 	}
-	line_fact(f, "VRAM", buf, g->vram_total.why);
+	line_fact(f, g->integrated ? "carve-out" : "VRAM", buf,
+		  g->vram_total.why);
+	if (g->integrated) {
+		buf[0] = '\0';
+		if (gd_known(&g->shared_mem)) {
+			gd_render_bytes(g->shared_mem.v, b2, sizeof b2);
+			gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2,
+			       g->shared_src);
+		}
+		line_fact(f, "shared memory", buf, g->shared_mem.why);
+	}
 	if (g->n_kfd_nodes) {
 		size_t o = 0;
 

@@ -26,6 +26,8 @@ enum gd_vendor gd_vendor_from_id(uint32_t vendor_id);
 void gd_drm_fill(gd_ctx *ctx, struct gd_gpu *g);
 /* The integrated-vs-discrete decision with its reason. */
 void gd_decide_integrated(gd_ctx *ctx, struct gd_gpu *g);
+/* After that decision: an APU's KFD memory bank / GTT as shared memory. */
+void gd_drm_apu_memory(struct gd_gpu *g);
 
 /* ids.c: names from amdgpu.ids / pci.ids under the root. */
 struct gd_ids {

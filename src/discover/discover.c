@@ -241,6 +241,11 @@ static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 	if (g->vendor == GD_VENDOR_NVIDIA)
 		gd_nvidia_arch(ctx, g);
 	gd_decide_integrated(ctx, g);
+	if (g->vendor == GD_VENDOR_AMD)
+		gd_drm_apu_memory(g);
+	else
+		gd_num_unknown(&g->shared_mem, GD_UNKNOWN, "not read for %s",
+			       gd_vendor_name(g->vendor));
 }
 
 static int gpu_cmp(const void *a, const void *b)

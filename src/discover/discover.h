@@ -119,6 +119,11 @@ struct gd_gpu {
 	/* AMD, added by discover/: the family when KFD never supported it
 	 * (kb amd_no_kfd: "Southern Islands (GCN 1)"), "" otherwise */
 	char amd_no_kfd[48];
+	/* APUs: the system memory the GPU shares (the KFD memory bank, which
+	 * equals GTT there, or mem_info_gtt_total); vram_total is then only
+	 * the carve-out. Unknown on discrete GPUs. */
+	gd_num shared_mem;
+	char shared_src[64];
 };
 
 struct gd_kernel_info {

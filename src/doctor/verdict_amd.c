@@ -10,7 +10,7 @@
 
 static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 {
-	char mem[64] = "VRAM unknown", rev[16] = "";
+	char mem[112] = "VRAM unknown", rev[16] = "";
 
 	if (gd_known(&g->pci.revision))
 		gd_fmt(rev, sizeof rev, " rev %02llx",
@@ -22,8 +22,16 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 		gd_v_fact(v, "GPU target %s, from %s", g->gfx,
 			  g->gfx_source[0] ? g->gfx_source : "?");
 	if (gd_known(&g->vram_total))
-		gd_fmt(mem, sizeof mem, "%.1f GiB VRAM",
-		       (double)g->vram_total.v / (1024.0 * 1024 * 1024));
+		gd_fmt(mem, sizeof mem, "%.1f GiB %s",
+		       (double)g->vram_total.v / (1024.0 * 1024 * 1024),
+		       g->integrated ? "carve-out" : "VRAM");
+	else if (g->integrated)
+		gd_strlcpy(mem, gd_known(&g->shared_mem) ? "carve-out unknown"
+			   : "memory sizes unknown", sizeof mem);
+	if (g->integrated && gd_known(&g->shared_mem))
+		gd_fmt(mem + strlen(mem), sizeof mem - strlen(mem),
+		       ", %.1f GiB shared system memory",
+		       (double)g->shared_mem.v / (1024.0 * 1024 * 1024));
 	if (gd_known(&g->cu_count))
 		gd_v_fact(v, "%llu compute units, %s",
 			  (unsigned long long)g->cu_count.v, mem);

@@ -160,8 +160,57 @@ static void test_tree(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* An APU whose only memory figure is its KFD bank: shared system memory,
+ * not VRAM. Strix Halo (1002:1586, an APU in the kb); the bank and GTT
+ * both 120 GiB as a Strix Halo owner noted after ttm.pages_limit=31457280
+ * (31457280 pages of 4 KiB). */
+static void test_apu_memory(void)
+{
+	char *env[] = {NULL}, cmd[128];
+	struct gd_machine m;
+	gd_ctx ctx;
+
+	strcpy(tmpl, "/tmp/gd-apu-XXXXXX");
+	if (!mkdtemp(tmpl)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	mk("sys/bus/pci/devices/0000:c5:00.0/class", "0x038000\n");
+	mk("sys/bus/pci/devices/0000:c5:00.0/vendor", "0x1002\n");
+	mk("sys/bus/pci/devices/0000:c5:00.0/device", "0x1586\n");
+	mk("sys/bus/pci/devices/0000:c5:00.0/mem_info_gtt_total",
+	   "128849018880\n");
+	mk("sys/class/kfd/kfd/topology/nodes/1/properties",
+	   "simd_count 80\nsimd_per_cu 2\ngfx_target_version 110501\n"
+	   "location_id 50432\ndomain 0\n");
+	mk("sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties",
+	   "heap_type 1\nsize_in_bytes 128849018880\n");
+	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
+		CHECK(!"ctx");
+		return;
+	}
+	ctx.kb = gd_kb_load_embedded();
+	CHECK_INT(gd_discover(&ctx, &m), 0);
+	CHECK_INT(m.n_gpus, 1);
+	if (m.n_gpus == 1) {
+		CHECK(m.gpus[0].integrated);
+		CHECK(!gd_known(&m.gpus[0].vram_total));
+		CHECK(gd_known(&m.gpus[0].shared_mem) &&
+		      m.gpus[0].shared_mem.v == 128849018880ULL);
+		CHECK_STR(m.gpus[0].shared_src,
+			  "kfd mem_banks (frame buffer heaps) = mem_info_gtt_total");
+	}
+	gd_machine_free(&m);
+	gd_kb_free(ctx.kb);
+	ctx.kb = NULL;
+	gd_ctx_free(&ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
+	test_apu_memory();
 	test_bdf();
 	test_uevent();
 	test_tree();

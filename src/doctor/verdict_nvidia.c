@@ -84,7 +84,14 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 
 	if (bound)
 		return 1;
-	if (installed)
+	if (installed && g->nv_last_driver[0] &&
+	    strtoul(inv->cuda_driver.v, NULL, 10) >
+		    strtoul(g->nv_last_driver, NULL, 10))
+		gd_v_step(v, "The NVIDIA driver %s is newer than the %s series, "
+			     "the last that supports %s GPUs: it does not drive "
+			     "this GPU; install the %s series", inv->cuda_driver.v,
+			  g->nv_last_driver, g->nv_arch, g->nv_last_driver);
+	else if (installed)
 		gd_v_step(v, "The NVIDIA driver %s is installed but its kernel "
 			     "module does not drive this GPU%s: %sload it (sudo "
 			     "modprobe nvidia) and reboot if it does not bind",
@@ -92,6 +99,11 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 			  nouveau ? "blacklist nouveau (echo 'blacklist nouveau' | "
 				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
 				    "sudo update-initramfs -u), then " : "");
+	else if (g->nv_last_driver[0])
+		gd_v_step(v, "Install NVIDIA's %s driver series, the last that "
+			     "supports %s GPUs (newer drivers do not drive this "
+			     "one), and reboot%s", g->nv_last_driver, g->nv_arch,
+			  nouveau ? "; it replaces nouveau, which has no CUDA" : "");
 	else
 		gd_v_step(v, "Install NVIDIA's driver (Debian: nvidia-driver from "
 			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "

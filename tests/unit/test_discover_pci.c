@@ -208,8 +208,53 @@ static void test_apu_memory(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* NVIDIA without /proc/driver/nvidia and without a kb entry for the PCI
+ * id: the architecture from the pci.ids chip name. 10de:1287 is the
+ * GeForce GT 730 of Debian's nvidia-driver message "GK208B [GeForce GT
+ * 730] [10de:1287] (rev a1) ... requires ... nvidia-tesla-470-driver";
+ * the pci.ids lines are verbatim from pci.ids 2023.04.10. */
+static void test_nvidia_chip(void)
+{
+	char *env[] = {NULL}, cmd[128];
+	struct gd_machine m;
+	gd_ctx ctx;
+
+	strcpy(tmpl, "/tmp/gd-nv-XXXXXX");
+	if (!mkdtemp(tmpl)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	mk("sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
+	mk("sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
+	mk("sys/bus/pci/devices/0000:01:00.0/device", "0x1287\n");
+	mk("sys/bus/pci/devices/0000:01:00.0/revision", "0xa1\n");
+	mk("usr/share/misc/pci.ids", "10de  NVIDIA Corporation\n"
+				     "\t1287  GK208B [GeForce GT 730]\n");
+	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
+		CHECK(!"ctx");
+		return;
+	}
+	ctx.kb = gd_kb_load_embedded();
+	CHECK_INT(gd_discover(&ctx, &m), 0);
+	CHECK_INT(m.n_gpus, 1);
+	if (m.n_gpus == 1) {
+		CHECK_STR(m.gpus[0].sm, "sm_35");
+		CHECK_STR(m.gpus[0].sm_src, "from pci.ids chip name GK208B");
+		CHECK_STR(m.gpus[0].nv_arch, "Kepler");
+		CHECK_STR(m.gpus[0].nv_last_driver, "470");
+		CHECK_STR(m.gpus[0].nv_last_cuda, "11.8");
+	}
+	gd_machine_free(&m);
+	gd_kb_free(ctx.kb);
+	ctx.kb = NULL;
+	gd_ctx_free(&ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
+	test_nvidia_chip();
 	test_apu_memory();
 	test_bdf();
 	test_uevent();

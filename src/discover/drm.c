@@ -169,7 +169,7 @@ void gd_drm_apu_memory(struct gd_gpu *g)
 		g->vram_src[0] = '\0';
 	} else if (gd_known(&g->gtt_total)) {
 		gd_num_set(&g->shared_mem, g->gtt_total.v, "mem_info_gtt_total");
-		gd_strlcpy(g->shared_src, "mem_info_gtt_total (GTT)",
+		gd_strlcpy(g->shared_src, "mem_info_gtt_total",
 			   sizeof g->shared_src);
 	} else {
 		gd_num_unknown(&g->shared_mem, GD_UNKNOWN,

@@ -70,10 +70,11 @@ struct gd_nv_chip {
 int gd_kbref_nvidia_chip(gd_ctx *ctx, const char *chip, struct gd_nv_chip *out);
 /* A string member of nvidia.compute_capabilities for sm, or NULL. */
 const char *gd_kbref_nvidia_cc(gd_ctx *ctx, const char *sm, const char *key);
-/* kb amd_no_kfd: 1 when the PCI id is of a family KFD never supported
- * (family and gfx filled), else 0. */
-int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, char *family,
-			size_t fcap, char *gfx, size_t gcap);
+/* kb amd_no_kfd: 1 when the PCI id, or else the pci.ids name's chip
+ * ("Oland PRO [...]" starts with "Oland"), is of a family KFD never
+ * supported (family and gfx filled): 1 by PCI id, 2 by chip name; else 0. */
+int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, const char *pci_name,
+			char *family, size_t fcap, char *gfx, size_t gcap);
 /* kb pci_not_gpu: 1 when vendor:device is a display device that is no GPU
  * (kind "bmc" / "emulated" and its name filled), else 0. */
 int gd_kbref_not_gpu(gd_ctx *ctx, unsigned vendor, unsigned device, char *kind,

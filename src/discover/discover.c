@@ -152,6 +152,7 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 {
 	const char *kbgfx;
 	char gfx[16];
+	int how;
 
 	for (size_t i = 0; i < g->n_kfd_nodes; i++)
 		if (g->kfd_nodes[i].gfx[0]) {
@@ -168,12 +169,17 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
 		return;
 	}
-	if (gd_kbref_amd_no_kfd(ctx, g->pci.device_id, g->amd_no_kfd,
-				sizeof g->amd_no_kfd, gfx, sizeof gfx))
+	how = gd_kbref_amd_no_kfd(ctx, g->pci.device_id,
+				  gd_known(&g->pci_name) ? g->pci_name.v : "",
+				  g->amd_no_kfd, sizeof g->amd_no_kfd, gfx,
+				  sizeof gfx);
+	if (how)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "%s, %s: KFD never supported this family, so ROCm "
-		       "cannot use it (knowledge base, PCI id 0x%04x)",
-		       g->amd_no_kfd, gfx, g->pci.device_id);
+		       "cannot use it (knowledge base, %s0x%04x)",
+		       g->amd_no_kfd, gfx,
+		       how == 1 ? "PCI id " : "by the pci.ids chip name of ",
+		       g->pci.device_id);
 	else if (!g->n_kfd_nodes)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "no KFD node for this GPU and the knowledge base has no "
@@ -224,6 +230,9 @@ static void amd_facts(gd_ctx *ctx, struct gd_gpu *g)
 static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 {
 	if (g->vendor == GD_VENDOR_AMD) {
+		/* names first: the pci.ids chip name is a fallback for
+		 * families the knowledge base lists by chip (amd_no_kfd) */
+		gd_ids_name(ctx, ids, g);
 		amd_facts(ctx, g);
 	} else {
 		gd_num_unknown(&g->cu_count, GD_UNKNOWN, "not an AMD GPU");
@@ -236,8 +245,8 @@ static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why, "not an AMD GPU");
 		if (g->vendor == GD_VENDOR_NVIDIA)
 			gd_nvidia_fill(ctx, g);
+		gd_ids_name(ctx, ids, g);
 	}
-	gd_ids_name(ctx, ids, g);
 	if (g->vendor == GD_VENDOR_NVIDIA)
 		gd_nvidia_arch(ctx, g);
 	gd_decide_integrated(ctx, g);

@@ -167,21 +167,48 @@ const char *gd_kbref_nvidia_cc(gd_ctx *ctx, const char *sm, const char *key)
 	return str_member(gd_kb_nvidia_cc(ctx->kb, sm), key);
 }
 
-int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, char *family,
-			size_t fcap, char *gfx, size_t gcap)
+/* A chip prefix that pci_name starts with, followed by a space, '/' or
+ * the end ("Cape Verde PRO", not "Cape Verdes"). */
+static int chip_match(const json_t *chips, const char *pci_name)
 {
-	const json_t *list = ctx->kb ? gd_kb_get(ctx->kb, "amd_no_kfd") : NULL;
-	const json_t *e, *id;
-	size_t i, j;
+	const json_t *c;
+	size_t i;
 
-	json_array_foreach(list, i, e) {
-		json_array_foreach(json_object_get(e, "pci_ids"), j, id) {
-			if (hex_member(id) != device_id)
-				continue;
-			copy_member(e, "family", family, fcap);
-			copy_member(e, "gfx", gfx, gcap);
+	json_array_foreach(chips, i, c) {
+		const char *s = json_string_value(c);
+		size_t n = s ? strlen(s) : 0;
+
+		if (n && !strncmp(pci_name, s, n) &&
+		    (pci_name[n] == ' ' || pci_name[n] == '/' || !pci_name[n]))
 			return 1;
-		}
 	}
 	return 0;
+}
+
+int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, const char *pci_name,
+			char *family, size_t fcap, char *gfx, size_t gcap)
+{
+	const json_t *list = ctx->kb ? gd_kb_get(ctx->kb, "amd_no_kfd") : NULL;
+	const json_t *e, *id, *hit = NULL;
+	size_t i, j;
+	int how = 1;
+
+	json_array_foreach(list, i, e) {
+		json_array_foreach(json_object_get(e, "pci_ids"), j, id)
+			if (hex_member(id) == device_id)
+				hit = e;
+	}
+	/* the PCI id wins; the chip name covers ids the list lacks */
+	json_array_foreach(list, i, e) {
+		if (!hit && pci_name && pci_name[0] &&
+		    chip_match(json_object_get(e, "chips"), pci_name)) {
+			hit = e;
+			how = 2;
+		}
+	}
+	if (!hit)
+		return 0;
+	copy_member(hit, "family", family, fcap);
+	copy_member(hit, "gfx", gfx, gcap);
+	return how;
 }

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover/discover.h"
+#include "discover/disc_int.h"
 #include "kb/kb.h"
 #include "t.h"
 
@@ -252,8 +252,41 @@ static void test_nvidia_chip(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* AMD families KFD never supported, by PCI id and by pci.ids chip name
+ * (names verbatim from pci.ids 2023.04.10). */
+static void test_no_kfd(void)
+{
+	char *env[] = {NULL}, fam[48], gfx[16];
+	gd_ctx ctx;
+
+	if (gd_ctx_init(&ctx, "/", env) < 0) {
+		CHECK(!"ctx");
+		return;
+	}
+	ctx.kb = gd_kb_load_embedded();
+	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0x6613, "", fam, sizeof fam, gfx,
+				      sizeof gfx), 1);
+	CHECK_STR(gfx, "gfx602");
+	CHECK_STR(fam, "Southern Islands (GCN 1)");
+	/* an id the list lacks, named by its chip */
+	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0xffff, "Cape Verde PRO [Radeon "
+				      "HD 7750/8740 / R7 250E]", fam, sizeof fam,
+				      gfx, sizeof gfx), 2);
+	CHECK_STR(gfx, "gfx601");
+	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0xffff, "Olandia", fam, sizeof fam,
+				      gfx, sizeof gfx), 0);
+	/* Navi 10 is no such family */
+	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0x731f, "Navi 10 [Radeon RX 5600 "
+				      "OEM/5600 XT / 5700/5700 XT]", fam,
+				      sizeof fam, gfx, sizeof gfx), 0);
+	gd_kb_free(ctx.kb);
+	ctx.kb = NULL;
+	gd_ctx_free(&ctx);
+}
+
 int main(void)
 {
+	test_no_kfd();
 	test_nvidia_chip();
 	test_apu_memory();
 	test_bdf();

@@ -159,22 +159,23 @@ static int read_ids(gd_ctx *ctx, const char *dir, struct gd_pci *p)
 {
 	char path[256], src[16];
 	struct gd_pci_uevent u;
-	int have = 0;
+	int have;
 
 	gd_fmt(path, sizeof path, "%s/device", dir);
-	if (gd_fs_exists(&ctx->fs, path) &&
-	    read_hex(ctx, dir, "class", &p->class_code) == 0) {
+	have = read_hex(ctx, dir, "class", &p->class_code) == 0;
+	if (have && gd_fs_exists(&ctx->fs, path)) {
 		read_hex(ctx, dir, "vendor", &p->vendor_id);
 		read_hex(ctx, dir, "device", &p->device_id);
 		read_hex(ctx, dir, "subsystem_vendor", &p->subsys_vendor_id);
 		read_hex(ctx, dir, "subsystem_device", &p->subsys_device_id);
 		return 0;
 	}
-	if (read_hex(ctx, dir, "class", &p->class_code) == 0)
-		have = 1;
+	/* captures keep only `class` of the devices that are no GPU */
+	if (have && (p->class_code >> 16) != 0x03 &&
+	    (p->class_code >> 16) != 0x12)
+		return 0;
 	if (fallback_ids(ctx, dir, &u, src, sizeof src) < 0) {
-		if (have && ((p->class_code >> 16) == 0x03 ||
-			     (p->class_code >> 16) == 0x12))
+		if (have)
 			gd_diag_add(ctx, GD_DIAG_WARN, path, "missing, and "
 				    "neither uevent nor config gives the ids");
 		return have ? 0 : -1;

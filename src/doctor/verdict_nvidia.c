@@ -24,6 +24,10 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 	else if (g->sm[0])
 		gd_v_fact(v, "compute capability %s (%s)", g->sm,
 			  g->nv_arch[0] ? g->nv_arch : "architecture unknown");
+	else
+		gd_v_fact(v, "compute capability unknown: the knowledge base has "
+			     "neither PCI id 0x%04x nor its pci.ids chip name",
+			  g->pci.device_id);
 	if (g->sm[0] && gd_startswith(g->sm_src, "from pci.ids"))
 		gd_v_fact(v, "%s %s: the knowledge base has no entry for PCI id "
 			     "0x%04x", g->sm, g->sm_src, g->pci.device_id);

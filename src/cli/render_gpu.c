@@ -259,10 +259,31 @@ static void line_fact(FILE *f, const char *label, const char *v,
 		fprintf(f, "  %-14s unknown (%s)\n", label, why);
 }
 
+/* VRAM; on an APU the carve-out and the shared system memory. */
+static void mem_text(FILE *f, const struct gd_gpu *g)
+{
+	char buf[200] = "", b2[32];
+
+	if (gd_known(&g->vram_total)) {
+		gd_render_bytes(g->vram_total.v, b2, sizeof b2);
+		gd_fmt(buf, sizeof buf, "%s (%s)", b2, g->vram_src);
+	}
+	line_fact(f, g->integrated ? "carve-out" : "VRAM", buf,
+		  g->vram_total.why);
+	if (!g->integrated)
+		return;
+	buf[0] = '\0';
+	if (gd_known(&g->shared_mem)) {
+		gd_render_bytes(g->shared_mem.v, b2, sizeof b2);
+		gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2, g->shared_src);
+	}
+	line_fact(f, "shared memory", buf, g->shared_mem.why);
+}
+
 static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		     int verbose)
 {
-	char buf[200], b2[32];
+	char buf[200];
 
 	line_fact(f, "gfx target", g->gfx, g->gfx_why);
 	if (g->ovr.var[0])
@@ -277,23 +298,7 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	else
 		buf[0] = '\0';
 	line_fact(f, "compute units", buf, g->cu_count.why);
-	if (gd_known(&g->vram_total)) {
-		gd_render_bytes(g->vram_total.v, b2, sizeof b2);
-		gd_fmt(buf, sizeof buf, "%s (%s)", b2, g->vram_src);
-	} else {
-		buf[0] = '\0';
-	}
-	line_fact(f, g->integrated ? "carve-out" : "VRAM", buf,
-		  g->vram_total.why);
-	if (g->integrated) {
-		buf[0] = '\0';
-		if (gd_known(&g->shared_mem)) {
-			gd_render_bytes(g->shared_mem.v, b2, sizeof b2);
-			gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2,
-			       g->shared_src);
-		}
-		line_fact(f, "shared memory", buf, g->shared_mem.why);
-	}
+	mem_text(f, g);
 	if (g->n_kfd_nodes) {
 		size_t o = 0;
 

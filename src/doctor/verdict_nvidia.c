@@ -116,6 +116,28 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 	return 0;
 }
 
+/* An architecture current CUDA (last) or drivers dropped: the steps, and
+ * the CUDA major the install lines may use. 1 when CUDA dropped it. */
+static int legacy_steps(const struct gd_gpu *g, const char *last,
+			struct gd_verdict *v, unsigned *major)
+{
+	if (last) {
+		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
+
+		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
+			     "framework builds for CUDA %s or older (PyTorch: the "
+			     "newest wheel built for it), not the current ones",
+			  last, g->sm, last);
+		if (!*major || last_major < *major)
+			*major = last_major;
+	}
+	if (g->nv_last_driver[0])
+		gd_v_step(v, "Stay on NVIDIA's %s driver series (the legacy "
+			     "branch for %s): a newer driver does not drive this "
+			     "GPU", g->nv_last_driver, g->nv_arch);
+	return last != NULL;
+}
+
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
@@ -149,21 +171,7 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_step(v, "Upgrade the NVIDIA driver to %s or newer, or use "
 			     "builds for an older CUDA (%s)", c->min_driver, c->why);
 	}
-	if (last) {
-		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
-
-		dropped = 1;
-		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
-			     "framework builds for CUDA %s or older (PyTorch: the "
-			     "newest wheel built for it), not the current ones",
-			  last, g->sm, last);
-		if (!major || last_major < major)
-			major = last_major;
-	}
-	if (g->nv_last_driver[0])
-		gd_v_step(v, "Stay on NVIDIA's %s driver series (the legacy "
-			     "branch for %s): a newer driver does not drive this "
-			     "GPU", g->nv_last_driver, g->nv_arch);
+	dropped = legacy_steps(g, last, v, &major);
 	if (g->hidden)
 		gd_v_step(v, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,

@@ -179,6 +179,12 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	put_num(o, "vram_bytes", &g->vram_total);
 	if (gd_known(&g->vram_total))
 		json_object_set_new(o, "vram_source", gd_json_str(g->vram_src));
+	if (g->integrated) {
+		put_num(o, "shared_memory_bytes", &g->shared_mem);
+		if (gd_known(&g->shared_mem))
+			json_object_set_new(o, "shared_memory_source",
+					    gd_json_str(g->shared_src));
+	}
 	put_num(o, "vram_used_bytes", &g->vram_used);
 	put_num(o, "gtt_bytes", &g->gtt_total);
 	if (gd_known(&g->render_minor)) {
@@ -214,7 +220,13 @@ json_t *gd_render_gpu_json(const struct gd_gpu *g)
 		put_text(nv, "uuid", &g->nv_uuid);
 		put_text(nv, "vbios", &g->nv_vbios);
 		put_str_or(nv, "sm", g->sm, "the knowledge base has no entry "
-					    "for this PCI id");
+					    "for this PCI id or chip name");
+		if (g->sm[0])
+			json_object_set_new(nv, "sm_source", gd_json_str(g->sm_src));
+		put_str_or(nv, "arch", g->nv_arch, "chip name not in the "
+						   "knowledge base");
+		json_object_set_new(nv, "last_driver_branch", g->nv_last_driver[0]
+				    ? gd_json_str(g->nv_last_driver) : json_null());
 		json_object_set_new(o, "nvidia", nv);
 	}
 	vis = json_object();
@@ -247,10 +259,31 @@ static void line_fact(FILE *f, const char *label, const char *v,
 		fprintf(f, "  %-14s unknown (%s)\n", label, why);
 }
 
+/* VRAM; on an APU the carve-out and the shared system memory. */
+static void mem_text(FILE *f, const struct gd_gpu *g)
+{
+	char buf[200] = "", b2[32];
+
+	if (gd_known(&g->vram_total)) {
+		gd_render_bytes(g->vram_total.v, b2, sizeof b2);
+		gd_fmt(buf, sizeof buf, "%s (%s)", b2, g->vram_src);
+	}
+	line_fact(f, g->integrated ? "carve-out" : "VRAM", buf,
+		  g->vram_total.why);
+	if (!g->integrated)
+		return;
+	buf[0] = '\0';
+	if (gd_known(&g->shared_mem)) {
+		gd_render_bytes(g->shared_mem.v, b2, sizeof b2);
+		gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2, g->shared_src);
+	}
+	line_fact(f, "shared memory", buf, g->shared_mem.why);
+}
+
 static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		     int verbose)
 {
-	char buf[200], b2[32];
+	char buf[200];
 
 	line_fact(f, "gfx target", g->gfx, g->gfx_why);
 	if (g->ovr.var[0])
@@ -265,13 +298,7 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	else
 		buf[0] = '\0';
 	line_fact(f, "compute units", buf, g->cu_count.why);
-	if (gd_known(&g->vram_total)) {
-		gd_render_bytes(g->vram_total.v, b2, sizeof b2);
-		gd_fmt(buf, sizeof buf, "%s (%s)", b2, g->vram_src);
-	} else {
-		buf[0] = '\0';
-	}
-	line_fact(f, "VRAM", buf, g->vram_total.why);
+	mem_text(f, g);
 	if (g->n_kfd_nodes) {
 		size_t o = 0;
 
@@ -321,7 +348,10 @@ void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	if (g->vendor == GD_VENDOR_NVIDIA) {
 		line_fact(f, "model", g->nv_model.v, g->nv_model.why);
 		line_fact(f, "uuid", g->nv_uuid.v, g->nv_uuid.why);
-		line_fact(f, "sm", g->sm, "not in the knowledge base");
+		if (g->sm[0])
+			fprintf(f, "  %-14s %s (%s)\n", "sm", g->sm, g->sm_src);
+		else
+			line_fact(f, "sm", "", "not in the knowledge base");
 	}
 	if (g->visible_note[0])
 		fprintf(f, "  %-14s %s%s%s\n", "visibility",
@@ -361,6 +391,22 @@ void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
 		json_array_append_new(arr, g);
 	}
 	json_object_set_new(doc, "gpus", arr);
+	if (m->n_not_gpus) {
+		json_t *ng = json_array();
+
+		for (size_t i = 0; i < m->n_not_gpus; i++) {
+			const struct gd_not_gpu *d = &m->not_gpus[i];
+			json_t *o = json_object();
+
+			json_object_set_new(o, "bdf", gd_json_str(d->bdf));
+			put_hex(o, "vendor_id", d->vendor_id, 4);
+			put_hex(o, "device_id", d->device_id, 4);
+			json_object_set_new(o, "kind", gd_json_str(d->kind));
+			json_object_set_new(o, "name", gd_json_str(d->name));
+			json_array_append_new(ng, o);
+		}
+		json_object_set_new(doc, "not_gpus", ng);
+	}
 	if (!m->n_gpus)
 		json_object_set_new(doc, "no_gpu_why", gd_json_str(
 			m->pci_why[0] ? m->pci_why

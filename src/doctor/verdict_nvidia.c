@@ -21,6 +21,19 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_fact(v, "compute capability %s (%s, %s)",
 			  gd_kb_str(cc, "cc") ? gd_kb_str(cc, "cc") : "?",
 			  g->sm, gd_kb_str(cc, "arch") ? gd_kb_str(cc, "arch") : "?");
+	else if (g->sm[0])
+		gd_v_fact(v, "compute capability %s (%s)", g->sm,
+			  g->nv_arch[0] ? g->nv_arch : "architecture unknown");
+	else
+		gd_v_fact(v, "compute capability unknown: the knowledge base has "
+			     "neither PCI id 0x%04x nor its pci.ids chip name",
+			  g->pci.device_id);
+	if (g->sm[0] && gd_startswith(g->sm_src, "from pci.ids"))
+		gd_v_fact(v, "%s %s: the knowledge base has no entry for PCI id "
+			     "0x%04x", g->sm, g->sm_src, g->pci.device_id);
+	if (g->nv_last_driver[0])
+		gd_v_fact(v, "NVIDIA's %s driver series is the last that "
+			     "supports %s GPUs", g->nv_last_driver, g->nv_arch);
 	if (cc && gd_kb_str(cc, "last_cuda"))
 		gd_v_fact(v, "CUDA %s is the last release that supports %s",
 			  gd_kb_str(cc, "last_cuda"), g->sm);
@@ -75,7 +88,14 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 
 	if (bound)
 		return 1;
-	if (installed)
+	if (installed && g->nv_last_driver[0] &&
+	    strtoul(inv->cuda_driver.v, NULL, 10) >
+		    strtoul(g->nv_last_driver, NULL, 10))
+		gd_v_step(v, "The NVIDIA driver %s is newer than the %s series, "
+			     "the last that supports %s GPUs: it does not drive "
+			     "this GPU; install the %s series", inv->cuda_driver.v,
+			  g->nv_last_driver, g->nv_arch, g->nv_last_driver);
+	else if (installed)
 		gd_v_step(v, "The NVIDIA driver %s is installed but its kernel "
 			     "module does not drive this GPU%s: %sload it (sudo "
 			     "modprobe nvidia) and reboot if it does not bind",
@@ -83,6 +103,11 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 			  nouveau ? "blacklist nouveau (echo 'blacklist nouveau' | "
 				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
 				    "sudo update-initramfs -u), then " : "");
+	else if (g->nv_last_driver[0])
+		gd_v_step(v, "Install NVIDIA's %s driver series, the last that "
+			     "supports %s GPUs (newer drivers do not drive this "
+			     "one), and reboot%s", g->nv_last_driver, g->nv_arch,
+			  nouveau ? "; it replaces nouveau, which has no CUDA" : "");
 	else
 		gd_v_step(v, "Install NVIDIA's driver (Debian: nvidia-driver from "
 			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "
@@ -91,11 +116,35 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 	return 0;
 }
 
+/* An architecture current CUDA (last) or drivers dropped: the steps, and
+ * the CUDA major the install lines may use. 1 when CUDA dropped it. */
+static int legacy_steps(const struct gd_gpu *g, const char *last,
+			struct gd_verdict *v, unsigned *major)
+{
+	if (last) {
+		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
+
+		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
+			     "framework builds for CUDA %s or older (PyTorch: the "
+			     "newest wheel built for it), not the current ones",
+			  last, g->sm, last);
+		if (!*major || last_major < *major)
+			*major = last_major;
+	}
+	if (g->nv_last_driver[0])
+		gd_v_step(v, "Stay on NVIDIA's %s driver series (the legacy "
+			     "branch for %s): a newer driver does not drive this "
+			     "GPU", g->nv_last_driver, g->nv_arch);
+	return last != NULL;
+}
+
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
 	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
-	const char *last = gd_kb_str(cc, "last_cuda");
+	const char *last = gd_kb_str(cc, "last_cuda")
+				   ? gd_kb_str(cc, "last_cuda")
+				   : g->nv_last_cuda[0] ? g->nv_last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
 	int too_old = 0, dropped = 0;
@@ -122,17 +171,7 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_step(v, "Upgrade the NVIDIA driver to %s or newer, or use "
 			     "builds for an older CUDA (%s)", c->min_driver, c->why);
 	}
-	if (last) {
-		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
-
-		dropped = 1;
-		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
-			     "framework builds for CUDA %s or older (PyTorch: the "
-			     "newest wheel built for it), not the current ones",
-			  last, g->sm, last);
-		if (!major || last_major < major)
-			major = last_major;
-	}
+	dropped = legacy_steps(g, last, v, &major);
 	if (g->hidden)
 		gd_v_step(v, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gd_version.h"
 #include "kb/kb.h"
 
 extern char **environ;

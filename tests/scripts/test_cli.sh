@@ -63,7 +63,7 @@ grep -q '^# gpudoctor report' "$tmp/r.md" && grep -q '^### AMD Radeon RX 5700' "
 
 # man page renders without warnings
 if command -v groff >/dev/null; then
-  groff -man -ww -z "$GD_SRCDIR/man/gpudoctor.1" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] && ok || { bad "man page warnings"; cat "$tmp/groff"; }
+  groff -man -ww -z "$GD_BINDIR/gpudoctor.1" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] && ok || { bad "man page warnings"; cat "$tmp/groff"; }
 fi
 # bash completion completes commands and options
 out=$(bash -c "source '$GD_SRCDIR/completion/gpudoctor.bash'; COMP_WORDS=(gpudoctor li); COMP_CWORD=1; _gpudoctor; echo \${COMPREPLY[*]}")

@@ -13,7 +13,7 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # fat binaries; the runtime answers "no device" here), clang + compiler-rt for
 # libFuzzer and the sanitizers, fish for the env round trip, jq for scripts,
 # MinGW-w64 for real Windows DLLs to scan.
-test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1
+test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
   python3 binutils perl procps gcc-mingw-w64-x86-64-win32"
 

@@ -2,7 +2,8 @@
 # Install what gpudoctor needs from Debian's packages, only what is missing.
 #   tools/install-deps.sh build   build dependencies
 #   tools/install-deps.sh test    build + test dependencies (real runtimes)
-# Uses sudo when not root. Set GD_NO_APT=1 to skip (offline machines).
+# Prints the missing packages and the exact command before running it; uses
+# sudo only when not root. Set GD_NO_APT=1 to skip (offline machines).
 set -eu
 what=${1:-build}
 
@@ -34,10 +35,15 @@ done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
   command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install:$missing" >&2; exit 1; }
-  SUDO=sudo
+  SUDO="sudo "
 fi
-echo "install-deps: installing$missing"
+# On a terminal apt-get shows what it will do and asks; elsewhere (CI) -y.
+yes="-y "
+[ -t 0 ] && yes=""
+echo "install-deps: missing Debian packages:$missing"
+echo "install-deps: running: ${SUDO}apt-get update -qq && ${SUDO}apt-get install ${yes}--no-install-recommends$missing"
+echo "install-deps: (GD_NO_APT=1 skips this; install them yourself instead)"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+${SUDO}apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+${SUDO}apt-get install ${yes}--no-install-recommends $missing

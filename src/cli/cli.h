@@ -51,6 +51,7 @@ extern const struct gd_opt gd_opts_top[]; /* gpudoctor --help, --version */
 const struct gd_cmd *gd_cli_find(const char *name);
 /* gpudoctor __complete WORD... CUR (complete.c): shell completion. */
 int gd_cli_complete(int argc, char **argv);
+int gd_cmd_complete(struct gd_cli *cli, int argc, char **argv);
 
 /* Each command's option table, in its cmd_<name>.c. */
 extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],

@@ -153,6 +153,14 @@ static void operand(const struct comp *c, const char *cur)
 		printf(":file\n");
 }
 
+/* Reached only when global options came before "__complete" (main() runs
+ * gd_cli_complete itself otherwise, before they are taken out). */
+int gd_cmd_complete(struct gd_cli *cli, int argc, char **argv)
+{
+	(void)cli;
+	return gd_cli_complete(argc - 1, argv + 1);
+}
+
 int gd_cli_complete(int argc, char **argv)
 {
 	struct comp c;

@@ -25,7 +25,7 @@ const struct gd_cmd gd_commands[] = {
 	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0, gd_opts_gather, "FILE.tar.gz", 0},
 	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0, gd_opts_kb, "[TARGET]", 0},
 	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1, NULL, NULL, 1},
-	{"__complete", NULL, "internal: shell completion (completion/)", 1, NULL, NULL, 1},
+	{"__complete", gd_cmd_complete, "internal: shell completion (completion/)", 1, NULL, NULL, 1},
 	{NULL, NULL, NULL, 0, NULL, NULL, 0},
 };
 
@@ -243,7 +243,7 @@ static const struct gd_cmd *pick_command(int argc, char **argv, int *cmd_argc,
 		return NULL;
 	}
 	if (argc > 1 && !strcmp(argv[1], "help")) {
-		if (argc > 2 && (cmd = gd_cli_find(argv[2]))) {
+		if (argc > 2 && (cmd = gd_cli_find(argv[2])) && !cmd->hidden) {
 			help_argv[0] = argv[2]; /* "help CMD" is "CMD --help" */
 			*cmd_argv = help_argv;
 			*cmd_argc = 2;

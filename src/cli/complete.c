@@ -93,12 +93,20 @@ static void walk(struct comp *c, int n, char **w)
 	}
 }
 
-/* Values of option o: its list, else what its placeholder names. */
+/* Values of option o: its list, else what its placeholder names. A LIST
+ * is comma-separated: "cuda,h" completes its last item. */
 static void values(const struct gd_opt *o, const char *cur, const char *pre)
 {
-	const char *v[GD_OPTS_VALUES_MAX];
+	const char *v[GD_OPTS_VALUES_MAX], *comma = strrchr(cur, ',');
 	size_t n = gd_opts_values(o, v, GD_OPTS_VALUES_MAX);
+	char list_pre[256];
 
+	if (comma && o->value && !strcmp(o->value, "LIST") &&
+	    (size_t)(comma - cur) >= strlen(pre)) {
+		snprintf(list_pre, sizeof list_pre, "%.*s", (int)(comma - cur + 1),
+			 cur);
+		pre = list_pre;
+	}
 	for (size_t i = 0; i < n; i++)
 		cand(cur, pre, v[i], NULL);
 	if (n || !o->value)

@@ -24,7 +24,7 @@ const struct gd_cmd gd_commands[] = {
 	{"report", gd_cmd_report, "Markdown (or JSON) report to paste into a bug report", 0, gd_opts_report, NULL, 0},
 	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0, gd_opts_gather, "FILE.tar.gz", 0},
 	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0, gd_opts_kb, "[TARGET]", 0},
-	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1, NULL, NULL, 1},
+	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1, NULL, NULL, 0},
 	{"__complete", gd_cmd_complete, "internal: shell completion (completion/)", 1, NULL, NULL, 1},
 	{NULL, NULL, NULL, 0, NULL, NULL, 0},
 };

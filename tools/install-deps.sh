@@ -13,10 +13,11 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # (OpenCL on the CPU), the ICD loaders, AMD's HIP 5.2 runtime and hipcc (real
 # fat binaries; the runtime answers "no device" here), clang + compiler-rt for
 # libFuzzer and the sanitizers, fish for the env round trip, jq for scripts,
-# MinGW-w64 for real Windows DLLs to scan.
+# MinGW-w64 for real Windows DLLs to scan, zsh for its completion, dpkg-dev
+# (dpkg-shlibdeps) for the package's dependencies.
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
-  python3 binutils perl procps gcc-mingw-w64-x86-64-win32"
+  python3 binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev"
 
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"

@@ -69,6 +69,12 @@ for w in $(gpudoctor __complete --color= | cut -d= -f2); do
   "$gd" --root "$fix/rx5700xt/root" --color="$w" list >/dev/null 2>"$tmp/err"
   [ $? -le 2 ] && ok || bad "--color=$w (offered) refused: $(cat "$tmp/err")"
 done
+# a backend offered passes --backend's check (the bad --total-timeout after
+# it then stops the run before any probe starts)
+for b in $backends; do
+  "$gd" probe --backend "$b" --total-timeout x >/dev/null 2>"$tmp/err"
+  grep -q "bad number of seconds 'x'" "$tmp/err" && ok || bad "probe --backend $b (offered) refused: $(cat "$tmp/err")"
+done
 "$gd" --color=sometimes list >/dev/null 2>"$tmp/err"
 [ $? = 3 ] && grep -qx "gpudoctor: --color takes always, never or auto, not 'sometimes'" "$tmp/err" && ok || bad "--color=sometimes: $(cat "$tmp/err")"
 

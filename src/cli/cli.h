@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "core/ctx.h"
+#include "opts.h"
 
 /* Exit codes (documented in the man page and docs/exit-codes.md). */
 enum {
@@ -34,13 +35,28 @@ typedef int (*gd_cmd_fn)(struct gd_cli *cli, int argc, char **argv);
 struct gd_cmd {
 	const char *name;
 	gd_cmd_fn fn;
-	const char *summary; /* one line for --help */
-	int hidden;          /* internal (re-exec'd children) */
+	const char *summary;       /* one line for --help */
+	int hidden;                /* internal (re-exec'd children) */
+	const struct gd_opt *opts; /* its option table (NULL: parses by hand) */
+	const char *operands;      /* what follows the options, for completion:
+				    * FILE/PATH/LOG file names, CMD a command */
+	int own_argv;              /* operands are the user's own command line:
+				    * no option of ours after the first one */
 };
 
-/* The command table (main.c). */
+/* The command table and the options every command takes (main.c). */
 extern const struct gd_cmd gd_commands[];
+extern const struct gd_opt gd_opts_global[];
+extern const struct gd_opt gd_opts_top[]; /* gpudoctor --help, --version */
 const struct gd_cmd *gd_cli_find(const char *name);
+/* gpudoctor __complete WORD... CUR (complete.c): shell completion. */
+int gd_cli_complete(int argc, char **argv);
+int gd_cmd_complete(struct gd_cli *cli, int argc, char **argv);
+
+/* Each command's option table, in its cmd_<name>.c. */
+extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],
+	gd_opts_scan[], gd_opts_run[], gd_opts_try[], gd_opts_env[],
+	gd_opts_explain[], gd_opts_report[], gd_opts_gather[], gd_opts_kb[];
 
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);

@@ -9,14 +9,8 @@
 
 void gd_cli_common_help(FILE *f)
 {
-	fprintf(f,
-		"Options for every command:\n"
-		"  --root DIR      read the machine under DIR (a captured tree);\n"
-		"                  default $GPUDOCTOR_ROOT, else /\n"
-		"  --json          machine-readable output (schema in docs/json.md)\n"
-		"  --kb FILE       use this knowledge-base file instead of the built-in one\n"
-		"  --color=WHEN    always, never or auto (default; NO_COLOR is honoured)\n"
-		"  -h, --help      this help\n");
+	fprintf(f, "Options for every command:\n");
+	gd_opts_help(f, gd_opts_global);
 }
 
 json_t *gd_cli_json_doc(const char *command)

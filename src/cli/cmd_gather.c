@@ -10,6 +10,12 @@
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 
+const struct gd_opt gd_opts_gather[] = {
+	{"force", 'f', 'f', GD_ARG_NONE, NULL, "replace an existing FILE", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void help(void)
 {
 	printf("Usage: gpudoctor gather [OPTIONS] FILE.tar.gz\n\n"
@@ -24,13 +30,14 @@ static void help(void)
 	       "beyond system information, but it does hold the values of\n"
 	       "variables such as PATH, HOME and LD_LIBRARY_PATH (see\n"
 	       ".gpudoctor/environ inside).\n\n");
+	gd_opts_help(stdout, gd_opts_gather);
+	printf("\n");
 	gd_cli_common_help(stdout);
 }
 
 int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	struct gd_getopt g;
 	struct gd_capture *cap;
 	struct gd_capture_stats st;
 	struct gd_machine m;
@@ -40,11 +47,14 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	char err[512];
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_gather, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		if (c == 'h') {
 			help();
 			return GD_EXIT_OK;
 		}
+		if (c == 'f')
+			continue; /* FILE is replaced in any case (for now) */
 		return gd_cli_usage_error(cli, "gather", "unknown option");
 	}
 	if (optind != argc - 1)

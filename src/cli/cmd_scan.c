@@ -14,6 +14,14 @@
 #define MAX_GPUS 16
 #define MAX_DLL_DIRS 32
 
+const struct gd_opt gd_opts_scan[] = {
+	{"gpu", 0, 'g', GD_ARG_REQUIRED, "TARGET", "judge against this GPU instead of the ones present:\ngfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)", NULL, NULL},
+	{"dll-path", 0, 'd', GD_ARG_REQUIRED, "DIR", "look here for the DLLs a Windows file imports, after\nits own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)", NULL, NULL},
+	{"max-files", 0, 'm', GD_ARG_REQUIRED, "N", "stop a directory walk after N files (default 100000)", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void help(void)
 {
 	printf("Usage: gpudoctor scan [--gpu TARGET]... [--dll-path DIR]... PATH...\n\n"
@@ -22,13 +30,9 @@ static void help(void)
 	       "need and where the loader finds them, and whether that fits the GPUs\n"
 	       "present. Directories are scanned recursively; wheels in place.\n"
 	       "Windows DLLs and .pyd files are read too (imports, .hip_fat, .nv_fatb).\n\n"
-	       "Options:\n"
-	       "  --gpu TARGET    judge against this GPU instead of the ones present:\n"
-	       "                  gfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)\n"
-	       "  --dll-path DIR  look here for the DLLs a Windows file imports, after\n"
-	       "                  its own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)\n"
-	       "  --max-files N   stop a directory walk after N files (default 100000)\n\n"
-	       "With --root DIR (a capture of another machine), the libraries a file\n"
+	       "Options:\n");
+	gd_opts_help(stdout, gd_opts_scan);
+	printf("\nWith --root DIR (a capture of another machine), the libraries a file\n"
 	       "needs are looked up on that captured machine, also for PATHs outside\n"
 	       "DIR: a file of this machine may then read \"not found on the captured\n"
 	       "machine\".\n\n");
@@ -224,17 +228,12 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 		      struct gd_bs_opts *o, const char **dll_dirs,
 		      size_t *n_dll)
 {
-	static const struct option opts[] = {
-		{"gpu", required_argument, NULL, 'g'},
-		{"dll-path", required_argument, NULL, 'd'},
-		{"max-files", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	int c;
 	uint32_t v;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_scan, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if (*n_gpus >= MAX_GPUS || gd_bs_gpu_parse(optarg, &gpus[*n_gpus]))

@@ -17,6 +17,8 @@ enum {
 };
 
 #define GD_JSON_SCHEMA_VERSION 1
+/* + "<command>.json": the \"$schema\" of each document (docs/schema/) */
+#define GD_JSON_SCHEMA_BASE "https://gpudoctor.dev/schema/v1/"
 
 struct gd_cli {
 	gd_ctx ctx;

@@ -47,6 +47,8 @@ const struct gd_cmd *gd_cli_find(const char *name);
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root); /* steals root */
+/* s made safe for a terminal (no control bytes, valid UTF-8), in buf. */
+const char *gd_cli_term(char *buf, size_t cap, const char *s);
 json_t *gd_cli_json_doc(const char *command);     /* {"schema_version":1,"command":...} */
 void gd_cli_print_diags(struct gd_cli *cli, FILE *f);
 /* [{level, source, message}] of the diagnostics collected so far. */

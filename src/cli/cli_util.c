@@ -50,6 +50,25 @@ int gd_cli_emit_json(struct gd_cli *cli, json_t *root)
 	return 0;
 }
 
+/* Bytes from files and file names, made safe for a terminal: valid UTF-8
+ * (bad bytes as U+FFFD), C0 controls, DEL and C1 controls (U+0080-U+009F,
+ * which some terminals obey as CSI) as '?'. */
+const char *gd_cli_term(char *buf, size_t cap, const char *s)
+{
+	unsigned char *p;
+
+	gd_utf8_mend(buf, cap, s ? s : "");
+	for (p = (unsigned char *)buf; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			*p = '?';
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
+			*p = '?';
+		}
+	}
+	return buf;
+}
+
 /* One name per level, in text and in JSON (enum gd_diag_level). */
 static const char *const diag_level[] = {"info", "warning", "error"};
 

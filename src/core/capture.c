@@ -229,8 +229,8 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 
 		gd_fmt(next, sizeof next, "%s/%s", cur, tok);
 		rc = gd_fs_lstat(&w->ctx->fs, next, &st);
-		if (rc == -ENOENT || rc == -ENOTDIR)
-			return; /* absent here: nothing to store */
+		if (rc == -ENOENT || rc == -ENOTDIR || rc == -ENAMETOOLONG)
+			return; /* absent here (or cannot exist): nothing to store */
 		if (rc == -EACCES) {
 			w->st->skipped++;
 			return;

@@ -288,6 +288,24 @@ static int commit(gd_tar *t)
 	return rename(t->tmp, t->path);
 }
 
+/* The rename itself survives a crash once the directory is synced. */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int fd;
+
+	if (!slash)
+		gd_strlcpy(dir, ".", sizeof dir);
+	else
+		gd_fmt(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
 int gd_tar_close(gd_tar *t, char *err, size_t errlen)
 {
 	int e;
@@ -316,6 +334,7 @@ int gd_tar_close(gd_tar *t, char *err, size_t errlen)
 		gd_tar_abort(t);
 		return -1;
 	}
+	sync_dir(t->path);
 	tar_free(t);
 	return 0;
 }

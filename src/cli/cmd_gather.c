@@ -56,9 +56,8 @@ static void report_failures(const struct gd_capture_stats *st)
 	char line[1024];
 
 	for (size_t i = 0; i < st->failures.n; i++) {
-		gd_strlcpy(line, st->failures.v[i], sizeof line);
-		gd_sanitize(line);
-		fprintf(stderr, "gpudoctor: gather: not stored: %s\n", line);
+		fprintf(stderr, "gpudoctor: gather: not stored: %s\n",
+			gd_cli_term(line, sizeof line, st->failures.v[i]));
 	}
 	if (st->failed)
 		fprintf(stderr, "gpudoctor: gather: %zu entr%s could not be "
@@ -95,7 +94,7 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	struct gd_inventory inv;
 	struct gd_frameworks fws;
 	gd_strvec env_read = {0};
-	char err[512];
+	char err[512], safe[1024];
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "hf", opts, NULL)) != -1) {
@@ -135,7 +134,8 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	gd_capture_free(cap);
 	if (rc < 0) {
 		gd_capture_stats_free(&st);
-		return gd_cli_error(cli, "gather: %s", err);
+		return gd_cli_error(cli, "gather: %s",
+				    gd_cli_term(safe, sizeof safe, err));
 	}
 	rc = st.failed ? GD_EXIT_ERROR : GD_EXIT_OK;
 	report_failures(&st);
@@ -145,9 +145,10 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 		printf("Wrote %s: %zu files (%zu bytes), %zu directories, %zu "
 		       "links%s.\nReplay: mkdir cap && tar xzf %s -C cap && "
 		       "gpudoctor --root cap\n",
-		       argv[optind], st.files, st.bytes, st.dirs, st.links,
+		       gd_cli_term(safe, sizeof safe, argv[optind]), st.files,
+		       st.bytes, st.dirs, st.links,
 		       st.skipped ? " (device nodes and unreadable files left out)" : "",
-		       argv[optind]);
+		       safe);
 	gd_capture_stats_free(&st);
 	return rc;
 }

@@ -82,6 +82,14 @@ if [ -s "$tmp/kb.json" ]; then json_ok kb "$tmp/kb.json" '.command == "kb"'; els
 json_ok kb-known "$tmp/kb-ok.json" '.result.target.gfx == "gfx1010"'
 "$G" --root "$R" --json gather "$tmp/cap${bad}.tar.gz" > "$tmp/gather.json" 2>/dev/null
 json_ok gather "$tmp/gather.json" '(.file | test("\ufffd")) and .failed == 0'
+"$G" --root "$R" gather "$tmp/cap2${bad}.tar.gz" > "$tmp/gather.txt" 2>&1
+"$G" --root "$R" gather "$tmp/cap2${bad}.tar.gz" >> "$tmp/gather.txt" 2>&1 # refused: exists
+n=$((n + 1))
+if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/gather.txt"; then
+  echo "FAIL gather text: control bytes from the file name reach the terminal"; fail=$((fail + 1))
+else
+  echo "ok gather text"
+fi
 "$G" --json probe --selftest > "$tmp/probe.json" 2>/dev/null
 # pass or not (deadlines under load): the document is what is checked here
 json_ok probe-selftest "$tmp/probe.json" '(.results | length > 0) and (.selftest_passed | type == "boolean")'

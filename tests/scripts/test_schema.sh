@@ -47,12 +47,18 @@ live env-fish "$G" --root "$R" --json env --shell fish
 live explain "$G" --root "$R" --json explain "$FX/logs/hip-no-binary.txt"
 live explain-cuda "$G" --root "$N" --json explain "$FX/logs/cuda-no-kernel-image.txt"
 live scan "$G" --json scan "$FX/binscan"
+live scan-gpu "$G" --json scan --gpu gfx1030 --gpu sm_80 "$FX/binscan"
+mkdir -p "$tmp/bad"; printf '\177ELF\002\001\001' > "$tmp/bad/short.so"
+live scan-truncated "$G" --json scan "$tmp/bad"
 live kb-all "$G" --json kb
 live kb-gfx "$G" --json kb gfx1010
 live kb-pci "$G" --json kb 0x731f
 live kb-sm "$G" --json kb sm_90
+live kb-nvidia "$G" --json kb 0x2330
 live kb-issue "$G" --json kb rocm-2527
 live try "$G" --root "$R" --json try -- true
+live try-hang "$G" --root "$FX/rx5700xt-override-invalid/root" --json try --timeout 1 -- sleep 5
+live env-nvidia "$G" --root "$N" --json env
 live gather "$G" --root "$R" --json gather "$tmp/c.tar.gz"
 # run writes its document on standard error (stdout belongs to CMD)
 "$G" --root "$R" --json run -- true 2> "$tmp/run.json" || { echo "FAIL run --json"; fail=$((fail + 1)); }

@@ -86,6 +86,15 @@ expect_refused fifo "FIFO" "$tmp/fifo"
 expect_refused missing-dir "No such file" "$tmp/no/such/dir/c.tar.gz"
 ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: a temporary file was left behind"; fail=$((fail + 1)); }
 
+# What the archive cannot hold is said, never counted as stored: a variable
+# whose value has a newline (environ is one NAME=VALUE a line) makes gather
+# list it and exit 3; the rest of the archive is still written.
+ROCM_PATH=$'/opt/rocm\nx' "$GPUDOCTOR" --root "$deep" --json gather "$tmp/nl.tar.gz" > "$tmp/nl.json" 2> "$tmp/nl.err"; rc=$?
+if [ $rc != 3 ] || ! grep -q "not stored: ROCM_PATH: " "$tmp/nl.err" || [ ! -s "$tmp/nl.tar.gz" ] ||
+   ! jq -e '.failed == 1 and (.failures[0] | startswith("ROCM_PATH: "))' "$tmp/nl.json" >/dev/null; then
+  echo "FAIL: an entry not stored is not reported (exit $rc)"; cat "$tmp/nl.err"; fail=$((fail + 1))
+fi
+
 # A full disk: a one-line reason, the old file untouched, nothing left
 # behind. A 64 KiB tmpfs in a private mount namespace (skipped when the
 # kernel or container does not allow one).

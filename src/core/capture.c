@@ -188,6 +188,8 @@ static void put_file(struct writer *w, const char *path, int content)
 		w->st->files++;
 		w->st->bytes += len;
 	}
+	if (rc == -EFBIG)
+		fail(w, path, "larger than 16 MiB: stored truncated");
 	free(buf);
 }
 

@@ -17,7 +17,7 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # (dpkg-shlibdeps) for the package's dependencies.
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
-  python3 binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev"
+  python3 python3-jsonschema binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev"
 
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"

@@ -18,6 +18,8 @@ enum {
 };
 
 #define GD_JSON_SCHEMA_VERSION 1
+/* + "<command>.json": the \"$schema\" of each document (docs/schema/) */
+#define GD_JSON_SCHEMA_BASE "https://gpudoctor.dev/schema/v1/"
 
 struct gd_cli {
 	gd_ctx ctx;
@@ -61,6 +63,8 @@ extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root); /* steals root */
+/* s made safe for a terminal (no control bytes, valid UTF-8), in buf. */
+const char *gd_cli_term(char *buf, size_t cap, const char *s);
 json_t *gd_cli_json_doc(const char *command);     /* {"schema_version":1,"command":...} */
 void gd_cli_print_diags(struct gd_cli *cli, FILE *f);
 /* [{level, source, message}] of the diagnostics collected so far. */

@@ -143,14 +143,18 @@ static json_t *file_json(const struct gd_bs_file *f)
 
 static void print_targets(struct gd_cli *cli, const struct gd_bs_file *f)
 {
+	char b1[256], b2[256];
+
 	printf("  targets: ");
 	if (!f->targets.n)
 		printf("%snone (host code only)%s", gd_c_dim(cli), gd_c_off(cli));
 	for (size_t i = 0; i < f->targets.n; i++) {
 		const struct gd_bs_target *t = &f->targets.v[i];
 
-		printf("%s%s%s%s", i ? ", " : "", t->target, t->features[0] ? ":" : "",
-		       t->features);
+		printf("%s%s%s%s", i ? ", " : "",
+		       gd_cli_term(b1, sizeof b1, t->target),
+		       t->features[0] ? ":" : "",
+		       gd_cli_term(b2, sizeof b2, t->features));
 		if (t->count > 1)
 			printf(" x%u", t->count);
 	}
@@ -174,10 +178,13 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 	int captured = !cli->ctx.fs.is_slash;
 
 	size_t missing = 0;
+	char b1[4096], b2[1024], b3[1024]; /* file bytes, made terminal-safe */
 
-	printf("%s%s%s", gd_c_bold(cli), f->path, gd_c_off(cli));
+	printf("%s%s%s", gd_c_bold(cli), gd_cli_term(b1, sizeof b1, f->path),
+	       gd_c_off(cli));
 	if (f->error[0]) {
-		printf(": %serror: %s%s\n", gd_c_red(cli), f->error, gd_c_off(cli));
+		printf(": %serror: %s%s\n", gd_c_red(cli),
+		       gd_cli_term(b2, sizeof b2, f->error), gd_c_off(cli));
 		return;
 	}
 	printf("  %s(%s, %.1f MiB)%s\n", gd_c_dim(cli), f->format,
@@ -191,12 +198,15 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 		missing++;
 		if (!nd->found)
 			printf("  %smissing:%s %s%s%s%s\n", gd_c_red(cli), gd_c_off(cli),
-			       nd->soname, captured ? " (not found on the captured machine)" : "",
-			       nd->note[0] ? " — " : "", nd->note);
+			       gd_cli_term(b2, sizeof b2, nd->soname),
+			       captured ? " (not found on the captured machine)" : "",
+			       nd->note[0] ? " — " : "",
+			       gd_cli_term(b3, sizeof b3, nd->note));
 		else
 			printf("  %s%s%s lacks %u versioned symbol(s), e.g. %s\n",
-			       gd_c_red(cli), nd->path, gd_c_off(cli), nd->missing_syms,
-			       nd->missing_first);
+			       gd_c_red(cli), gd_cli_term(b2, sizeof b2, nd->path),
+			       gd_c_off(cli), nd->missing_syms,
+			       gd_cli_term(b3, sizeof b3, nd->missing_first));
 	}
 	if (f->needs.n && !missing)
 		printf("  needs:   %zu libraries, all found\n", f->needs.n);
@@ -204,8 +214,8 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 		printf("  verdict: %sno GPU to compare with (use --gpu)%s\n",
 		       gd_c_dim(cli), gd_c_off(cli));
 	else if (f->detail[0])
-		printf("  verdict: %s%s%s\n", file_color(cli, f), f->detail,
-		       gd_c_off(cli));
+		printf("  verdict: %s%s%s\n", file_color(cli, f),
+		       gd_cli_term(b2, sizeof b2, f->detail), gd_c_off(cli));
 }
 
 /* --dll-path DIR: kept as given (argv outlives the scan). */

@@ -80,7 +80,11 @@ static json_t *pci_json(const struct gd_gpu *g)
 		put_num(link, "max_width", &p->max_link_width);
 		json_object_set_new(o, "link", link);
 		put_num(o, "numa_node", &p->numa_node);
-		put_num(o, "boot_vga", &p->boot_vga);
+		if (gd_known(&p->boot_vga)) /* sysfs "0"/"1": a flag */
+			json_object_set_new(o, "boot_vga",
+					    json_boolean(p->boot_vga.v != 0));
+		else
+			put_unknown(o, "boot_vga", p->boot_vga.why);
 	} else {
 		json_decref(link);
 	}

@@ -5,13 +5,16 @@
 #                 unit + end-to-end tests, an ASan/UBSan build of them,
 #                 and a short run of every fuzz target
 #   make install  PREFIX=/usr/local DESTDIR=
+#   make windows  cross-build build-win/gpudoctor.exe with MinGW-w64 (static;
+#                 jansson/zstd/zlib/TRE from Debian source packages, see
+#                 tools/win-deps.sh and README's Windows section)
 PREFIX ?= /usr/local
 DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz install clean
+.PHONY: all run test deps test-deps check-build asan fuzz install clean windows
 
 all: build/gpudoctor
 
@@ -58,5 +61,15 @@ fuzz:
 install: all
 	DESTDIR=$(DESTDIR) cmake --install build --prefix $(PREFIX)
 
+# The knowledge-base generator runs on this machine, so the native build
+# comes first.
+WIN_DEPS = $(CURDIR)/build-win/deps/prefix
+windows: build/gpudoctor
+	tools/win-deps.sh build-win/deps
+	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig PKG_CONFIG_PATH= \
+	  cmake -S . -B build-win -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake \
+	  -DGD_WIN_DEPS=$(WIN_DEPS) -DGD_HOST_KBGEN=$(CURDIR)/build/gd_kbgen $(CMAKE_FLAGS)
+	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig cmake --build build-win -j$(JOBS)
+
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-win

@@ -101,6 +101,32 @@ int gd_win_fs_path(const char *w, char *buf, size_t cap)
 	return 0;
 }
 
+int gd_win_resolve(gd_ctx *ctx, const char *winpath, char *buf, size_t cap)
+{
+	char raw[1024], *save = NULL, *c;
+	size_t n;
+
+	if (gd_win_fs_path(winpath, raw, sizeof raw) < 0)
+		return -1;
+	gd_strlcpy(buf, "/fs", cap);
+	for (c = strtok_r(raw + 4, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		gd_strvec v;
+		const char *hit = c;
+
+		if (gd_fs_list(&ctx->fs, buf, &v) == 0) { /* v zeroed on error */
+			for (size_t i = 0; i < v.n; i++)
+				if (!strcasecmp(v.v[i], c)) {
+					hit = v.v[i];
+					break;
+				}
+		}
+		n = strlen(buf);
+		gd_fmt(buf + n, cap - n, "/%s", hit);
+		gd_strvec_free(&v); /* zeroed when the listing failed */
+	}
+	return 0;
+}
+
 /* A versions.tsv path (Windows spelling or fs/...) in /fs/ form. */
 static void tsv_path(const char *p, char *buf, size_t cap)
 {

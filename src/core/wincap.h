@@ -29,6 +29,12 @@ int gd_reg_load_live(gd_reg *r);
  * root: "/fs/C/Windows/System32/x.dll". 0, or -1 when not a drive path. */
 int gd_win_fs_path(const char *winpath, char *buf, size_t cap);
 
+/* The same, each component matched without case against what the
+ * directory holds (Windows paths are case-insensitive; a capture
+ * replayed on Linux is not): "C:\WINDOWS\system32" finds fs/C/Windows/
+ * System32. Components not found are kept as written. */
+int gd_win_resolve(gd_ctx *ctx, const char *winpath, char *buf, size_t cap);
+
 /* One line of .gpudoctor/versions.tsv for a Windows path (case-
  * insensitive), for files the capture stored empty. */
 struct gd_win_filever {

@@ -42,7 +42,9 @@ run: deps
 # first failing stage.
 test: test-deps
 	$(MAKE) all
+	$(MAKE) windows
 	cd build && ctest --output-on-failure -j$(JOBS)
+	cd build-win && ctest --output-on-failure
 	$(MAKE) asan
 	$(MAKE) fuzz
 

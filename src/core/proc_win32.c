@@ -101,6 +101,10 @@ static int start(const gd_proc_spec *spec, HANDLE job, HANDLE out,
 	wchar_t *env = spec->envp ? env_block(spec->envp) : NULL;
 	BOOL ok;
 
+	/* No "DLL not found" or crash dialog waits for a click: the child
+	 * inherits this error mode, and a missing DLL is a finding. */
+	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX |
+		     SEM_NOOPENFILEERRORBOX);
 	memset(&si, 0, sizeof si);
 	si.cb = sizeof si;
 	si.dwFlags = STARTF_USESTDHANDLES;
@@ -115,14 +119,10 @@ static int start(const gd_proc_spec *spec, HANDLE job, HANDLE out,
 	free(env);
 	if (!ok)
 		return (int)GetLastError();
-	if (!AssignProcessToJobObject(job, pi->hProcess)) {
-		DWORD e = GetLastError();
-
-		TerminateProcess(pi->hProcess, 1);
-		CloseHandle(pi->hThread);
-		CloseHandle(pi->hProcess);
-		return (int)e;
-	}
+	/* Where jobs do not nest (before Windows 8, some Wine versions) the
+	 * child stays in the job we are in; the deadline then ends it with
+	 * TerminateProcess. */
+	AssignProcessToJobObject(job, pi->hProcess);
 	ResumeThread(pi->hThread);
 	CloseHandle(pi->hThread);
 	return 0;
@@ -197,6 +197,8 @@ int gd_proc_run(const gd_proc_spec *spec, gd_proc_result *res)
 	}
 	timed_out = wait_child(pi.hProcess, rd, spec, res, cap, t0);
 	TerminateJobObject(job, 1); /* the tree, whatever it spawned */
+	if (timed_out)
+		TerminateProcess(pi.hProcess, 1);
 	WaitForSingleObject(pi.hProcess, 2000);
 	take(rd, res, cap);
 	GetExitCodeProcess(pi.hProcess, &code);

@@ -78,6 +78,8 @@ static json_t *sdk_json(const struct gd_win_sdk *s)
 	json_object_set_new(o, "root", gd_json_str(s->root));
 	json_object_set_new(o, "hip_major", json_integer(s->runtime_major ? s->runtime_major : s->major));
 	json_object_set_new(o, "runtime", gd_json_str(s->runtime));
+	json_object_set_new(o, "runtime_file_version", s->runtime_ver[0]
+			    ? gd_json_str(s->runtime_ver) : json_null());
 	json_object_set_new(o, "comgr", gd_json_str(s->comgr));
 	json_object_set_new(o, "hipblas", gd_json_str(s->hipblas));
 	json_object_set_new(o, "rocblas", json_boolean(s->has_rocblas));
@@ -94,6 +96,11 @@ json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 
 	json_object_set_new(o, "driver_hip_runtimes",
 			    names_json(wi->sys_runtimes, wi->n_sys_runtimes));
+	cv = json_array();
+	for (int i = 0; i < wi->n_sys_runtimes; i++)
+		json_array_append_new(cv, wi->sys_runtime_ver[i][0]
+				      ? gd_json_str(wi->sys_runtime_ver[i]) : json_null());
+	json_object_set_new(o, "driver_hip_runtime_file_versions", cv);
 	json_object_set_new(o, "driver_hip_major", json_integer(wi->driver_hip_major));
 	json_object_set_new(o, "driver_comgr", names_json(wi->sys_comgr, wi->n_sys_comgr));
 	for (int i = 0; i < wi->n_sdks; i++)
@@ -156,7 +163,8 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 	fprintf(f, "%sWindows software%s\n", gd_c_bold(cli), gd_c_off(cli));
 	fprintf(f, "  driver HIP   ");
 	for (int i = 0; i < wi->n_sys_runtimes; i++)
-		fprintf(f, "%s%s", i ? ", " : "", wi->sys_runtimes[i]);
+		fprintf(f, "%s%s%s%s", i ? ", " : "", wi->sys_runtimes[i],
+			wi->sys_runtime_ver[i][0] ? " " : "", wi->sys_runtime_ver[i]);
 	fprintf(f, "%s\n", wi->n_sys_runtimes ? " (System32)" : "none in System32");
 	for (int i = 0; i < wi->n_sdks; i++) {
 		const struct gd_win_sdk *s = &wi->sdks[i];

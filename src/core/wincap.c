@@ -140,12 +140,15 @@ static void tsv_path(const char *p, char *buf, size_t cap)
 
 static int fill_ver(char *line, struct gd_win_filever *out)
 {
-	char *f[4] = {0}, *save = NULL;
+	char *f[4] = {0}, *t = line;
 	int n = 0;
 
-	for (char *t = strtok_r(line, "\t", &save); t && n < 4;
-	     t = strtok_r(NULL, "\t", &save))
+	/* empty fields are fields: no strtok, which would merge tabs */
+	while (t && n < 4) {
 		f[n++] = t;
+		if ((t = strchr(t, '\t')))
+			*t++ = '\0';
+	}
 	memset(out, 0, sizeof *out);
 	if (n < 2)
 		return -1;

@@ -3,11 +3,13 @@
  * as Windows does. */
 #include "win_inventory.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "binscan/pe_version.h"
 #include "core/wincap.h"
 
 /* The directory's entries (Windows path); 0 or <0. */
@@ -20,6 +22,33 @@ static int list(gd_ctx *ctx, const char *winpath, gd_strvec *out)
 		return -1;
 	}
 	return gd_fs_list(&ctx->fs, p, out);
+}
+
+/* FileVersion of dir\name: versions.tsv for files a capture stored
+ * empty, else the PE version resource of the bytes. */
+static void file_version(gd_ctx *ctx, const char *dir, const char *name,
+			 char *out, size_t cap)
+{
+	struct gd_win_filever fv;
+	char wp[512], p[1024], pv[48];
+	uint8_t *b;
+	size_t n;
+	int rc;
+
+	out[0] = '\0';
+	gd_fmt(wp, sizeof wp, "%s\\%s", dir, name);
+	if (gd_wincap_version(ctx, wp, &fv) == 0 && fv.file_version[0]) {
+		gd_strlcpy(out, fv.file_version, cap);
+		return;
+	}
+	if (gd_win_resolve(ctx, wp, p, sizeof p) < 0)
+		return;
+	rc = gd_fs_read_alloc(&ctx->fs, p, 64u << 20, (char **)&b, &n);
+	if (rc < 0 && rc != -EFBIG)
+		return;
+	if (n && gd_pe_version(b, n, out, pv, cap) < 0)
+		out[0] = '\0';
+	free(b);
 }
 
 int gd_win_hip_major(const char *dll)
@@ -53,6 +82,8 @@ static void system32(gd_ctx *ctx, struct gd_win_inventory *wi)
 		int m = gd_win_hip_major(n);
 
 		if (m && wi->n_sys_runtimes < 4) {
+			file_version(ctx, dir, n,
+				     wi->sys_runtime_ver[wi->n_sys_runtimes], 48);
 			gd_strlcpy(wi->sys_runtimes[wi->n_sys_runtimes++], n, 32);
 			if (m > wi->driver_hip_major)
 				wi->driver_hip_major = m;
@@ -123,6 +154,9 @@ static void sdk_bin(gd_ctx *ctx, struct gd_win_sdk *s)
 		}
 	}
 	gd_strvec_free(&v);
+	if (s->runtime[0])
+		file_version(ctx, dir, s->runtime, s->runtime_ver,
+			     sizeof s->runtime_ver);
 	tensile(ctx, s);
 }
 

@@ -18,6 +18,7 @@ struct gd_win_sdk {
 	int major, minor;
 	char root[160];        /* C:\Program Files\AMD\ROCm\6.2 */
 	char runtime[32];      /* bin\amdhip64_6.dll, "" when absent */
+	char runtime_ver[48];  /* its FileVersion, "" when unknown */
 	int runtime_major;     /* HIP major of that DLL, 0 when none */
 	char comgr[32];        /* bin\amd_comgr*.dll, "" when absent */
 	char hipblas[32];      /* hipblas.dll / libhipblas.dll, "" */
@@ -31,6 +32,9 @@ struct gd_win_sdk {
 struct gd_win_inventory {
 	/* HIP runtimes in System32 (from the driver) */
 	char sys_runtimes[4][32]; /* amdhip64.dll, amdhip64_6.dll, ... */
+	/* their FileVersion (versions.tsv or the PE version resource): a
+	 * build number, for newer/older only, not the HIP version */
+	char sys_runtime_ver[4][48];
 	int n_sys_runtimes;
 	int driver_hip_major;     /* newest of them, 0 when none */
 	char sys_comgr[4][32];

@@ -12,6 +12,7 @@
 #include "discover/disc_int.h"
 #include "doctor/verdict_windows.h"
 #include "inventory/win_inventory.h"
+#include "binscan/pe_version.h"
 #include "kb/kb.h"
 #include "t.h"
 
@@ -85,8 +86,40 @@ static void test_capture(void)
 	gd_ctx_free(&ctx);
 }
 
+/* A VS_FIXEDFILEINFO found in the bytes; and in a real DLL of MinGW-w64
+ * (winpthreads' version.rc: 1,0,0,0) when the test deps are installed. */
+static void test_pe_version(void)
+{
+	static uint8_t b[256];
+	static const uint8_t fixed[] = {
+		0xBD, 0x04, 0xEF, 0xFE, 0x00, 0x00, 0x01, 0x00, /* sig, 1.0 */
+		0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x2C, 0x0E, /* 10.0.3628.0 */
+		0x02, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, /* 6.2.0.0 */
+	};
+	char fv[48], pv[48];
+	FILE *f;
+
+	b[0] = 'M';
+	b[1] = 'Z';
+	memcpy(b + 128, fixed, sizeof fixed);
+	CHECK(gd_pe_version(b, sizeof b, fv, pv, sizeof fv) == 0);
+	CHECK_STR(fv, "10.0.3628.0");
+	CHECK_STR(pv, "6.2.0.0");
+	CHECK(gd_pe_version(b + 1, sizeof b - 1, fv, pv, sizeof fv) == -1);
+	f = fopen("/usr/x86_64-w64-mingw32/lib/libwinpthread-1.dll", "rb");
+	if (f) {
+		static uint8_t d[1 << 20];
+		size_t n = fread(d, 1, sizeof d, f);
+
+		fclose(f);
+		CHECK(gd_pe_version(d, n, fv, pv, sizeof fv) == 0);
+		CHECK_STR(fv, "1.0.0.0");
+	}
+}
+
 int main(void)
 {
+	test_pe_version();
 	test_helpers();
 	test_capture();
 	return t_done("test_win");

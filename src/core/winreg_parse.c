@@ -319,11 +319,23 @@ static int header(char **cur, struct pst *st, char *err, size_t errcap)
 	return -1;
 }
 
+typedef GD_VEC(char) charvec;
+
+static int push_c(charvec *j, char c)
+{
+	char *p = gd_vec_push(j);
+
+	if (!p)
+		return -1;
+	*p = c;
+	return 0;
+}
+
 int gd_reg_parse(gd_reg *r, const void *buf, size_t len, int *skipped,
 		 char *err, size_t errcap)
 {
 	struct pst st = {r, NULL, 0, 0, 0};
-	GD_VEC(char) j = {0};
+	charvec j = {0};
 	char *text = decode(buf, len), *cur = text, *l;
 
 	if (err && errcap)
@@ -338,13 +350,16 @@ int gd_reg_parse(gd_reg *r, const void *buf, size_t len, int *skipped,
 		while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
 			n--;
 		/* a trailing '\' continues a hex list on the next line */
+		int oom = 0;
+
 		for (size_t i = 0; i < (n && l[n - 1] == '\\' ? n - 1 : n); i++)
-			*(char *)gd_vec_push(&j) = l[i];
-		if (n && l[n - 1] == '\\' && cur)
+			oom |= push_c(&j, l[i]);
+		if (n && l[n - 1] == '\\' && cur && !oom)
 			continue;
-		*(char *)gd_vec_push(&j) = '\0';
-		if (j.v)
-			one_line(&st, j.v);
+		oom |= push_c(&j, '\0');
+		if (oom)
+			break; /* out of memory: what was read so far stands */
+		one_line(&st, j.v);
 		j.n = 0;
 	}
 	free(j.v);

@@ -147,6 +147,18 @@ static void test_nostart_and_libs(void)
 
 	CHECK(!gd_plat_lib_open("gd-no-such-library-42.dll", err, sizeof err));
 	CHECK(err[0] != '\0');
+	{
+		/* a library every system has, found by its loader's search */
+		int win = !strcmp(gd_plat_name(), "windows");
+		void *h = gd_plat_lib_open(win ? "kernel32.dll" : "libc.so.6",
+					   err, sizeof err);
+
+		CHECK(h != NULL);
+		CHECK(gd_plat_lib_sym(h, win ? "GetTickCount" : "strlen") != NULL);
+		CHECK(gd_plat_lib_path(h, NULL, p, sizeof p) == 0 &&
+		      strstr(p, win ? "ernel32" : "libc") != NULL);
+		gd_plat_lib_close(h);
+	}
 	CHECK(gd_plat_self_exe(p, sizeof p) == 0 && p[0]);
 	CHECK(gd_plat_environ() != NULL);
 	CHECK(!strcmp(gd_plat_name(), "linux") ||

@@ -7,13 +7,16 @@
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make deb      a Debian package (cpack -G DEB) in build-deb/, control shown
 #   make static   build-static/gpudoctor with jansson, zstd, zlib linked in
+#   make windows  cross-build build-win/gpudoctor.exe with MinGW-w64 (static;
+#                 jansson/zstd/zlib/TRE from Debian source packages, see
+#                 tools/win-deps.sh and README's Windows section)
 PREFIX ?= /usr/local
 DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz install clean deb static
+.PHONY: all run test deps test-deps check-build asan fuzz install clean deb static windows
 
 all: build/gpudoctor
 
@@ -45,7 +48,9 @@ run: deps
 test: test-deps
 	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(WERROR) $(CMAKE_FLAGS)
 	$(MAKE) all
+	$(MAKE) windows
 	cd build && ctest --output-on-failure -j$(JOBS)
+	cd build-win && ctest --output-on-failure
 	$(MAKE) asan
 	$(MAKE) fuzz
 
@@ -77,5 +82,15 @@ static:
 	cmake --build build-static -j$(JOBS) --target gpudoctor
 	@readelf -d build-static/gpudoctor | grep NEEDED
 
+# The knowledge-base generator runs on this machine, so the native build
+# comes first.
+WIN_DEPS = $(CURDIR)/build-win/deps/prefix
+windows: build/gpudoctor
+	tools/win-deps.sh build-win/deps
+	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig PKG_CONFIG_PATH= \
+	  cmake -S . -B build-win -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake \
+	  -DGD_WIN_DEPS=$(WIN_DEPS) -DGD_HOST_KBGEN=$(CURDIR)/build/gd_kbgen $(CMAKE_FLAGS)
+	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig cmake --build build-win -j$(JOBS)
+
 clean:
-	rm -rf build build-asan build-fuzz build-static build-deb
+	rm -rf build build-asan build-fuzz build-static build-deb build-win

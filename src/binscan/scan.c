@@ -185,7 +185,7 @@ static void normalize(char *p)
 /* DT_NEEDED resolved among the archive's own members through $ORIGIN
  * entries of RUNPATH/RPATH (a wheel's libraries find each other so). */
 static void archive_needs(struct gd_bs_file *f, const char *member,
-			  const char *const *names, size_t nn)
+			  const struct gd_zip_names *names)
 {
 	char dir[512], paths[2100];
 	const char *sl = strrchr(member, '/');
@@ -206,24 +206,21 @@ static void archive_needs(struct gd_bs_file *f, const char *member,
 			gd_fmt(cand, sizeof cand, "%s/%s/%s", dir,
 			       tok + (tok[1] == '{' ? 9 : 7), so);
 			normalize(cand);
-			for (size_t k = 0; k < nn; k++) {
-				if (strcmp(names[k], cand))
-					continue;
-				if ((nd = gd_vec_push(&f->needs))) {
-					gd_strlcpy(nd->soname, so, sizeof nd->soname);
-					nd->found = 1;
-					gd_strlcpy(nd->how, "archive", sizeof nd->how);
-					gd_fmt(nd->path, sizeof nd->path, "%s", cand);
-				}
-				goto next;
+			if (!gd_zip_names_has(names, cand))
+				continue;
+			if ((nd = gd_vec_push(&f->needs))) {
+				gd_strlcpy(nd->soname, so, sizeof nd->soname);
+				nd->found = 1;
+				gd_strlcpy(nd->how, "archive", sizeof nd->how);
+				gd_fmt(nd->path, sizeof nd->path, "%s", cand);
 			}
+			break;
 		}
-next:;
 	}
 }
 
 static int zip_member(void *arg, const struct gd_zip_member *m,
-		      const char *const *names, size_t nn, const char *why)
+		      const struct gd_zip_names *names, const char *why)
 {
 	struct zip_ctx *z = arg;
 	struct gd_bs_file *f = gd_vec_push(z->out);
@@ -237,9 +234,9 @@ static int zip_member(void *arg, const struct gd_zip_member *m,
 	}
 	if (gd_bs_scan_bytes(m->data, m->len, f) == 0 && f->has_dyn) {
 		if (gd_bs_is_pe(f))
-			gd_dll_archive_needs(f, m->name, names, nn);
+			gd_dll_archive_needs(f, m->name, names);
 		else
-			archive_needs(f, m->name, names, nn);
+			archive_needs(f, m->name, names);
 	}
 	return 0;
 }

@@ -221,6 +221,19 @@ struct gd_bs_opts {
  * a directory it is skipped). */
 int gd_bs_scan_path(gd_ctx *ctx, const char *path,
 		    const struct gd_bs_opts *o, gd_bs_files *out);
+/* One file: explicit_path as above. */
+int gd_bs_scan_file(const char *path, int explicit_path,
+		    const struct gd_bs_opts *o, gd_bs_files *out);
+/* One open regular file (fd stays the caller's), named path in the
+ * entries; size is what the caller's fstat said. The file is mapped; when
+ * it shrinks while being read (SIGBUS on a page past its new end) the
+ * entry says "file changed while being read" instead of the process dying.
+ * A size of 0 (procfs, sysfs) is read, not believed. */
+int gd_bs_scan_fd(const char *path, int fd, uint64_t size,
+		  const struct gd_bs_opts *o, gd_bs_files *out);
+/* Internal (scan.c): the bytes of one mapped file, zip or not. */
+int gd_bs_scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
+		      const struct gd_bs_opts *o, gd_bs_files *out);
 /* Scan bytes already in memory (fuzzing, tests, zip members). fd >= 0:
  * the same bytes as an open file, for pread walks of large sections. */
 int gd_bs_scan_bytes(const uint8_t *b, size_t n, struct gd_bs_file *f);

@@ -4,6 +4,7 @@
 #   make test     install missing build+test deps, run the whole suite:
 #                 unit + end-to-end tests, an ASan/UBSan build of them,
 #                 and a short run of every fuzz target
+#   make fuzz-long  every fuzz target to 10 M inputs (FUZZ_RUNS=; hours)
 #   make install  PREFIX=/usr/local DESTDIR=
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -11,7 +12,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz install clean
+.PHONY: all run test deps test-deps check-build asan fuzz fuzz-long install clean
 
 all: build/gpudoctor
 
@@ -54,6 +55,19 @@ fuzz:
 	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON -DGD_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS)
 	cmake --build build-fuzz -j$(JOBS)
 	cd build-fuzz && ctest --output-on-failure -j$(JOBS) -L fuzz
+
+# Every fuzz target to FUZZ_RUNS inputs, one after another (hours; not in
+# CI). Per-target figures: tests/README.md.
+FUZZ_RUNS ?= 10000000
+fuzz-long:
+	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j$(JOBS)
+	set -e; for src in tests/fuzz/fuzz_*.c; do \
+	  n=$$(basename $$src .c); \
+	  echo "== $$n: $(FUZZ_RUNS) runs"; \
+	  bash tests/fuzz/run-fuzzer.sh "$$PWD/build-fuzz/tests/$$n" \
+	    "$$PWD/tests/fuzz/corpus/$$n" 0 $(FUZZ_RUNS); \
+	done
 
 install: all
 	DESTDIR=$(DESTDIR) cmake --install build --prefix $(PREFIX)

@@ -280,6 +280,9 @@ struct gd_bs_env {
 void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
 		    const struct gd_bs_gpu *gpus, size_t n);
 void gd_bs_env_free(struct gd_bs_env *env);
+/* Use buf (malloc'd, taken over) as the raw /etc/ld.so.cache; a buffer
+ * without the "glibc-ld.so.cache1.1" header is dropped. */
+void gd_bs_env_set_ldcache(struct gd_bs_env *env, char *buf, size_t len);
 
 /* Fit against the GPUs and resolve the runtime needs; fills f->needs,
  * f->fit, f->runtime_ok, f->detail. */

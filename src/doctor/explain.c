@@ -271,34 +271,82 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 	return 0;
 }
 
+struct gd_explain_sigs {
+	struct sig *v;
+	size_t n;
+};
+
+struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx, const json_t *kbroot)
+{
+	const json_t *arr = json_object_get(kbroot, "signatures");
+	size_t max = json_array_size(arr);
+	struct gd_explain_sigs *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->v = calloc(max ? max : 1, sizeof *s->v);
+	if (!s->v) {
+		free(s);
+		return NULL;
+	}
+	s->n = max ? compile_all(ctx, kbroot, s->v, max) : 0;
+	return s;
+}
+
+void gd_explain_sigs_free(struct gd_explain_sigs *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		regfree(&s->v[i].re);
+	free(s->v);
+	free(s);
+}
+
+/* Head, then tail (its first, partial line dropped). */
+static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
+			   char *tail, size_t tail_len,
+			   struct gd_explain_result *r)
+{
+	int rc;
+
+	r->bytes = len + tail_len;
+	r->n_signatures = s->n;
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].found = 0;
+	rc = scan_lines(s->v, s->n, buf, len, r, 0);
+	if (!rc && tail) {
+		char *nl = memchr(tail, '\n', tail_len);
+		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
+
+		rc = scan_lines(s->v, s->n, tail + cut, tail_len - cut, r, 1);
+	}
+	return rc;
+}
+
+int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
+			 struct gd_explain_result *r)
+{
+	r->total = len;
+	return sigs_scan_parts(s, buf, len, NULL, 0, r);
+}
+
 static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
 		      size_t len, char *tail, size_t tail_len,
 		      struct gd_explain_result *r)
 {
-	const json_t *arr = json_object_get(kbroot, "signatures");
-	size_t max = json_array_size(arr), ns;
-	struct sig *sigs;
+	struct gd_explain_sigs *s;
 	int rc;
 
-	r->bytes = len + tail_len;
-	if (!max)
+	if (!json_array_size(json_object_get(kbroot, "signatures"))) {
+		r->bytes = len + tail_len;
 		return 0;
-	sigs = calloc(max, sizeof *sigs);
-	if (!sigs)
-		return -ENOMEM;
-	ns = compile_all(ctx, kbroot, sigs, max);
-	r->n_signatures = ns;
-	rc = scan_lines(sigs, ns, buf, len, r, 0);
-	if (!rc && tail) {
-		/* The tail starts inside a line: drop that piece. */
-		char *nl = memchr(tail, '\n', tail_len);
-		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
-
-		rc = scan_lines(sigs, ns, tail + cut, tail_len - cut, r, 1);
 	}
-	for (size_t i = 0; i < ns; i++)
-		regfree(&sigs[i].re);
-	free(sigs);
+	s = gd_explain_sigs_new(ctx, kbroot);
+	if (!s)
+		return -ENOMEM;
+	rc = sigs_scan_parts(s, buf, len, tail, tail_len, r);
+	gd_explain_sigs_free(s);
 	return rc;
 }
 

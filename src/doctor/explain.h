@@ -80,6 +80,14 @@ int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
 			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
 
+/* The kb's signatures compiled once, for many scans (the fuzz target):
+ * gd_explain_scan compiles them on every call. */
+struct gd_explain_sigs;
+struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx, const json_t *kbroot);
+int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
+			 struct gd_explain_result *r);
+void gd_explain_sigs_free(struct gd_explain_sigs *s);
+
 enum gd_check_verdict {
 	GD_CHECK_NA,           /* "not checkable here: ..." */
 	GD_CHECK_CONFIRMED,    /* "confirmed by: ..." */

@@ -261,7 +261,7 @@ esc() { # name, deadline, command...
 	e=$(date +%s.%N)
 	w=$(awk -v a="$s" -v b="$e" 'BEGIN { print b - a }')
 	check "$name: returns in time ($w s) and leaves nothing running" \
-		'awk -v w="$w" -v t="$t" "BEGIN { exit !(w < t + 1.5) }" && ! alive "$marker"'
+		'awk -v w="$w" -v t="$t" "BEGIN { exit !(w < t + 3) }" && ! alive "$marker"'
 }
 esc "timeout CMD, hung" 1 sh -c "timeout 50 '$ms' 50"
 esc "timeout CMD &, exit 0" 5 sh -c "timeout 50 '$ms' 50 & sleep 0.2; exit 0"

@@ -177,7 +177,7 @@ static void escapee_case(const char *what, const char *script,
 
 	wall = run_sh(script, timeout, &r);
 	CHECK_INT(r.outcome, want_hang ? GD_CHILD_HUNG : GD_CHILD_EXITED);
-	CHECK(wall < timeout + 0.2 + 1.0);
+	CHECK(wall < timeout + 0.2 + 2.0);
 	if (!want_hang)
 		CHECK(r.leftovers_killed);
 	check_escapee_gone(what, path);
@@ -186,29 +186,33 @@ static void escapee_case(const char *what, const char *script,
 
 static void test_escapees(void)
 {
-	char path[64], pidw[160], s[512];
+	char path[64], pidw[160], wait[160], s[600];
 
 	gd_fmt(path, sizeof path, "/tmp/gd_sup_escapee_%d", (int)getpid());
 	unlink(path);
 	gd_fmt(pidw, sizeof pidw, "sh -c 'echo $$ > %s; exec sleep 60'", path);
+	/* the escapee has started once its pid is written (a loaded machine
+	 * can take seconds); deadlines leave room for that */
+	gd_fmt(wait, sizeof wait, "while [ ! -s %s ]; do sleep 0.05; done",
+	       path);
 	/* setsid: a new session, exit 0 at once (a daemon) */
-	gd_fmt(s, sizeof s, "setsid %s & sleep 0.3; exit 0", pidw);
-	escapee_case("setsid", s, path, 5, 0);
+	gd_fmt(s, sizeof s, "setsid %s & %s; exit 0", pidw, wait);
+	escapee_case("setsid", s, path, 30, 0);
 	/* double fork into a new session, then hang */
-	gd_fmt(s, sizeof s, "(setsid %s &) ; sleep 0.3; sleep 60", pidw);
-	escapee_case("setsid + hang", s, path, 0.8, 1);
+	gd_fmt(s, sizeof s, "(setsid %s &) ; %s; sleep 60", pidw, wait);
+	escapee_case("setsid + hang", s, path, 3, 1);
 	/* GNU timeout puts itself in its own group (--foreground aside) */
 	gd_fmt(s, sizeof s, "timeout 60 %s", pidw);
-	escapee_case("timeout, hung", s, path, 0.8, 1);
-	gd_fmt(s, sizeof s, "timeout 60 %s & sleep 0.3; exit 0", pidw);
-	escapee_case("timeout, exit 0", s, path, 5, 0);
+	escapee_case("timeout, hung", s, path, 3, 1);
+	gd_fmt(s, sizeof s, "timeout 60 %s & %s; exit 0", pidw, wait);
+	escapee_case("timeout, exit 0", s, path, 30, 0);
 	/* Python launchers: subprocess with start_new_session=True */
 	if (access("/usr/bin/python3", X_OK) == 0) {
 		gd_fmt(s, sizeof s,
 		       "python3 -c 'import subprocess; subprocess.Popen("
 		       "[\"sh\", \"-c\", \"echo $$ > %s; exec sleep 60\"],"
-		       " start_new_session=True)'; sleep 0.3", path);
-		escapee_case("python start_new_session", s, path, 5, 0);
+		       " start_new_session=True)'; %s", path, wait);
+		escapee_case("python start_new_session", s, path, 30, 0);
 	}
 }
 

@@ -4,6 +4,7 @@
 #   make test     install missing build+test deps, run the whole suite:
 #                 unit + end-to-end tests, an ASan/UBSan build of them,
 #                 and a short run of every fuzz target
+#   make fuzz-long  every fuzz target to 10 M inputs (FUZZ_RUNS=; hours)
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make deb      a Debian package (cpack -G DEB) in build-deb/, control shown
 #   make static   build-static/gpudoctor with jansson, zstd, zlib linked in
@@ -16,7 +17,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz install clean deb static windows
+.PHONY: all run test deps test-deps check-build asan fuzz fuzz-long install clean deb static windows
 
 all: build/gpudoctor
 
@@ -65,6 +66,19 @@ fuzz:
 	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON -DGD_FUZZ_SECONDS=$(FUZZ_SECONDS) $(WERROR) $(CMAKE_FLAGS)
 	cmake --build build-fuzz -j$(JOBS)
 	cd build-fuzz && ctest --output-on-failure -j$(JOBS) -L fuzz
+
+# Every fuzz target to FUZZ_RUNS inputs, one after another (hours; not in
+# CI). Per-target figures: tests/README.md.
+FUZZ_RUNS ?= 10000000
+fuzz-long:
+	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j$(JOBS)
+	set -e; for src in tests/fuzz/fuzz_*.c; do \
+	  n=$$(basename $$src .c); \
+	  echo "== $$n: $(FUZZ_RUNS) runs"; \
+	  bash tests/fuzz/run-fuzzer.sh "$$PWD/build-fuzz/tests/$$n" \
+	    "$$PWD/tests/fuzz/corpus/$$n" 0 $(FUZZ_RUNS); \
+	done
 
 install: all
 	DESTDIR=$(DESTDIR) cmake --install build --prefix $(PREFIX)

@@ -183,7 +183,7 @@ static int installed_newer(const char *path, const char *builtin_date)
 {
 	char head[512], date[32];
 	const char *p;
-	FILE *f = fopen(path, "r");
+	FILE *f = gd_kb_fopen(path); /* a FIFO there must not hang us */
 	size_t n;
 
 	if (!f)

@@ -26,8 +26,16 @@ int gd_fs_init(gd_fs *fs, const char *root)
 	fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	fs->rootfd = fd;
 	fs->is_slash = strcmp(root, "/") == 0;
+	/* O_PATH opens a directory we may not read: every read under it would
+	 * then fail and the machine would look like one without a GPU. */
+	if (!fs->is_slash && faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	fs->rootfd = fd;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #define GD_KB_H
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stddef.h>
 
 typedef struct gd_kb gd_kb;
@@ -15,6 +16,9 @@ typedef struct gd_kb gd_kb;
 gd_kb *gd_kb_parse(const char *buf, size_t len, const char *name, char *err,
 		   size_t errlen);
 gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen);
+/* fopen(path, "rb") of a regular file only, without blocking on a FIFO or
+ * device (errno ENODEV for those): every command glances at kb files. */
+FILE *gd_kb_fopen(const char *path);
 /* The copy built into the binary, validated at build time (tools/kbgen.c).
  * Parsed lazily: each lookup parses only the entry it returns, the first
  * gd_kb_root() the whole document. So an entry found by a lookup is equal

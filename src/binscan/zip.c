@@ -377,9 +377,10 @@ int gd_zip_walk(const uint8_t *b, size_t n, uint64_t max_member,
 		free_entries(v, nn);
 		return fail(err, errcap, "zip members overlap or repeat (zip bomb?)");
 	}
-	names = malloc((nn ? nn : 1) * sizeof *names);
-	for (size_t i = 0; names && i < nn; i++)
-		names[i] = v[i].name;
+	names = calloc(nn ? nn : 1, sizeof *names);
+	if (names)
+		for (size_t i = 0; i < nn; i++)
+			names[i] = v[i].name;
 	if (!names || gd_zip_names_init(&ix, names, nn) < 0) {
 		free(names);
 		free_entries(v, nn);

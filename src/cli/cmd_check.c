@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "check_brief.h"
 #include "check_data.h"
 #include "kb/kb.h"
 #include "render_gpu.h"
@@ -21,7 +22,9 @@ static void help(void)
 	       "Options:\n"
 	       "  --no-probe      do not run the probes (facts from files only)\n"
 	       "  --timeout S     deadline per probe in seconds (default 10)\n"
-	       "  -v, --verbose   all facts per GPU (PCI link, KFD nodes, ...)\n\n");
+	       "  -v, --verbose   all facts per GPU (PCI link, KFD nodes, ...)\n"
+	       "  --brief         one line per GPU: usable or not, which backend, "
+	       "why\n\n");
 	gd_cli_common_help(stdout);
 	printf("\nExit status: 0 a GPU works as the machine is; 1 a GPU is present "
 	       "but\nneeds changes or cannot work; 2 no GPU; 3 gpudoctor's own "
@@ -123,11 +126,12 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 		{"no-probe", no_argument, NULL, 'n'},
 		{"timeout", required_argument, NULL, 't'},
 		{"verbose", no_argument, NULL, 'v'},
+		{"brief", no_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	struct gd_check_opts o = {1, 10.0};
 	struct gd_check_data d;
-	int c, verbose = 0, rc;
+	int c, verbose = 0, brief = 0, rc;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
@@ -140,6 +144,9 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'b':
+			brief = 1;
 			break;
 		case 't':
 			o.probe_timeout = strtod(optarg, &end);
@@ -158,7 +165,12 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}
-	if (cli->json) {
+	if (brief) {
+		if (cli->json)
+			gd_cli_emit_json(cli, gd_check_brief_json(cli, &d));
+		else
+			gd_check_brief_text(cli, stdout, &d);
+	} else if (cli->json) {
 		gd_cli_emit_json(cli, gd_check_json(cli, &d));
 	} else {
 		check_text(cli, &d, verbose);

@@ -167,26 +167,37 @@ void gd_check_brief_text(struct gd_cli *cli, FILE *f,
 	}
 }
 
+static json_t *brief_gpu_json(const struct gd_brief *b, const char *line)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+			 "index", b->index, "name", gd_json_str(b->name),
+			 "vendor", gd_json_str(b->vendor),
+			 "target", gd_json_str_or_null(b->target),
+			 "status", gd_json_str(b->status), "usable", b->usable,
+			 "backend", gd_json_str(b->backend),
+			 "reason", gd_json_str(b->reason),
+			 "guide", gd_json_str(b->guide), "line", gd_json_str(line));
+}
+
+/* The fields issue #13 asks for, plus each GPU's brief line and "lines"
+ * (what the text form prints), so an app shows the same words. */
 json_t *gd_check_brief_json(struct gd_cli *cli, const struct gd_check_data *d)
 {
 	json_t *doc = gd_cli_json_doc("check-brief");
-	json_t *gpus = json_array();
+	json_t *gpus = json_array(), *lines = json_array();
 	struct gd_brief b;
+	char line[1400];
 
-	for (size_t i = 0; i < d->m.n_gpus && i < d->diag.n; i++) {
+	for (size_t i = 0; i < d->diag.n; i++) {
 		gd_brief_fill(cli, d, i, &b);
-		json_array_append_new(gpus, json_pack(
-			"{s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
-			"index", b.index, "name", gd_json_str(b.name),
-			"vendor", gd_json_str(b.vendor),
-			"target", gd_json_str_or_null(b.target),
-			"status", gd_json_str(b.status), "usable", b.usable,
-			"backend", gd_json_str(b.backend),
-			"reason", gd_json_str(b.reason),
-			"guide", gd_json_str(b.guide)));
+		gd_brief_line(&b, line, sizeof line);
+		json_array_append_new(lines, gd_json_str(line));
+		if (b.index >= 0)
+			json_array_append_new(gpus, brief_gpu_json(&b, line));
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!d->diag.any_gpu));
+	json_object_set_new(doc, "lines", lines);
 	json_object_set_new(doc, "exit_code", json_integer(gd_check_exit_code(d)));
 	return doc;
 }

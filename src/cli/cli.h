@@ -76,5 +76,6 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv);
+int gd_cmd_guide(struct gd_cli *cli, int argc, char **argv);
 
 #endif

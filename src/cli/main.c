@@ -22,6 +22,7 @@ const struct gd_cmd gd_commands[] = {
 	{"report", gd_cmd_report, "Markdown (or JSON) report to paste into a bug report", 0},
 	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0},
 	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0},
+	{"guide", gd_cmd_guide, "GPU setup guide per vendor, from the knowledge base", 0},
 	{"nfd", gd_cmd_nfd, "Node Feature Discovery labels (features.d file)", 0},
 	{"metrics", gd_cmd_metrics, "the verdicts as Prometheus metrics (node exporter textfile)", 0},
 	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1},

@@ -301,7 +301,7 @@ int gd_cmd_guide(struct gd_cli *cli, int argc, char **argv)
 		return gd_cli_usage_error(cli, "guide", "unexpected argument '%s'",
 					  argv[optind]);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
-		hits += selected(sections[i].id, want);
+		hits += selected(sections[i].id, want) ? 1 : 0;
 	if (!hits)
 		return gd_cli_usage_error(cli, "guide", "no section '%s' (nvidia, amd, "
 					  "amd#rdna1, intel, cpu, ...)", want);

@@ -12,13 +12,13 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # (OpenCL on the CPU), the ICD loaders, AMD's HIP 5.2 runtime and hipcc (real
 # fat binaries; the runtime answers "no device" here), clang + compiler-rt for
 # libFuzzer and the sanitizers, fish for the env round trip, jq for scripts,
-# MinGW-w64 for real Windows DLLs to scan; python3-setuptools (pip install
-# ./python offline), python3-yaml, prometheus-node-exporter (the metrics
+# MinGW-w64 for real Windows DLLs to scan; python3-setuptools and -wheel (pip
+# install ./python offline), python3-yaml, prometheus-node-exporter (the metrics
 # textfile's real consumer).
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
   python3 binutils perl procps gcc-mingw-w64-x86-64-win32
-  python3-setuptools python3-yaml prometheus-node-exporter"
+  python3-setuptools python3-wheel python3-yaml prometheus-node-exporter"
 
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"

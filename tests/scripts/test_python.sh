@@ -7,9 +7,13 @@
 # stand-ins written here) must give a CPU-mode line, never an exception.
 set -u
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
-py=${PYTHON:-python3}
-"$py" -c 'import setuptools' 2>/dev/null ||
-  { echo "skipped: no setuptools for $py (Debian: python3-setuptools)"; exit 77; }
+# a Python whose pip can build the package offline: setuptools and wheel
+# (Debian: python3-setuptools, python3-wheel); Debian's own first
+py=
+for c in ${PYTHON:-} /usr/bin/python3 python3; do
+  if "$c" -c 'import setuptools, wheel' 2>/dev/null; then py=$c; break; fi
+done
+[ -n "$py" ] || { echo "skipped: no Python with setuptools and wheel (Debian: python3-setuptools python3-wheel)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -68,6 +72,14 @@ print(d.lines[0]); print(gpudoctor.dll_directories(timeout=2))' 2>&1)
   esac
   [ $((SECONDS - start)) -le 10 ] || { echo "FAIL $(basename "$bin"): took too long"; fail=1; }
 done
+
+# the binary shipped inside the package is found without GPUDOCTOR_BIN or PATH
+mkdir -p "$tmp/site/gpudoctor/bin" && cp "$GPUDOCTOR" "$tmp/site/gpudoctor/bin/gpudoctor"
+out=$(env -i PATH=/usr/bin:/bin PYTHONPATH="$tmp/site" PYTHONIOENCODING=utf-8 "$py" -c '
+import gpudoctor, sys
+d = gpudoctor.detect(root=sys.argv[1])
+print(d.error or d.lines[0])' "$GD_SRCDIR/tests/fixtures/no-gpu/root" 2>&1)
+[ "$out" = "No supported GPU found — CPU mode" ] || { echo "FAIL packaged binary: $out"; fail=1; }
 
 PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/test_dll_directories.py" || fail=1
 [ "$fail" = 0 ] && echo "ok: python package on $n captured machines and 4 faults"

@@ -3,6 +3,8 @@
 one with HIP SDK 6.2 and 7.1 next to a driver with amdhip64_6.dll (the
 windows-rx5700xt-hip62-hip71 field report) gives 6.2's bin directory only;
 no driver runtime, or a broken report, gives []."""
+import json
+import os
 import sys
 
 import gpudoctor
@@ -39,4 +41,14 @@ linux = {"frameworks": {"system_hip_major": 6},
                        "lib_dir": "/opt/rocm-6.2.4/lib", "hip_major": 6}]}
 expect("linux", gpudoctor.dll_directories(linux), [])
 expect("broken report", gpudoctor.dll_directories({"runtimes": "x"}), [])
+# the report of the captured field-report machine: driver HIP 6, SDK 6.2
+# (matches, has comgr) and 7.1 (HIP_PATH's, HIP 7, no comgr)
+here = os.path.dirname(os.path.abspath(__file__))
+rep = json.load(open(os.path.join(here, "data", "windows-rx5700xt-hip62-hip71.report.json")))
+expect("windows-rx5700xt-hip62-hip71", gpudoctor.dll_directories(rep),
+       ["C:\\Program Files\\AMD\\ROCm\\6.2\\bin"])
+rep["windows"]["driver_hip_major"] = 7
+expect("driver HIP 7, SDK 7.1 without comgr", gpudoctor.dll_directories(rep), [])
+rep["windows"]["driver_hip_major"] = 0
+expect("no driver HIP runtime", gpudoctor.dll_directories(rep), [])
 sys.exit(1 if fails else 0)

@@ -122,12 +122,40 @@ void gd_explain_log_free(struct gd_explain_log *log)
 	memset(log, 0, sizeof *log);
 }
 
+/* A signature's "literals": strings one of which every match contains.
+ * The scan looks for them with memmem over the whole text and runs the
+ * regex only on lines that hold one, so the cost grows with the log's
+ * size, not with lines times signatures. No literals: every line. */
+#define GD_SIG_MAX_LIT 6
+
 struct sig {
 	const json_t *obj;
 	const char *id;
 	regex_t re;
 	int found;
+	size_t nlit;
+	const char *lit[GD_SIG_MAX_LIT];
+	size_t litlen[GD_SIG_MAX_LIT];
 };
+
+static void literals_of(const json_t *o, struct sig *s)
+{
+	const json_t *arr = json_object_get(o, "literals"), *l;
+	size_t i;
+
+	s->nlit = 0;
+	json_array_foreach(arr, i, l) {
+		const char *v = json_string_value(l);
+
+		if (!v || !*v || s->nlit == GD_SIG_MAX_LIT ||
+		    json_is_true(json_object_get(o, "icase"))) {
+			s->nlit = 0; /* unusable: fall back to every line */
+			return;
+		}
+		s->lit[s->nlit] = v;
+		s->litlen[s->nlit++] = strlen(v);
+	}
+}
 
 static size_t compile_all(gd_ctx *ctx, const json_t *kbroot, struct sig *s,
 			  size_t max)
@@ -156,68 +184,154 @@ static size_t compile_all(gd_ctx *ctx, const json_t *kbroot, struct sig *s,
 		s[n].obj = o;
 		s[n].id = id;
 		s[n].found = 0;
+		literals_of(o, &s[n]);
 		n++;
 	}
 	return n;
 }
 
+/* The whole matched line is what the user needs to see (it names the
+ * target, the library, the device); a line too long for text keeps its
+ * part from the match on. Leading blanks are dropped. */
 static int record(struct gd_explain_result *r, struct sig *s,
 		  unsigned long ln, const char *line, const regmatch_t *pm)
 {
 	struct gd_explain_match *mt = gd_vec_push(&r->m);
-	size_t k;
+	size_t n = strlen(line), from = 0;
 
 	if (!mt)
 		return -ENOMEM;
 	mt->sig = s->obj;
 	gd_strlcpy(mt->id, s->id, sizeof mt->id);
 	mt->line = ln;
-	k = (size_t)(pm->rm_eo - pm->rm_so);
-	if (k == 0) { /* an empty match: show the line instead */
-		gd_strlcpy(mt->text, line, sizeof mt->text);
-	} else {
-		if (k >= sizeof mt->text)
-			k = sizeof mt->text - 1;
-		memcpy(mt->text, line + pm->rm_so, k);
-		mt->text[k] = '\0';
-	}
+	while (from < (size_t)pm->rm_so && (line[from] == ' ' ||
+					      line[from] == '\t'))
+		from++;
+	if (n - from >= sizeof mt->text)
+		from = (size_t)pm->rm_so;
+	gd_strlcpy(mt->text, line + from, sizeof mt->text);
 	gd_sanitize(mt->text);
 	s->found = 1;
 	return 0;
 }
 
+/* The first line at or after from that holds one of s's literals:
+ * its start, or NULL. */
+static const char *next_candidate(const struct sig *s, const char *buf,
+				  size_t len, size_t from)
+{
+	const char *best = NULL, *ls;
+
+	for (size_t k = 0; k < s->nlit; k++) {
+		size_t lim = best ? (size_t)(best - buf) + s->litlen[k] : len;
+		const char *p;
+
+		if (lim > len)
+			lim = len;
+		if (from >= lim)
+			continue;
+		p = memmem(buf + from, lim - from, s->lit[k], s->litlen[k]);
+		if (p && (!best || p < best))
+			best = p;
+	}
+	if (!best)
+		return NULL;
+	ls = best;
+	while (ls > buf + from && ls[-1] != '\n')
+		ls--;
+	return ls;
+}
+
+/* Match one line [ls, end) (CR stripped) against s; the line is made a
+ * C string for regexec and restored. */
+static int try_line(struct sig *s, char *ls, char *end, regmatch_t *pm,
+		    char *copy, size_t cap)
+{
+	size_t n = (size_t)(end - ls);
+
+	if (n && ls[n - 1] == '\r')
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(copy, ls, n);
+	copy[n] = '\0';
+	return regexec(&s->re, copy, 1, pm, 0) == 0;
+}
+
+static unsigned long line_no(const char *buf, const char *at)
+{
+	unsigned long ln = 1;
+
+	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(at - p)));
+	     p++)
+		ln++;
+	return ln;
+}
+
+/* s's first matching line in buf, or -1. Lines are found through the
+ * literals when s has them, else one by one. */
+static long long first_match(struct sig *s, const char *buf, size_t len,
+			     regmatch_t *pm, char *copy, size_t cap)
+{
+	size_t from = 0;
+
+	while (from < len) {
+		const char *ls = s->nlit ? next_candidate(s, buf, len, from)
+					 : buf + from;
+		const char *nl;
+
+		if (!ls)
+			return -1;
+		nl = memchr(ls, '\n', len - (size_t)(ls - buf));
+		if (!nl)
+			nl = buf + len;
+		if (try_line(s, (char *)ls, (char *)nl, pm, copy, cap))
+			return ls - buf;
+		from = (size_t)(nl - buf) + 1;
+	}
+	return -1;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct gd_explain_match *x = a, *y = b;
+
+	if (x->in_tail != y->in_tail)
+		return x->in_tail - y->in_tail;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Each signature's first matching line; the matches are then put in log
+ * order (a failure that came first usually caused those after it). */
 static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		      struct gd_explain_result *r, int in_tail)
 {
-	size_t pos = 0, left = 0;
-	unsigned long ln = 0;
+	/* One line copy, so that the log itself is never written to. */
+	size_t cap = 64 * 1024, first = r->m.n;
+	char *copy = malloc(cap);
 
-	for (size_t i = 0; i < ns; i++)
-		left += !sigs[i].found;
-	while (pos < len && left) {
-		char *line = buf + pos;
-		char *nl = memchr(line, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - line) : len - pos;
-
-		if (nl)
-			*nl = '\0';
-		if (n && line[n - 1] == '\r')
-			line[n - 1] = '\0';
+	if (!copy)
+		return -ENOMEM;
+	for (const char *p = buf; p < buf + len;
+	     p = memchr(p, '\n', (size_t)(buf + len - p)), p = p ? p + 1 : buf + len)
 		r->lines++;
-		ln++;
-		for (size_t i = 0; i < ns; i++) {
-			regmatch_t pm;
+	for (size_t i = 0; i < ns; i++) {
+		regmatch_t pm;
+		long long at;
 
-			if (sigs[i].found ||
-			    regexec(&sigs[i].re, line, 1, &pm, 0))
-				continue;
-			if (record(r, &sigs[i], ln, line, &pm) < 0)
-				return -ENOMEM;
-			r->m.v[r->m.n - 1].in_tail = in_tail;
-			left--;
+		if (sigs[i].found)
+			continue;
+		at = first_match(&sigs[i], buf, len, &pm, copy, cap);
+		if (at < 0)
+			continue;
+		if (record(r, &sigs[i], line_no(buf, buf + at), copy, &pm) < 0) {
+			free(copy);
+			return -ENOMEM;
 		}
-		pos += n + 1;
+		r->m.v[r->m.n - 1].in_tail = in_tail;
 	}
+	free(copy);
+	qsort(r->m.v + first, r->m.n - first, sizeof *r->m.v, cmp_pos);
 	return 0;
 }
 

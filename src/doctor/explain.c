@@ -5,8 +5,10 @@
 
 #include <errno.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,12 +70,28 @@ static unsigned long long seek_tail(int fd, size_t cap)
 	return (unsigned long long)(st.st_size - (off_t)cap - cur);
 }
 
+/* The log buffer is 16 MiB: on large pages where the kernel offers them,
+ * filling it costs a few page faults instead of four thousand. */
+static char *log_buffer(size_t n)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 2u << 20, n))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 			struct gd_explain_log *log)
 {
 	/* head, a NUL, the tail ring, a NUL */
-	char *b = malloc(head_cap + tail_cap + 2), *ring;
+	char *b = log_buffer(head_cap + tail_cap + 2), *ring;
 	unsigned long long skip;
+	struct stat st;
+	off_t cur;
 	ssize_t h;
 	long long rest;
 
@@ -93,6 +111,20 @@ int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 	b[h] = '\0';
 	if ((size_t)h < head_cap)
 		return 0;
+	/* A file whose rest fits: straight after the head, no ring. */
+	cur = lseek(fd, 0, SEEK_CUR);
+	if (cur >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size - cur <= (off_t)tail_cap) {
+		rest = gd_read_full(fd, b + head_cap, tail_cap);
+		if (rest < 0) {
+			gd_explain_log_free(log);
+			return (int)rest;
+		}
+		log->head_len += (size_t)rest;
+		log->total += (unsigned long long)rest;
+		b[log->head_len] = '\0';
+		return 0; /* bytes appended while it was read are not seen */
+	}
 	ring = b + head_cap + 1;
 	skip = seek_tail(fd, tail_cap);
 	rest = read_ring(fd, ring, tail_cap);
@@ -147,7 +179,7 @@ static void literals_of(const json_t *o, struct sig *s)
 	json_array_foreach(arr, i, l) {
 		const char *v = json_string_value(l);
 
-		if (!v || !*v || s->nlit == GD_SIG_MAX_LIT ||
+		if (!v || strlen(v) < 4 || s->nlit == GD_SIG_MAX_LIT ||
 		    json_is_true(json_object_get(o, "icase"))) {
 			s->nlit = 0; /* unusable: fall back to every line */
 			return;
@@ -215,37 +247,10 @@ static int record(struct gd_explain_result *r, struct sig *s,
 	return 0;
 }
 
-/* The first line at or after from that holds one of s's literals:
- * its start, or NULL. */
-static const char *next_candidate(const struct sig *s, const char *buf,
-				  size_t len, size_t from)
-{
-	const char *best = NULL, *ls;
-
-	for (size_t k = 0; k < s->nlit; k++) {
-		size_t lim = best ? (size_t)(best - buf) + s->litlen[k] : len;
-		const char *p;
-
-		if (lim > len)
-			lim = len;
-		if (from >= lim)
-			continue;
-		p = memmem(buf + from, lim - from, s->lit[k], s->litlen[k]);
-		if (p && (!best || p < best))
-			best = p;
-	}
-	if (!best)
-		return NULL;
-	ls = best;
-	while (ls > buf + from && ls[-1] != '\n')
-		ls--;
-	return ls;
-}
-
-/* Match one line [ls, end) (CR stripped) against s; the line is made a
- * C string for regexec and restored. */
-static int try_line(struct sig *s, char *ls, char *end, regmatch_t *pm,
-		    char *copy, size_t cap)
+/* Match one line [ls, end) (CR stripped) against s, on a NUL-terminated
+ * copy so that the log itself is never written to. */
+static int try_line(struct sig *s, const char *ls, const char *end,
+		    regmatch_t *pm, char *copy, size_t cap)
 {
 	size_t n = (size_t)(end - ls);
 
@@ -258,38 +263,122 @@ static int try_line(struct sig *s, char *ls, char *end, regmatch_t *pm,
 	return regexec(&s->re, copy, 1, pm, 0) == 0;
 }
 
-static unsigned long line_no(const char *buf, const char *at)
-{
-	unsigned long ln = 1;
+/* The literal index: every literal's first 4 bytes hashed into a bitmap,
+ * so one pass over the log finds each place a literal may start. */
+#define GD_LIT_BITS 16
+struct lit_ent {
+	unsigned hash;
+	size_t sig, len;
+	const char *s;
+};
+struct scan {
+	struct sig *sigs;
+	size_t ns;
+	const char *buf;
+	size_t len;
+	struct gd_explain_result *r;
+	int in_tail;
+	char *copy;
+	size_t cap;
+	unsigned long ln;  /* line number of nl_at */
+	const char *nl_at; /* newlines before here are counted */
+};
 
-	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(at - p)));
-	     p++)
-		ln++;
-	return ln;
+static unsigned hash4(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return (uint32_t)(v * 2654435761u) >> (32 - GD_LIT_BITS);
 }
 
-/* s's first matching line in buf, or -1. Lines are found through the
- * literals when s has them, else one by one. */
-static long long first_match(struct sig *s, const char *buf, size_t len,
-			     regmatch_t *pm, char *copy, size_t cap)
+static unsigned long line_at(struct scan *sc, const char *at)
 {
-	size_t from = 0;
+	const char *p = sc->nl_at;
 
-	while (from < len) {
-		const char *ls = s->nlit ? next_candidate(s, buf, len, from)
-					 : buf + from;
-		const char *nl;
-
-		if (!ls)
-			return -1;
-		nl = memchr(ls, '\n', len - (size_t)(ls - buf));
-		if (!nl)
-			nl = buf + len;
-		if (try_line(s, (char *)ls, (char *)nl, pm, copy, cap))
-			return ls - buf;
-		from = (size_t)(nl - buf) + 1;
+	while ((p = memchr(p, '\n', (size_t)(at - p)))) {
+		sc->ln++;
+		p++;
 	}
-	return -1;
+	sc->nl_at = at;
+	return sc->ln;
+}
+
+static int try_sig(struct scan *sc, size_t i, const char *at)
+{
+	const char *ls = at, *end;
+	regmatch_t pm;
+
+	while (ls > sc->buf && ls[-1] != '\n')
+		ls--;
+	end = memchr(at, '\n', (size_t)(sc->buf + sc->len - at));
+	if (!end)
+		end = sc->buf + sc->len;
+	if (!try_line(&sc->sigs[i], ls, end, &pm, sc->copy, sc->cap))
+		return 0;
+	if (record(sc->r, &sc->sigs[i], line_at(sc, ls), sc->copy, &pm) < 0)
+		return -ENOMEM;
+	sc->r->m.v[sc->r->m.n - 1].in_tail = sc->in_tail;
+	return 1;
+}
+
+/* One pass: at each place a literal starts, run its signature's regex on
+ * that line (once per signature: the first matching line counts). */
+static int scan_literals(struct scan *sc, struct lit_ent *e, size_t ne)
+{
+	unsigned char *bits = calloc(1, (1u << GD_LIT_BITS) / 8);
+	size_t left = 0;
+
+	if (!bits)
+		return -ENOMEM;
+	for (size_t k = 0; k < ne; k++) {
+		bits[e[k].hash >> 3] |= (unsigned char)(1u << (e[k].hash & 7));
+		left += k == 0 || e[k].sig != e[k - 1].sig;
+	}
+	for (size_t i = 0; left && i + 4 <= sc->len; i++) {
+		unsigned h = hash4(sc->buf + i);
+
+		if (!(bits[h >> 3] & (1u << (h & 7))))
+			continue;
+		for (size_t k = 0; k < ne; k++) {
+			int rc;
+
+			if (e[k].hash != h || sc->sigs[e[k].sig].found ||
+			    e[k].len > sc->len - i ||
+			    memcmp(sc->buf + i, e[k].s, e[k].len))
+				continue;
+			rc = try_sig(sc, e[k].sig, sc->buf + i);
+			if (rc < 0) {
+				free(bits);
+				return rc;
+			}
+			left -= (size_t)rc;
+		}
+	}
+	free(bits);
+	return 0;
+}
+
+/* Signatures without literals: every line through the regex. */
+static int scan_plain(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->ns; i++) {
+		const char *p = sc->buf, *end = sc->buf + sc->len;
+
+		if (sc->sigs[i].nlit || sc->sigs[i].found)
+			continue;
+		sc->ln = 1; /* line_at counts forward from the start */
+		sc->nl_at = sc->buf;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			int rc = try_sig(sc, i, p);
+
+			if (rc)
+				return rc < 0 ? rc : 0;
+			p = nl ? nl + 1 : end;
+		}
+	}
+	return 0;
 }
 
 static int cmp_pos(const void *a, const void *b)
@@ -306,33 +395,34 @@ static int cmp_pos(const void *a, const void *b)
 static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		      struct gd_explain_result *r, int in_tail)
 {
-	/* One line copy, so that the log itself is never written to. */
-	size_t cap = 64 * 1024, first = r->m.n;
-	char *copy = malloc(cap);
+	struct scan sc = {sigs, ns, buf, len, r, in_tail, NULL, 64 * 1024,
+			  1, buf};
+	size_t first = r->m.n, ne = 0;
+	struct lit_ent *e = calloc(ns * GD_SIG_MAX_LIT + 1, sizeof *e);
+	int rc;
 
-	if (!copy)
+	sc.copy = malloc(sc.cap);
+	if (!e || !sc.copy) {
+		free(e);
+		free(sc.copy);
 		return -ENOMEM;
-	for (const char *p = buf; p < buf + len;
-	     p = memchr(p, '\n', (size_t)(buf + len - p)), p = p ? p + 1 : buf + len)
-		r->lines++;
-	for (size_t i = 0; i < ns; i++) {
-		regmatch_t pm;
-		long long at;
-
-		if (sigs[i].found)
-			continue;
-		at = first_match(&sigs[i], buf, len, &pm, copy, cap);
-		if (at < 0)
-			continue;
-		if (record(r, &sigs[i], line_no(buf, buf + at), copy, &pm) < 0) {
-			free(copy);
-			return -ENOMEM;
-		}
-		r->m.v[r->m.n - 1].in_tail = in_tail;
 	}
-	free(copy);
+	for (const char *p = buf; p < buf + len; r->lines++) {
+		p = memchr(p, '\n', (size_t)(buf + len - p));
+		p = p ? p + 1 : buf + len;
+	}
+	for (size_t i = 0; i < ns; i++)
+		for (size_t k = 0; !sigs[i].found && k < sigs[i].nlit; k++)
+			e[ne++] = (struct lit_ent){hash4(sigs[i].lit[k]), i,
+						   sigs[i].litlen[k],
+						   sigs[i].lit[k]};
+	rc = scan_literals(&sc, e, ne);
+	if (!rc)
+		rc = scan_plain(&sc);
+	free(e);
+	free(sc.copy);
 	qsort(r->m.v + first, r->m.n - first, sizeof *r->m.v, cmp_pos);
-	return 0;
+	return rc;
 }
 
 static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,

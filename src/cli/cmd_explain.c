@@ -104,6 +104,8 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
 	json_object_set_new(o, "in_tail", json_boolean(mt->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
+	if (mt->detail[0])
+		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
 	json_object_set_new(o, "meaning",
 			    gd_wa_jstr(gd_kb_str(mt->sig, "meaning")));
 	json_object_set_new(o, "fix", gd_wa_jstr(gd_kb_str(mt->sig, "fix")));
@@ -157,6 +159,8 @@ static void print_match(struct explain_run *x, size_t k,
 	       mt->in_tail ? " of the last part read" : "");
 	printf("%s", gd_c_off(cli));
 	printf("    log:     %s\n", mt->text);
+	if (mt->detail[0])
+		printf("    so:      %s\n", mt->detail);
 	printf("    means:   %s\n", gd_kb_str(mt->sig, "meaning")
 					    ? gd_kb_str(mt->sig, "meaning")
 					    : "(the knowledge base says nothing)");

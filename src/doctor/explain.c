@@ -243,6 +243,9 @@ static int record(struct gd_explain_result *r, struct sig *s,
 		from = (size_t)pm->rm_so;
 	gd_strlcpy(mt->text, line + from, sizeof mt->text);
 	gd_sanitize(mt->text);
+	mt->detail[0] = '\0';
+	if (!strcmp(s->id, "cuda-oom"))
+		gd_explain_oom(line, mt->detail, sizeof mt->detail);
 	s->found = 1;
 	return 0;
 }

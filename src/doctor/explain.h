@@ -24,6 +24,7 @@ struct gd_explain_match {
 	unsigned long line;  /* 1-based line of the first match */
 	char text[320];      /* the matched text, sanitised */
 	int in_tail;         /* line counts from the start of the tail part */
+	char detail[320];    /* what the line's own numbers say, or "" */
 };
 
 struct gd_explain_result {
@@ -65,6 +66,11 @@ int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
 			struct gd_explain_log *log,
 			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
+
+/* Which out-of-memory case a PyTorch "CUDA out of memory. Tried to
+ * allocate" line is (larger than the GPU, fragmentation, full), from its
+ * numbers; writes "" and returns 0 when the line does not say. */
+int gd_explain_oom(const char *line, char *out, size_t cap);
 
 enum gd_check_verdict {
 	GD_CHECK_NA,           /* "not checkable here: ..." */

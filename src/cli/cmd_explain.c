@@ -34,6 +34,16 @@ static void usage(FILE *f)
 		"one found, print what it\nmeans, the fact on this machine that "
 		"confirms or contradicts it, and the fix.\nA log longer than %u "
 		"MiB is read as its first %u MiB and its last %u MiB.\n"
+		"Known causes (by cause, whatever the framework's wording): no "
+		"code for the GPU\n(HIP/CUDA invalid device function, no kernel "
+		"image, no binary, rocBLAS Tensile\nlibrary missing, ollama "
+		"unsupported gfx), missing or wrong-version libraries\n(cuBLAS/"
+		"cuDNN sonames and DLLs, WinError 126, HSA symbols), driver "
+		"missing or\ntoo old (also in containers), hidden or refused "
+		"GPUs (CUDA_VISIBLE_DEVICES,\n/dev/kfd, overrides, KFD support), "
+		"out of memory (which case, from the\nline's numbers), and GPU "
+		"faults and hangs (illegal address, memory and page\nfaults, "
+		"ring timeouts, MES, Xid). docs/workarounds.md lists them.\n"
 		"Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
 		GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
 		GD_EXPLAIN_TAIL_BYTES >> 20);

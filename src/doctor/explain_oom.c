@@ -52,6 +52,15 @@ static double size_near(const char *line, const char *needle, int before)
 	return -1;
 }
 
+/* "3.31 GiB", "432 MiB" */
+static void sz(char *out, size_t cap, double gib)
+{
+	if (gib >= 1 || gib <= 0)
+		gd_fmt(out, cap, "%.2f GiB", gib < 0 ? 0 : gib);
+	else
+		gd_fmt(out, cap, "%.0f MiB", gib * 1024);
+}
+
 int gd_explain_oom(const char *line, char *out, size_t cap)
 {
 	double want = size_near(line, "Tried to allocate ", 0);
@@ -59,6 +68,12 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	double freeb = size_near(line, " is free", 1);
 	double spare = size_near(line, " is reserved by PyTorch but unallocated",
 				 1);
+	double mine = size_near(line, " is allocated by PyTorch", 1);
+	double allowed = size_near(line, " allowed;", 1);
+	const char *conf = strstr(line, "HIP out of memory")
+				   ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
+	double others;
+	char w[32], t[32], f[32], r[64], o[32];
 
 	if (total < 0) /* older wording */
 		total = size_near(line, " total capacity", 1);
@@ -73,30 +88,47 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	out[0] = '\0';
 	if (want < 0 || total < 0)
 		return 0;
+	others = freeb >= 0 && mine >= 0 ? total - freeb - mine -
+					   (spare > 0 ? spare : 0) : -1;
+	sz(w, sizeof w, want);
+	sz(t, sizeof t, total);
+	sz(f, sizeof f, freeb);
+	sz(r, sizeof r, spare);
+	if (spare >= 0)
+		gd_strlcpy(r + strlen(r), " reserved but unallocated",
+			   sizeof r - strlen(r));
+	sz(o, sizeof o, others);
 	if (want > total)
-		gd_fmt(out, cap, "the request (%.2f GiB) is larger than the "
-		       "whole GPU (%.2f GiB): no allocator setting makes it fit; "
-		       "shrink the input, batch or model, or use a GPU with more "
-		       "memory", want, total);
-	else if (freeb >= 0 && spare >= 0 && freeb < want &&
-		 spare >= want)
-		gd_fmt(out, cap, "fragmentation: %.2f GiB is reserved by "
-		       "PyTorch but unallocated, more than the %.2f GiB "
-		       "requested: set PYTORCH_CUDA_ALLOC_CONF=expandable_"
-		       "segments:True%s", spare, want, freeb * 10 < total
-		       ? "; the GPU is nearly full as well, so a smaller batch "
-			 "may still be needed" : "");
+		gd_fmt(out, cap, "the request (%s) is larger than the whole GPU "
+		       "(%s): no allocator setting makes it fit; shrink the "
+		       "input, batch or model, or use a GPU with more memory",
+		       w, t);
+	else if (allowed >= 0)
+		gd_fmt(out, cap, "a per-process limit was reached (%.2f GiB "
+		       "allowed, torch.cuda.set_per_process_memory_fraction), "
+		       "not the GPU (%s free): raise or remove the limit",
+		       allowed, f);
+	else if (freeb >= 0 && spare >= 0 && freeb < want && spare >= want)
+		gd_fmt(out, cap, "fragmentation: %s by PyTorch, more than the "
+		       "%s requested: set %s="
+		       "expandable_segments:True%s", r, w, conf,
+		       freeb * 10 < total ? "; the GPU is nearly full as well, "
+					    "so a smaller batch may still be "
+					    "needed" : "");
 	else if (freeb >= 0 && freeb >= want)
-		gd_fmt(out, cap, "%.2f GiB is free, more than the %.2f GiB "
-		       "requested, yet it failed: free memory in pieces or a "
-		       "per-process limit; try PYTORCH_CUDA_ALLOC_CONF="
-		       "expandable_segments:True", freeb, want);
+		gd_fmt(out, cap, "%s is free, more than the %s requested, yet it "
+		       "failed: the free memory is in pieces or a limit applies; "
+		       "try %s=expandable_segments:True", f, w, conf);
+	else if (others > total / 4 && others > want)
+		gd_fmt(out, cap, "about %s of the %s is held outside this "
+		       "process's PyTorch (other processes, or on an APU the rest "
+		       "of the system sharing that memory): free it, or raise an "
+		       "APU's GPU memory limit (carve-out, GTT)", o, t);
 	else
-		gd_fmt(out, cap, "the GPU is full (%.2f GiB free of %.2f GiB, "
-		       "%.2f GiB requested%s): the model and its activations "
-		       "need more than this GPU; reduce batch, sequence or "
-		       "resolution, use lower precision or offload",
-		       freeb < 0 ? 0 : freeb, total, want,
-		       spare >= 0 ? ", little reserved but unallocated" : "");
+		gd_fmt(out, cap, "the GPU is full (%s free of %s, %s requested"
+		       "%s%s): the model and its activations need more than "
+		       "this GPU; reduce batch, sequence or resolution, use "
+		       "lower precision or offload", f, t, w,
+		       spare >= 0 ? ", " : "", spare >= 0 ? r : "");
 	return out[0] != '\0';
 }

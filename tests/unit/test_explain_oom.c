@@ -30,7 +30,7 @@ int main(void)
 	       "Process 76883 has 53.16 GiB memory in use. Of the allocated "
 	       "memory 11.97 GiB is allocated by PyTorch, and 40.69 GiB is "
 	       "reserved by PyTorch but unallocated.",
-	       "fragmentation: 40.69 GiB");
+	       "fragmentation: 40.69 GiB reserved but unallocated");
 	/* meshgen #7: full ("0 bytes is free") */
 	expect("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
 	       "1002.00 MiB. GPU 0 has a total capacity of 8.00 GiB of which 0 "
@@ -48,6 +48,19 @@ int main(void)
 	       "which 2.35 GiB is free. Of the allocated memory 825.15 MiB is "
 	       "allocated by PyTorch, and 24.85 MiB is reserved by PyTorch but "
 	       "unallocated.", "2.35 GiB is free, more than");
+	/* TheRock #2118: a per-process limit */
+	expect("torch.OutOfMemoryError: HIP out of memory. Tried to allocate "
+	       "2.00 MiB. GPU 0 has a total capacity of 255.98 GiB of which "
+	       "244.65 GiB is free. 1.05 GiB allowed; Of the allocated memory "
+	       "1017.01 MiB is allocated by PyTorch, with 17.00 MiB allocated "
+	       "in private pools (e.g., HIP Graphs), and 54.99 MiB is reserved "
+	       "by PyTorch but unallocated.", "a per-process limit was reached");
+	/* Strix Halo toolbox #3: the APU's memory held elsewhere */
+	expect("torch.OutOfMemoryError: HIP out of memory. Tried to allocate "
+	       "3.31 GiB. GPU 0 has a total capacity of 128.00 GiB of which "
+	       "780.24 MiB is free. Of the allocated memory 57.70 GiB is "
+	       "allocated by PyTorch, and 75.82 MiB is reserved by PyTorch but "
+	       "unallocated.", "about 69.46 GiB of the 128.00 GiB is held outside");
 	/* no numbers: nothing said */
 	expect("RuntimeError: CUDA out of memory.", "");
 	return t_done("test_explain_oom");

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/mman.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,6 +76,9 @@ static unsigned long long seek_tail(int fd, size_t cap)
  * filling it costs a few page faults instead of four thousand. */
 static char *log_buffer(size_t n)
 {
+#ifdef _WIN32
+	return malloc(n);
+#else
 	void *p = NULL;
 
 	if (posix_memalign(&p, 2u << 20, n))
@@ -82,6 +87,7 @@ static char *log_buffer(size_t n)
 	(void)madvise(p, n, MADV_HUGEPAGE);
 #endif
 	return p;
+#endif
 }
 
 int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,

@@ -59,9 +59,11 @@ static unsigned driver_cuda_major(const struct gd_inventory *inv)
 }
 
 /* PyTorch's install line for the newest CUDA major the driver (and, for
- * an architecture newer CUDA dropped, the GPU) can use: kb data. */
+ * an architecture newer CUDA dropped, the GPU) can use: kb data. A compute
+ * capability whose code left PyTorch's wheels before CUDA dropped it
+ * (Maxwell, Pascal: not in cu128) names its own line. */
 static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
-			      unsigned major)
+			      unsigned major, const json_t *cc)
 {
 	const json_t *by = json_object_get(
 		json_object_get(json_object_get(gd_kb_get(ctx->kb, "workloads"),
@@ -71,7 +73,9 @@ static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
 	const char *line;
 
 	gd_fmt(key, sizeof key, "%u", major);
-	line = json_string_value(json_object_get(by, key));
+	line = gd_kb_str(cc, "pytorch_install");
+	if (!line)
+		line = json_string_value(json_object_get(by, key));
 	for (size_t i = 0; line && i < v->workloads.n; i++)
 		if (!strcmp(v->workloads.v[i].workload, "pytorch"))
 			gd_strlcpy(v->workloads.v[i].install, line,
@@ -190,5 +194,5 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 				 : v->status == GD_V_SETUP ? "needs-setup"
 							   : "workaround");
 	if (major)
-		concrete_installs(ctx, v, major);
+		concrete_installs(ctx, v, major, cc);
 }

@@ -427,7 +427,7 @@ static int check_signature(struct vctx *v, const json_t *sg)
 		"rocblas-coverage", "gfx-supported", "kfd-access",
 		"cuda-driver", "hip-major-mismatch", "override-valid",
 		"code-for-gpu", "apu", "override-spoof", "kfd-node",
-		"gpu-fault", "none", NULL};
+		"gpu-fault", "gpu-memory", "visible-devices", "none", NULL};
 	const char *re = jstr(sg, "regex");
 	const json_t *ic = json_object_get(sg, "icase");
 	regex_t rx;

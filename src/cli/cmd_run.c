@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace_cli.h"
 #include "wa_common.h"
 
 extern char **environ;
@@ -34,7 +35,11 @@ static void usage(FILE *f)
 		"                      or a path to a profile file\n"
 		"  -q, --quiet         no line on stderr\n"
 		"  -n, --dry-run       print what would run (with --json: as JSON) "
-		"and stop\n\n");
+		"and stop\n"
+		"      --trace[=MODE]  preload libgpudoctor-trace.so (MODE hang, "
+		"log, rewrite;\n"
+		"                      log prints the call log's path; see "
+		"docs/trace.md)\n\n");
 	gd_cli_common_help(f);
 	fprintf(f, "\nWith --json the stderr line is one JSON object. CMD "
 		   "starts at the first word\nthat is not an option (or "
@@ -84,12 +89,13 @@ static void announce(struct gd_cli *cli, const struct gd_pick *pk,
 }
 
 static int parse_opts(struct gd_cli *cli, int argc, char **argv,
-		      const char **profile, int *quiet, int *dry)
+		      const char **profile, int *quiet, int *dry, int *trace)
 {
 	static const struct option opts[] = {
 		{"profile", required_argument, NULL, 'p'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"dry-run", no_argument, NULL, 'n'},
+		{"trace", optional_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -107,6 +113,13 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 		case 'n':
 			*dry = 1;
 			break;
+		case 'T':
+			*trace = gd_trace_mode_parse(optarg);
+			if (*trace < 0)
+				return gd_cli_usage_error(cli, "run", "bad "
+					"--trace '%s' (hang, log, rewrite)",
+					optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -122,12 +135,13 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 {
 	const char *profile = NULL;
-	int quiet = 0, dry = 0, rc, e;
+	int quiet = 0, dry = 0, trace = 0, rc, e;
+	struct gd_trace_run tr;
 	struct gd_machine m;
 	struct gd_pick pk;
 	char **env, **cmd;
 
-	rc = parse_opts(cli, argc, argv, &profile, &quiet, &dry);
+	rc = parse_opts(cli, argc, argv, &profile, &quiet, &dry, &trace);
 	if (rc == GD_EXIT_ERROR)
 		return RUN_EXIT_OWN;
 	if (rc >= 0)
@@ -139,6 +153,18 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 		return RUN_EXIT_OWN;
 	}
 	env = gd_profile_apply(&pk.prof, cli->ctx.env);
+	if (env && trace && !dry) {
+		/* The region's fd and the library outlive us across exec. */
+		if (gd_trace_start(&tr, cli->ctx.self_exe, trace) < 0) {
+			gd_env_free(env);
+			gd_machine_free(&m);
+			gd_pick_free(&pk);
+			return RUN_EXIT_OWN;
+		}
+		env = gd_trace_env(&tr, env);
+		if (tr.log[0] && !quiet)
+			fprintf(stderr, "gpudoctor: trace log: %s\n", tr.log);
+	}
 	announce(cli, &pk, cmd, quiet, dry);
 	gd_machine_free(&m);
 	gd_pick_free(&pk);

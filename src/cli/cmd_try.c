@@ -56,7 +56,15 @@ static void usage(FILE *f)
 		"([A-Za-z0-9_.-],\n"
 		"                      not starting with '.'; 'gpudoctor run "
 		"--profile NAME CMD')\n"
-		"  -f, --first         stop at the first strategy that works\n\n"
+		"  -f, --first         stop at the first strategy that works\n"
+		"      --trace[=MODE]  preload libgpudoctor-trace.so: a hang names "
+		"the GPU call\n"
+		"                      each stuck thread is in (MODE hang, the "
+		"default); log:\n"
+		"                      + a call log with durations; rewrite: + "
+		"pinned host\n"
+		"                      allocations made non-coherent (see "
+		"docs/trace.md)\n\n"
 		"Ctrl-C stops the running strategy (outcome \"interrupted\"), "
 		"prints what was\nfound so far, saves nothing and exits 130.\n\n"
 		"Exit status: 0 a strategy works, 1 none does, 3 error, 130 "
@@ -87,6 +95,7 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 		{"save", no_argument, NULL, 's'},
 		{"save-as", required_argument, NULL, 'S'},
 		{"first", no_argument, NULL, 'f'},
+		{"trace", optional_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -119,6 +128,13 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 			break;
 		case 'f':
 			t->first = 1;
+			break;
+		case 'T':
+			t->trace_mode = gd_trace_mode_parse(optarg);
+			if (t->trace_mode < 0)
+				return gd_cli_usage_error(cli, "try", "bad "
+					"--trace '%s' (hang, log, rewrite)",
+					optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -163,6 +179,10 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		row->outcome = GD_TRY_OK;
 		gd_strlcpy(row->phase, t->expect ? "expected text seen" : last,
 			   sizeof row->phase);
+	} else if (res->outcome == GD_CHILD_HUNG && row->nstuck) {
+		row->outcome = GD_TRY_HANG;
+		gd_fmt(row->phase, sizeof row->phase, "hung: %s",
+		       row->stuck[0].line);
 	} else if (res->outcome == GD_CHILD_HUNG) {
 		row->outcome = GD_TRY_HANG;
 		gd_fmt(row->phase, sizeof row->phase, "hung after: %s",
@@ -189,6 +209,24 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 	gd_sanitize(row->last_line);
 }
 
+/* The deadline passed: before the group is stopped, note which threads
+ * are inside a GPU call and what /proc says they wait for. */
+static void on_deadline(void *arg, int pid)
+{
+	struct gd_try *t = arg;
+	struct gd_try_row *row = &t->rows[t->cur_row];
+	struct timespec ts;
+
+	(void)pid; /* the slots name their own pids (children included) */
+	if (!t->trace.map)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	row->nstuck = (int)gd_trace_hang_report(
+		t->trace.map,
+		(uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+		row->stuck, GD_TRACE_MAX_STUCK);
+}
+
 /* Stopped by Ctrl-C: through spec.cancel, or killed or failed while the
  * signal was arriving. Neither says anything about the strategy. */
 static void classify_interrupted(const struct gd_child_result *res,
@@ -212,6 +250,11 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	int rc;
 
 	env = gd_profile_apply(&t->list.v.v[k].prof, cli->ctx.env);
+	if (env && t->trace_mode) {
+		gd_trace_reset(&t->trace, (int)k);
+		gd_strlcpy(row->trace_log, t->trace.log, sizeof row->trace_log);
+		env = gd_trace_env(&t->trace, env);
+	}
 	if (!env)
 		return -1;
 	memset(&spec, 0, sizeof spec);
@@ -225,6 +268,8 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	spec.should_stop = t->expect ? should_stop : NULL;
 	spec.arg = t;
 	spec.cancel = &try_cancel;
+	spec.on_deadline = t->trace_mode ? on_deadline : NULL;
+	t->cur_row = k;
 	t->cur_matched = 0;
 	rc = gd_child_run(&spec, &res);
 	gd_env_free(env);
@@ -304,6 +349,8 @@ static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 	t->rows = calloc(t->list.v.n, sizeof *t->rows);
 	if (!t->rows)
 		return gd_cli_error(cli, "try: out of memory");
+	if (gd_trace_start(&t->trace, cli->ctx.self_exe, t->trace_mode) < 0)
+		return GD_EXIT_ERROR;
 	return -1;
 }
 
@@ -315,6 +362,7 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 	int rc;
 
 	memset(&t, 0, sizeof t);
+	t.trace.fd = -1;
 	try_cancel = 0;
 	t.timeout = GD_TRY_DEFAULT_TIMEOUT;
 	t.first_ok = -1;
@@ -352,6 +400,7 @@ out:
 	if (t.have_re)
 		regfree(&t.expect_re);
 	free(t.rows);
+	gd_trace_stop(&t.trace);
 	gd_strategy_list_free(&t.list);
 	gd_machine_free(&t.m);
 	return rc;

@@ -35,6 +35,19 @@ static int log_fd = -1;
 static uint64_t sum_count[GD_TRACE_API_COUNT], sum_ns[GD_TRACE_API_COUNT],
 	sum_max[GD_TRACE_API_COUNT];
 
+/* The slowest calls of this process (log mode), under a spin lock taken
+ * only by a call slower than the current fifth. */
+#define SLOWEST 5
+struct slow_call {
+	uint64_t dur, bytes;
+	unsigned api, kind;
+	int tid, result;
+	char caller[GD_TRACE_CALLER_MAX];
+};
+static struct slow_call slowest[SLOWEST];
+static uint64_t slowest_min;
+static int slowest_lock;
+
 #define GD_TRACE_NAME(n) #n,
 static const char *const api_names[] = {GD_TRACE_APIS(GD_TRACE_NAME)};
 #undef GD_TRACE_NAME
@@ -150,6 +163,29 @@ void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
 	seq_close(s);
 }
 
+static void note_slow(const struct shim_call *c, int result, uint64_t dur)
+{
+	size_t lo = 0;
+
+	if (dur <= __atomic_load_n(&slowest_min, __ATOMIC_RELAXED))
+		return;
+	while (__atomic_exchange_n(&slowest_lock, 1, __ATOMIC_ACQUIRE))
+		;
+	for (size_t i = 1; i < SLOWEST; i++)
+		if (slowest[i].dur < slowest[lo].dur)
+			lo = i;
+	if (dur > slowest[lo].dur) {
+		slowest[lo] = (struct slow_call){dur, c->bytes, c->api, c->kind,
+						 (int)gettid(), result, ""};
+		memcpy(slowest[lo].caller, tls.caller, sizeof tls.caller);
+		slowest_min = slowest[0].dur;
+		for (size_t i = 1; i < SLOWEST; i++)
+			if (slowest[i].dur < slowest_min)
+				slowest_min = slowest[i].dur;
+	}
+	__atomic_store_n(&slowest_lock, 0, __ATOMIC_RELEASE);
+}
+
 static void log_call(const struct shim_call *c, int result, uint64_t dur)
 {
 	char line[320];
@@ -193,6 +229,7 @@ void shim_exit(struct shim_call *c, int result)
 						    0, __ATOMIC_RELAXED,
 						    __ATOMIC_RELAXED);)
 		;
+	note_slow(c, result, dur);
 	log_call(c, result, dur);
 }
 
@@ -264,6 +301,21 @@ __attribute__((destructor)) static void shim_fini(void)
 			     (unsigned long long)sum_ns[i],
 			     (unsigned long long)sum_max[i]);
 		if (n > 0 && write(log_fd, line, (size_t)n) < 0)
-			break;
+			return;
+	}
+	for (size_t i = 0; i < SLOWEST; i++) {
+		const struct slow_call *sc = &slowest[i];
+
+		if (!sc->dur)
+			continue;
+		n = snprintf(line, sizeof line,
+			     "slowest pid=%d tid=%d api=%s dur_ns=%llu result=%d "
+			     "bytes=%llu kind=0x%x caller=%s\n", (int)getpid(),
+			     sc->tid, api_names[sc->api],
+			     (unsigned long long)sc->dur, sc->result,
+			     (unsigned long long)sc->bytes, sc->kind,
+			     sc->caller[0] ? sc->caller : "?");
+		if (n > 0 && write(log_fd, line, (size_t)n) < 0)
+			return;
 	}
 }

@@ -98,5 +98,8 @@ grep -q '^call .* api=hipExtMallocWithFlags .*kind=0x1 ' "$log" &&
 	bad "hipExtMallocWithFlags changed"
 grep -q '^summary .* api=hipInit calls=1 total_ns=[0-9]* max_ns=' "$log" &&
 	ok "summary per API" || bad "no summary"
+[ "$(grep -c '^slowest .* api=[_a-zA-Z0-9]* dur_ns=[0-9]* ' "$log")" -eq 5 ] &&
+	grep -q '^slowest .* api=hipInit ' "$log" &&
+	ok "the 5 slowest calls (hipInit among them)" || bad "no slowest calls"
 cat "$log"
 exit $fail

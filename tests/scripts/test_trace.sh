@@ -12,6 +12,7 @@
 #    same numbers), hipHostMalloc flags 0x0 are passed on as 0x80000000
 #    (NonCoherent) with a "rewrite" line, hipExtMallocWithFlags' enum flag
 #    is passed unchanged; a summary line per API;
+#  - `run --watch S` gives the same report on stderr and exits 124;
 #  - without --trace nothing is preloaded.
 set -u
 GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
@@ -51,6 +52,16 @@ txt=$(cd "$tmp" && LD_LIBRARY_PATH=$tmp "$GPUDOCTOR" --root "$tmp/root" \
 	try --trace --timeout 1 -- ./fake_app 2>/dev/null)
 grep -Eq '^baseline +hang .*hung: thread [0-9]+ stuck 1\.[0-9] s in hipMemcpyAsync\(H2D, 256 MiB, stream 0x5\) called from libfake_caller\.so, blocked in pause\(\)' \
 	<<<"$txt" && ok "PHASE column names the call" || { bad "PHASE"; echo "$txt"; }
+# run --watch: the same report on stderr, exit 124, CMD's output passed on
+err=$(cd "$tmp" && LD_LIBRARY_PATH=$tmp "$GPUDOCTOR" --root "$tmp/root" \
+	run --watch 1 -- ./fake_app 2>&1 >"$tmp/watch.out")
+rc=$?
+[ $rc = 124 ] && grep -qx 'loading model' "$tmp/watch.out" &&
+	grep -Eq '^gpudoctor run: thread [0-9]+ stuck 1\.[0-9] s in hipMemcpyAsync\(H2D, 256 MiB, stream 0x5\) called from libfake_caller\.so' <<<"$err" &&
+	ok "run --watch names the stuck call, exit 124" ||
+	{ bad "run --watch (exit $rc)"; echo "$err"; }
+"$GPUDOCTOR" --root "$tmp/root" run -q --watch 5 -- sh -c 'exit 3' >/dev/null
+[ $? = 3 ] && ok "run --watch passes the exit status on" || bad "run --watch exit"
 # without --trace: the old phase, no preload
 txt=$(cd "$tmp" && LD_LIBRARY_PATH=$tmp "$GPUDOCTOR" --root "$tmp/root" \
 	try --timeout 1 -- ./fake_app 2>/dev/null)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -251,10 +252,16 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags)
 static void map_region(const char *fd_s)
 {
 	struct gd_trace_hdr *h;
+	struct stat st;
 	char *end;
 	long fd = strtol(fd_s, &end, 10);
 
 	if (end == fd_s || *end || fd < 0 || fd > 1 << 20)
+		return;
+	/* A program that closed its fds may have reused the number for
+	 * another file: a short one would SIGBUS on first touch. */
+	if (fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)GD_TRACE_REGION_SIZE)
 		return;
 	h = mmap(NULL, GD_TRACE_REGION_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED, (int)fd, 0);

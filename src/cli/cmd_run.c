@@ -253,6 +253,8 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 		return RUN_EXIT_OWN;
 	}
 	env = add_trace(cli, &o, &tr, gd_profile_apply(&pk.prof, cli->ctx.env));
+	if (env && !o.quiet && !o.dry)
+		gd_trace_rewrite_note(cli, &m, o.trace);
 	announce(cli, &pk, cmd, o.quiet, o.dry);
 	gd_machine_free(&m);
 	gd_pick_free(&pk);

@@ -351,6 +351,7 @@ static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 		return gd_cli_error(cli, "try: out of memory");
 	if (gd_trace_start(&t->trace, cli->ctx.self_exe, t->trace_mode) < 0)
 		return GD_EXIT_ERROR;
+	gd_trace_rewrite_note(cli, &t->m, t->trace_mode);
 	return -1;
 }
 

@@ -6,6 +6,8 @@
 
 #include "core/util.h"
 #include "doctor/profile.h"
+#include "doctor/strategy.h"
+#include "kb/kb.h"
 #include "trace_cli.h"
 
 int gd_trace_mode_parse(const char *s)
@@ -116,4 +118,31 @@ void gd_trace_stop(struct gd_trace_run *tr)
 	gd_trace_region_free(tr->fd, tr->map);
 	tr->fd = -1;
 	tr->map = NULL;
+}
+
+void gd_trace_rewrite_note(struct gd_cli *cli, const struct gd_machine *m,
+			   int mode)
+{
+	static const char suffix[] = "host-alloc-noncoherent";
+	struct gd_strategy_list l;
+	int listed = 0;
+
+	if (!(mode & GD_TRACE_M_REWRITE))
+		return;
+	memset(&l, 0, sizeof l);
+	if (gd_strategy_candidates(&cli->ctx, gd_kb_root(cli->ctx.kb), m,
+				   &l) == 0)
+		for (size_t k = 0; k < l.v.n; k++) {
+			size_t n = strlen(l.v.v[k].id);
+
+			if (n >= sizeof suffix - 1 &&
+			    !strcmp(l.v.v[k].id + n - (sizeof suffix - 1),
+				    suffix))
+				listed = 1;
+		}
+	gd_strategy_list_free(&l);
+	if (!listed)
+		fprintf(stderr, "gpudoctor: --trace=rewrite: the knowledge base "
+			"lists this rewrite for no GPU found here; applying it "
+			"because it was asked for\n");
 }

@@ -6,6 +6,7 @@
 #include <limits.h>
 
 #include "cli.h"
+#include "discover/discover.h"
 #include "probe/trace.h"
 
 #define GD_TRACE_MAX_STUCK 8
@@ -28,5 +29,10 @@ void gd_trace_reset(struct gd_trace_run *tr, int seq);
 /* env plus LD_PRELOAD and GPUDOCTOR_TRACE_*; frees env. NULL: no memory. */
 char **gd_trace_env(const struct gd_trace_run *tr, char **env);
 void gd_trace_stop(struct gd_trace_run *tr);
+/* With GD_TRACE_M_REWRITE: a note on stderr unless the knowledge base
+ * lists the rewrite (strategy *-host-alloc-noncoherent) for a GPU of m.
+ * The rewrite is still applied: the user asked for it. */
+void gd_trace_rewrite_note(struct gd_cli *cli, const struct gd_machine *m,
+			   int mode);
 
 #endif

@@ -167,7 +167,7 @@ void gd_check_brief_text(struct gd_cli *cli, FILE *f,
 	}
 }
 
-static json_t *brief_gpu_json(const struct gd_brief *b, const char *line)
+json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
 			 "index", b->index, "name", gd_json_str(b->name),
@@ -193,7 +193,7 @@ json_t *gd_check_brief_json(struct gd_cli *cli, const struct gd_check_data *d)
 		gd_brief_line(&b, line, sizeof line);
 		json_array_append_new(lines, gd_json_str(line));
 		if (b.index >= 0)
-			json_array_append_new(gpus, brief_gpu_json(&b, line));
+			json_array_append_new(gpus, gd_brief_gpu_json(&b, line));
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!d->diag.any_gpu));

@@ -26,6 +26,9 @@ void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d,
 /* The brief line, without newline. */
 void gd_brief_line(const struct gd_brief *b, char *buf, size_t cap);
 
+/* One GPU's entry of the brief JSON (line: its brief line). */
+json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line);
+
 void gd_check_brief_text(struct gd_cli *cli, FILE *f,
 			 const struct gd_check_data *d);
 json_t *gd_check_brief_json(struct gd_cli *cli, const struct gd_check_data *d);

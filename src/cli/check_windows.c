@@ -12,6 +12,7 @@
 #include "doctor/verdict_windows.h"
 #include "inventory/win_inventory.h"
 #include "render_gpu.h"
+#include "check_brief.h"
 #include "render_windows.h"
 
 static void nvidia_verdict(const struct gd_gpu *g,
@@ -122,7 +123,69 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 	gd_cli_print_diags(cli, stderr);
 }
 
-int gd_check_windows(struct gd_cli *cli, int verbose)
+/* check --brief on Windows: the same line and JSON as on Linux, from the
+ * Windows verdicts. */
+static void win_brief_fill(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+			   const struct gd_win_verdict *v, size_t i,
+			   struct gd_brief *b)
+{
+	const char *t = g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx;
+
+	memset(b, 0, sizeof *b);
+	b->index = (int)i;
+	b->vendor = gd_vendor_name(g->vendor);
+	gd_strlcpy(b->name, g->name.v, sizeof b->name);
+	if (t && t[0])
+		gd_fmt(b->label, sizeof b->label, "%s (%s)", g->name.v, t);
+	else
+		gd_strlcpy(b->label, g->name.v, sizeof b->label);
+	gd_strlcpy(b->target, t ? t : "", sizeof b->target);
+	gd_strlcpy(b->target_eff, t ? t : "", sizeof b->target_eff);
+	b->status = gd_win_verdict_status(v);
+	b->usable = !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
+	(void)wi; /* the SDK is named in the reason (summary) */
+	if (g->vendor == GD_VENDOR_AMD && v->sdk >= 0)
+		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
+	else
+		gd_strlcpy(b->backend, g->vendor == GD_VENDOR_NVIDIA ? "CUDA" : "CPU",
+			   sizeof b->backend);
+	gd_strlcpy(b->reason, v->summary, sizeof b->reason);
+	gd_strlcpy(b->guide, g->vendor == GD_VENDOR_NVIDIA ? "nvidia" : "amd#rocm",
+		   sizeof b->guide);
+}
+
+static void brief_out(struct gd_cli *cli, const struct gd_machine *m,
+		      const struct gd_win_inventory *wi,
+		      const struct gd_win_verdict *vs, int rc)
+{
+	json_t *doc = gd_cli_json_doc("check-brief");
+	json_t *gpus = json_array(), *lines = json_array();
+	struct gd_brief b;
+	char line[1400];
+
+	for (size_t i = 0; i < m->n_gpus || (i == 0 && !m->n_gpus); i++) {
+		if (m->n_gpus)
+			win_brief_fill(&m->gpus[i], wi, &vs[i], i, &b);
+		else
+			b.index = -1;
+		gd_brief_line(&b, line, sizeof line);
+		if (!cli->json)
+			printf("%s\n", line);
+		json_array_append_new(lines, gd_json_str(line));
+		if (b.index >= 0)
+			json_array_append_new(gpus, gd_brief_gpu_json(&b, line));
+	}
+	json_object_set_new(doc, "gpus", gpus);
+	json_object_set_new(doc, "cpu_only", json_boolean(!m->n_gpus));
+	json_object_set_new(doc, "lines", lines);
+	json_object_set_new(doc, "exit_code", json_integer(rc));
+	if (cli->json)
+		gd_cli_emit_json(cli, doc);
+	else
+		json_decref(doc);
+}
+
+int gd_check_windows(struct gd_cli *cli, int verbose, int brief)
 {
 	struct gd_machine m;
 	struct gd_win_inventory wi;
@@ -135,7 +198,9 @@ int gd_check_windows(struct gd_cli *cli, int verbose)
 		return gd_cli_error(cli, "out of memory");
 	}
 	rc = exit_code(&m, vs);
-	if (cli->json)
+	if (brief)
+		brief_out(cli, &m, &wi, vs, rc);
+	else if (cli->json)
 		json_out(cli, &m, &wi, vs, rc);
 	else
 		text_out(cli, &m, &wi, vs, verbose);

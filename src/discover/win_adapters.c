@@ -76,8 +76,10 @@ int gd_win_nvidia_version(const char *dv, char *buf, size_t cap)
 	return 0;
 }
 
-/* Does an Enum\PCI instance name this class subkey as its driver? */
-static int referenced(const gd_reg_key *pci, const char *sub)
+/* Does an Enum\PCI instance name this class subkey as its driver? Its
+ * device key's name ("VEN_10DE&DEV_2882&SUBSYS_..&REV_A1") goes to dev. */
+static int referenced(const gd_reg_key *pci, const char *sub, char *dev,
+		      size_t cap)
 {
 	char want[96], drv[96];
 
@@ -87,8 +89,10 @@ static int referenced(const gd_reg_key *pci, const char *sub)
 		for (size_t j = 0; j < pci->sub[i]->nsub; j++)
 			if (!gd_reg_str(pci->sub[i]->sub[j], "Driver", drv,
 					sizeof drv) &&
-			    !strcasecmp(drv, want))
+			    !strcasecmp(drv, want)) {
+				gd_fmt(dev, cap, "PCI\\%s", pci->sub[i]->name);
 				return 1;
+			}
 	return 0;
 }
 
@@ -157,13 +161,17 @@ static void amd(gd_ctx *ctx, struct gd_gpu *g)
 	g->integrated = gd_kbref_apu_for_pci(ctx, g->pci.device_id) == 1;
 }
 
-static int adapter(gd_ctx *ctx, const gd_reg_key *k, struct gd_gpu *g)
+static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
+		   struct gd_gpu *g)
 {
 	char id[128], desc[160];
 	int has_rev;
 
-	if (gd_reg_str(k, "MatchingDeviceId", id, sizeof id) ||
-	    parse_matching(id, &g->pci, &has_rev) < 0)
+	/* MatchingDeviceId may be absent from an export; the Enum\PCI
+	 * instance that names this key as its driver carries the same ids. */
+	if (gd_reg_str(k, "MatchingDeviceId", id, sizeof id) || !*id)
+		gd_strlcpy(id, enum_id, sizeof id);
+	if (parse_matching(id, &g->pci, &has_rev) < 0)
 		return -1; /* ROOT\BasicRender, software adapters */
 	g->vendor = gd_vendor_from_id(g->pci.vendor_id);
 	g->pci.class_code = 0x030000;
@@ -206,14 +214,15 @@ int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 	for (size_t i = 0; i < cls->nsub; i++) {
 		const gd_reg_key *k = cls->sub[i];
 		struct gd_gpu *g;
+		char enum_id[160] = "";
 
 		if (strlen(k->name) != 4 || strspn(k->name, "0123456789") != 4)
 			continue; /* "Properties", "Configuration" */
-		if (pci && !referenced(pci, k->name))
+		if (pci && !referenced(pci, k->name, enum_id, sizeof enum_id))
 			continue; /* a removed adapter's driver key */
 		if (!(g = gd_vec_push(&gpus)))
 			return -ENOMEM;
-		if (adapter(ctx, k, g) < 0)
+		if (adapter(ctx, k, enum_id, g) < 0)
 			gpus.n--;
 	}
 	/* registry order is not PCI order: sort by class key for stable output */

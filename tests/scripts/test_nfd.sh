@@ -13,8 +13,13 @@ fail=0 n=0
 for d in "$GD_SRCDIR"/tests/fixtures/*/; do
   d=${d%/}
   [ -f "$d/expected-brief.json" ] || continue
+  case $d in */windows-*) continue ;; esac # Linux nodes only (refused below)
   name=$(basename "$d") n=$((n + 1))
-  (cd "$d" && env -i PATH=/usr/bin:/bin LANG=C HOME=/nonexistent \
+  # each machine's env file applies, as in test_brief.sh
+  envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
+  [ -f "$d/env" ] && while IFS= read -r l; do
+    [ -n "$l" ] && [ "${l#\#}" = "$l" ] && envs+=("$l"); done < "$d/env"
+  (cd "$d" && env -i "${envs[@]}" \
      "$GPUDOCTOR" --root root nfd --no-probe --expiry 3600 > "$tmp/$name" 2>/dev/null)
   [ $? -le 2 ] || { echo "FAIL $name: nfd failed"; fail=1; continue; }
   "$py" "$GD_SRCDIR/tests/python/nfd_check.py" "$tmp/$name" "$d/expected-brief.json" |
@@ -33,6 +38,14 @@ grep -qx 'gpudoctor.io/gpu-0.target=gfx1151' "$tmp/features.d/gpudoctor" ||
 [ $? = 3 ] || { echo "FAIL --dir: a missing directory should exit 3"; fail=1; }
 "$GPUDOCTOR" nfd --expiry 0 >/dev/null 2>&1
 [ $? = 3 ] || { echo "FAIL: --expiry 0 should be a usage error"; fail=1; }
+
+# a Windows capture: refused in one line, exit 3, nothing written
+for cmd in nfd metrics; do
+  out=$("$GPUDOCTOR" --root "$GD_SRCDIR/tests/fixtures/windows-rx5700xt-hip62-hip71/root" $cmd 2>&1)
+  rc=$?
+  { [ $rc = 3 ] && echo "$out" | grep -q 'is a Windows machine'; } ||
+    { echo "FAIL: $cmd on a Windows capture: rc $rc: $out"; fail=1; }
+done
 
 [ "$n" -gt 0 ] || { echo "FAIL: no machines"; fail=1; }
 [ "$fail" = 0 ] && echo "ok: nfd feature files of $n captured machines"

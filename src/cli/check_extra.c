@@ -8,7 +8,6 @@
 
 #include "check_data.h"
 #include "inventory/frameworks.h"
-#include "kb/kb.h"
 #include "probe/probe.h"
 #include "render_frameworks.h"
 #include "render_probe.h"
@@ -71,7 +70,9 @@ static void framework_cuda_steps(struct gd_cli *cli, const struct gd_check_data 
 				 struct check_extra *x)
 {
 	const char *driver = gd_known(&d->inv.cuda_driver) ? d->inv.cuda_driver.v : NULL;
+	struct gd_cuda_min_table tab;
 
+	gd_cuda_min_table_load(&cli->ctx, &tab);
 	for (size_t i = 0; i < x->fws.fw.n; i++) {
 		const struct gd_framework *f = &x->fws.fw.v[i];
 		struct gd_cuda_check c;
@@ -80,7 +81,7 @@ static void framework_cuda_steps(struct gd_cli *cli, const struct gd_check_data 
 		if (!f->cuda_version[0] || !driver)
 			continue;
 		memset(&c, 0, sizeof c);
-		gd_cuda_driver_check(gd_kb_root(cli->ctx.kb), driver, f->cuda_version, &c);
+		gd_cuda_driver_check(&tab, driver, f->cuda_version, &c);
 		if (c.driver_ok != 0 || !(text = malloc(700)))
 			continue;
 		gd_fmt(text, 700, "%s %s is built for CUDA %s, but %s: upgrade the "

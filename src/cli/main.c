@@ -178,8 +178,8 @@ static void load_kb(struct gd_cli *cli)
 
 	cli->ctx.kb = gd_kb_load_embedded();
 #ifdef GD_KB_INSTALLED
-	if (!path && installed_newer(GD_KB_INSTALLED, json_string_value(
-			     gd_kb_get(cli->ctx.kb, "kb_date"))))
+	if (!path && installed_newer(GD_KB_INSTALLED,
+					 gd_kb_date(cli->ctx.kb)))
 		path = GD_KB_INSTALLED;
 #endif
 	if (!path)

@@ -1,97 +1,52 @@
 /* The knowledge base as discover/ uses it: PCI device id -> target (gfx,
  * product name, APU or not) and NVIDIA PCI id -> name / sm. Knowledge is
  * data (DESIGN.md): there is no built-in table here; when the kb has no
- * answer the fact stays unknown with that reason.
- * The object shapes follow docs/kb.md; members are read defensively (a
- * missing one is no answer). */
-#include <stdlib.h>
+ * answer the fact stays unknown with that reason. */
 #include <string.h>
 
 #include "disc_int.h"
 #include "kb/kb.h"
 
-
-static const json_t *target_for(gd_ctx *ctx, unsigned device_id)
-{
-	return ctx->kb ? gd_kb_target_for_pci(ctx->kb, device_id) : NULL;
-}
-
-static const char *str_member(const json_t *o, const char *key)
-{
-	const json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 const char *gd_kbref_gfx_for_pci(gd_ctx *ctx, unsigned device_id)
 {
-	const json_t *t = target_for(ctx, device_id);
-	static const char *const keys[] = {"gfx", "target", "name", "id"};
+	struct gd_kb_target t;
 
-	for (size_t i = 0; t && i < sizeof keys / sizeof *keys; i++) {
-		const char *s = str_member(t, keys[i]);
-
-		if (s && !strncmp(s, "gfx", 3))
-			return s;
-	}
-	return NULL;
+	if (!ctx->kb || gd_kb_target_for_pci_get(ctx->kb, device_id, &t) < 0)
+		return NULL;
+	return t.gfx;
 }
 
 const char *gd_kbref_name_for_pci(gd_ctx *ctx, unsigned device_id)
 {
-	const json_t *t = target_for(ctx, device_id);
-	const json_t *prods, *p;
-	size_t i;
-
-	if (!t)
-		return NULL;
-	prods = json_object_get(t, "products");
-	/* the product whose PCI id matches, else the first one */
-	json_array_foreach(prods, i, p) {
-		const json_t *ids = json_object_get(p, "pci_ids");
-		const json_t *id;
-		size_t j;
-
-		json_array_foreach(ids, j, id) {
-			const char *s = json_string_value(id);
-			unsigned long v = s ? strtoul(s, NULL, 16) : 0;
-
-			if ((json_is_integer(id) &&
-			     (unsigned)json_integer_value(id) == device_id) ||
-			    (s && v == device_id))
-				return str_member(p, "name");
-		}
-	}
-	p = json_array_get(prods, 0);
-	return p ? str_member(p, "name") : str_member(t, "product");
+	return ctx->kb ? gd_kb_product_name(ctx->kb, device_id) : NULL;
 }
 
 int gd_kbref_apu_for_pci(gd_ctx *ctx, unsigned device_id)
 {
-	const json_t *t = target_for(ctx, device_id);
-	const json_t *v = t ? json_object_get(t, "apu") : NULL;
+	struct gd_kb_target t;
 
-	if (!json_is_boolean(v))
+	if (!ctx->kb)
 		return -1;
-	return json_is_true(v);
+	gd_kb_target_for_pci_get(ctx->kb, device_id, &t);
+	return t.apu;
 }
 
+/* key: "sm" or "name" (nvidia.gpus[], docs/kb.md). */
 const char *gd_kbref_nvidia(gd_ctx *ctx, unsigned device_id, const char *key)
 {
-	if (!ctx->kb)
+	struct gd_kb_nvidia_gpu g;
+
+	if (!ctx->kb || gd_kb_nvidia_gpu_get(ctx->kb, device_id, &g) < 0)
 		return NULL;
-	return str_member(gd_kb_nvidia_for_pci(ctx->kb, device_id), key);
+	return !strcmp(key, "sm") ? g.sm : !strcmp(key, "name") ? g.name : NULL;
 }
 
 int gd_kbref_apu_for_gfx(gd_ctx *ctx, const char *gfx)
 {
-	const json_t *t, *v;
+	struct gd_kb_target t;
 
 	if (!ctx->kb || !gfx || !gfx[0])
 		return -1;
-	t = gd_kb_target(ctx->kb, gfx);
-	v = t ? json_object_get(t, "apu") : NULL;
-	if (!json_is_boolean(v))
-		return -1;
-	return json_is_true(v);
+	gd_kb_target_get(ctx->kb, gfx, &t);
+	return t.apu;
 }

@@ -123,38 +123,31 @@ void gd_explain_log_free(struct gd_explain_log *log)
 }
 
 struct sig {
-	const json_t *obj;
-	const char *id;
+	struct gd_kb_signature kb;
 	regex_t re;
 	int found;
 };
 
-static size_t compile_all(gd_ctx *ctx, const json_t *kbroot, struct sig *s,
-			  size_t max)
+static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 {
-	const json_t *arr = json_object_get(kbroot, "signatures");
-	const json_t *o;
-	size_t i, n = 0;
+	size_t n = 0;
 
-	json_array_foreach(arr, i, o) {
-		const char *id = gd_kb_str(o, "id");
-		const char *rx = gd_kb_str(o, "regex");
+	for (size_t i = 0; i < max; i++) {
+		struct gd_kb_signature *k = &s[n].kb;
 		int flags = REG_EXTENDED | REG_NEWLINE, rc;
 		char msg[160];
 
-		if (n == max || !id || !rx)
+		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id || !k->regex)
 			continue;
-		if (json_is_true(json_object_get(o, "icase")))
+		if (k->icase)
 			flags |= REG_ICASE;
-		rc = regcomp(&s[n].re, rx, flags);
+		rc = regcomp(&s[n].re, k->regex, flags);
 		if (rc) {
 			regerror(rc, &s[n].re, msg, sizeof msg);
 			gd_diag_add(ctx, GD_DIAG_WARN, "kb signatures",
-				    "%s: bad regex: %s; skipped", id, msg);
+				    "%s: bad regex: %s; skipped", k->id, msg);
 			continue;
 		}
-		s[n].obj = o;
-		s[n].id = id;
 		s[n].found = 0;
 		n++;
 	}
@@ -169,8 +162,8 @@ static int record(struct gd_explain_result *r, struct sig *s,
 
 	if (!mt)
 		return -ENOMEM;
-	mt->sig = s->obj;
-	gd_strlcpy(mt->id, s->id, sizeof mt->id);
+	mt->sig = s->kb;
+	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
 	mt->line = ln;
 	k = (size_t)(pm->rm_eo - pm->rm_so);
 	if (k == 0) { /* an empty match: show the line instead */
@@ -221,12 +214,10 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 	return 0;
 }
 
-static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
-		      size_t len, char *tail, size_t tail_len,
-		      struct gd_explain_result *r)
+static int scan_parts(gd_ctx *ctx, char *buf, size_t len, char *tail,
+		      size_t tail_len, struct gd_explain_result *r)
 {
-	const json_t *arr = json_object_get(kbroot, "signatures");
-	size_t max = json_array_size(arr), ns;
+	size_t max = ctx->kb ? gd_kb_signature_count(ctx->kb) : 0, ns;
 	struct sig *sigs;
 	int rc;
 
@@ -236,7 +227,7 @@ static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
 	sigs = calloc(max, sizeof *sigs);
 	if (!sigs)
 		return -ENOMEM;
-	ns = compile_all(ctx, kbroot, sigs, max);
+	ns = compile_all(ctx, sigs, max);
 	r->n_signatures = ns;
 	rc = scan_lines(sigs, ns, buf, len, r, 0);
 	if (!rc && tail) {
@@ -252,21 +243,20 @@ static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
 	return rc;
 }
 
-int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
+int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 		    struct gd_explain_result *r)
 {
 	r->total = len;
-	return scan_parts(ctx, kbroot, buf, len, NULL, 0, r);
+	return scan_parts(ctx, buf, len, NULL, 0, r);
 }
 
-int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
-			struct gd_explain_log *log,
+int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 			struct gd_explain_result *r)
 {
 	r->skipped = log->skipped;
 	r->total = log->total;
 	r->truncated = log->skipped > 0;
-	return scan_parts(ctx, kbroot, log->head, log->head_len, log->tail,
+	return scan_parts(ctx, log->head, log->head_len, log->tail,
 			  log->tail_len, r);
 }
 

@@ -138,6 +138,7 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		out->n = 1;
 		judge_cpu(ctx, &out->v[0], inv);
 		fold_evidence(ctx, m, out, ev);
+		gd_v_resolve_sources(ctx, &out->v[0]);
 		return 0;
 	}
 	out->n = m->n_gpus;
@@ -148,6 +149,8 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		if (out->v[i].status == GD_V_WORKS)
 			out->any_works = 1;
 	gd_v_strategies(ctx, m, out);
+	for (size_t i = 0; i < out->n; i++)
+		gd_v_resolve_sources(ctx, &out->v[i]);
 	return 0;
 }
 

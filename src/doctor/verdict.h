@@ -31,6 +31,15 @@ struct gd_workload_advice {
 	char install[400];
 };
 
+/* A kb source as the verdict cites it, resolved here so that no renderer
+ * goes back to the kb. title "" when the kb has none (renderers show the
+ * id), url "" for sources without a public page (field reports). */
+struct gd_verdict_source {
+	char id[128];
+	char title[512];
+	char url[512];
+};
+
 struct gd_verdict {
 	int gpu_index;          /* -1 for the machine-wide CPU verdict */
 	enum gd_verdict_status status;
@@ -38,7 +47,7 @@ struct gd_verdict {
 	gd_lines facts;
 	gd_lines steps;
 	GD_VEC(struct gd_workload_advice) workloads;
-	gd_lines sources; /* kb source ids, in order of first use */
+	GD_VEC(struct gd_verdict_source) sources; /* in order of first use */
 };
 
 /* Extra evidence folded into verdicts: one line each from the probe and

@@ -53,17 +53,17 @@ static const char *amd_override(const struct gd_gpu *g, struct gd_verdict *v)
 
 /* An override in effect: what the kb knows against it, and the builds it
  * breaks (one made for the real target carries no code for the spoof). */
-static void override_active(const json_t *t, const struct gd_gpu *g,
-			    struct gd_verdict *v)
+static void override_active(const struct gd_kb_target *t,
+			    const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-	const char *caveat = gd_kb_str(o, "caveat");
+	const char *caveat = t ? t->override.caveat : NULL;
 
 	if (!g->ovr.valid || !g->ovr.gfx[0] || !strcmp(g->ovr.gfx, g->gfx))
 		return;
 	if (caveat)
 		gd_v_fact(v, "about this override: %s", caveat);
-	gd_v_sources(v, json_object_get(o, "sources"));
+	if (t)
+		gd_v_sources(v, t->override.sources);
 	gd_v_step(v, "Run builds made for %s itself (e.g. a source build with "
 		     "%s code) without the override: unset %s for them; they "
 		     "carry no %s code", g->gfx, g->gfx, g->ovr.var, g->ovr.gfx);
@@ -105,12 +105,11 @@ static void hip_installs(const struct gd_inventory *inv,
 			  majors);
 }
 
-static const char *rocm_status(const json_t *t, const char **since)
+static const char *rocm_status(const struct gd_kb_target *t,
+			       const char **since)
 {
-	const json_t *rl = json_object_get(t, "rocm_linux");
-
-	*since = gd_kb_str(rl, "since");
-	return gd_kb_str(rl, "status") ? gd_kb_str(rl, "status") : "unknown";
+	*since = t ? t->rocm_linux.since : NULL;
+	return t && t->rocm_linux.status ? t->rocm_linux.status : "unknown";
 }
 
 static void vulkan_fallback(const struct gd_inventory *inv,
@@ -133,11 +132,9 @@ static void vulkan_fallback(const struct gd_inventory *inv,
 }
 
 /* The install step for ROCm on this target, from the kb advice. */
-static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
+static void rocm_setup_steps(const struct gd_rocm_install *ri,
 			     const char *since, struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-
 	if (!ri && since) {
 		gd_v_step(v, "Install ROCm %s or newer (AMD's packages, or your "
 			     "distribution's rocm / hip-runtime-amd packages) in "
@@ -156,7 +153,6 @@ static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
 		gd_v_step(v, "ROCm %s at %s is older than %s, the first release "
 			     "that supports this GPU: upgrade",
 			  ri->version.v, ri->path, since);
-	(void)o;
 }
 
 static void amd_headline(struct gd_verdict *v, const char *title,
@@ -206,7 +202,8 @@ static int is_supported(const char *status)
 }
 
 /* The status alone; the steps come after, in the order a user takes them. */
-static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
+static enum gd_verdict_status amd_decide(const struct gd_kb_target *t,
+					 const char *status,
 					 const char *eff,
 					 const struct gd_gpu *g,
 					 const struct gd_rocm_install *ri,
@@ -229,12 +226,11 @@ static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
 
 /* Steps for a GPU ROCm does not support but some frameworks run on: the
  * override, for the builds that carry no code for the real target. */
-static void override_step(const json_t *t, const char *eff,
+static void override_step(const struct gd_kb_target *t, const char *eff,
 			  const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-	const char *ov = gd_kb_str(o, "value");
-	const char *caveat = gd_kb_str(o, "caveat");
+	const char *ov = t ? t->override.value : NULL;
+	const char *caveat = t ? t->override.caveat : NULL;
 
 	if (!ov || strcmp(eff, g->gfx))
 		return;
@@ -243,7 +239,7 @@ static void override_step(const json_t *t, const char *eff,
 		     "made for %s itself needs no override%s%s",
 		  g->gfx, ov, g->gfx, caveat ? " — caveat: " : "",
 		  caveat ? caveat : "");
-	gd_v_sources(v, json_object_get(o, "sources"));
+	gd_v_sources(v, t->override.sources);
 }
 
 static void rocblas_step(const char *eff, int rocblas, struct gd_verdict *v)
@@ -317,7 +313,10 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,
 		    struct gd_verdict *v)
 {
-	const json_t *t = g->gfx[0] ? gd_kb_target(ctx->kb, g->gfx) : NULL;
+	struct gd_kb_target tk;
+	const struct gd_kb_target *t =
+		g->gfx[0] && gd_kb_target_get(ctx->kb, g->gfx, &tk) == 0 ? &tk
+									 : NULL;
 	const struct gd_rocm_install *ri = gd_v_rocm_pick(inv);
 	char title[300];
 	const char *since = NULL, *status, *eff;
@@ -336,7 +335,8 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		return;
 	}
 	status = rocm_status(t, &since);
-	gd_v_sources(v, json_object_get(json_object_get(t, "rocm_linux"), "sources"));
+	if (t)
+		gd_v_sources(v, t->rocm_linux.sources);
 	eff = amd_override(g, v);
 	if (g->visible_note[0])
 		gd_v_fact(v, "%s", g->visible_note);
@@ -354,7 +354,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	v->status = amd_decide(t, status, eff, g, ri, rocblas, v);
 	hidden_step(m, g, v);
 	if (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND) {
-		rocm_setup_steps(t, ri, since, v);
+		rocm_setup_steps(ri, since, v);
 		if (ri) /* else installing ROCm brings rocBLAS */
 			rocblas_step(eff, rocblas, v);
 	}
@@ -362,6 +362,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		override_step(t, eff, g, v);
 	override_active(t, g, v);
 	vulkan_step(v, have_vk, v);
-	gd_v_sources(v, json_object_get(t, "sources"));
+	if (t)
+		gd_v_sources(v, t->sources);
 	amd_headline(v, title, status, since, eff, g);
 }

@@ -10,7 +10,9 @@
 static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		     const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
+	struct gd_kb_cc ccs;
+	const struct gd_kb_cc *cc =
+		g->sm[0] && gd_kb_cc_get(ctx->kb, g->sm, &ccs) == 0 ? &ccs : NULL;
 
 	gd_v_fact(v, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
@@ -19,13 +21,12 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_fact(v, "UUID %s", g->nv_uuid.v);
 	if (cc)
 		gd_v_fact(v, "compute capability %s (%s, %s)",
-			  gd_kb_str(cc, "cc") ? gd_kb_str(cc, "cc") : "?",
-			  g->sm, gd_kb_str(cc, "arch") ? gd_kb_str(cc, "arch") : "?");
-	if (cc && gd_kb_str(cc, "last_cuda"))
+			  cc->cc ? cc->cc : "?", g->sm, cc->arch ? cc->arch : "?");
+	if (cc && cc->last_cuda)
 		gd_v_fact(v, "CUDA %s is the last release that supports %s",
-			  gd_kb_str(cc, "last_cuda"), g->sm);
+			  cc->last_cuda, g->sm);
 	if (cc)
-		gd_v_sources(v, json_object_get(cc, "sources"));
+		gd_v_sources(v, cc->sources);
 	if (inv && gd_known(&inv->cuda_driver))
 		gd_v_fact(v, "NVIDIA driver %s%s%s%s", inv->cuda_driver.v,
 			  gd_known(&inv->cuda_driver_api) ? " (CUDA " : "",
@@ -50,15 +51,9 @@ static unsigned driver_cuda_major(const struct gd_inventory *inv)
 static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
 			      unsigned major)
 {
-	const json_t *by = json_object_get(
-		json_object_get(json_object_get(gd_kb_get(ctx->kb, "workloads"),
-						"pytorch"), "cuda"),
-		"install_by_cuda_major");
-	char key[16];
-	const char *line;
+	const char *line = gd_kb_workload_install_for(ctx->kb, GD_KB_WL_PYTORCH,
+						      "cuda", major);
 
-	gd_fmt(key, sizeof key, "%u", major);
-	line = json_string_value(json_object_get(by, key));
 	for (size_t i = 0; line && i < v->workloads.n; i++)
 		if (!strcmp(v->workloads.v[i].workload, "pytorch"))
 			gd_strlcpy(v->workloads.v[i].install, line,
@@ -94,8 +89,9 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
-	const char *last = gd_kb_str(cc, "last_cuda");
+	struct gd_kb_cc cc;
+	const char *last = g->sm[0] && gd_kb_cc_get(ctx->kb, g->sm, &cc) == 0
+				   ? cc.last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
 	int too_old = 0, dropped = 0;

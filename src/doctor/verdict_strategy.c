@@ -58,7 +58,7 @@ void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 	struct gd_strategy_list l;
 
 	memset(&l, 0, sizeof l);
-	if (!m->n_gpus || gd_strategy_candidates(ctx, gd_kb_root(ctx->kb), m, &l) < 0) {
+	if (!m->n_gpus || gd_strategy_candidates(ctx, m, &l) < 0) {
 		gd_strategy_list_free(&l);
 		return;
 	}

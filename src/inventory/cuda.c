@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kb/kb.h"
 #include "inv_int.h"
 
 static const char *const cuda_bases[] = {
@@ -275,10 +274,20 @@ static void find_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 	}
 }
 
+void gd_cuda_min_table_load(gd_ctx *ctx, struct gd_cuda_min_table *t)
+{
+	size_t n = ctx->kb ? gd_kb_driver_mins(ctx->kb, t->rows,
+					       sizeof t->rows / sizeof *t->rows)
+			   : 0;
+
+	t->n = n < sizeof t->rows / sizeof *t->rows
+		       ? n : sizeof t->rows / sizeof *t->rows;
+}
+
 static void add_check(gd_ctx *ctx, struct gd_inventory *inv, const char *lib,
 		      const char *cuda, const char *path)
 {
-	const json_t *kb = ctx->kb ? gd_kb_root(ctx->kb) : NULL;
+	struct gd_cuda_min_table kb;
 	const char *drv = gd_known(&inv->cuda_driver) ? inv->cuda_driver.v : NULL;
 	struct gd_cuda_check *c;
 
@@ -291,7 +300,8 @@ static void add_check(gd_ctx *ctx, struct gd_inventory *inv, const char *lib,
 		return;
 	gd_strlcpy(c->lib, lib, sizeof c->lib);
 	gd_strlcpy(c->path, path, sizeof c->path);
-	gd_cuda_driver_check(kb, drv, cuda, c);
+	gd_cuda_min_table_load(ctx, &kb);
+	gd_cuda_driver_check(&kb, drv, cuda, c);
 	gd_strlcpy(c->version, cuda ? cuda : "", sizeof c->version);
 }
 
@@ -371,12 +381,13 @@ static void make_checks(gd_ctx *ctx, struct gd_inventory *inv)
 void gd_inv_cuda_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			 struct gd_inventory *inv)
 {
-	const json_t *kb = ctx->kb ? gd_kb_root(ctx->kb) : NULL;
+	struct gd_cuda_min_table kb;
 	char api[32];
 
 	read_driver(ctx, ld, inv);
+	gd_cuda_min_table_load(ctx, &kb);
 	if (gd_known(&inv->cuda_driver) &&
-	    !gd_cuda_driver_api(kb, inv->cuda_driver.v, api, sizeof api))
+	    !gd_cuda_driver_api(&kb, inv->cuda_driver.v, api, sizeof api))
 		gd_text_set(&inv->cuda_driver_api, api, "kb nvidia.cuda_driver_min");
 	else
 		gd_text_unknown(&inv->cuda_driver_api, GD_UNKNOWN, "%s",

@@ -81,37 +81,28 @@ static int is_major_row(const char *c)
 	return gd_endswith(c, ".x");
 }
 
-/* The kb's entry for release "X.Y" exactly, or NULL. */
-static const char *kb_min(const json_t *kb, const char *cuda)
+/* The table's entry for release "X.Y" exactly, or NULL. */
+static const char *kb_min(const struct gd_cuda_min_table *t, const char *cuda)
 {
-	const json_t *tab = json_object_get(json_object_get(kb, "nvidia"),
-					    "cuda_driver_min");
-	size_t i;
-	const json_t *e;
-
-	json_array_foreach(tab, i, e) {
-		const char *c = json_string_value(json_object_get(e, "cuda"));
+	for (size_t i = 0; i < t->n; i++) {
+		const char *c = t->rows[i].cuda;
 
 		if (c && !is_major_row(c) && !gd_version_cmp(c, cuda))
-			return json_string_value(json_object_get(e, "linux"));
+			return t->rows[i].linux_min;
 	}
 	return NULL;
 }
 
 /* The minimum for every release of a major: its "X.x" row, else the
  * lowest-listed "X.y" row (normally X.0). */
-static const char *kb_min_major(const json_t *kb, unsigned long major,
-				char *rel, size_t cap)
+static const char *kb_min_major(const struct gd_cuda_min_table *t,
+				unsigned long major, char *rel, size_t cap)
 {
-	const json_t *tab = json_object_get(json_object_get(kb, "nvidia"),
-					    "cuda_driver_min");
 	const char *best = NULL, *bestc = NULL;
-	size_t i;
-	const json_t *e;
 
-	json_array_foreach(tab, i, e) {
-		const char *c = json_string_value(json_object_get(e, "cuda"));
-		const char *l = json_string_value(json_object_get(e, "linux"));
+	for (size_t i = 0; i < t->n; i++) {
+		const char *c = t->rows[i].cuda;
+		const char *l = t->rows[i].linux_min;
 
 		if (!c || !l || strtoul(c, NULL, 10) != major)
 			continue;
@@ -137,7 +128,7 @@ static const char *kb_min_major(const json_t *kb, unsigned long major,
  * be JIT-compiled. Before CUDA 11 the exact release's minimum applies
  * (CUDA Toolkit release notes, table "CUDA Toolkit and Corresponding
  * Driver Versions"). */
-void gd_cuda_driver_check(const json_t *kb, const char *driver,
+void gd_cuda_driver_check(const struct gd_cuda_min_table *kb, const char *driver,
 			  const char *cuda, struct gd_cuda_check *out)
 {
 	unsigned long major = strtoul(cuda ? cuda : "0", NULL, 10);
@@ -183,22 +174,18 @@ void gd_cuda_driver_check(const json_t *kb, const char *driver,
 	}
 }
 
-int gd_cuda_driver_api(const json_t *kb, const char *driver, char *out,
-		       size_t cap)
+int gd_cuda_driver_api(const struct gd_cuda_min_table *kb, const char *driver,
+		       char *out, size_t cap)
 {
-	const json_t *tab = json_object_get(json_object_get(kb, "nvidia"),
-					    "cuda_driver_min");
 	const char *best = NULL;
-	size_t i;
-	const json_t *e;
 
 	if (cap)
 		out[0] = '\0';
-	if (!driver || !*driver)
+	if (!kb || !driver || !*driver)
 		return -1;
-	json_array_foreach(tab, i, e) {
-		const char *c = json_string_value(json_object_get(e, "cuda"));
-		const char *l = json_string_value(json_object_get(e, "linux"));
+	for (size_t i = 0; i < kb->n; i++) {
+		const char *c = kb->rows[i].cuda;
+		const char *l = kb->rows[i].linux_min;
 
 		if (!c || !l || gd_version_cmp(driver, l) < 0)
 			continue;

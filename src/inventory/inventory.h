@@ -8,6 +8,7 @@
 
 #include "../core/ctx.h"
 #include "../core/facts.h"
+#include "../kb/kb.h"
 
 /* One library of an install: "rocblas", "hipblas", "hipblaslt", "miopen",
  * "amd_comgr", "hiprtc", "amdhip64" (ROCm) or "cudart", "cublas", "cudnn",
@@ -138,8 +139,6 @@ void gd_inventory_free(struct gd_inventory *inv);
 int gd_rocblas_coverage(const struct gd_inventory *inv, const char *gfx);
 
 /* ---- parsers on bytes (unit-tested and fuzzed) ---- */
-struct json_t;
-
 const char *gd_rocblas_kind_name(enum gd_rocblas_kind kind); /* "tensile-lazy" ... */
 
 /* Classify the file names of one rocBLAS library directory into per-target
@@ -172,14 +171,21 @@ int gd_cuda_parse_version_json(const char *buf, size_t len,
 /* "#define NAME 123" in a header text; 0 and *v, or -1. */
 int gd_parse_c_define(const char *buf, const char *name, unsigned long *v);
 
+/* The knowledge base's nvidia.cuda_driver_min table (kb/kb.h). */
+struct gd_cuda_min_table {
+	struct gd_kb_driver_min rows[64];
+	size_t n;
+};
+void gd_cuda_min_table_load(gd_ctx *ctx, struct gd_cuda_min_table *t);
+
 /* Whether driver (e.g. "535.104.05", NULL = unknown) runs code built for
  * CUDA cuda ("12.4") by the knowledge base's nvidia.cuda_driver_min table
- * (kb_root may be NULL). Fills out->min_driver, full_driver, driver_ok, why. */
-void gd_cuda_driver_check(const struct json_t *kb_root, const char *driver,
+ * (NULL: none). Fills out->min_driver, full_driver, driver_ok, why. */
+void gd_cuda_driver_check(const struct gd_cuda_min_table *kb, const char *driver,
 			  const char *cuda, struct gd_cuda_check *out);
 /* Highest CUDA release whose minimum driver is <= driver, from the kb
  * table; 0 and the release in out, or -1 when unknown. */
-int gd_cuda_driver_api(const struct json_t *kb_root, const char *driver,
+int gd_cuda_driver_api(const struct gd_cuda_min_table *kb, const char *driver,
 		       char *out, size_t cap);
 
 #endif

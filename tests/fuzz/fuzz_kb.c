@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

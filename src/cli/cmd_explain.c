@@ -12,6 +12,7 @@
 
 #include "core/json.h"
 #include "cli.h"
+#include "doctor/cuda_driver.h"
 #include "doctor/explain.h"
 #include "kb/kb.h"
 #include "wa_common.h"
@@ -248,6 +249,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {
 		rc = gd_cli_error(cli, "explain: out of memory");
 	} else {
+		gd_doctor_cuda(&cli->ctx, &x.inv);
 		if (cli->json)
 			emit_json(&x);
 		else

@@ -8,7 +8,6 @@
 
 #include "../core/ctx.h"
 #include "../core/facts.h"
-#include "../kb/kb.h"
 
 /* One library of an install: "rocblas", "hipblas", "hipblaslt", "miopen",
  * "amd_comgr", "hiprtc", "amdhip64" (ROCm) or "cudart", "cublas", "cudnn",
@@ -82,7 +81,7 @@ struct gd_cuda_toolkit {
 struct gd_cuda_check {
 	char lib[32];       /* "cudart" */
 	char version[64];   /* "12.4" */
-	char min_driver[32];/* from the kb, "" when unknown */
+	char min_driver[32];/* judged by doctor/cuda_driver.c: "" unknown */
 	int driver_ok;      /* 1 ok, 0 too old, -1 unknown */
 	char why[200];
 	/* added by inventory/ (inv) */
@@ -170,22 +169,5 @@ int gd_cuda_parse_version_json(const char *buf, size_t len,
 			       struct gd_cuda_version_json *out);
 /* "#define NAME 123" in a header text; 0 and *v, or -1. */
 int gd_parse_c_define(const char *buf, const char *name, unsigned long *v);
-
-/* The knowledge base's nvidia.cuda_driver_min table (kb/kb.h). */
-struct gd_cuda_min_table {
-	struct gd_kb_driver_min rows[64];
-	size_t n;
-};
-void gd_cuda_min_table_load(gd_ctx *ctx, struct gd_cuda_min_table *t);
-
-/* Whether driver (e.g. "535.104.05", NULL = unknown) runs code built for
- * CUDA cuda ("12.4") by the knowledge base's nvidia.cuda_driver_min table
- * (NULL: none). Fills out->min_driver, full_driver, driver_ok, why. */
-void gd_cuda_driver_check(const struct gd_cuda_min_table *kb, const char *driver,
-			  const char *cuda, struct gd_cuda_check *out);
-/* Highest CUDA release whose minimum driver is <= driver, from the kb
- * table; 0 and the release in out, or -1 when unknown. */
-int gd_cuda_driver_api(const struct gd_cuda_min_table *kb, const char *driver,
-		       char *out, size_t cap);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doctor/cuda_driver.h"
 #include "inventory/inventory.h"
 #include "inventory/ldpath.h"
 #include "t.h"

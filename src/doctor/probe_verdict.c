@@ -1,11 +1,12 @@
-/* cli/render_probe_verdict: probe results -> one line per backend and
- * device, for `probe` and for `check` ("Vulkan works on ...", "CPU only:
- * Vulkan device is llvmpipe (software)", "HIP on gfx1010: gemm_fp32 hangs
- * in phase 'hipblasSgemm'; Vulkan works on this machine"). */
+/* doctor/probe_verdict: judgement of probe results: one verdict (level
+ * and line) per backend and device, for `probe` and for `check` ("Vulkan
+ * works on ...", "CPU only: Vulkan device is llvmpipe (software)", "HIP on
+ * gfx1010: gemm_fp32 hangs in phase 'hipblasSgemm'; Vulkan works on this
+ * machine"). cli/ only prints these lines. */
 #include <string.h>
 
+#include "evidence.h"
 #include "probe/backend.h"
-#include "render_probe.h"
 
 static const char *title_of(const char *backend)
 {
@@ -24,8 +25,17 @@ static const struct gd_probe_result *find_op(const struct gd_probe_report *r,
 	return NULL;
 }
 
-static int no_device_text(const char *d)
+/* The one place that reads "no device" out of a backend's init error.
+ * The backends' own error names (hipErrorNoDevice, CUDA_ERROR_NO_DEVICE,
+ * CL_DEVICE_NOT_FOUND, ...) are matched in the text until the probe layer
+ * reports a status of its own for it (GD_PS_NODEVICE); then this becomes
+ * a status test. */
+int gd_probe_init_says_no_device(const struct gd_probe_result *init)
 {
+	const char *d = init->detail;
+
+	if (init->status != GD_PS_ERROR)
+		return 0;
 	return strstr(d, "NoDevice") || strstr(d, "no device") ||
 	       strstr(d, "NO_DEVICE") || strstr(d, "No device") ||
 	       strstr(d, "no NVIDIA GPU") || strstr(d, "DEVICE_NOT_FOUND") ||
@@ -61,8 +71,8 @@ static int init_verdict(const struct gd_probe_result *init,
 		gd_trim(v->text);
 		break;
 	case GD_PS_ERROR:
-		v->level = no_device_text(init->detail) ? GD_PV_ABSENT
-							: GD_PV_BROKEN;
+		v->level = gd_probe_init_says_no_device(init) ? GD_PV_ABSENT
+							      : GD_PV_BROKEN;
 		gd_fmt(v->text, sizeof v->text, "%s: %s: %s", t,
 		       v->level == GD_PV_ABSENT ? "no usable device"
 						: "fails at init",

@@ -4,12 +4,17 @@
 #include <string.h>
 
 
+/* [{"code": "rocblas.no_kernels", "text": "..."}]: codes are stable
+ * (doctor/codes.h, docs/codes.md), texts may change. */
 static json_t *lines_json(const gd_lines *l)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, gd_json_str(l->v[i].text));
+		json_array_append_new(
+			a, json_pack("{s:o, s:o}", "code",
+				     gd_json_str(gd_code_name(l->v[i].code)),
+				     "text", gd_json_str(l->v[i].text)));
 	return a;
 }
 
@@ -49,8 +54,9 @@ json_t *gd_render_verdict_json(const struct gd_verdict *v)
 		const struct gd_workload_advice *w = &v->workloads.v[i];
 
 		json_array_append_new(
-			wl, json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload",
-				      gd_json_str(w->workload), "verdict",
+			wl, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "code",
+				      gd_json_str(gd_code_name(w->code)),
+				      "workload", gd_json_str(w->workload), "verdict",
 				      gd_json_str(w->verdict), "backend",
 				      gd_json_str(w->backend), "text",
 				      gd_json_str(w->text), "install",

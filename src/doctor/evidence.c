@@ -9,7 +9,7 @@
 #include "evidence.h"
 
 static void add_line(struct gd_evidence_set *s, enum gd_vendor vendor,
-		     enum gd_evidence_level level, char *text)
+		     enum gd_evidence_level level, enum gd_code code, char *text)
 {
 	if (!text)
 		return;
@@ -20,14 +20,16 @@ static void add_line(struct gd_evidence_set *s, enum gd_vendor vendor,
 	s->texts[s->n] = text;
 	s->ev[s->n].vendor = vendor;
 	s->ev[s->n].level = level;
+	s->ev[s->n].code = code;
 	s->ev[s->n].text = text;
 	s->n++;
 }
 
 static void add_copy(struct gd_evidence_set *s, enum gd_vendor vendor,
-		     enum gd_evidence_level level, const char *text)
+		     enum gd_evidence_level level, enum gd_code code,
+		     const char *text)
 {
-	add_line(s, vendor, level, strdup(text));
+	add_line(s, vendor, level, code, strdup(text));
 }
 
 /* What is wrong with an installed framework, one line each. */
@@ -42,18 +44,22 @@ static void framework_problems(const struct gd_frameworks *fws,
 		if (fw->no_code[0]) {
 			gd_fmt(buf, sizeof buf, "%s %s: %s", fw->name,
 			       fw->version, fw->no_code);
-			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO, buf);
+			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
+				 GD_C_FRAMEWORK_NO_CODE, buf);
 		}
 		if (fw->rocm_mismatch[0])
-			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO, fw->rocm_mismatch);
+			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
+				 GD_C_FRAMEWORK_ROCM_MISMATCH, fw->rocm_mismatch);
 		if (fw->rocm_note[0])
-			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO, fw->rocm_note);
+			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
+				 GD_C_FRAMEWORK_ROCM_NOTE, fw->rocm_note);
 		for (size_t k = 0; k < fw->libs.n; k++)
 			if (fw->libs.v[k].missing[0]) {
 				gd_fmt(buf, sizeof buf, "%s %s: %s needs %s, "
 				       "not found", fw->name, fw->version,
 				       fw->libs.v[k].name, fw->libs.v[k].missing);
-				add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO, buf);
+				add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
+					 GD_C_FRAMEWORK_LIB_MISSING, buf);
 			}
 	}
 }
@@ -85,7 +91,8 @@ static void framework_cuda_steps(gd_ctx *ctx, const struct gd_inventory *inv,
 		       f->version, f->cuda_version, c.why, c.min_driver, f->name,
 		       gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v
 						       : "an older release");
-		add_line(s, GD_VENDOR_NVIDIA, GD_EV_STEP, text);
+		add_line(s, GD_VENDOR_NVIDIA, GD_EV_STEP,
+			 GD_C_FRAMEWORK_CUDA_TOO_NEW, text);
 	}
 }
 
@@ -106,6 +113,14 @@ static enum gd_vendor backend_vendor(const char *b)
 	return GD_VENDOR_OTHER;
 }
 
+static const enum gd_code probe_code[] = {
+	[GD_PV_WORKS] = GD_C_PROBE_WORKS,
+	[GD_PV_SOFTWARE] = GD_C_PROBE_SOFTWARE,
+	[GD_PV_PARTIAL] = GD_C_PROBE_PARTIAL,
+	[GD_PV_BROKEN] = GD_C_PROBE_BROKEN,
+	[GD_PV_ABSENT] = GD_C_PROBE_ABSENT,
+};
+
 void gd_evidence_probes(const struct gd_probe_report *r,
 			struct gd_evidence_set *s)
 {
@@ -122,7 +137,7 @@ void gd_evidence_probes(const struct gd_probe_report *r,
 		else if (vendor != GD_VENDOR_OTHER &&
 			 (pv[i].level == GD_PV_BROKEN || pv[i].level == GD_PV_PARTIAL))
 			lv = GD_EV_BROKEN;
-		add_copy(s, vendor, lv, pv[i].text);
+		add_copy(s, vendor, lv, probe_code[pv[i].level], pv[i].text);
 	}
 }
 

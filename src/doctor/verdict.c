@@ -29,10 +29,10 @@ static void judge_other(struct gd_verdict *v, const struct gd_gpu *g)
 	gd_fmt(v->headline, sizeof v->headline,
 	       "%s: gpudoctor has no compute-stack rules for this %s GPU yet",
 	       title, gd_vendor_name(g->vendor));
-	gd_v_fact(v, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
+	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
-	gd_v_step(v, "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
+	gd_v_step(v, GD_C_OTHER_USE_VULKAN, "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
 		     "the portable choice where a Vulkan driver exists for "
 		     "this GPU");
 }
@@ -46,16 +46,16 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 	       "No GPU found: ML work will run on the CPU");
 	for (size_t i = 0; inv && i < inv->n_vulkan; i++)
 		if (inv->vulkan[i].software)
-			gd_v_fact(v, "Vulkan driver %s is a software "
+			gd_v_fact(v, GD_C_CPU_VULKAN_SOFTWARE, "Vulkan driver %s is a software "
 				     "implementation (runs on the CPU)",
 				  inv->vulkan[i].driver[0] ? inv->vulkan[i].driver : inv->vulkan[i].manifest);
 	for (size_t i = 0; inv && i < inv->n_opencl; i++)
 		if (inv->opencl[i].software)
-			gd_v_fact(v, "OpenCL driver %s is a software "
+			gd_v_fact(v, GD_C_CPU_OPENCL_SOFTWARE, "OpenCL driver %s is a software "
 				     "implementation (runs on the CPU)",
 				  inv->opencl[i].driver[0] ? inv->opencl[i].driver : inv->opencl[i].manifest);
 	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
-	gd_v_step(v, "Run faster-whisper with device=\"cpu\" and "
+	gd_v_step(v, GD_C_CPU_RUN_ON_CPU, "Run faster-whisper with device=\"cpu\" and "
 		     "compute_type=\"int8\"; llama.cpp's CPU build needs no GPU "
 		     "stack");
 }
@@ -85,22 +85,22 @@ static void fold_line(gd_ctx *ctx, struct gd_verdict *v,
 {
 	(void)ctx;
 	if (l->level == GD_EV_STEP) {
-		gd_v_step(v, "%s", l->text);
+		gd_v_step(v, l->code, "%s", l->text);
 		if (v->status == GD_V_WORKS)
 			v->status = GD_V_SETUP;
 		return;
 	}
-	gd_v_fact(v, "%s", l->text);
+	gd_v_fact(v, l->code, "%s", l->text);
 	if (l->level == GD_EV_WORKS &&
 	    (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND ||
 	     v->status == GD_V_UNSUPPORTED || v->status == GD_V_UNKNOWN)) {
 		v->status = GD_V_WORKS;
-		gd_v_step(v, "The probe above ran on this GPU as the machine is: "
+		gd_v_step(v, GD_C_PROBE_INSTALL_FRAMEWORK, "The probe above ran on this GPU as the machine is: "
 			     "what remains is installing the framework build "
 			     "for this stack (workloads above)");
 	} else if (l->level == GD_EV_BROKEN && v->status == GD_V_WORKS) {
 		v->status = GD_V_WORKAROUND;
-		gd_v_step(v, "The probe failed although the stack looks complete: "
+		gd_v_step(v, GD_C_PROBE_FAILED_TRY_WORKAROUNDS, "The probe failed although the stack looks complete: "
 			     "run 'gpudoctor probe' for the details and "
 			     "'gpudoctor try' to test the known workarounds");
 	}

@@ -7,6 +7,7 @@
 #include "core/ctx.h"
 #include "discover/discover.h"
 #include "inventory/inventory.h"
+#include "codes.h"
 
 enum gd_verdict_status {
 	GD_V_WORKS,       /* ML work runs on this GPU as the machine is */
@@ -18,12 +19,15 @@ enum gd_verdict_status {
 };
 const char *gd_verdict_status_name(enum gd_verdict_status s); /* "works", ... */
 
+/* A fact or step: its stable code (codes.h) and its sentence. */
 struct gd_line {
+	enum gd_code code;
 	char text[600];
 };
 typedef GD_VEC(struct gd_line) gd_lines;
 
 struct gd_workload_advice {
+	enum gd_code code; /* advice.target or advice.stack */
 	char workload[32]; /* "ctranslate2", "pytorch", "llama.cpp" */
 	char verdict[32];  /* "works", "workaround", "no", "cpu", "unknown" */
 	char backend[32];  /* "ROCm", "CUDA", "Vulkan", "CPU" */
@@ -66,6 +70,7 @@ enum gd_evidence_level {
 struct gd_evidence_line {
 	enum gd_vendor vendor;
 	enum gd_evidence_level level;
+	enum gd_code code; /* carried by the fact or step it becomes */
 	const char *text;
 };
 

@@ -14,26 +14,26 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 	const struct gd_kb_cc *cc =
 		g->sm[0] && gd_kb_cc_get(ctx->kb, g->sm, &ccs) == 0 ? &ccs : NULL;
 
-	gd_v_fact(v, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
+	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
 	if (gd_known(&g->nv_uuid))
-		gd_v_fact(v, "UUID %s", g->nv_uuid.v);
+		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv_uuid.v);
 	if (cc)
-		gd_v_fact(v, "compute capability %s (%s, %s)",
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY, "compute capability %s (%s, %s)",
 			  cc->cc ? cc->cc : "?", g->sm, cc->arch ? cc->arch : "?");
 	if (cc && cc->last_cuda)
-		gd_v_fact(v, "CUDA %s is the last release that supports %s",
+		gd_v_fact(v, GD_C_NVIDIA_LAST_CUDA, "CUDA %s is the last release that supports %s",
 			  cc->last_cuda, g->sm);
 	if (cc)
 		gd_v_sources(v, cc->sources);
 	if (inv && gd_known(&inv->cuda_driver))
-		gd_v_fact(v, "NVIDIA driver %s%s%s%s", inv->cuda_driver.v,
+		gd_v_fact(v, GD_C_NVIDIA_DRIVER, "NVIDIA driver %s%s%s%s", inv->cuda_driver.v,
 			  gd_known(&inv->cuda_driver_api) ? " (CUDA " : "",
 			  gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v : "",
 			  gd_known(&inv->cuda_driver_api) ? ")" : "");
 	for (size_t i = 0; inv && i < inv->n_cuda; i++)
-		gd_v_fact(v, "CUDA toolkit %s at %s",
+		gd_v_fact(v, GD_C_CUDA_TOOLKIT, "CUDA toolkit %s at %s",
 			  gd_known(&inv->cuda[i].version) ? inv->cuda[i].version.v : "?",
 			  inv->cuda[i].path);
 }
@@ -71,7 +71,7 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 	if (bound)
 		return 1;
 	if (installed)
-		gd_v_step(v, "The NVIDIA driver %s is installed but its kernel "
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_NOT_BOUND, "The NVIDIA driver %s is installed but its kernel "
 			     "module does not drive this GPU%s: %sload it (sudo "
 			     "modprobe nvidia) and reboot if it does not bind",
 			  inv->cuda_driver.v, nouveau ? " (nouveau does)" : "",
@@ -79,7 +79,7 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
 				    "sudo update-initramfs -u), then " : "");
 	else
-		gd_v_step(v, "Install NVIDIA's driver (Debian: nvidia-driver from "
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL, "Install NVIDIA's driver (Debian: nvidia-driver from "
 			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "
 			     "reboot%s", nouveau ? "; it replaces nouveau, which "
 						    "has no CUDA" : "");
@@ -113,16 +113,16 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		if (c->driver_ok != 0)
 			continue;
 		too_old = 1;
-		gd_v_fact(v, "%s %s needs driver >= %s", c->lib, c->version,
+		gd_v_fact(v, GD_C_CUDA_DRIVER_TOO_OLD, "%s %s needs driver >= %s", c->lib, c->version,
 			  c->min_driver);
-		gd_v_step(v, "Upgrade the NVIDIA driver to %s or newer, or use "
+		gd_v_step(v, GD_C_CUDA_DRIVER_UPGRADE, "Upgrade the NVIDIA driver to %s or newer, or use "
 			     "builds for an older CUDA (%s)", c->min_driver, c->why);
 	}
 	if (last) {
 		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
 
 		dropped = 1;
-		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
+		gd_v_step(v, GD_C_NVIDIA_ARCH_DROPPED, "CUDA releases after %s no longer support %s: use "
 			     "framework builds for CUDA %s or older (PyTorch: the "
 			     "newest wheel built for it), not the current ones",
 			  last, g->sm, last);
@@ -130,7 +130,7 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 			major = last_major;
 	}
 	if (g->hidden)
-		gd_v_step(v, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
+		gd_v_step(v, GD_C_VISIBILITY_UNHIDE_CUDA, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,
 			  gd_known(&g->nv_uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
 			  gd_known(&g->nv_uuid) ? g->nv_uuid.v : "");

@@ -8,31 +8,34 @@
 #include "kb/kb.h"
 #include "verdict_util.h"
 
-static void push_line(gd_lines *lines, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-static void push_line(gd_lines *lines, const char *fmt, va_list ap)
+static void push_line(gd_lines *lines, enum gd_code code, const char *fmt,
+		      va_list ap) __attribute__((format(printf, 3, 0)));
+static void push_line(gd_lines *lines, enum gd_code code, const char *fmt,
+		      va_list ap)
 {
 	struct gd_line *l = gd_vec_push(lines);
 
-	if (l)
-		gd_vfmt(l->text, sizeof l->text, fmt, ap);
+	if (!l)
+		return;
+	l->code = code;
+	gd_vfmt(l->text, sizeof l->text, fmt, ap);
 }
 
-void gd_v_fact(struct gd_verdict *v, const char *fmt, ...)
+void gd_v_fact(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	push_line(&v->facts, fmt, ap);
+	push_line(&v->facts, code, fmt, ap);
 	va_end(ap);
 }
 
-void gd_v_step(struct gd_verdict *v, const char *fmt, ...)
+void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	push_line(&v->steps, fmt, ap);
+	push_line(&v->steps, code, fmt, ap);
 	va_end(ap);
 	/* the same step reached by two facts (cudart and cuBLAS both too new
 	 * for the driver) is said once */
@@ -104,6 +107,7 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 		adv = gd_vec_push(&v->workloads);
 		if (!adv)
 			return;
+		adv->code = GD_C_ADVICE_STACK;
 		gd_strlcpy(adv->workload, gd_kb_workload_name((enum gd_kb_workload)i),
 			   sizeof adv->workload);
 		gd_strlcpy(adv->verdict, verdict, sizeof adv->verdict);
@@ -139,16 +143,16 @@ void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g)
 	const struct gd_access *a = &g->access;
 
 	if (a->kfd.st == GD_KNOWN && !a->kfd_ok)
-		gd_v_fact(v, "/dev/kfd: %s", a->kfd.v);
+		gd_v_fact(v, GD_C_ACCESS_KFD, "/dev/kfd: %s", a->kfd.v);
 	if (a->render.st == GD_KNOWN && !a->render_ok)
-		gd_v_fact(v, "render node: %s", a->render.v);
+		gd_v_fact(v, GD_C_ACCESS_RENDER, "render node: %s", a->render.v);
 	if ((a->kfd.st == GD_KNOWN && !a->kfd_ok) ||
 	    (a->render.st == GD_KNOWN && !a->render_ok)) {
 		if (a->fix[0])
-			gd_v_step(v, "Give your user access to the GPU: %s",
+			gd_v_step(v, GD_C_ACCESS_GRANT, "Give your user access to the GPU: %s",
 				  a->fix);
 		if (a->in_container && a->container_flags[0])
-			gd_v_step(v, "In a container, start it with %s",
+			gd_v_step(v, GD_C_ACCESS_CONTAINER, "In a container, start it with %s",
 				  a->container_flags);
 	}
 }
@@ -187,21 +191,21 @@ void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,
 
 	*covered = kind;
 	if (!inv || !inv->n_rocblas) {
-		gd_v_fact(v, "rocBLAS: no rocBLAS library directory found");
+		gd_v_fact(v, GD_C_ROCBLAS_NOT_FOUND, "rocBLAS: no rocBLAS library directory found");
 		return;
 	}
 	switch (kind) {
 	case GD_ROCBLAS_TENSILE_LAZY:
 	case GD_ROCBLAS_TENSILE_SINGLE:
-		gd_v_fact(v, "rocBLAS: Tensile GEMM kernels for %s are installed",
+		gd_v_fact(v, GD_C_ROCBLAS_TENSILE, "rocBLAS: Tensile GEMM kernels for %s are installed",
 			  gfx);
 		break;
 	case GD_ROCBLAS_FALLBACK_ONLY:
-		gd_v_fact(v, "rocBLAS: only fallback kernels for %s (no Tensile "
+		gd_v_fact(v, GD_C_ROCBLAS_FALLBACK_ONLY, "rocBLAS: only fallback kernels for %s (no Tensile "
 			     "library): GEMM runs on slow generic kernels", gfx);
 		break;
 	default:
-		gd_v_fact(v, "rocBLAS: no kernels for %s in any rocBLAS library "
+		gd_v_fact(v, GD_C_ROCBLAS_NO_KERNELS, "rocBLAS: no kernels for %s in any rocBLAS library "
 			     "directory found", gfx);
 	}
 }
@@ -218,7 +222,7 @@ void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v,
 		st = is.status;
 		if (st && !strcmp(st, "unknown"))
 			st = NULL;
-		gd_v_fact(v, "known issue: %s%s%s%s%s%s",
+		gd_v_fact(v, GD_C_KB_KNOWN_ISSUE, "known issue: %s%s%s%s%s%s",
 			  is.title ? is.title : "?", st ? " (" : "",
 			  st ? st : "", st ? ")" : "", is.url ? " — " : "",
 			  is.url ? is.url : "");
@@ -242,6 +246,7 @@ void gd_v_workload_advice(struct gd_verdict *v, const struct gd_kb_target *t)
 		w = gd_vec_push(&v->workloads);
 		if (!w)
 			return;
+		w->code = GD_C_ADVICE_TARGET;
 		gd_strlcpy(w->workload, gd_kb_workload_name((enum gd_kb_workload)i),
 			   sizeof w->workload);
 		gd_strlcpy(w->verdict, a->verdict ? a->verdict : "unknown",

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "discover/vendor.h"
 #include "check_data.h"
 #include "doctor/evidence.h"
 #include "inventory/frameworks.h"
@@ -31,9 +32,7 @@ static size_t bs_gpus(const struct gd_check_data *d, struct gd_bs_gpu *out,
 
 	for (size_t i = 0; i < d->m.n_gpus && n < max; i++) {
 		const struct gd_gpu *g = &d->m.gpus[i];
-		const char *t = g->vendor == GD_VENDOR_AMD
-					? (g->gfx_effective[0] ? g->gfx_effective : g->gfx)
-				: g->vendor == GD_VENDOR_NVIDIA ? g->sm : "";
+		const char *t = gd_gpu_run_target(g);
 
 		if (!t[0] || gd_bs_gpu_parse(t, &out[n]) < 0)
 			continue;

@@ -17,6 +17,7 @@ int gd_kfd_node_is_gpu(const struct gd_kfd_node *n);
 /* pci.c: display (0x03) and processing-accelerator (0x12) class devices. */
 int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n, char *why,
 		size_t whycap);
+/* vendor.c: the vendor table's row for a PCI vendor id. */
 enum gd_vendor gd_vendor_from_id(uint32_t vendor_id);
 
 /* drm.c: mem_info_* of an amdgpu device, render minor from drm/. */
@@ -36,6 +37,10 @@ struct gd_ids {
 void gd_ids_load(gd_ctx *ctx, struct gd_ids *ids);
 void gd_ids_free(struct gd_ids *ids);
 void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g);
+
+/* discover.c: AMD's facts (gfx target, CUs, DRM, override, access); the
+ * vendor table's discover hook. */
+void gd_amd_fill(gd_ctx *ctx, struct gd_gpu *g);
 
 /* nvidia.c */
 void gd_nvidia_kernel(gd_ctx *ctx, struct gd_kernel_info *k);

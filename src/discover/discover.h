@@ -91,9 +91,11 @@ struct gd_gpu {
 	int hidden;             /* hidden from ROCm/CUDA by *_VISIBLE_DEVICES */
 	struct gd_access access;
 
-	/* NVIDIA */
-	gd_text nv_model, nv_uuid, nv_vbios;
-	char sm[16]; /* "sm_90", from the kb by PCI id, "" when unknown */
+	/* NVIDIA (discover/nvidia.c) */
+	struct gd_gpu_nvidia {
+		gd_text model, uuid, vbios;
+		char sm[16]; /* "sm_90", from the kb by PCI id, "" unknown */
+	} nv;
 
 	/* Added by discover/ (append-only): */
 	char gfx_why[160];     /* why gfx is "" */

@@ -90,30 +90,30 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 	       g->pci.bdf);
 	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, NULL);
 	if (rc < 0 && rc != -EFBIG) {
-		gd_text_unknown(&g->nv_model, GD_UNKNOWN, "no %s (%s)", path,
+		gd_text_unknown(&g->nv.model, GD_UNKNOWN, "no %s (%s)", path,
 				gd_fs_strerror(rc));
-		gd_text_unknown(&g->nv_uuid, GD_UNKNOWN, "no %s", path);
-		gd_text_unknown(&g->nv_vbios, GD_UNKNOWN, "no %s", path);
+		gd_text_unknown(&g->nv.uuid, GD_UNKNOWN, "no %s", path);
+		gd_text_unknown(&g->nv.vbios, GD_UNKNOWN, "no %s", path);
 	} else {
 		if (gd_nv_info_get(buf, "Model", v, sizeof v) == 0 && v[0])
-			gd_text_set(&g->nv_model, v, "nvidia information");
+			gd_text_set(&g->nv.model, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv_model, GD_UNKNOWN, "no Model line");
+			gd_text_unknown(&g->nv.model, GD_UNKNOWN, "no Model line");
 		if (gd_nv_info_get(buf, "GPU UUID", v, sizeof v) == 0 && v[0])
-			gd_text_set(&g->nv_uuid, v, "nvidia information");
+			gd_text_set(&g->nv.uuid, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv_uuid, GD_UNKNOWN, "no GPU UUID line");
+			gd_text_unknown(&g->nv.uuid, GD_UNKNOWN, "no GPU UUID line");
 		if (gd_nv_info_get(buf, "Video BIOS", v, sizeof v) == 0 && v[0])
-			gd_text_set(&g->nv_vbios, v, "nvidia information");
+			gd_text_set(&g->nv.vbios, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv_vbios, GD_UNKNOWN,
+			gd_text_unknown(&g->nv.vbios, GD_UNKNOWN,
 					"no Video BIOS line");
 	}
-	if (gd_known(&g->nv_model) && !gd_known(&g->name))
-		gd_text_set(&g->name, g->nv_model.v, "/proc/driver/nvidia");
+	if (gd_known(&g->nv.model) && !gd_known(&g->name))
+		gd_text_set(&g->name, g->nv.model.v, "/proc/driver/nvidia");
 	sm = gd_kbref_nvidia(ctx, g->pci.device_id, "sm");
 	if (sm)
-		gd_strlcpy(g->sm, sm, sizeof g->sm);
+		gd_strlcpy(g->nv.sm, sm, sizeof g->nv.sm);
 	if (!gd_known(&g->name)) {
 		const char *n = gd_kbref_nvidia(ctx, g->pci.device_id, "name");
 

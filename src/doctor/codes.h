@@ -13,6 +13,8 @@
 	  "the GPU's PCI address, vendor:device ids, revision and bound kernel driver") \
 	X(GD_C_GPU_INTEGRATED, "gpu.integrated", \
 	  "integrated (APU) or discrete, with the evidence") \
+	X(GD_C_OTHER_LISTED_ONLY, "other.listed_only", \
+	  "a vendor gpudoctor lists but has no compute rules for (Intel)") \
 	X(GD_C_OTHER_USE_VULKAN, "other.use_vulkan", \
 	  "a GPU gpudoctor has no compute rules for: Vulkan is the portable path") \
 	X(GD_C_CPU_VULKAN_SOFTWARE, "cpu.vulkan_software", \

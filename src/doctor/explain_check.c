@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "doctor/profile.h"
+#include "discover/vendor.h"
 #include "kb/kb.h"
 
 typedef enum gd_check_verdict verdict;
@@ -446,7 +447,7 @@ static verdict check_code(gd_ctx *ctx, const struct gd_machine *m,
 	used = strlen(t);
 	for (size_t i = 0; i < m->n_gpus && used + 1 < c; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
-		const char *tg = g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx;
+		const char *tg = gd_gpu_code_target(g);
 
 		if (!tg[0])
 			continue;

@@ -4,6 +4,7 @@
  * orders. */
 #include "strategy.h"
 
+#include "discover/vendor.h"
 #include "kb/kb.h"
 
 #include <errno.h>
@@ -114,8 +115,7 @@ static int strategy_gpu(const struct gd_kb_strategy *s,
 		const struct gd_gpu *g = &m->gpus[i];
 
 		if (s->has_targets) {
-			const char *t = g->vendor == GD_VENDOR_NVIDIA ? g->sm
-								     : g->gfx;
+			const char *t = gd_gpu_code_target(g);
 
 			if (t[0] && gd_kb_list_has(s->targets, t)) {
 				gd_strlcpy(for_what, t, cap);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "discover/vendor.h"
 #include "verdict_util.h"
 
 const char *gd_verdict_status_name(enum gd_verdict_status s)
@@ -20,21 +20,61 @@ const char *gd_verdict_status_name(enum gd_verdict_status s)
 	return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown";
 }
 
-static void judge_other(struct gd_verdict *v, const struct gd_gpu *g)
+/* A vendor without compute rules (the vendor table's "listed only"):
+ * its PCI facts, and Vulkan as the portable path. */
+static void judge_other(gd_ctx *ctx, const struct gd_machine *m,
+			const struct gd_inventory *inv, const struct gd_gpu *g,
+			struct gd_verdict *v)
 {
+	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
 	char title[300];
 
+	(void)ctx, (void)m, (void)inv;
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	v->status = GD_V_UNKNOWN;
 	gd_fmt(v->headline, sizeof v->headline,
 	       "%s: gpudoctor has no compute-stack rules for this %s GPU yet",
-	       title, gd_vendor_name(g->vendor));
+	       title, ops->name);
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
+	if (ops->id != GD_VENDOR_OTHER)
+		gd_v_fact(v, GD_C_OTHER_LISTED_ONLY, "%s GPUs are listed only: "
+			  "gpudoctor reports their PCI facts but judges no "
+			  "compute stack for them", ops->title);
 	gd_v_step(v, GD_C_OTHER_USE_VULKAN, "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
 		     "the portable choice where a Vulkan driver exists for "
 		     "this GPU");
+}
+
+static void judge_nvidia(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, const struct gd_gpu *g,
+			 struct gd_verdict *v)
+{
+	(void)m;
+	gd_v_judge_nvidia(ctx, inv, g, v);
+}
+
+typedef void (*judge_fn)(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, const struct gd_gpu *g,
+			 struct gd_verdict *v);
+
+/* doctor's column of the vendor table (discover/vendor.h): the rules per
+ * vendor; a vendor not listed here is judged by judge_other. */
+static const struct {
+	enum gd_vendor vendor;
+	judge_fn judge;
+} judges[] = {
+	{GD_VENDOR_AMD, gd_v_judge_amd},
+	{GD_VENDOR_NVIDIA, judge_nvidia},
+};
+
+static judge_fn judge_for(enum gd_vendor v)
+{
+	for (size_t i = 0; i < sizeof judges / sizeof *judges; i++)
+		if (judges[i].vendor == v && gd_vendor_ops(v)->rules)
+			return judges[i].judge;
+	return judge_other;
 }
 
 static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
@@ -67,16 +107,7 @@ static int judge_one(gd_ctx *ctx, const struct gd_machine *m,
 	const struct gd_gpu *g = &m->gpus[idx];
 
 	v->gpu_index = (int)idx;
-	switch (g->vendor) {
-	case GD_VENDOR_AMD:
-		gd_v_judge_amd(ctx, m, inv, g, v);
-		break;
-	case GD_VENDOR_NVIDIA:
-		gd_v_judge_nvidia(ctx, inv, g, v);
-		break;
-	default:
-		judge_other(v, g);
-	}
+	judge_for(g->vendor)(ctx, m, inv, g, v);
 	return 0;
 }
 

@@ -12,19 +12,19 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 {
 	struct gd_kb_cc ccs;
 	const struct gd_kb_cc *cc =
-		g->sm[0] && gd_kb_cc_get(ctx->kb, g->sm, &ccs) == 0 ? &ccs : NULL;
+		g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs : NULL;
 
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
-	if (gd_known(&g->nv_uuid))
-		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv_uuid.v);
+	if (gd_known(&g->nv.uuid))
+		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv.uuid.v);
 	if (cc)
 		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY, "compute capability %s (%s, %s)",
-			  cc->cc ? cc->cc : "?", g->sm, cc->arch ? cc->arch : "?");
+			  cc->cc ? cc->cc : "?", g->nv.sm, cc->arch ? cc->arch : "?");
 	if (cc && cc->last_cuda)
 		gd_v_fact(v, GD_C_NVIDIA_LAST_CUDA, "CUDA %s is the last release that supports %s",
-			  cc->last_cuda, g->sm);
+			  cc->last_cuda, g->nv.sm);
 	if (cc)
 		gd_v_sources(v, cc->sources);
 	if (inv && gd_known(&inv->cuda_driver))
@@ -90,7 +90,7 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
 	struct gd_kb_cc cc;
-	const char *last = g->sm[0] && gd_kb_cc_get(ctx->kb, g->sm, &cc) == 0
+	const char *last = g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &cc) == 0
 				   ? cc.last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
@@ -125,15 +125,15 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_step(v, GD_C_NVIDIA_ARCH_DROPPED, "CUDA releases after %s no longer support %s: use "
 			     "framework builds for CUDA %s or older (PyTorch: the "
 			     "newest wheel built for it), not the current ones",
-			  last, g->sm, last);
+			  last, g->nv.sm, last);
 		if (!major || last_major < major)
 			major = last_major;
 	}
 	if (g->hidden)
 		gd_v_step(v, GD_C_VISIBILITY_UNHIDE_CUDA, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,
-			  gd_known(&g->nv_uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
-			  gd_known(&g->nv_uuid) ? g->nv_uuid.v : "");
+			  gd_known(&g->nv.uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
+			  gd_known(&g->nv.uuid) ? g->nv.uuid.v : "");
 	v->status = too_old || g->hidden ? GD_V_SETUP
 		    : dropped		     ? GD_V_WORKAROUND
 					     : GD_V_WORKS;

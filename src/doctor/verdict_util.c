@@ -132,8 +132,8 @@ void gd_v_gpu_title(const struct gd_gpu *g, const struct gd_kb_target *t,
 		gd_fmt(buf, cap, "%s (%s, %s)", name, fam, g->gfx);
 	else if (g->gfx[0])
 		gd_fmt(buf, cap, "%s (%s)", name, g->gfx);
-	else if (g->sm[0])
-		gd_fmt(buf, cap, "%s (%s)", name, g->sm);
+	else if (g->nv.sm[0])
+		gd_fmt(buf, cap, "%s (%s)", name, g->nv.sm);
 	else
 		gd_fmt(buf, cap, "%s", name);
 }

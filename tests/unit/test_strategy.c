@@ -131,7 +131,7 @@ static void test_small_kb(void)
 	/* NVIDIA by vendor. */
 	memset(&gpus[0], 0, sizeof gpus[0]);
 	gpus[0].vendor = GD_VENDOR_NVIDIA;
-	gd_strlcpy(gpus[0].sm, "sm_90", sizeof gpus[0].sm);
+	gd_strlcpy(gpus[0].nv.sm, "sm_90", sizeof gpus[0].nv.sm);
 	m.n_gpus = 1;
 	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(ids(&l), "baseline nv");

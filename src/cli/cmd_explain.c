@@ -14,7 +14,6 @@
 #include "cli.h"
 #include "doctor/cuda_driver.h"
 #include "doctor/explain.h"
-#include "kb/kb.h"
 #include "wa_common.h"
 
 struct explain_run {
@@ -65,20 +64,20 @@ static int open_input(struct gd_cli *cli, const char *path)
 	return fd;
 }
 
-static void source_urls(gd_ctx *ctx, const struct gd_kb_signature *sig,
-			json_t **first, json_t **all)
+/* The match's public sources (resolved by doctor): the first, and all. */
+static void source_urls(const struct gd_explain_match *mt, json_t **first,
+			json_t **all)
 {
-	struct gd_kb_source src;
+	char urls[sizeof mt->urls], *save = NULL;
 
 	*all = json_array();
 	*first = NULL;
-	for (size_t i = 0; i < gd_kb_list_n(sig->sources); i++) {
-		if (gd_kb_source_get(ctx->kb, gd_kb_list_at(sig->sources, i),
-				     &src) < 0 || !src.url)
-			continue;
-		json_array_append_new(*all, gd_json_str(src.url));
+	gd_strlcpy(urls, mt->urls, sizeof urls);
+	for (char *u = strtok_r(urls, " ", &save); u;
+	     u = strtok_r(NULL, " ", &save)) {
+		json_array_append_new(*all, gd_json_str(u));
 		if (!*first)
-			*first = gd_json_str(src.url);
+			*first = gd_json_str(u);
 	}
 	if (!*first)
 		*first = json_null();
@@ -94,7 +93,7 @@ static json_t *match_json(struct explain_run *x,
 
 	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv,
 			     fact, sizeof fact);
-	source_urls(&x->cli->ctx, &mt->sig, &first, &all);
+	source_urls(mt, &first, &all);
 	json_object_set_new(o, "id", gd_json_str(mt->id));
 	json_object_set_new(o, "title", gd_wa_jstr(mt->sig.title));
 	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
@@ -137,7 +136,7 @@ static void print_match(struct explain_run *x, size_t k,
 	struct gd_cli *cli = x->cli;
 	const char *title = mt->sig.title;
 	const char *col;
-	char fact[1024], urls[1024];
+	char fact[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(&cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
@@ -145,7 +144,6 @@ static void print_match(struct explain_run *x, size_t k,
 	col = v == GD_CHECK_CONFIRMED	   ? gd_c_red(cli)
 	      : v == GD_CHECK_CONTRADICTED ? gd_c_green(cli)
 					   : gd_c_dim(cli);
-	gd_kb_source_urls(cli->ctx.kb, mt->sig.sources, urls, sizeof urls);
 	printf("\n%s[%zu] %s%s%s (line %lu%s)\n", gd_c_bold(cli), k + 1,
 	       mt->id, title ? ": " : "", title ? title : "", mt->line,
 	       mt->in_tail ? " of the last part read" : "");
@@ -157,8 +155,8 @@ static void print_match(struct explain_run *x, size_t k,
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
 	printf("    fix:     %s\n", mt->sig.fix ? mt->sig.fix : "-");
-	if (urls[0])
-		printf("    source:  %s\n", urls);
+	if (mt->urls[0])
+		printf("    source:  %s\n", mt->urls);
 }
 
 /* "3.1 MiB" */

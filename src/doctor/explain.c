@@ -154,7 +154,7 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 	return n;
 }
 
-static int record(struct gd_explain_result *r, struct sig *s,
+static int record(const gd_kb *kb, struct gd_explain_result *r, struct sig *s,
 		  unsigned long ln, const char *line, const regmatch_t *pm)
 {
 	struct gd_explain_match *mt = gd_vec_push(&r->m);
@@ -164,6 +164,7 @@ static int record(struct gd_explain_result *r, struct sig *s,
 		return -ENOMEM;
 	mt->sig = s->kb;
 	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
+	gd_kb_source_urls(kb, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
 	k = (size_t)(pm->rm_eo - pm->rm_so);
 	if (k == 0) { /* an empty match: show the line instead */
@@ -179,8 +180,8 @@ static int record(struct gd_explain_result *r, struct sig *s,
 	return 0;
 }
 
-static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
-		      struct gd_explain_result *r, int in_tail)
+static int scan_lines(const gd_kb *kb, struct sig *sigs, size_t ns, char *buf,
+		      size_t len, struct gd_explain_result *r, int in_tail)
 {
 	size_t pos = 0, left = 0;
 	unsigned long ln = 0;
@@ -204,7 +205,7 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 			if (sigs[i].found ||
 			    regexec(&sigs[i].re, line, 1, &pm, 0))
 				continue;
-			if (record(r, &sigs[i], ln, line, &pm) < 0)
+			if (record(kb, r, &sigs[i], ln, line, &pm) < 0)
 				return -ENOMEM;
 			r->m.v[r->m.n - 1].in_tail = in_tail;
 			left--;
@@ -229,13 +230,13 @@ static int scan_parts(gd_ctx *ctx, char *buf, size_t len, char *tail,
 		return -ENOMEM;
 	ns = compile_all(ctx, sigs, max);
 	r->n_signatures = ns;
-	rc = scan_lines(sigs, ns, buf, len, r, 0);
+	rc = scan_lines(ctx->kb, sigs, ns, buf, len, r, 0);
 	if (!rc && tail) {
 		/* The tail starts inside a line: drop that piece. */
 		char *nl = memchr(tail, '\n', tail_len);
 		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
 
-		rc = scan_lines(sigs, ns, tail + cut, tail_len - cut, r, 1);
+		rc = scan_lines(ctx->kb, sigs, ns, tail + cut, tail_len - cut, r, 1);
 	}
 	for (size_t i = 0; i < ns; i++)
 		regfree(&sigs[i].re);

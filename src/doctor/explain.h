@@ -24,6 +24,8 @@ struct gd_explain_match {
 	unsigned long line;  /* 1-based line of the first match */
 	char text[320];      /* the matched text, sanitised */
 	int in_tail;         /* line counts from the start of the tail part */
+	char urls[1024];     /* the signature's public sources, space-separated,
+				resolved from the kb so renderers need not */
 };
 
 struct gd_explain_result {

@@ -110,6 +110,9 @@ static void test_every_signature(gd_ctx *ctx)
 			t_fail++;
 			fprintf(stderr, "%s: no source URL\n", id);
 		}
+		/* the match carries them, resolved: renderers need no kb */
+		if (k)
+			CHECK_STR(r.m.v[k - 1].urls, urls);
 		CHECK(s.meaning && s.fix);
 		CHECK(s.check_name == NULL ||
 		      gd_kb_check_from_name(s.check_name) >= 0);

@@ -6,7 +6,6 @@
 
 #include "core/json.h"
 #include "check_data.h"
-#include "kb/kb.h"
 #include "render_gpu.h"
 #include "render_inventory.h"
 #include "render_verdict.h"

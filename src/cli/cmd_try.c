@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "kb/kb.h"
 #include "probe/supervisor.h"
 #include "try_int.h"
 #include "wa_common.h"

@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "core/json.h"
-#include "kb/kb.h"
 #include "try_int.h"
 #include "wa_common.h"
 

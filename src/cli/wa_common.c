@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "kb/kb.h"
 
 int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 	       struct gd_machine *m, struct gd_pick *pk)

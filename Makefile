@@ -5,18 +5,23 @@
 #                 unit + end-to-end tests, an ASan/UBSan build of them,
 #                 and a short run of every fuzz target
 #   make install  PREFIX=/usr/local DESTDIR=
+#   make deb      a Debian package (cpack -G DEB) in build-deb/, control shown
+#   make static   build-static/gpudoctor with jansson, zstd, zlib linked in
 PREFIX ?= /usr/local
 DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz install clean
+.PHONY: all run test deps test-deps check-build asan fuzz install clean deb static
 
 all: build/gpudoctor
 
 build/Makefile:
 	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+# make test and CI: warnings are errors (GD_WERROR is off for everyone else)
+WERROR = -DGD_WERROR=ON
 
 build/gpudoctor: build/Makefile FORCE
 	cmake --build build -j$(JOBS)
@@ -38,25 +43,39 @@ run: deps
 # The suite: normal build, then sanitizers, then fuzzing. Stops at the
 # first failing stage.
 test: test-deps
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(WERROR) $(CMAKE_FLAGS)
 	$(MAKE) all
 	cd build && ctest --output-on-failure -j$(JOBS)
 	$(MAKE) asan
 	$(MAKE) fuzz
 
 asan:
-	cmake -S . -B build-asan -DGD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake -S . -B build-asan -DGD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(WERROR) $(CMAKE_FLAGS)
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 && \
 	  ctest --output-on-failure -j$(JOBS) -L unit && \
 	  ctest --output-on-failure -j$(JOBS) -R 'script/test_(fixtures|gather|list)$$'
 
 fuzz:
-	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON -DGD_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS)
+	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON -DGD_FUZZ_SECONDS=$(FUZZ_SECONDS) $(WERROR) $(CMAKE_FLAGS)
 	cmake --build build-fuzz -j$(JOBS)
 	cd build-fuzz && ctest --output-on-failure -j$(JOBS) -L fuzz
 
 install: all
 	DESTDIR=$(DESTDIR) cmake --install build --prefix $(PREFIX)
 
+# A package installs under /usr: its own build tree, configured for that
+# prefix (the program looks for the installed kb file there).
+deb:
+	cmake -S . -B build-deb -DCMAKE_INSTALL_PREFIX=/usr -DBUILD_TESTING=OFF $(CMAKE_FLAGS)
+	cmake --build build-deb -j$(JOBS)
+	cd build-deb && cpack -G DEB
+	dpkg-deb -I build-deb/gpudoctor_*.deb | grep -E '^ (Package|Version|Architecture|Depends|Recommends):'
+
+static:
+	cmake -S . -B build-static -DGD_STATIC_DEPS=ON -DBUILD_TESTING=OFF $(CMAKE_FLAGS)
+	cmake --build build-static -j$(JOBS) --target gpudoctor
+	@readelf -d build-static/gpudoctor | grep NEEDED
+
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-static build-deb

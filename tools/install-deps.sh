@@ -2,7 +2,8 @@
 # Install what gpudoctor needs from Debian's packages, only what is missing.
 #   tools/install-deps.sh build   build dependencies
 #   tools/install-deps.sh test    build + test dependencies (real runtimes)
-# Uses sudo when not root. Set GD_NO_APT=1 to skip (offline machines).
+# Prints the missing packages and the exact command before running it; uses
+# sudo only when not root. Set GD_NO_APT=1 to skip (offline machines).
 set -eu
 what=${1:-build}
 
@@ -12,10 +13,11 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # (OpenCL on the CPU), the ICD loaders, AMD's HIP 5.2 runtime and hipcc (real
 # fat binaries; the runtime answers "no device" here), clang + compiler-rt for
 # libFuzzer and the sanitizers, fish for the env round trip, jq for scripts,
-# MinGW-w64 for real Windows DLLs to scan.
-test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1
+# MinGW-w64 for real Windows DLLs to scan, zsh for its completion, dpkg-dev
+# (dpkg-shlibdeps) for the package's dependencies.
+test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
-  python3 binutils perl procps gcc-mingw-w64-x86-64-win32"
+  python3 python3-jsonschema binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev"
 
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
@@ -34,10 +36,15 @@ done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
   command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install:$missing" >&2; exit 1; }
-  SUDO=sudo
+  SUDO="sudo "
 fi
-echo "install-deps: installing$missing"
+# On a terminal apt-get shows what it will do and asks; elsewhere (CI) -y.
+yes="-y "
+[ -t 0 ] && yes=""
+echo "install-deps: missing Debian packages:$missing"
+echo "install-deps: running: ${SUDO}apt-get update -qq && ${SUDO}apt-get install ${yes}--no-install-recommends$missing"
+echo "install-deps: (GD_NO_APT=1 skips this; install them yourself instead)"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+${SUDO}apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+${SUDO}apt-get install ${yes}--no-install-recommends $missing

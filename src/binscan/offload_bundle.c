@@ -17,7 +17,6 @@
  * Listing targets needs only the entry table at the start of the
  * decompressed bundle, so only a prefix is decompressed (at most 16 MiB,
  * whatever the header claims): a decompression bomb costs nothing. */
-#define ZSTD_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>

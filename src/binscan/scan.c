@@ -371,7 +371,9 @@ static int scan_dir(const char *path, unsigned depth, const struct gd_bs_opts *o
 
 		if (!names.v[i] || ++*seen > o->max_files)
 			break;
-		gd_fmt(p, sizeof p, "%s/%s", path, names.v[i]);
+		/* "dir/" as given: one slash, not "dir//name" */
+		gd_fmt(p, sizeof p, "%s%s%s", path,
+		       gd_endswith(path, "/") ? "" : "/", names.v[i]);
 		if (lstat(p, &st))
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < o->max_depth)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "core/ctx.h"
+#include "opts.h"
 
 /* Exit codes (documented in the man page and docs/exit-codes.md). */
 enum {
@@ -17,6 +18,8 @@ enum {
 };
 
 #define GD_JSON_SCHEMA_VERSION 1
+/* + "<command>.json": the \"$schema\" of each document (docs/schema/) */
+#define GD_JSON_SCHEMA_BASE "https://gpudoctor.dev/schema/v1/"
 
 struct gd_cli {
 	gd_ctx ctx;
@@ -34,17 +37,34 @@ typedef int (*gd_cmd_fn)(struct gd_cli *cli, int argc, char **argv);
 struct gd_cmd {
 	const char *name;
 	gd_cmd_fn fn;
-	const char *summary; /* one line for --help */
-	int hidden;          /* internal (re-exec'd children) */
+	const char *summary;       /* one line for --help */
+	int hidden;                /* internal (re-exec'd children) */
+	const struct gd_opt *opts; /* its option table (NULL: parses by hand) */
+	const char *operands;      /* what follows the options, for completion:
+				    * FILE/PATH/LOG file names, CMD a command */
+	int own_argv;              /* operands are the user's own command line:
+				    * no option of ours after the first one */
 };
 
-/* The command table (main.c). */
+/* The command table and the options every command takes (main.c). */
 extern const struct gd_cmd gd_commands[];
+extern const struct gd_opt gd_opts_global[];
+extern const struct gd_opt gd_opts_top[]; /* gpudoctor --help, --version */
 const struct gd_cmd *gd_cli_find(const char *name);
+/* gpudoctor __complete WORD... CUR (complete.c): shell completion. */
+int gd_cli_complete(int argc, char **argv);
+int gd_cmd_complete(struct gd_cli *cli, int argc, char **argv);
+
+/* Each command's option table, in its cmd_<name>.c. */
+extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],
+	gd_opts_scan[], gd_opts_run[], gd_opts_try[], gd_opts_env[],
+	gd_opts_explain[], gd_opts_report[], gd_opts_gather[], gd_opts_kb[];
 
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root); /* steals root */
+/* s made safe for a terminal (no control bytes, valid UTF-8), in buf. */
+const char *gd_cli_term(char *buf, size_t cap, const char *s);
 json_t *gd_cli_json_doc(const char *command);     /* {"schema_version":1,"command":...} */
 void gd_cli_print_diags(struct gd_cli *cli, FILE *f);
 /* [{level, source, message}] of the diagnostics collected so far. */

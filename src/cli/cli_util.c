@@ -6,23 +6,24 @@
 
 #include "core/json.h"
 #include "cli.h"
+#include "core/util.h"
 
 void gd_cli_common_help(FILE *f)
 {
-	fprintf(f,
-		"Options for every command:\n"
-		"  --root DIR      read the machine under DIR (a captured tree);\n"
-		"                  default $GPUDOCTOR_ROOT, else /\n"
-		"  --json          machine-readable output (schema in docs/json.md)\n"
-		"  --kb FILE       use this knowledge-base file instead of the built-in one\n"
-		"  --color=WHEN    always, never or auto (default; NO_COLOR is honoured)\n"
-		"  -h, --help      this help\n");
+	fprintf(f, "Options for every command:\n");
+	gd_opts_help(f, gd_opts_global);
 }
 
+/* The envelope. "$schema" names the JSON Schema (2020-12) of this command's
+ * document, docs/schema/<command>.json, by its "$id"; v1 follows
+ * schema_version. */
 json_t *gd_cli_json_doc(const char *command)
 {
 	json_t *o = json_object();
+	char id[128];
 
+	gd_fmt(id, sizeof id, "%s%s.json", GD_JSON_SCHEMA_BASE, command);
+	json_object_set_new(o, "$schema", gd_json_str(id));
 	json_object_set_new(o, "schema_version",
 			    json_integer(GD_JSON_SCHEMA_VERSION));
 	json_object_set_new(o, "command", gd_json_str(command));
@@ -43,9 +44,31 @@ int gd_cli_emit_json(struct gd_cli *cli, json_t *root)
 	return 0;
 }
 
+/* Bytes from files and file names, made safe for a terminal: valid UTF-8
+ * (bad bytes as U+FFFD), C0 controls, DEL and C1 controls (U+0080-U+009F,
+ * which some terminals obey as CSI) as '?'. */
+const char *gd_cli_term(char *buf, size_t cap, const char *s)
+{
+	unsigned char *p;
+
+	gd_utf8_mend(buf, cap, s ? s : "");
+	for (p = (unsigned char *)buf; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			*p = '?';
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
+			*p = '?';
+		}
+	}
+	return buf;
+}
+
+/* One name per level, in text and in JSON (enum gd_diag_level). */
+static const char *const diag_level[] = {"info", "warning", "error"};
+
 void gd_cli_print_diags(struct gd_cli *cli, FILE *f)
 {
-	static const char *lv[] = {"note", "warning", "error"};
+	const char *const *lv = diag_level;
 
 	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
 		const gd_diag *d = &cli->ctx.diags.v[i];
@@ -103,7 +126,7 @@ COLOR(gd_c_off, "\033[0m")
 
 json_t *gd_cli_diags_json(const struct gd_cli *cli)
 {
-	static const char *lv[] = {"info", "warning", "error"};
+	const char *const *lv = diag_level;
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < cli->ctx.diags.n; i++) {

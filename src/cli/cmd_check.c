@@ -10,6 +10,14 @@
 #include "render_inventory.h"
 #include "render_verdict.h"
 
+const struct gd_opt gd_opts_check[] = {
+	{"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes (facts from files only)", NULL, NULL},
+	{"timeout", 0, 't', GD_ARG_REQUIRED, "S", "deadline per probe in seconds (default 10)", NULL, NULL},
+	{"verbose", 'v', 'v', GD_ARG_NONE, NULL, "all facts per GPU (PCI link, KFD nodes, ...)", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void help(void)
 {
 	printf("Usage: gpudoctor [check] [OPTIONS]\n\n"
@@ -17,10 +25,9 @@ static void help(void)
 	       "rocBLAS, CUDA, Vulkan, OpenCL) and the ML frameworks; run the\n"
 	       "quick probes in supervised children; print per GPU a verdict and\n"
 	       "the exact next steps for this machine.\n\n"
-	       "Options:\n"
-	       "  --no-probe      do not run the probes (facts from files only)\n"
-	       "  --timeout S     deadline per probe in seconds (default 10)\n"
-	       "  -v, --verbose   all facts per GPU (PCI link, KFD nodes, ...)\n\n");
+	       "Options:\n");
+	gd_opts_help(stdout, gd_opts_check);
+	printf("\n");
 	gd_cli_common_help(stdout);
 	printf("\nExit status: 0 a GPU works as the machine is; 1 a GPU is present "
 	       "but\nneeds changes or cannot work; 2 no GPU; 3 gpudoctor's own "
@@ -118,18 +125,14 @@ static void check_text(struct gd_cli *cli, const struct gd_check_data *d,
 
 int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"no-probe", no_argument, NULL, 'n'},
-		{"timeout", required_argument, NULL, 't'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0}};
+	struct gd_getopt g;
 	struct gd_check_opts o = {1, 10.0};
 	struct gd_check_data d;
 	int c, verbose = 0, rc;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_check, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();

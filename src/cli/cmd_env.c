@@ -12,6 +12,17 @@
 
 enum shell { SH, FISH, PWSH, CMD };
 
+/* The names shell_parse() takes. */
+static const char *const shell_names[] = {"sh", "bash", "zsh", "dash", "ksh",
+	"fish", "pwsh", "powershell", "cmd", NULL};
+
+const struct gd_opt gd_opts_env[] = {
+	{"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a named profile or a profile file path", NULL, NULL},
+	{"shell", 's', 's', GD_ARG_REQUIRED, "SHELL", "sh, bash, zsh, fish, powershell, cmd (default: from $SHELL)", shell_names, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -25,10 +36,9 @@ static void usage(FILE *f)
 		"  cmd.exe:      paste the lines\n"
 		"Windows shells also get the directory a Python program passes "
 		"to\nos.add_dll_directory() when the profile puts a library "
-		"directory first.\n\n"
-		"  -p, --profile NAME  a named profile or a profile file path\n"
-		"  -s, --shell SHELL   sh, bash, zsh, fish, powershell, cmd "
-		"(default: from $SHELL)\n\n");
+		"directory first.\n\n");
+	gd_opts_help(f, gd_opts_env);
+	fprintf(f, "\n");
 	gd_cli_common_help(f);
 }
 
@@ -247,12 +257,7 @@ static json_t *env_json(const struct gd_pick *pk, enum shell sh)
 
 int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"profile", required_argument, NULL, 'p'},
-		{"shell", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	const char *profile = NULL, *shname = NULL;
 	enum shell sh = SH;
 	struct gd_machine m;
@@ -260,7 +265,8 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 	char desc[1024];
 	int c, rc = GD_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "p:s:h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_env, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		if (c == 'p')
 			profile = optarg;
 		else if (c == 's')

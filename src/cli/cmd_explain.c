@@ -24,6 +24,11 @@ struct explain_run {
 	struct gd_explain_result r;
 };
 
+const struct gd_opt gd_opts_explain[] = {
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -36,6 +41,8 @@ static void usage(FILE *f)
 		"Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
 		GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
 		GD_EXPLAIN_TAIL_BYTES >> 20);
+	gd_opts_help(f, gd_opts_explain);
+	fprintf(f, "\n");
 	gd_cli_common_help(f);
 }
 
@@ -200,13 +207,11 @@ static void emit_text(struct explain_run *x)
 static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
 			      const char **path)
 {
-	static const struct option opts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_explain, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return GD_EXIT_OK;

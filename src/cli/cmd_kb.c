@@ -51,6 +51,11 @@ static const char *str_or(const json_t *o, const char *key, const char *def)
 	return s && *s ? s : def;
 }
 
+const struct gd_opt gd_opts_kb[] = {
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: gpudoctor kb [--json] [TARGET]\n\n"
@@ -61,6 +66,8 @@ static void usage(FILE *f)
 		   "  sm_90, 9.0               an NVIDIA compute capability\n"
 		   "  rocm-2527                a known issue\n\n"
 		   "Exit status: 0 found, 3 unknown TARGET or bad usage.\n\n");
+	gd_opts_help(f, gd_opts_kb);
+	fprintf(f, "\n");
 	gd_cli_common_help(f);
 }
 
@@ -490,14 +497,12 @@ static int show(struct gd_cli *cli, const gd_kb *kb, const char *q)
 
 int gd_cmd_kb(struct gd_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	const gd_kb *kb = cli->ctx.kb;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_kb, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return GD_EXIT_OK;

@@ -10,14 +10,21 @@
 #include "discover/vendor.h"
 #include "render_gpu.h"
 
+const struct gd_opt gd_opts_list[] = {
+	{"verbose", 'v', 'v', GD_ARG_NONE, NULL, "the facts block of each GPU", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void help(FILE *f)
 {
 	fprintf(f, "Usage: gpudoctor list [--json] [-v]\n\n"
 		   "List the GPUs of this machine (or of a captured tree with "
 		   "--root) from sysfs:\nPCI display and accelerator devices, "
 		   "the AMD KFD topology, DRM and\n/proc/driver/nvidia. No GPU "
-		   "runtime is loaded.\n\n"
-		   "  -v, --verbose   the facts block of each GPU\n\n");
+		   "runtime is loaded.\n\n");
+	gd_opts_help(f, gd_opts_list);
+	fprintf(f, "\n");
 	gd_cli_common_help(f);
 	fprintf(f, "\nExit status: 0 GPUs found, 2 no GPU, 3 error.\n");
 }
@@ -99,15 +106,12 @@ static int print_json(struct gd_cli *cli, const struct gd_machine *m)
 
 int gd_cmd_list(struct gd_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"verbose", no_argument, NULL, 'v'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	struct gd_machine m;
 	int c, verbose = 0, rc;
 
-	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_list, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		if (c == 'h') {
 			help(stdout);
 			return GD_EXIT_OK;

@@ -25,27 +25,75 @@ static void on_signal(int sig)
 	probe_cancel = 1;
 }
 
+/* The op list of --help, from the op table (* = in the --quick set). */
+static void help_ops(FILE *f)
+{
+	const struct gd_op_info *t = gd_ops();
+
+	fprintf(f, "Ops (* = --quick):\n");
+	for (int i = 0; i < GD_OP_COUNT; i++)
+		if (!t[i].parent)
+			fprintf(f, "  %-18s %s %s\n", t[i].name,
+				t[i].quick ? "*" : " ", t[i].title);
+	fprintf(f, "\n");
+}
+
+/* The backends --backend takes: the probe's table, less the selftest. */
+static size_t backend_names(const char **out, size_t cap)
+{
+	size_t n, k = 0;
+	const struct gd_backend *const *t = gd_backends(&n);
+
+	for (size_t i = 0; i < n && k < cap; i++)
+		if (strcmp(t[i]->name, "selftest"))
+			out[k++] = t[i]->name;
+	if (k < cap)
+		out[k++] = "all";
+	return k;
+}
+
+/* The ops --only takes, from the op table. */
+static size_t op_names(const char **out, size_t cap)
+{
+	const struct gd_op_info *t = gd_ops();
+	size_t k = 0;
+
+	for (int i = 0; i < GD_OP_COUNT && k < cap; i++)
+		if (!t[i].parent)
+			out[k++] = t[i].name;
+	return k;
+}
+
+const struct gd_opt gd_opts_probe[] = {
+	{"backend", 0, 'b', GD_ARG_REQUIRED, "LIST", "cuda,hip,vulkan,opencl (default: all)", NULL, backend_names},
+	{"timeout", 0, 't', GD_ARG_REQUIRED, "S", "deadline per op (default 10, quick 5)", NULL, NULL},
+	{"total-timeout", 0, 'T', GD_ARG_REQUIRED, "S", "deadline for the whole run (default 120, quick 8)", NULL, NULL},
+	{"quick", 0, 'q', GD_ARG_NONE, NULL, "the small set `gpudoctor check` runs", NULL, NULL},
+	{"bench", 0, 'B', GD_ARG_NONE, NULL, "bandwidth, launch latency, GEMM rate", NULL, NULL},
+	{"selftest", 0, 's', GD_ARG_NONE, NULL, "fault probes that test the supervisor", NULL, NULL},
+	{"only", 0, 'o', GD_ARG_REQUIRED, "OPS", "just these ops and what they need (list below)", NULL, op_names},
+	{"miopen-find-mode", 0, 'm', GD_ARG_REQUIRED, "M", "MIOPEN_FIND_MODE for conv_fwd (HIP)", NULL, NULL},
+	{"json", 0, 'j', GD_ARG_NONE, NULL, NULL, NULL, NULL}, /* also global */
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void help(FILE *f)
 {
 	fprintf(f,
 		"Usage: gpudoctor probe [--backend LIST] [--timeout S] "
 		"[--total-timeout S]\n"
 		"                       [--quick] [--bench] [--selftest] "
-		"[--miopen-find-mode M] [--json]\n\n"
+		"[--only OPS]\n"
+		"                       [--miopen-find-mode M] [--json]\n\n"
 		"Run the op matrix (init, allocation, copies, a JIT-compiled "
 		"kernel, GEMM,\nconvolution, context cycling) for each backend "
 		"in a supervised child with\na deadline, and report what works, "
-		"fails, gives wrong results or hangs.\n\n"
-		"  --backend LIST        cuda,hip,vulkan,opencl (default: all)\n"
-		"  --timeout S           deadline per op (default 10, quick 5)\n"
-		"  --total-timeout S     deadline for the whole run (default "
-		"120, quick 8)\n"
-		"  --quick               the small set `gpudoctor check` runs\n"
-		"  --bench               bandwidth, launch latency, GEMM rate\n"
-		"  --selftest            fault probes that test the supervisor\n"
-		"  --miopen-find-mode M  MIOPEN_FIND_MODE for conv_fwd (HIP)\n\n"
-		"Environment: GPUDOCTOR_LIB_PATH=DIR[:DIR] loads the runtimes "
+		"fails, gives wrong results or hangs.\n\n");
+	gd_opts_help(f, gd_opts_probe);
+	fprintf(f, "\nEnvironment: GPUDOCTOR_LIB_PATH=DIR[:DIR] loads the runtimes "
 		"only from there.\n\n");
+	help_ops(f);
 	gd_cli_common_help(f);
 	fprintf(f, "\nExit status: 0 a backend works on a GPU, 1 an op fails, "
 		   "2 no GPU (CPU only), 3 error.\n");
@@ -86,25 +134,28 @@ static int check_backends(struct gd_cli *cli, const char *list)
 	return 0;
 }
 
+static int parse_only(struct gd_cli *cli, const char *list,
+		      struct gd_probe_opts *o)
+{
+	char bad[48], names[600];
+
+	if (!gd_op_parse_list(list, &o->only, bad, sizeof bad))
+		return 0;
+	gd_op_names(names, sizeof names, ", ");
+	return gd_cli_usage_error(cli, "probe", "%s%s%s (%s)",
+				  bad[0] ? "unknown op '" : "--only needs op "
+				  "names", bad, bad[0] ? "'" : "", names);
+}
+
 static int parse(struct gd_cli *cli, int argc, char **argv,
 		 struct gd_probe_opts *o)
 {
-	static const struct option opts[] = {
-		{"backend", required_argument, NULL, 'b'},
-		{"timeout", required_argument, NULL, 't'},
-		{"total-timeout", required_argument, NULL, 'T'},
-		{"quick", no_argument, NULL, 'q'},
-		{"bench", no_argument, NULL, 'B'},
-		{"selftest", no_argument, NULL, 's'},
-		{"miopen-find-mode", required_argument, NULL, 'm'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	int c;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_probe, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (!*optarg)
@@ -136,6 +187,10 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 			break;
 		case 'm':
 			o->miopen_find_mode = optarg;
+			break;
+		case 'o':
+			if (parse_only(cli, optarg, o))
+				return GD_EXIT_ERROR;
 			break;
 		case 'j':
 			cli->json = 1;

@@ -6,9 +6,17 @@
 #include <time.h>
 
 #include "check_data.h"
+#include "gd_version.h"
 #include "render_gpu.h"
 #include "render_inventory.h"
 #include "render_verdict.h"
+
+const struct gd_opt gd_opts_report[] = {
+	{"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL, NULL},
+	{"output", 'o', 'o', GD_ARG_REQUIRED, "FILE", "write to FILE instead of standard output", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
 
 static void help(void)
 {
@@ -16,9 +24,9 @@ static void help(void)
 	       "Everything `gpudoctor check` finds, as Markdown to paste into a bug\n"
 	       "report or a forum post: verdicts, facts per GPU, the compute stack,\n"
 	       "and the full JSON in a collapsed block.\n\n"
-	       "Options:\n"
-	       "  --no-probe      do not run the probes\n"
-	       "  -o FILE         write to FILE instead of standard output\n\n");
+	       "Options:\n");
+	gd_opts_help(stdout, gd_opts_report);
+	printf("\n");
 	gd_cli_common_help(stdout);
 }
 
@@ -41,7 +49,7 @@ static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d
 	if (gmtime_r(&now, &tm))
 		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
 	fprintf(f, "# gpudoctor report\n\n");
-	fprintf(f, "- gpudoctor %s, %s\n", GD_VERSION, date);
+	fprintf(f, "- gpudoctor %s, %s\n", GD_VERSION_FULL, date);
 	fprintf(f, "- kernel: %s\n", gd_known(&k->release) ? k->release.v : "unknown");
 	if (!cli->ctx.fs.is_slash)
 		fprintf(f, "- captured machine replayed from `%s`\n", cli->ctx.fs.root);
@@ -81,18 +89,15 @@ static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d
 
 int gd_cmd_report(struct gd_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"no-probe", no_argument, NULL, 'n'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0}};
+	struct gd_getopt g;
 	struct gd_check_opts o = {1, 10.0};
 	struct gd_check_data d;
 	const char *out = NULL;
 	FILE *f = stdout;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_report, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		if (c == 'h') {
 			help();
 			return GD_EXIT_OK;

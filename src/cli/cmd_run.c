@@ -16,6 +16,14 @@ extern char **environ;
 
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
+const struct gd_opt gd_opts_run[] = {
+	{"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a named profile ($XDG_CONFIG_HOME/gpudoctor/NAME.profile)\nor a path to a profile file", NULL, NULL},
+	{"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr", NULL, NULL},
+	{"dry-run", 'n', 'n', GD_ARG_NONE, NULL, "print what would run (with --json: as JSON) and stop", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -28,13 +36,9 @@ static void usage(FILE *f)
 		"NAME' needs\n--profile NAME. One line on stderr says what was "
 		"applied. CMD is executed\ndirectly, never through a shell; "
 		"the exit status is CMD's (125: gpudoctor\nfailed, 126: CMD "
-		"cannot run, 127: CMD not found).\n\n"
-		"  -p, --profile NAME  a named profile ($XDG_CONFIG_HOME/gpudoctor/"
-		"NAME.profile)\n"
-		"                      or a path to a profile file\n"
-		"  -q, --quiet         no line on stderr\n"
-		"  -n, --dry-run       print what would run (with --json: as JSON) "
-		"and stop\n\n");
+		"cannot run, 127: CMD not found).\n\n");
+	gd_opts_help(f, gd_opts_run);
+	fprintf(f, "\n");
 	gd_cli_common_help(f);
 	fprintf(f, "\nWith --json the stderr line is one JSON object. CMD "
 		   "starts at the first word\nthat is not an option (or "
@@ -86,17 +90,12 @@ static void announce(struct gd_cli *cli, const struct gd_pick *pk,
 static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 		      const char **profile, int *quiet, int *dry)
 {
-	static const struct option opts[] = {
-		{"profile", required_argument, NULL, 'p'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	int c;
 
 	/* '+': stop at CMD, so its own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+p:qnh", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_run, 1);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			*profile = optarg;

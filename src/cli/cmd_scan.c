@@ -15,6 +15,14 @@
 #define MAX_GPUS 16
 #define MAX_DLL_DIRS 32
 
+const struct gd_opt gd_opts_scan[] = {
+	{"gpu", 0, 'g', GD_ARG_REQUIRED, "TARGET", "judge against this GPU instead of the ones present:\ngfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)", NULL, NULL},
+	{"dll-path", 0, 'd', GD_ARG_REQUIRED, "DIR", "look here for the DLLs a Windows file imports, after\nits own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)", NULL, NULL},
+	{"max-files", 0, 'm', GD_ARG_REQUIRED, "N", "stop a directory walk after N files (default 100000)", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void help(void)
 {
 	printf("Usage: gpudoctor scan [--gpu TARGET]... [--dll-path DIR]... PATH...\n\n"
@@ -23,13 +31,9 @@ static void help(void)
 	       "need and where the loader finds them, and whether that fits the GPUs\n"
 	       "present. Directories are scanned recursively; wheels in place.\n"
 	       "Windows DLLs and .pyd files are read too (imports, .hip_fat, .nv_fatb).\n\n"
-	       "Options:\n"
-	       "  --gpu TARGET    judge against this GPU instead of the ones present:\n"
-	       "                  gfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)\n"
-	       "  --dll-path DIR  look here for the DLLs a Windows file imports, after\n"
-	       "                  its own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)\n"
-	       "  --max-files N   stop a directory walk after N files (default 100000)\n\n"
-	       "With --root DIR (a capture of another machine), the libraries a file\n"
+	       "Options:\n");
+	gd_opts_help(stdout, gd_opts_scan);
+	printf("\nWith --root DIR (a capture of another machine), the libraries a file\n"
 	       "needs are looked up on that captured machine, also for PATHs outside\n"
 	       "DIR: a file of this machine may then read \"not found on the captured\n"
 	       "machine\".\n\n");
@@ -138,14 +142,18 @@ static json_t *file_json(const struct gd_bs_file *f)
 
 static void print_targets(struct gd_cli *cli, const struct gd_bs_file *f)
 {
+	char b1[256], b2[256];
+
 	printf("  targets: ");
 	if (!f->targets.n)
 		printf("%snone (host code only)%s", gd_c_dim(cli), gd_c_off(cli));
 	for (size_t i = 0; i < f->targets.n; i++) {
 		const struct gd_bs_target *t = &f->targets.v[i];
 
-		printf("%s%s%s%s", i ? ", " : "", t->target, t->features[0] ? ":" : "",
-		       t->features);
+		printf("%s%s%s%s", i ? ", " : "",
+		       gd_cli_term(b1, sizeof b1, t->target),
+		       t->features[0] ? ":" : "",
+		       gd_cli_term(b2, sizeof b2, t->features));
 		if (t->count > 1)
 			printf(" x%u", t->count);
 	}
@@ -169,10 +177,13 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 	int captured = !cli->ctx.fs.is_slash;
 
 	size_t missing = 0;
+	char b1[4096], b2[1024], b3[1024]; /* file bytes, made terminal-safe */
 
-	printf("%s%s%s", gd_c_bold(cli), f->path, gd_c_off(cli));
+	printf("%s%s%s", gd_c_bold(cli), gd_cli_term(b1, sizeof b1, f->path),
+	       gd_c_off(cli));
 	if (f->error[0]) {
-		printf(": %serror: %s%s\n", gd_c_red(cli), f->error, gd_c_off(cli));
+		printf(": %serror: %s%s\n", gd_c_red(cli),
+		       gd_cli_term(b2, sizeof b2, f->error), gd_c_off(cli));
 		return;
 	}
 	printf("  %s(%s, %.1f MiB)%s\n", gd_c_dim(cli), f->format,
@@ -186,12 +197,15 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 		missing++;
 		if (!nd->found)
 			printf("  %smissing:%s %s%s%s%s\n", gd_c_red(cli), gd_c_off(cli),
-			       nd->soname, captured ? " (not found on the captured machine)" : "",
-			       nd->note[0] ? " — " : "", nd->note);
+			       gd_cli_term(b2, sizeof b2, nd->soname),
+			       captured ? " (not found on the captured machine)" : "",
+			       nd->note[0] ? " — " : "",
+			       gd_cli_term(b3, sizeof b3, nd->note));
 		else
 			printf("  %s%s%s lacks %u versioned symbol(s), e.g. %s\n",
-			       gd_c_red(cli), nd->path, gd_c_off(cli), nd->missing_syms,
-			       nd->missing_first);
+			       gd_c_red(cli), gd_cli_term(b2, sizeof b2, nd->path),
+			       gd_c_off(cli), nd->missing_syms,
+			       gd_cli_term(b3, sizeof b3, nd->missing_first));
 	}
 	if (f->needs.n && !missing)
 		printf("  needs:   %zu libraries, all found\n", f->needs.n);
@@ -199,8 +213,8 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 		printf("  verdict: %sno GPU to compare with (use --gpu)%s\n",
 		       gd_c_dim(cli), gd_c_off(cli));
 	else if (f->detail[0])
-		printf("  verdict: %s%s%s\n", file_color(cli, f), f->detail,
-		       gd_c_off(cli));
+		printf("  verdict: %s%s%s\n", file_color(cli, f),
+		       gd_cli_term(b2, sizeof b2, f->detail), gd_c_off(cli));
 }
 
 /* --dll-path DIR: kept as given (argv outlives the scan). */
@@ -223,17 +237,12 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 		      struct gd_bs_opts *o, const char **dll_dirs,
 		      size_t *n_dll)
 {
-	static const struct option opts[] = {
-		{"gpu", required_argument, NULL, 'g'},
-		{"dll-path", required_argument, NULL, 'd'},
-		{"max-files", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	int c;
 	uint32_t v;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_scan, 0);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if (*n_gpus >= MAX_GPUS || gd_bs_gpu_parse(optarg, &gpus[*n_gpus]))

@@ -28,6 +28,16 @@ static void on_sigint(int sig)
 	try_cancel = sig;
 }
 
+const struct gd_opt gd_opts_try[] = {
+	{"timeout", 't', 't', GD_ARG_REQUIRED, "S", "deadline per strategy in seconds (default 60)", NULL, NULL}, /* GD_TRY_DEFAULT_TIMEOUT */
+	{"expect", 'e', 'e', GD_ARG_REQUIRED, "REGEX", "success is this extended regex matching an output line\n(the child is stopped once it matches); default: exit 0", NULL, NULL},
+	{"save", 's', 's', GD_ARG_NONE, NULL, "save the first strategy that works as this GPU's profile\n('gpudoctor run CMD' applies it)", NULL, NULL},
+	{"save-as", 0, 'S', GD_ARG_REQUIRED, "NAME", "... as the named profile NAME instead ([A-Za-z0-9_.-],\nnot starting with '.'; 'gpudoctor run --profile NAME CMD')", NULL, NULL},
+	{"first", 'f', 'f', GD_ARG_NONE, NULL, "stop at the first strategy that works", NULL, NULL},
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -41,26 +51,12 @@ static void usage(FILE *f)
 		"after: graph_reserve: ...\"). Strategies that\nneed a kernel "
 		"parameter or firmware are listed as steps, never applied.\n"
 		"CMD starts at the first word that is not an option (or after "
-		"--).\n\n"
-		"  -t, --timeout S     deadline per strategy in seconds (default "
-		"%g)\n"
-		"  -e, --expect REGEX  success is this extended regex matching an "
-		"output line\n"
-		"                      (the child is stopped once it matches); "
-		"default: exit 0\n"
-		"  -s, --save          save the first strategy that works as this "
-		"GPU's profile\n"
-		"                      ('gpudoctor run CMD' applies it)\n"
-		"      --save-as NAME  ... as the named profile NAME instead "
-		"([A-Za-z0-9_.-],\n"
-		"                      not starting with '.'; 'gpudoctor run "
-		"--profile NAME CMD')\n"
-		"  -f, --first         stop at the first strategy that works\n\n"
-		"Ctrl-C stops the running strategy (outcome \"interrupted\"), "
+		"--).\n\n");
+	gd_opts_help(f, gd_opts_try);
+	fprintf(f, "\nCtrl-C stops the running strategy (outcome \"interrupted\"), "
 		"prints what was\nfound so far, saves nothing and exits 130.\n\n"
 		"Exit status: 0 a strategy works, 1 none does, 3 error, 130 "
-		"interrupted.\n\n",
-		GD_TRY_DEFAULT_TIMEOUT);
+		"interrupted.\n\n");
 	gd_cli_common_help(f);
 }
 
@@ -80,18 +76,11 @@ static int parse_timeout(const char *s, double *out)
 static int try_parse(struct gd_cli *cli, int argc, char **argv,
 		     struct gd_try *t)
 {
-	static const struct option opts[] = {
-		{"timeout", required_argument, NULL, 't'},
-		{"expect", required_argument, NULL, 'e'},
-		{"save", no_argument, NULL, 's'},
-		{"save-as", required_argument, NULL, 'S'},
-		{"first", no_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct gd_getopt g;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+t:e:sfh", opts, NULL)) != -1) {
+	gd_opts_build(&g, gd_opts_try, 1);
+	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (parse_timeout(optarg, &t->timeout) < 0)

@@ -5,25 +5,49 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gd_version.h"
 #include "kb/kb.h"
 
 extern char **environ;
 
-/* One explicit table (STYLE.md habit 1); hidden rows are re-exec'd children. */
+/* One explicit table (STYLE.md habit 1); hidden rows are re-exec'd children
+ * and the completion helper. */
 const struct gd_cmd gd_commands[] = {
-	{"check", gd_cmd_check, "find GPUs, runtimes and frameworks; verdict and next steps per GPU (default)", 0},
-	{"list", gd_cmd_list, "list GPUs from sysfs, in milliseconds", 0},
-	{"probe", gd_cmd_probe, "run the op matrix per backend in supervised children", 0},
-	{"scan", gd_cmd_scan, "GPU targets and runtime needs of binaries, libraries, wheels", 0},
-	{"run", gd_cmd_run, "run a command with this GPU's workaround profile", 0},
-	{"try", gd_cmd_try, "try each candidate workaround strategy, keep the first that works", 0},
-	{"env", gd_cmd_env, "print the profile as shell lines to eval", 0},
-	{"explain", gd_cmd_explain, "match an error log against known failure signatures", 0},
-	{"report", gd_cmd_report, "Markdown (or JSON) report to paste into a bug report", 0},
-	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0},
-	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0},
-	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1},
-	{NULL, NULL, NULL, 0},
+	{"check", gd_cmd_check, "find GPUs, runtimes and frameworks; verdict and next steps per GPU (default)", 0, gd_opts_check, NULL, 0},
+	{"list", gd_cmd_list, "list GPUs from sysfs, in milliseconds", 0, gd_opts_list, NULL, 0},
+	{"probe", gd_cmd_probe, "run the op matrix per backend in supervised children", 0, gd_opts_probe, NULL, 0},
+	{"scan", gd_cmd_scan, "GPU targets and runtime needs of binaries, libraries, wheels", 0, gd_opts_scan, "PATH...", 0},
+	{"run", gd_cmd_run, "run a command with this GPU's workaround profile", 0, gd_opts_run, "CMD [ARGS...]", 1},
+	{"try", gd_cmd_try, "try each candidate workaround strategy, keep the first that works", 0, gd_opts_try, "CMD [ARGS...]", 1},
+	{"env", gd_cmd_env, "print the profile as shell lines to eval", 0, gd_opts_env, NULL, 0},
+	{"explain", gd_cmd_explain, "match an error log against known failure signatures", 0, gd_opts_explain, "[LOG|-]", 0},
+	{"report", gd_cmd_report, "Markdown (or JSON) report to paste into a bug report", 0, gd_opts_report, NULL, 0},
+	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0, gd_opts_gather, "FILE.tar.gz", 0},
+	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0, gd_opts_kb, "[TARGET]", 0},
+	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1, NULL, NULL, 0},
+	{"__complete", gd_cmd_complete, "internal: shell completion (completion/)", 1, NULL, NULL, 1},
+	{NULL, NULL, NULL, 0, NULL, NULL, 0},
+};
+
+enum { OPT_ROOT = 1, OPT_JSON, OPT_KB, OPT_COLOR, OPT_NO_COLOR };
+static const char *const color_values[] = {"always", "never", "auto", NULL};
+
+/* Options every command takes, before or after the command's name. */
+const struct gd_opt gd_opts_global[] = {
+	{"root", 0, OPT_ROOT, GD_ARG_REQUIRED, "DIR", "read the machine under DIR (a captured tree);\ndefault $GPUDOCTOR_ROOT, else /", NULL, NULL},
+	{"json", 0, OPT_JSON, GD_ARG_NONE, NULL, "machine-readable output (schema in docs/json.md)", NULL, NULL},
+	{"kb", 0, OPT_KB, GD_ARG_REQUIRED, "FILE", "use this knowledge-base file instead of the built-in one", NULL, NULL},
+	{"color", 0, OPT_COLOR, GD_ARG_OPTIONAL, "WHEN", "always, never or auto (default; NO_COLOR is honoured);\n--color alone is always", color_values, NULL},
+	{"no-color", 0, OPT_NO_COLOR, GD_ARG_NONE, NULL, "same as --color=never", NULL, NULL},
+	{"no-colour", 0, OPT_NO_COLOR, GD_ARG_NONE, NULL, NULL, NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+};
+
+/* gpudoctor's own, before any command (pick_command reads them). */
+const struct gd_opt gd_opts_top[] = {
+	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help ('gpudoctor COMMAND --help': a command's own)", NULL, NULL},
+	{"version", 'V', 'V', GD_ARG_NONE, NULL, "version of gpudoctor and of its knowledge base", NULL, NULL},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 const struct gd_cmd *gd_cli_find(const char *name)
@@ -42,6 +66,8 @@ static void usage(FILE *f)
 	for (const struct gd_cmd *c = gd_commands; c->name; c++)
 		if (!c->hidden)
 			fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f, "\nOptions:\n");
+	gd_opts_help(f, gd_opts_top);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);
 	fprintf(f, "\n'gpudoctor COMMAND --help' for a command's own options; "
@@ -50,88 +76,95 @@ static void usage(FILE *f)
 		   "as is, 2 no GPU, 3 gpudoctor's own error.\n");
 }
 
-/* Global options may come before or after the command, but never after
- * "--" (everything there belongs to the user's command). They are removed
- * from argv; returns the new argc or -1 on a usage error. */
-/* run and try take a command line of the user's own: it starts at the
- * first word that is not one of their options (with or without "--"),
- * and nothing from there on is ours. These of their options take a value. */
-static int takes_value(const char *a)
+struct globals {
+	const char *root;
+	int color_mode; /* 1 always, 0 never, -1 auto */
+};
+
+/* One global option, found in gd_opts_global; *i moves past its value. */
+static int global_opt(struct gd_cli *cli, const struct gd_opt *o, int argc,
+		      char **argv, int *i, struct globals *g)
 {
-	static const char *const v[] = {"-p", "--profile", "-t", "--timeout",
-					 "-e", "--expect", "--save-as", NULL};
+	const char *a = argv[*i], *eq = strchr(a, '='), *v = eq ? eq + 1 : NULL;
+	char list[128];
 
-	for (size_t i = 0; v[i]; i++)
-		if (!strcmp(a, v[i]))
-			return 1;
-	return 0;
-}
-
-static int global_opt(struct gd_cli *cli, int argc, char **argv, int *i,
-		      const char **root, int *color_mode)
-{
-	const char *a = argv[*i];
-
-	if (!strcmp(a, "--json")) {
-		cli->json = 1;
-	} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
-		*color_mode = 0;
-	} else if (!strncmp(a, "--color=", 8)) {
-		if (!strcmp(a + 8, "always"))
-			*color_mode = 1;
-		else if (!strcmp(a + 8, "never"))
-			*color_mode = 0;
-		else if (!strcmp(a + 8, "auto"))
-			*color_mode = -1;
-		else {
-			fprintf(stderr, "gpudoctor: --color takes always, never "
-					"or auto, not '%s'\n", a + 8);
-			return -1;
-		}
-	} else if (!strcmp(a, "--root") || !strcmp(a, "--kb")) {
+	if (eq && o->arg == GD_ARG_NONE)
+		return 0; /* "--json=x": not ours, the command says so */
+	if (!v && o->arg == GD_ARG_REQUIRED) {
 		if (*i + 1 >= argc) {
 			fprintf(stderr, "gpudoctor: %s needs a value\n", a);
 			return -1;
 		}
-		if (a[2] == 'r')
-			*root = argv[++*i];
-		else
-			cli->kb_path = argv[++*i];
-	} else if (!strncmp(a, "--root=", 7)) {
-		*root = a + 7;
-	} else if (!strncmp(a, "--kb=", 5)) {
-		cli->kb_path = a + 5;
-	} else {
-		return 0;
+		v = argv[++*i];
+	}
+	if (v && !gd_opts_value_ok(o, v)) {
+		gd_opts_values_text(o, list, sizeof list);
+		fprintf(stderr, "gpudoctor: --%s takes %s, not '%s'\n", o->name,
+			list, v);
+		return -1;
+	}
+	switch (o->id) {
+	case OPT_ROOT:
+		g->root = v;
+		break;
+	case OPT_JSON:
+		cli->json = 1;
+		break;
+	case OPT_KB:
+		cli->kb_path = v;
+		break;
+	case OPT_COLOR:
+		g->color_mode = !v || !strcmp(v, "always") ? 1
+				: !strcmp(v, "never")       ? 0
+							    : -1;
+		break;
+	default:
+		g->color_mode = 0;
+		break;
 	}
 	return 1;
 }
 
+/* Whether word a is the command's option o written without its value
+ * ("--profile NAME", "-p NAME"), so the next word is that value. */
+static int value_follows(const struct gd_opt *o, const char *a)
+{
+	if (!o || o->arg != GD_ARG_REQUIRED)
+		return 0;
+	return a[1] == '-' ? !strchr(a, '=') : a[2] == '\0';
+}
+
 /* Global options may come before or after the command, but never inside
  * the user's own command line (after "--", or after run's / try's first
- * non-option word). They are removed from argv; returns the new argc or -1
- * on a usage error. */
+ * operand). They are removed from argv; the command's own options that take
+ * a value keep it (from the command's table). Returns the new argc or -1 on
+ * a usage error. */
 static int take_globals(struct gd_cli *cli, int argc, char **argv,
-			const char **root, int *color_mode)
+			struct globals *g)
 {
-	const char *cmd = NULL;
-	int out = 1, i, r;
+	const struct gd_cmd *cmd = gd_cli_find("check"); /* until named */
+	int out = 1, i, r, named = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		const struct gd_opt *o = NULL;
 
 		if (!strcmp(a, "--"))
 			break;
-		r = global_opt(cli, argc, argv, &i, root, color_mode);
+		if (a[0] == '-' && a[1] == '-')
+			o = gd_opts_find(gd_opts_global, a);
+		r = o ? global_opt(cli, o, argc, argv, &i, g) : 0;
 		if (r < 0)
 			return -1;
 		if (r)
 			continue;
-		if (a[0] != '-' && !cmd) {
-			cmd = a;
-		} else if (a[0] != '-' && (!strcmp(cmd, "run") || !strcmp(cmd, "try"))) {
+		if (a[0] != '-' && !named) {
+			named = 1;
+			cmd = gd_cli_find(a);
+		} else if (a[0] != '-' && cmd && cmd->own_argv) {
 			break; /* the user's command starts here */
-		} else if (cmd && takes_value(a) && i + 1 < argc) {
+		} else if (a[0] == '-' && cmd && cmd->opts && i + 1 < argc &&
+			   value_follows(gd_opts_find(cmd->opts, a), a)) {
 			argv[out++] = argv[i++];
 		}
 		argv[out++] = argv[i];
@@ -209,12 +242,8 @@ static const struct gd_cmd *pick_command(int argc, char **argv, int *cmd_argc,
 		usage(stdout);
 		return NULL;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-		printf("gpudoctor %s\n", GD_VERSION);
-		return NULL;
-	}
 	if (argc > 1 && !strcmp(argv[1], "help")) {
-		if (argc > 2 && (cmd = gd_cli_find(argv[2]))) {
+		if (argc > 2 && (cmd = gd_cli_find(argv[2])) && !cmd->hidden) {
 			help_argv[0] = argv[2]; /* "help CMD" is "CMD --help" */
 			*cmd_argv = help_argv;
 			*cmd_argc = 2;
@@ -235,6 +264,20 @@ static const struct gd_cmd *pick_command(int argc, char **argv, int *cmd_argc,
 		*rc = GD_EXIT_ERROR;
 	}
 	return cmd;
+}
+
+/* "gpudoctor 0.2.0-12-gabc1234 (knowledge base 2026-11-22)": the build's
+ * version (git describe) and the date of the kb a command would use. */
+static int print_version(struct gd_cli *cli)
+{
+	const char *date;
+
+	load_kb(cli);
+	date = gd_kb_date(cli->ctx.kb);
+	printf("gpudoctor %s (knowledge base %s)\n", GD_VERSION_FULL,
+	       date ? date : "unknown");
+	gd_kb_free(cli->ctx.kb);
+	return GD_EXIT_OK;
 }
 
 /* The context, colour rule, our own path (for re-exec) and the kb. */
@@ -271,20 +314,25 @@ int main(int argc, char **argv)
 {
 	struct gd_cli cli;
 	const struct gd_cmd *cmd;
-	const char *root = NULL;
-	int color_mode = -1, rc, cmd_argc;
+	struct globals g = {NULL, -1};
+	int rc, cmd_argc;
 	char **cmd_argv;
 	char *help_argv[3] = {NULL, "--help", NULL};
 
 	memset(&cli, 0, sizeof cli);
 	cli.prog = argv[0];
-	argc = take_globals(&cli, argc, argv, &root, &color_mode);
+	/* the words being completed are the user's, global options included */
+	if (argc > 1 && !strcmp(argv[1], "__complete"))
+		return gd_cli_complete(argc - 2, argv + 2);
+	argc = take_globals(&cli, argc, argv, &g);
 	if (argc < 0)
 		return GD_EXIT_ERROR;
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+		return print_version(&cli);
 	cmd = pick_command(argc, argv, &cmd_argc, &cmd_argv, help_argv, &rc);
 	if (!cmd)
 		return rc;
-	if (cli_setup(&cli, root, color_mode) < 0) {
+	if (cli_setup(&cli, g.root, g.color_mode) < 0) {
 		gd_ctx_free(&cli.ctx);
 		return GD_EXIT_ERROR;
 	}

@@ -80,7 +80,11 @@ static json_t *pci_json(const struct gd_gpu *g)
 		put_num(link, "max_width", &p->max_link_width);
 		json_object_set_new(o, "link", link);
 		put_num(o, "numa_node", &p->numa_node);
-		put_num(o, "boot_vga", &p->boot_vga);
+		if (gd_known(&p->boot_vga)) /* sysfs "0"/"1": a flag */
+			json_object_set_new(o, "boot_vga",
+					    json_boolean(p->boot_vga.v != 0));
+		else
+			put_unknown(o, "boot_vga", p->boot_vga.why);
 	} else {
 		json_decref(link);
 	}
@@ -179,6 +183,12 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	put_num(o, "vram_bytes", &g->vram_total);
 	if (gd_known(&g->vram_total))
 		json_object_set_new(o, "vram_source", gd_json_str(g->vram_src));
+	if (g->integrated) {
+		put_num(o, "shared_memory_bytes", &g->shared_mem);
+		if (gd_known(&g->shared_mem))
+			json_object_set_new(o, "shared_memory_source",
+					    gd_json_str(g->shared_src));
+	}
 	put_num(o, "vram_used_bytes", &g->vram_used);
 	put_num(o, "gtt_bytes", &g->gtt_total);
 	if (gd_known(&g->render_minor)) {
@@ -202,7 +212,13 @@ static void nvidia_json(json_t *o, const struct gd_gpu *g)
 	put_text(nv, "uuid", &g->nv.uuid);
 	put_text(nv, "vbios", &g->nv.vbios);
 	put_str_or(nv, "sm", g->nv.sm, "the knowledge base has no entry "
-				       "for this PCI id");
+				       "for this PCI id or chip name");
+	if (g->nv.sm[0])
+		json_object_set_new(nv, "sm_source", gd_json_str(g->nv.sm_src));
+	put_str_or(nv, "arch", g->nv.arch, "chip name not in the "
+					   "knowledge base");
+	json_object_set_new(nv, "last_driver_branch", g->nv.last_driver[0]
+			    ? gd_json_str(g->nv.last_driver) : json_null());
 	json_object_set_new(o, "nvidia", nv);
 }
 
@@ -275,10 +291,31 @@ static void line_fact(FILE *f, const char *label, const char *v,
 		fprintf(f, "  %-14s unknown (%s)\n", label, why);
 }
 
+/* VRAM; on an APU the carve-out and the shared system memory. */
+static void mem_text(FILE *f, const struct gd_gpu *g)
+{
+	char buf[200] = "", b2[32];
+
+	if (gd_known(&g->vram_total)) {
+		gd_render_bytes(g->vram_total.v, b2, sizeof b2);
+		gd_fmt(buf, sizeof buf, "%s (%s)", b2, g->vram_src);
+	}
+	line_fact(f, g->integrated ? "carve-out" : "VRAM", buf,
+		  g->vram_total.why);
+	if (!g->integrated)
+		return;
+	buf[0] = '\0';
+	if (gd_known(&g->shared_mem)) {
+		gd_render_bytes(g->shared_mem.v, b2, sizeof b2);
+		gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2, g->shared_src);
+	}
+	line_fact(f, "shared memory", buf, g->shared_mem.why);
+}
+
 static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		     int verbose)
 {
-	char buf[200], b2[32];
+	char buf[200];
 
 	line_fact(f, "gfx target", g->gfx, g->gfx_why);
 	if (g->ovr.var[0])
@@ -293,13 +330,7 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	else
 		buf[0] = '\0';
 	line_fact(f, "compute units", buf, g->cu_count.why);
-	if (gd_known(&g->vram_total)) {
-		gd_render_bytes(g->vram_total.v, b2, sizeof b2);
-		gd_fmt(buf, sizeof buf, "%s (%s)", b2, g->vram_src);
-	} else {
-		buf[0] = '\0';
-	}
-	line_fact(f, "VRAM", buf, g->vram_total.why);
+	mem_text(f, g);
 	if (g->n_kfd_nodes) {
 		size_t o = 0;
 
@@ -335,7 +366,10 @@ static void nvidia_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	(void)cli, (void)verbose;
 	line_fact(f, "model", g->nv.model.v, g->nv.model.why);
 	line_fact(f, "uuid", g->nv.uuid.v, g->nv.uuid.why);
-	line_fact(f, "sm", g->nv.sm, "not in the knowledge base");
+	if (g->nv.sm[0])
+		fprintf(f, "  %-14s %s (%s)\n", "sm", g->nv.sm, g->nv.sm_src);
+	else
+		line_fact(f, "sm", "", "not in the knowledge base");
 }
 
 void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
@@ -393,6 +427,22 @@ void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
 		json_array_append_new(arr, g);
 	}
 	json_object_set_new(doc, "gpus", arr);
+	if (m->n_not_gpus) {
+		json_t *ng = json_array();
+
+		for (size_t i = 0; i < m->n_not_gpus; i++) {
+			const struct gd_not_gpu *d = &m->not_gpus[i];
+			json_t *o = json_object();
+
+			json_object_set_new(o, "bdf", gd_json_str(d->bdf));
+			put_hex(o, "vendor_id", d->vendor_id, 4);
+			put_hex(o, "device_id", d->device_id, 4);
+			json_object_set_new(o, "kind", gd_json_str(d->kind));
+			json_object_set_new(o, "name", gd_json_str(d->name));
+			json_array_append_new(ng, o);
+		}
+		json_object_set_new(doc, "not_gpus", ng);
+	}
 	if (!m->n_gpus)
 		json_object_set_new(doc, "no_gpu_why", gd_json_str(
 			m->pci_why[0] ? m->pci_why

@@ -37,8 +37,11 @@ static json_t *found_by_json(const char *list)
 
 	while (list && *list) {
 		size_t n = strcspn(list, ",");
+		char one[512];
 
-		json_array_append_new(a, json_stringn(list, n));
+		/* a name may come from a variable's value: mend, never drop */
+		gd_fmt(one, sizeof one, "%.*s", (int)n, list);
+		json_array_append_new(a, gd_json_str(one));
 		list += n;
 		while (*list == ',' || *list == ' ')
 			list++;

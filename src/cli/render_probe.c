@@ -38,9 +38,13 @@ int gd_probe_selftest_pass(const struct gd_probe_result *res)
 
 static const char *sym(int utf8, enum gd_probe_status s)
 {
-	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–"};
+	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–",
+					"–"};
 	static const char *const a[] = {"ok", "WRONG", "FAIL", "MISSING",
-					"CRASH", "HANG", "skip"};
+					"CRASH", "HANG", "skip", "NODEV"};
+	_Static_assert(sizeof u / sizeof u[0] == GD_PS_NODEVICE + 1 &&
+		       sizeof a / sizeof a[0] == GD_PS_NODEVICE + 1,
+		       "one symbol per status");
 
 	return utf8 ? u[s] : a[s];
 }
@@ -52,6 +56,7 @@ static const char *colour(const struct gd_cli *cli, enum gd_probe_status s)
 		return gd_c_green(cli);
 	case GD_PS_SKIPPED:
 	case GD_PS_MISSING:
+	case GD_PS_NODEVICE:
 		return gd_c_dim(cli);
 	case GD_PS_WRONG:
 		return gd_c_yellow(cli);
@@ -131,15 +136,29 @@ static int make_cols(const struct gd_probe_report *r, struct col *c)
 	return n;
 }
 
+static int has_op(const struct gd_probe_report *r, const char *op)
+{
+	for (size_t i = 0; i < r->results.n; i++)
+		if (!strcmp(r->results.v[i].op, op))
+			return 1;
+	return 0;
+}
+
+/* Rows: the table's ops in table order (ops.h), then any other name
+ * (self-test cases) in report order. */
 static int make_rows(const struct gd_probe_report *r, const char **rows)
 {
+	const struct gd_op_info *t = gd_ops();
 	int n = 0;
 
+	for (int i = 0; i < GD_OP_COUNT && n < MAX_ROWS; i++)
+		if (has_op(r, t[i].name))
+			rows[n++] = t[i].name;
 	for (size_t i = 0; i < r->results.n && n < MAX_ROWS; i++) {
-		int seen = 0;
+		int seen = gd_op_find(r->results.v[i].op) >= 0;
 
-		for (int k = 0; k < n; k++)
-			seen |= !strcmp(rows[k], r->results.v[i].op);
+		for (int k = 0; k < n && !seen; k++)
+			seen = !strcmp(rows[k], r->results.v[i].op);
 		if (!seen)
 			rows[n++] = r->results.v[i].op;
 	}
@@ -339,6 +358,20 @@ static json_t *result_json(const struct gd_probe_result *x, int selftest)
 	return o;
 }
 
+/* The matrix rows: the table's ops that have results, in table order. */
+static json_t *ops_json(const struct gd_probe_report *r)
+{
+	const struct gd_op_info *t = gd_ops();
+	json_t *a = json_array();
+
+	for (int i = 0; i < GD_OP_COUNT; i++)
+		if (has_op(r, t[i].name))
+			json_array_append_new(a, json_pack(
+				"{s:s, s:s, s:b}", "op", t[i].name, "title",
+				t[i].title, "quick", t[i].quick));
+	return a;
+}
+
 void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 {
 	json_t *res = json_array(), *devs = json_array(), *figs = json_array();
@@ -373,6 +406,7 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 			gd_json_str(g->name), "value", g->value, "unit",
 			gd_json_str(g->unit), "note", gd_json_str(g->note)));
 	}
+	json_object_set_new(doc, "ops", ops_json(r));
 	json_object_set_new(doc, "results", res);
 	json_object_set_new(doc, "devices", devs);
 	json_object_set_new(doc, "figures", figs);

@@ -16,6 +16,7 @@ struct rec {
 
 struct gd_capture {
 	GD_VEC(struct rec) recs;
+	size_t dropped; /* paths past the limit, or lost to memory */
 	char **set; /* archive names already written (see seen()) */
 	size_t set_n, set_cap;
 };
@@ -43,17 +44,22 @@ void gd_capture_hook(void *arg, const char *path, int kind)
 	struct gd_capture *c = arg;
 	struct rec *r;
 
-	if (c->recs.n >= 200000)
+	if (c->recs.n >= 200000) {
+		c->dropped++;
 		return;
+	}
 	r = gd_vec_push(&c->recs);
 	if (r && !(r->path = strdup(path)))
 		c->recs.n--;
 	else if (r)
 		r->kind = kind;
+	if (!r || !r->path)
+		c->dropped++;
 }
 
-/* Lexically normalise an absolute path: no "//", ".", "..". */
-static void normalize(char *p)
+/* Lexically normalise an absolute path: no "//", ".", "..". Returns -1
+ * when the result would not fit (the path is not stored then). */
+static int normalize(char *p)
 {
 	char out[4096];
 	size_t o = 0;
@@ -72,7 +78,7 @@ static void normalize(char *p)
 			continue;
 		}
 		if (o + strlen(tok) + 2 >= sizeof out)
-			break;
+			return -1;
 		out[o++] = '/';
 		strcpy(out + o, tok);
 		o += strlen(tok);
@@ -80,6 +86,7 @@ static void normalize(char *p)
 	if (!o)
 		strcpy(out, "/");
 	strcpy(p, out);
+	return 0;
 }
 
 /* Archive names already written: an open-addressing string set, since a
@@ -120,8 +127,10 @@ static int seen(struct gd_capture *c, const char *name)
 {
 	size_t j;
 
-	if ((c->set_n + 1) * 2 > c->set_cap && seen_grow(c) < 0)
-		return 1; /* out of memory: store nothing more */
+	if ((c->set_n + 1) * 2 > c->set_cap && seen_grow(c) < 0) {
+		c->dropped++; /* out of memory: store nothing more */
+		return 1;
+	}
 	for (j = hash_name(name) & (c->set_cap - 1); c->set[j];
 	     j = (j + 1) & (c->set_cap - 1))
 		if (!strcmp(c->set[j], name))
@@ -139,6 +148,27 @@ struct writer {
 	struct gd_capture_stats *st;
 };
 
+/* Something discovery saw that the archive will not hold: counted and
+ * listed (the first 100), never counted as stored. */
+static void fail(struct writer *w, const char *path, const char *why)
+{
+	char **slot;
+	size_t len;
+
+	w->st->failed++;
+	if (w->st->failures.n >= 100)
+		return;
+	slot = gd_vec_push(&w->st->failures);
+	if (!slot)
+		return;
+	len = strlen(path) + strlen(why) + 3;
+	*slot = malloc(len);
+	if (*slot)
+		snprintf(*slot, len, "%s: %s", path, why);
+	else
+		w->st->failures.n--;
+}
+
 static void put_file(struct writer *w, const char *path, int content)
 {
 	char *buf = NULL;
@@ -150,55 +180,75 @@ static void put_file(struct writer *w, const char *path, int content)
 	if (content)
 		rc = gd_fs_read_alloc(&w->ctx->fs, path, 16u << 20, &buf, &len);
 	if (rc < 0 && rc != -EFBIG) {
-		w->st->skipped++;
+		w->st->skipped++; /* unreadable here too: nothing was lost */
 		free(buf);
 		return;
 	}
-	gd_tar_add_file(w->tar, path + 1, 0644, buf ? buf : "", len);
-	w->st->files++;
-	w->st->bytes += len;
+	if (gd_tar_add_file(w->tar, path + 1, 0644, buf ? buf : "", len) == 0) {
+		w->st->files++;
+		w->st->bytes += len;
+	}
+	if (rc == -EFBIG)
+		fail(w, path, "larger than 16 MiB: stored truncated");
 	free(buf);
 }
+
+/* The next path to follow after a link at cur/<link> -> target. */
+static int link_next(char *full, size_t cap, const char *cur,
+		     const char *target, const char *remain)
+{
+	int n;
+
+	if (target[0] == '/')
+		n = snprintf(full, cap, "%s/%s", target, remain ? remain : "");
+	else
+		n = snprintf(full, cap, "%s/%s/%s", cur, target,
+			     remain ? remain : "");
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+static void put_link(struct writer *w, const char *next, char *save,
+		     const char *cur, int kind, int depth);
 
 /* Store path and every component leading to it; follows symlinks the way
  * the kernel would, storing each link it meets. */
 static void put_path(struct writer *w, const char *path, int kind, int depth)
 {
-	char cur[4096] = "", rest[4096], full[4096];
+	char cur[4096] = "", rest[4096];
 	char *save = NULL, *tok;
 
 	if (depth > 40)
+		return; /* a loop: its links are stored, the kernel says ELOOP */
+	if (gd_strlcpy(rest, path, sizeof rest) >= sizeof rest ||
+	    normalize(rest) < 0) {
+		fail(w, path, "path too long");
 		return;
-	gd_strlcpy(rest, path, sizeof rest);
-	normalize(rest);
+	}
 	for (tok = strtok_r(rest, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
 		struct stat st;
 		char next[4096];
+		int rc;
 
 		gd_fmt(next, sizeof next, "%s/%s", cur, tok);
-		if (gd_fs_lstat(&w->ctx->fs, next, &st) < 0)
+		rc = gd_fs_lstat(&w->ctx->fs, next, &st);
+		if (rc == -ENOENT || rc == -ENOTDIR || rc == -ENAMETOOLONG)
+			return; /* absent here (or cannot exist): nothing to store */
+		if (rc == -EACCES) {
+			w->st->skipped++;
 			return;
+		}
+		if (rc < 0) {
+			fail(w, next, strerror(-rc));
+			return;
+		}
 		if (S_ISLNK(st.st_mode)) {
-			char target[4096], *remain = strtok_r(NULL, "", &save);
-
-			if (gd_fs_readlink(&w->ctx->fs, next, target, sizeof target) < 0)
-				return;
-			if (!seen(w->c, next + 1)) {
-				gd_tar_add_symlink(w->tar, next + 1, target);
-				w->st->links++;
-			}
-			if (target[0] == '/')
-				gd_fmt(full, sizeof full, "%s/%s", target, remain ? remain : "");
-			else
-				gd_fmt(full, sizeof full, "%s/%s/%s", cur, target, remain ? remain : "");
-			put_path(w, full, kind, depth + 1);
+			put_link(w, next, save, cur, kind, depth);
 			return;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (!seen(w->c, next + 1)) {
-				gd_tar_add_dir(w->tar, next + 1, 0755);
+			if (!seen(w->c, next + 1) &&
+			    gd_tar_add_dir(w->tar, next + 1, 0755) == 0)
 				w->st->dirs++;
-			}
 		} else if (S_ISREG(st.st_mode)) {
 			put_file(w, next, kind == 'f');
 			return;
@@ -208,6 +258,27 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 		}
 		gd_strlcpy(cur, next, sizeof cur);
 	}
+}
+
+static void put_link(struct writer *w, const char *next, char *save,
+		     const char *cur, int kind, int depth)
+{
+	char target[4096], full[8192];
+	char *remain = strtok_r(NULL, "", &save);
+	int rc = gd_fs_readlink(&w->ctx->fs, next, target, sizeof target);
+
+	if (rc < 0) {
+		fail(w, next, strerror(-rc));
+		return;
+	}
+	if (!seen(w->c, next + 1) &&
+	    gd_tar_add_symlink(w->tar, next + 1, target) == 0)
+		w->st->links++;
+	if (link_next(full, sizeof full, cur, target, remain) < 0) {
+		fail(w, next, "the path through this link is too long");
+		return;
+	}
+	put_path(w, full, kind, depth + 1);
 }
 
 /* A directory that was listed: its entries' names matter (libraries found
@@ -240,14 +311,20 @@ static void put_environ(struct writer *w)
 		size_t need;
 		char *nb;
 
-		if (!val || strchr(val, '\n'))
+		if (!val)
 			continue;
+		if (strchr(val, '\n')) {
+			fail(w, name, "a value with a newline is not stored");
+			continue;
+		}
 		need = len + strlen(name) + strlen(val) + 3;
 		if (need > cap) {
 			cap = need * 2;
 			nb = realloc(buf, cap);
-			if (!nb)
+			if (!nb) {
+				fail(w, name, "out of memory");
 				break;
+			}
 			buf = nb;
 		}
 		len += (size_t)sprintf(buf + len, "%s=%s\n", name, val);
@@ -257,38 +334,49 @@ static void put_environ(struct writer *w)
 	free(buf);
 }
 
+static void put_all(struct writer *w, int kind)
+{
+	struct gd_capture *c = w->c;
+
+	for (size_t i = 0; i < c->recs.n; i++) {
+		if (c->recs.v[i].kind != kind)
+			continue;
+		put_path(w, c->recs.v[i].path, kind, 0);
+		if (kind == 'd')
+			put_listing(w, c->recs.v[i].path);
+	}
+}
+
 int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
-		     struct gd_capture_stats *st, char *err, size_t errlen)
+		     const struct gd_tar_opts *o, struct gd_capture_stats *st,
+		     char *err, size_t errlen)
 {
 	struct writer w = {c, ctx, NULL, st};
 	gd_fs_hook saved = ctx->fs.hook;
+	char why[64];
 
 	memset(st, 0, sizeof *st);
-	w.tar = gd_tar_open(tarpath, err, errlen);
+	w.tar = gd_tar_open(tarpath, o, err, errlen);
 	if (!w.tar)
 		return -1;
 	ctx->fs.hook = NULL; /* what we read now is not discovery */
-	/* Contents first, so a file both read and stat'ed keeps its bytes. */
-	for (size_t i = 0; i < c->recs.n; i++)
-		if (c->recs.v[i].kind == 'f')
-			put_path(&w, c->recs.v[i].path, 'f', 0);
-	/* a link read on its own stores its target empty: after contents */
-	for (size_t i = 0; i < c->recs.n; i++)
-		if (c->recs.v[i].kind == 'l')
-			put_path(&w, c->recs.v[i].path, 'l', 0);
-	for (size_t i = 0; i < c->recs.n; i++)
-		if (c->recs.v[i].kind == 'd') {
-			put_path(&w, c->recs.v[i].path, 'd', 0);
-			put_listing(&w, c->recs.v[i].path);
-		}
-	for (size_t i = 0; i < c->recs.n; i++)
-		if (c->recs.v[i].kind == 's')
-			put_path(&w, c->recs.v[i].path, 's', 0);
+	/* Contents first, so a file both read and stat'ed keeps its bytes;
+	 * a link read on its own stores its target empty: after contents. */
+	put_all(&w, 'f');
+	put_all(&w, 'l');
+	put_all(&w, 'd');
+	put_all(&w, 's');
 	put_environ(&w);
 	ctx->fs.hook = saved;
-	if (gd_tar_close(w.tar) < 0) {
-		gd_fmt(err, errlen, "writing %s failed", tarpath);
-		return -1;
+	if (c->dropped) {
+		gd_fmt(why, sizeof why, "%zu paths not recorded (limit or memory)",
+		       c->dropped);
+		fail(&w, "(discovery)", why);
 	}
-	return 0;
+	return gd_tar_close(w.tar, err, errlen);
+}
+
+void gd_capture_stats_free(struct gd_capture_stats *st)
+{
+	gd_strvec_free(&st->failures);
 }

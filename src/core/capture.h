@@ -8,6 +8,7 @@
 #define GD_CAPTURE_H
 
 #include "ctx.h"
+#include "tar.h"
 
 struct gd_capture;
 
@@ -17,10 +18,19 @@ void gd_capture_free(struct gd_capture *c);
 void gd_capture_hook(void *arg, const char *path, int kind);
 
 struct gd_capture_stats {
-	size_t files, dirs, links, bytes, skipped;
+	size_t files, dirs, links, bytes;
+	size_t skipped;      /* device nodes, FIFOs, unreadable: not stored */
+	size_t failed;       /* seen by discovery, yet not in the archive */
+	gd_strvec failures;  /* "path: reason", the first 100 of them */
 };
 
+/* Writes the archive (see core/tar.h: temporary file, then rename). -1 with
+ * err when no archive was left at tarpath; entries that could not be
+ * stored do not fail the whole write: they are counted in st->failed and
+ * listed, and the caller says so. Free st with gd_capture_stats_free. */
 int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
-		     struct gd_capture_stats *st, char *err, size_t errlen);
+		     const struct gd_tar_opts *o, struct gd_capture_stats *st,
+		     char *err, size_t errlen);
+void gd_capture_stats_free(struct gd_capture_stats *st);
 
 #endif

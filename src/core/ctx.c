@@ -21,19 +21,23 @@ static size_t env_len(char *const *envp)
  * for what runs here: profiles, colour, the commands of run and try. */
 static void load_captured_env(gd_ctx *ctx)
 {
-	char buf[GD_FS_SMALL];
-	char *save = NULL, *line;
+	char *buf = NULL, *save = NULL, *line;
+	size_t len = 0;
+	/* as much as gather may write: a whole environment (ARG_MAX) */
+	int rc = gd_fs_read_alloc(&ctx->fs, "/.gpudoctor/environ", 4u << 20,
+				  &buf, &len);
 
-	if (gd_fs_read(&ctx->fs, "/.gpudoctor/environ", buf, sizeof buf, NULL) < 0) {
-		gd_diag_add(ctx, GD_DIAG_INFO, ".gpudoctor/environ",
-			    "this tree records no environment (a `gather` capture "
-			    "does): it is judged with yours");
+	if (rc < 0) {
+		gd_diag_add(ctx, rc == -ENOENT ? GD_DIAG_INFO : GD_DIAG_WARN,
+			    ".gpudoctor/environ", "%s: it is judged with yours",
+			    rc == -ENOENT ? "this tree records no environment "
+					    "(a `gather` capture does)"
+					  : strerror(-rc));
+		free(buf);
 		return;
 	}
 	ctx->judged = calloc(1, sizeof *ctx->judged);
-	if (!ctx->judged)
-		return;
-	for (line = strtok_r(buf, "\n", &save); line;
+	for (line = strtok_r(buf, "\n", &save); ctx->judged && line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *eq = strchr(line, '=');
 
@@ -42,6 +46,7 @@ static void load_captured_env(gd_ctx *ctx)
 		*eq = '\0';
 		gd_ctx_setenv(ctx, line, eq + 1);
 	}
+	free(buf);
 }
 
 int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp)

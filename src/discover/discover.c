@@ -138,6 +138,8 @@ static int join_kfd(gd_ctx *ctx, gpu_vec *gpus,
 static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 {
 	const char *kbgfx;
+	char gfx[16];
+	int how;
 
 	for (size_t i = 0; i < g->n_kfd_nodes; i++)
 		if (g->kfd_nodes[i].gfx[0]) {
@@ -154,7 +156,18 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
 		return;
 	}
-	if (!g->n_kfd_nodes)
+	how = gd_kbref_amd_no_kfd(ctx, g->pci.device_id,
+				  gd_known(&g->pci_name) ? g->pci_name.v : "",
+				  g->amd_no_kfd, sizeof g->amd_no_kfd, gfx,
+				  sizeof gfx);
+	if (how)
+		gd_fmt(g->gfx_why, sizeof g->gfx_why,
+		       "%s, %s: KFD never supported this family, so ROCm "
+		       "cannot use it (knowledge base, %s0x%04x)",
+		       g->amd_no_kfd, gfx,
+		       how == 1 ? "PCI id " : "by the pci.ids chip name of ",
+		       g->pci.device_id);
+	else if (!g->n_kfd_nodes)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "no KFD node for this GPU and the knowledge base has no "
 		       "target for PCI id 0x%04x", g->pci.device_id);
@@ -218,7 +231,47 @@ static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 	if (ops->discover)
 		ops->discover(ctx, g);
 	gd_ids_name(ctx, ids, g);
+	if (ops->named)
+		ops->named(ctx, g);
 	gd_decide_integrated(ctx, g);
+	if (ops->shared_memory)
+		ops->shared_memory(g);
+	else
+		gd_num_unknown(&g->shared_mem, GD_UNKNOWN, "not read for %s",
+			       gd_vendor_name(g->vendor));
+}
+
+static int gpu_cmp(const void *a, const void *b)
+{
+	return gd_pci_cmp(&((const struct gd_gpu *)a)->pci,
+			  &((const struct gd_gpu *)b)->pci);
+}
+
+/* Say what was left out, and why no GPU when nothing else is there. */
+static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
+{
+	const struct gd_not_gpu *first = m->n_not_gpus ? &m->not_gpus[0] : NULL;
+
+	for (size_t i = 0; i < m->n_not_gpus; i++) {
+		const struct gd_not_gpu *ng = &m->not_gpus[i];
+
+		gd_diag_add(ctx, GD_DIAG_INFO, ng->bdf,
+			    "%s [%04x:%04x] is %s, not a GPU: left out of the "
+			    "GPU list", ng->name, ng->vendor_id, ng->device_id,
+			    !strcmp(ng->kind, "bmc")
+				    ? "a server management controller's display"
+				    : "an emulated display adapter");
+	}
+	if (!first || m->n_gpus || m->pci_why[0])
+		return;
+	if (m->n_not_gpus == 1)
+		gd_fmt(m->pci_why, sizeof m->pci_why,
+		       "the only display device, %s at %s, is not a GPU",
+		       first->name, first->bdf);
+	else
+		gd_fmt(m->pci_why, sizeof m->pci_why,
+		       "none of the %zu display devices is a GPU (%s at %s, ...)",
+		       m->n_not_gpus, first->name, first->bdf);
 }
 
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)
@@ -234,7 +287,8 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	memset(&ids, 0, sizeof ids);
 	kernel_facts(ctx, m);
 	env_facts(ctx, &m->env);
-	rc = gd_pci_scan(ctx, &pcis, &n_pci, m->pci_why, sizeof m->pci_why);
+	rc = gd_pci_scan(ctx, &pcis, &n_pci, &m->not_gpus, &m->n_not_gpus,
+			 m->pci_why, sizeof m->pci_why);
 	if (rc < 0)
 		goto oom;
 	rc = gd_kfd_scan(ctx, &nodes, &n_nodes, m->kfd_why, sizeof m->kfd_why);
@@ -252,8 +306,12 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	}
 	if (join_kfd(ctx, &gpus, nodes, n_nodes) < 0)
 		goto oom;
+	/* GPUs known from KFD alone were appended: PCI order again */
+	if (gpus.n > 1)
+		qsort(gpus.v, gpus.n, sizeof *gpus.v, gpu_cmp);
 	m->gpus = gpus.v;
 	m->n_gpus = gpus.n;
+	note_not_gpus(ctx, m);
 	for (size_t i = 0; i < m->n_gpus; i++)
 		gpu_facts(ctx, &ids, &m->gpus[i]);
 	gd_visible_apply(ctx, m);
@@ -277,6 +335,7 @@ void gd_machine_free(struct gd_machine *m)
 	for (size_t i = 0; i < m->n_gpus; i++)
 		free(m->gpus[i].kfd_nodes);
 	free(m->gpus);
+	free(m->not_gpus);
 	memset(m, 0, sizeof *m);
 }
 

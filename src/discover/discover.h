@@ -71,6 +71,14 @@ struct gd_access {
 	char container_flags[256]; /* --device flags for docker/podman */
 };
 
+/* A display-class PCI device that is not a GPU for compute. */
+struct gd_not_gpu {
+	char bdf[16];
+	uint32_t vendor_id, device_id, class_code;
+	char kind[24];  /* "bmc", "emulated" (kb pci_not_gpu kind) */
+	char name[96];  /* the kb's name for it */
+};
+
 struct gd_gpu {
 	enum gd_vendor vendor;
 	struct gd_pci pci;
@@ -95,6 +103,13 @@ struct gd_gpu {
 	struct gd_gpu_nvidia {
 		gd_text model, uuid, vbios;
 		char sm[16]; /* "sm_90", from the kb by PCI id, "" unknown */
+		char sm_src[96];      /* where sm came from, "" when unknown */
+		char arch[32];        /* "Volta", "" when unknown */
+		char last_driver[16]; /* last driver branch for the arch
+				       * ("470"), "" when current drivers
+				       * support it */
+		char last_cuda[16];   /* last CUDA release for it, "" when
+				       * current */
 	} nv;
 
 	/* Added by discover/ (append-only): */
@@ -104,6 +119,14 @@ struct gd_gpu {
 	int first_agent;        /* ROCm agent index of the first node, -1 none */
 	int pci_missing;        /* built from KFD alone: no PCI entry */
 	char vram_src[64];      /* which source vram_total came from */
+	/* AMD, added by discover/: the family when KFD never supported it
+	 * (kb amd_no_kfd: "Southern Islands (GCN 1)"), "" otherwise */
+	char amd_no_kfd[48];
+	/* APUs: the system memory the GPU shares (the KFD memory bank, which
+	 * equals GTT there, or mem_info_gtt_total); vram_total is then only
+	 * the carve-out. Unknown on discrete GPUs. */
+	gd_num shared_mem;
+	char shared_src[64];
 };
 
 struct gd_kernel_info {
@@ -128,9 +151,13 @@ struct gd_machine {
 	int kfd_nodes_total; /* all nodes including CPU ones */
 	/* Added by discover/ (append-only): */
 	char kfd_why[160];   /* why there is no KFD topology, "" when present */
-	char pci_why[160];   /* why the PCI scan failed, "" when it worked */
+	char pci_why[160];   /* why the PCI scan found no GPU, "" otherwise */
 	char ids_amdgpu[96], ids_pci[96]; /* ids files used, "" when none */
 	char visible_summary[256]; /* one line on *_VISIBLE_DEVICES, "" if unset */
+	/* Display-class devices that are no GPU (a BMC's VGA, an emulated
+	 * adapter), left out of gpus[] (knowledge base pci_not_gpu). */
+	struct gd_not_gpu *not_gpus;
+	size_t n_not_gpus;
 };
 
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and
@@ -193,9 +220,23 @@ int gd_nv_version_parse(const char *buf, char *ver, size_t cap);
 /* /proc/driver/nvidia/gpus/BDF/information "Key: value" lines. */
 int gd_nv_info_get(const char *buf, const char *key, char *out, size_t cap);
 
-/* "0000:03:00.0" -> parts; 0 ok, -1 malformed. */
+/* "0000:03:00.0" -> parts; 0 ok, -1 malformed. The domain has 4 hex
+ * digits, or 5 behind an Intel VMD bridge ("10000:e1:00.0"). */
 int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
 		     uint32_t *dev, uint32_t *fn);
+
+/* A PCI device's ids from its uevent file or its config space, for when
+ * the vendor / device / class attributes are missing (pci_fallback.c). */
+struct gd_pci_uevent {
+	int has_id, has_subsys, has_class, has_revision;
+	uint32_t vendor, device, sub_vendor, sub_device, class_code, revision;
+	char driver[64]; /* DRIVER=, "" when none */
+};
+/* uevent "KEY=value" lines; 0 when anything useful was found, else -1. */
+int gd_pci_uevent_parse(const char *buf, size_t len, struct gd_pci_uevent *u);
+/* config space bytes (at least 4); 0 ok, -1 too short or no device. */
+int gd_pci_config_parse(const unsigned char *buf, size_t len,
+			struct gd_pci_uevent *u);
 
 /* *_VISIBLE_DEVICES: the list of agent indices a value keeps, in the
  * order given; uuids[i] (may be NULL) match "GPU-..." entries. Returns the

@@ -145,3 +145,34 @@ void gd_decide_integrated(gd_ctx *ctx, struct gd_gpu *g)
 		gd_known(&g->vram_total) ? "VRAM is not a small carve-out"
 					 : "VRAM size unknown");
 }
+
+/* On an APU the KFD memory bank is not VRAM: it is the system memory the
+ * GPU may use (the kernel sizes it as GTT), so it is reported as shared
+ * memory and the carve-out (mem_info_vram_total) stays apart. */
+void gd_drm_apu_memory(struct gd_gpu *g)
+{
+	int eq_gtt;
+
+	if (!g->integrated) {
+		gd_num_unknown(&g->shared_mem, GD_UNKNOWN, "not an APU");
+		return;
+	}
+	if (gd_startswith(g->vram_src, "kfd") && gd_known(&g->vram_total)) {
+		eq_gtt = gd_known(&g->gtt_total) &&
+			 g->gtt_total.v == g->vram_total.v;
+		gd_num_set(&g->shared_mem, g->vram_total.v, g->vram_src);
+		gd_fmt(g->shared_src, sizeof g->shared_src, "%.40s%s",
+		       g->vram_src, eq_gtt ? " = mem_info_gtt_total" : "");
+		gd_num_unknown(&g->vram_total, GD_UNKNOWN,
+			       "no mem_info_vram_total; the KFD memory bank of "
+			       "an APU is shared system memory, not VRAM");
+		g->vram_src[0] = '\0';
+	} else if (gd_known(&g->gtt_total)) {
+		gd_num_set(&g->shared_mem, g->gtt_total.v, "mem_info_gtt_total");
+		gd_strlcpy(g->shared_src, "mem_info_gtt_total",
+			   sizeof g->shared_src);
+	} else {
+		gd_num_unknown(&g->shared_mem, GD_UNKNOWN,
+			       "no KFD memory bank and no mem_info_gtt_total");
+	}
+}

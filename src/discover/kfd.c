@@ -183,7 +183,7 @@ void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
 		uint64_t dom = gd_known(&n->domain) ? n->domain.v : 0;
 
 		gd_fmt(n->bdf, sizeof n->bdf, "%04x:%02x:%02x.%x",
-		       (unsigned)(dom & 0xffff), (unsigned)((loc >> 8) & 0xff),
+		       (unsigned)(dom & 0xfffff), /* 5 digits: VMD domains */ (unsigned)((loc >> 8) & 0xff),
 		       (unsigned)((loc >> 3) & 0x1f), (unsigned)(loc & 7));
 	}
 }

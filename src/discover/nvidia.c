@@ -112,12 +112,53 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 	if (gd_known(&g->nv.model) && !gd_known(&g->name))
 		gd_text_set(&g->name, g->nv.model.v, "/proc/driver/nvidia");
 	sm = gd_kbref_nvidia(ctx, g->pci.device_id, "sm");
-	if (sm)
+	if (sm) {
 		gd_strlcpy(g->nv.sm, sm, sizeof g->nv.sm);
+		gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src,
+		       "knowledge base, PCI id 0x%04x", g->pci.device_id);
+	}
 	if (!gd_known(&g->name)) {
 		const char *n = gd_kbref_nvidia(ctx, g->pci.device_id, "name");
 
 		if (n)
 			gd_text_set(&g->name, n, "knowledge base");
 	}
+}
+
+/* The chip is the first word of the pci.ids name: "GV100GL [Tesla V100
+ * PCIe 16GB]" -> "GV100GL". */
+static void chip_of(const char *name, char *out, size_t cap)
+{
+	size_t n = strcspn(name, " [");
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, name, n);
+	out[n] = '\0';
+}
+
+void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g)
+{
+	struct gd_nv_chip c;
+	char chip[32];
+
+	chip[0] = '\0';
+	if (gd_known(&g->pci_name))
+		chip_of(g->pci_name.v, chip, sizeof chip);
+	if (!chip[0] || !gd_kbref_nvidia_chip(ctx, chip, &c)) {
+		/* no chip name: the architecture of the kb's sm, if any */
+		const char *arch = gd_kbref_nvidia_arch(ctx, g->nv.sm);
+
+		if (arch)
+			gd_strlcpy(g->nv.arch, arch, sizeof g->nv.arch);
+		return;
+	}
+	gd_strlcpy(g->nv.arch, c.arch, sizeof g->nv.arch);
+	gd_strlcpy(g->nv.last_driver, c.last_driver, sizeof g->nv.last_driver);
+	gd_strlcpy(g->nv.last_cuda, c.last_cuda, sizeof g->nv.last_cuda);
+	if (g->nv.sm[0] || !c.sm[0])
+		return;
+	gd_strlcpy(g->nv.sm, c.sm, sizeof g->nv.sm);
+	gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src, "from pci.ids chip name %s",
+	       chip);
 }

@@ -223,7 +223,9 @@ static void apply_amd(gd_ctx *ctx, struct gd_machine *m, struct agent *a,
 		m->gpus[a[i].gpu].first_agent =
 			m->gpus[a[i].gpu].first_agent < 0
 				? i : m->gpus[a[i].gpu].first_agent;
-	if (!rocr && !hip)
+	/* no AMD agent: a CUDA_VISIBLE_DEVICES that HIP would also read is
+	 * about NVIDIA GPUs here, not "0 of 0 ROCm agents" */
+	if ((!rocr && !hip) || !n)
 		return;
 	memcpy(vis, a, (size_t)n * sizeof *a);
 	if (rocr) {

@@ -5,7 +5,9 @@
  * current_link_speed ("16.0 GT/s PCIe"), current_link_width, max_link_*,
  * numa_node (decimal, -1 when none), boot_vga (0/1, VGA class only),
  * driver (symlink to the bound driver). Keeps classes 0x03 (display) and
- * 0x12 (processing accelerator: MI300-class Instinct). */
+ * 0x12 (processing accelerator: MI300-class Instinct), less the display
+ * devices the knowledge base knows are no GPU (a BMC's VGA, an emulated
+ * adapter). Devices come out in PCI order. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +22,11 @@ int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
 	unsigned d, b, v, f;
 	int used = 0;
 
-	if (!s || sscanf(s, "%4x:%2x:%2x.%1x%n", &d, &b, &v, &f, &used) != 4 ||
-	    s[used] != '\0' || used != 12 || v > 0x1f || f > 7)
+	/* Linux prints the domain with "%04x": 4 digits, 5 for the domains
+	 * Intel VMD creates from 0x10000 up (drivers/pci/controller/vmd.c) */
+	if (!s || sscanf(s, "%5x:%2x:%2x.%1x%n", &d, &b, &v, &f, &used) != 4 ||
+	    s[used] != '\0' || (used != 12 && used != 13) || v > 0x1f ||
+	    f > 7 || (used == 13 && d < 0x10000))
 		return -1;
 	*dom = d;
 	*bus = b;
@@ -108,49 +113,163 @@ static void read_driver(gd_ctx *ctx, const char *dir, gd_text *f)
 	gd_text_set(f, base ? base + 1 : target, "driver link");
 }
 
-/* Fill one device; returns 0 when it is a GPU-class device. */
-static int read_device(gd_ctx *ctx, const char *name, struct gd_pci *p)
+/* uevent, then config: the ids when the attribute files are missing. */
+static int fallback_ids(gd_ctx *ctx, const char *dir, struct gd_pci_uevent *u,
+			char *src, size_t scap)
+{
+	char path[256], buf[1024];
+	size_t len = 0;
+	int rc;
+
+	gd_fmt(path, sizeof path, "%s/uevent", dir);
+	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, &len);
+	if ((rc == 0 || rc == -EFBIG) && gd_pci_uevent_parse(buf, len, u) == 0 &&
+	    u->has_id && u->has_class) {
+		gd_strlcpy(src, "uevent", scap);
+		return 0;
+	}
+	gd_fmt(path, sizeof path, "%s/config", dir);
+	rc = gd_fs_read(&ctx->fs, path, buf, 64, &len);
+	if ((rc == 0 || rc == -EFBIG) &&
+	    gd_pci_config_parse((const unsigned char *)buf, len, u) == 0 &&
+	    u->has_class) {
+		gd_strlcpy(src, "config", scap);
+		return 0;
+	}
+	return -1;
+}
+
+/* The ids and class; 0 when known. A missing `device` (or vendor, class)
+ * file falls back to uevent / config with a warning. */
+static int read_ids(gd_ctx *ctx, const char *dir, struct gd_pci *p)
+{
+	char path[256], src[16];
+	struct gd_pci_uevent u;
+	int have;
+
+	gd_fmt(path, sizeof path, "%s/device", dir);
+	have = read_hex(ctx, dir, "class", &p->class_code) == 0;
+	if (have && gd_fs_exists(&ctx->fs, path)) {
+		read_hex(ctx, dir, "vendor", &p->vendor_id);
+		read_hex(ctx, dir, "device", &p->device_id);
+		read_hex(ctx, dir, "subsystem_vendor", &p->subsys_vendor_id);
+		read_hex(ctx, dir, "subsystem_device", &p->subsys_device_id);
+		return 0;
+	}
+	/* captures keep only `class` of the devices that are no GPU */
+	if (have && (p->class_code >> 16) != 0x03 &&
+	    (p->class_code >> 16) != 0x12)
+		return 0;
+	if (fallback_ids(ctx, dir, &u, src, sizeof src) < 0) {
+		if (have)
+			gd_diag_add(ctx, GD_DIAG_WARN, path, "missing, and "
+				    "neither uevent nor config gives the ids");
+		return have ? 0 : -1;
+	}
+	if (!have)
+		p->class_code = u.class_code;
+	if ((p->class_code >> 16) != 0x03 && (p->class_code >> 16) != 0x12)
+		return 0; /* not a display device: nothing worth a warning */
+	p->vendor_id = u.vendor;
+	p->device_id = u.device;
+	if (u.has_subsys) {
+		p->subsys_vendor_id = u.sub_vendor;
+		p->subsys_device_id = u.sub_device;
+	}
+	gd_diag_add(ctx, GD_DIAG_WARN, path, "missing: ids %04x:%04x read from "
+		    "%s/%s instead", u.vendor, u.device, dir, src);
+	return 0;
+}
+
+/* The bound driver from uevent DRIVER= when the driver link is missing. */
+static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f)
+{
+	char path[256], buf[1024];
+	struct gd_pci_uevent u;
+	size_t len = 0;
+	int rc;
+
+	gd_fmt(path, sizeof path, "%s/uevent", dir);
+	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, &len);
+	if ((rc == 0 || rc == -EFBIG) && gd_pci_uevent_parse(buf, len, &u) == 0 &&
+	    u.driver[0]) {
+		gd_text_set(f, u.driver, "uevent DRIVER=");
+		gd_diag_add(ctx, GD_DIAG_WARN, dir, "no driver link: the bound "
+			    "driver (%s) read from uevent", u.driver);
+	}
+}
+
+/* Fill one device: 1 a GPU, 2 a display device that is no GPU (ng
+ * filled), 0 anything else. */
+static int read_device(gd_ctx *ctx, const char *name, struct gd_pci *p,
+		       struct gd_not_gpu *ng)
 {
 	char dir[192];
 	struct stat st;
-	uint32_t cls;
 
 	memset(p, 0, sizeof *p);
 	if (gd_pci_bdf_parse(name, &p->domain, &p->bus, &p->dev, &p->fn) < 0)
-		return -1;
+		return 0;
 	gd_fmt(dir, sizeof dir, GD_PCI_DEVICES "/%s", name);
-	if (read_hex(ctx, dir, "class", &cls) < 0)
-		return -1;
-	if ((cls >> 16) != 0x03 && (cls >> 16) != 0x12)
-		return -1;
+	if (read_ids(ctx, dir, p) < 0)
+		return 0;
+	if ((p->class_code >> 16) != 0x03 && (p->class_code >> 16) != 0x12)
+		return 0;
 	gd_strlcpy(p->bdf, name, sizeof p->bdf);
-	p->class_code = cls;
+	if (gd_kbref_not_gpu(ctx, p->vendor_id, p->device_id, ng->kind,
+			     sizeof ng->kind, ng->name, sizeof ng->name)) {
+		gd_strlcpy(ng->bdf, name, sizeof ng->bdf);
+		ng->vendor_id = p->vendor_id;
+		ng->device_id = p->device_id;
+		ng->class_code = p->class_code;
+		return 2;
+	}
 	if (gd_fs_lstat(&ctx->fs, dir, &st) == 0)
 		p->is_link = S_ISLNK(st.st_mode);
-	read_hex(ctx, dir, "vendor", &p->vendor_id);
-	read_hex(ctx, dir, "device", &p->device_id);
-	read_hex(ctx, dir, "subsystem_vendor", &p->subsys_vendor_id);
-	read_hex(ctx, dir, "subsystem_device", &p->subsys_device_id);
 	num_attr(ctx, dir, "revision", 16, &p->revision);
 	read_driver(ctx, dir, &p->driver);
+	if (!gd_known(&p->driver))
+		driver_from_uevent(ctx, dir, &p->driver);
 	text_attr(ctx, dir, "current_link_speed", &p->cur_link_speed);
 	text_attr(ctx, dir, "max_link_speed", &p->max_link_speed);
 	num_attr(ctx, dir, "current_link_width", 10, &p->cur_link_width);
 	num_attr(ctx, dir, "max_link_width", 10, &p->max_link_width);
 	num_attr(ctx, dir, "numa_node", 10, &p->numa_node);
 	num_attr(ctx, dir, "boot_vga", 10, &p->boot_vga);
+	return 1;
+}
+
+/* PCI order (domain, bus, device, function), as nvidia-smi and lspci
+ * list devices: numeric, not the natural order of the names, which puts
+ * "0000:2a" before "0000:18". */
+int gd_pci_cmp(const struct gd_pci *a, const struct gd_pci *b)
+{
+	const uint32_t x[] = {a->domain, a->bus, a->dev, a->fn};
+	const uint32_t y[] = {b->domain, b->bus, b->dev, b->fn};
+
+	for (size_t i = 0; i < 4; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
 	return 0;
 }
 
-int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n, char *why,
-		size_t whycap)
+static int pci_qcmp(const void *a, const void *b)
+{
+	return gd_pci_cmp(a, b);
+}
+
+int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n,
+		struct gd_not_gpu **ngs, size_t *n_ng, char *why, size_t whycap)
 {
 	GD_VEC(struct gd_pci) out = {0};
+	GD_VEC(struct gd_not_gpu) skip = {0};
 	gd_strvec names;
 	int rc;
 
 	*devs = NULL;
 	*n = 0;
+	*ngs = NULL;
+	*n_ng = 0;
 	why[0] = '\0';
 	rc = gd_fs_list(&ctx->fs, GD_PCI_DEVICES, &names);
 	if (rc < 0) {
@@ -158,20 +277,27 @@ int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n, char *why,
 		return rc == -ENOMEM ? rc : 0;
 	}
 	for (size_t i = 0; i < names.n; i++) {
-		struct gd_pci tmp, *slot;
+		struct gd_pci tmp, *slot = NULL;
+		struct gd_not_gpu ng = {0}, *nslot = NULL;
+		int kind = read_device(ctx, names.v[i], &tmp, &ng);
 
-		if (read_device(ctx, names.v[i], &tmp) < 0)
-			continue;
-		slot = gd_vec_push(&out);
-		if (!slot) {
+		if (kind == 1 && (slot = gd_vec_push(&out)))
+			*slot = tmp;
+		else if (kind == 2 && (nslot = gd_vec_push(&skip)))
+			*nslot = ng;
+		if ((kind == 1 && !slot) || (kind == 2 && !nslot)) {
 			gd_strvec_free(&names);
 			free(out.v);
+			free(skip.v);
 			return -ENOMEM;
 		}
-		*slot = tmp;
 	}
 	gd_strvec_free(&names);
+	if (out.n > 1)
+		qsort(out.v, out.n, sizeof *out.v, pci_qcmp);
 	*devs = out.v;
 	*n = out.n;
+	*ngs = skip.v;
+	*n_ng = skip.n;
 	return 0;
 }

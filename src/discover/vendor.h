@@ -20,8 +20,15 @@ struct gd_vendor_ops {
 	/* Compute rules in doctor/: 1; 0 = "listed only" (its PCI facts are
 	 * reported, no compute stack is judged). */
 	int rules;
-	/* The vendor's own facts after the PCI/KFD join; NULL: none. */
+	/* The vendor's own facts after the PCI/KFD join, in two steps
+	 * around the names (discover/ids.c): discover before, for facts
+	 * that name the GPU (NVIDIA's Model line); named after, for facts
+	 * that need the pci.ids chip name. NULL: none. */
 	void (*discover)(gd_ctx *ctx, struct gd_gpu *g);
+	void (*named)(gd_ctx *ctx, struct gd_gpu *g);
+	/* After the integrated/discrete decision: an APU's shared system
+	 * memory. NULL: unknown for this vendor. */
+	void (*shared_memory)(struct gd_gpu *g);
 	/* The code target compilers name ("gfx1010", "sm_90"); as_run: the
 	 * one the runtime will run (after HSA_OVERRIDE_GFX_VERSION). "" when
 	 * unknown or the vendor has none. */

@@ -13,6 +13,8 @@
 	  "the GPU's PCI address, vendor:device ids, revision and bound kernel driver") \
 	X(GD_C_GPU_INTEGRATED, "gpu.integrated", \
 	  "integrated (APU) or discrete, with the evidence") \
+	X(GD_C_GPU_NOT_A_GPU, "gpu.not_a_gpu", \
+	  "a display device that is no GPU (a BMC's VGA, an emulated adapter; kb pci_not_gpu)") \
 	X(GD_C_OTHER_LISTED_ONLY, "other.listed_only", \
 	  "a vendor gpudoctor lists but has no compute rules for (Intel)") \
 	X(GD_C_OTHER_USE_VULKAN, "other.use_vulkan", \
@@ -79,6 +81,12 @@
 	  "load the amdgpu kernel driver") \
 	X(GD_C_AMD_KFD_MISSING, "amd.kfd.missing", \
 	  "/sys/class/kfd is missing: amdgpu with CONFIG_HSA_AMD is needed") \
+	X(GD_C_AMD_KFD_NOT_IN_KERNEL, "amd.kfd.not_in_kernel", \
+	  "amdgpu drives the GPU but the kernel has no KFD (CONFIG_HSA_AMD)") \
+	X(GD_C_AMD_NO_KFD_FAMILY, "amd.no_kfd_family", \
+	  "a family KFD never supported (kb amd_no_kfd): ROCm cannot use it") \
+	X(GD_C_AMD_VULKAN_BIND_AMDGPU, "amd.vulkan.bind_amdgpu", \
+	  "Vulkan (RADV) needs amdgpu, not radeon, bound to this GPU") \
 	X(GD_C_ROCM_NOT_INSTALLED, "rocm.not_installed", \
 	  "no ROCm / HIP runtime is installed") \
 	X(GD_C_ROCM_HIP_RUNTIME, "rocm.hip_runtime", \
@@ -131,6 +139,18 @@
 	  "install NVIDIA's driver") \
 	X(GD_C_NVIDIA_ARCH_DROPPED, "nvidia.arch_dropped", \
 	  "current CUDA releases no longer support this architecture: use older builds") \
+	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN, "nvidia.compute_capability_unknown", \
+	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name") \
+	X(GD_C_NVIDIA_SM_FROM_CHIP, "nvidia.sm_from_chip", \
+	  "sm and architecture from the pci.ids chip name (kb nvidia_chips), not the PCI id") \
+	X(GD_C_NVIDIA_LAST_DRIVER, "nvidia.last_driver", \
+	  "the last NVIDIA driver series that supports this GPU's architecture") \
+	X(GD_C_NVIDIA_DRIVER_TOO_NEW, "nvidia.driver.too_new", \
+	  "the installed driver is newer than the last series that drives this GPU") \
+	X(GD_C_NVIDIA_DRIVER_INSTALL_LEGACY, "nvidia.driver.install_legacy", \
+	  "install the legacy driver series, the last that supports this GPU") \
+	X(GD_C_NVIDIA_DRIVER_STAY_LEGACY, "nvidia.driver.stay_legacy", \
+	  "stay on the legacy driver series: a newer one does not drive this GPU") \
 	X(GD_C_CUDA_TOOLKIT, "cuda.toolkit", \
 	  "an installed CUDA toolkit") \
 	X(GD_C_CUDA_DRIVER_TOO_OLD, "cuda.driver_too_old", \

@@ -25,21 +25,12 @@ static const struct gd_probe_result *find_op(const struct gd_probe_report *r,
 	return NULL;
 }
 
-/* The one place that reads "no device" out of a backend's init error.
- * The backends' own error names (hipErrorNoDevice, CUDA_ERROR_NO_DEVICE,
- * CL_DEVICE_NOT_FOUND, ...) are matched in the text until the probe layer
- * reports a status of its own for it (GD_PS_NODEVICE); then this becomes
- * a status test. */
+/* The one place that says "no device" of a backend's init: the runtime's
+ * own answer (hipErrorNoDevice, CUDA_ERROR_NO_DEVICE, CL_DEVICE_NOT_FOUND,
+ * no Vulkan ICD), which each probe backend reports as GD_PS_NODEVICE. */
 int gd_probe_init_says_no_device(const struct gd_probe_result *init)
 {
-	const char *d = init->detail;
-
-	if (init->status != GD_PS_ERROR)
-		return 0;
-	return strstr(d, "NoDevice") || strstr(d, "no device") ||
-	       strstr(d, "NO_DEVICE") || strstr(d, "No device") ||
-	       strstr(d, "no NVIDIA GPU") || strstr(d, "DEVICE_NOT_FOUND") ||
-	       strstr(d, "no ROCm-capable");
+	return init->status == GD_PS_NODEVICE;
 }
 
 /* The backend could not start: missing, skipped, no device, init fails. */
@@ -70,6 +61,7 @@ static int init_verdict(const struct gd_probe_result *init,
 		}
 		gd_trim(v->text);
 		break;
+	case GD_PS_NODEVICE: /* the runtime's own "no device" code */
 	case GD_PS_ERROR:
 		v->level = gd_probe_init_says_no_device(init) ? GD_PV_ABSENT
 							      : GD_PV_BROKEN;

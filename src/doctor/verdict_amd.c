@@ -10,7 +10,7 @@
 
 static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 {
-	char mem[64] = "VRAM unknown", rev[16] = "";
+	char mem[112] = "VRAM unknown", rev[16] = "";
 
 	if (gd_known(&g->pci.revision))
 		gd_fmt(rev, sizeof rev, " rev %02llx",
@@ -22,8 +22,16 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 		gd_v_fact(v, GD_C_AMD_GFX_TARGET, "GPU target %s, from %s", g->gfx,
 			  g->gfx_source[0] ? g->gfx_source : "?");
 	if (gd_known(&g->vram_total))
-		gd_fmt(mem, sizeof mem, "%.1f GiB VRAM",
-		       (double)g->vram_total.v / (1024.0 * 1024 * 1024));
+		gd_fmt(mem, sizeof mem, "%.1f GiB %s",
+		       (double)g->vram_total.v / (1024.0 * 1024 * 1024),
+		       g->integrated ? "carve-out" : "VRAM");
+	else if (g->integrated)
+		gd_strlcpy(mem, gd_known(&g->shared_mem) ? "carve-out unknown"
+			   : "memory sizes unknown", sizeof mem);
+	if (g->integrated && gd_known(&g->shared_mem))
+		gd_fmt(mem + strlen(mem), sizeof mem - strlen(mem),
+		       ", %.1f GiB shared system memory",
+		       (double)g->shared_mem.v / (1024.0 * 1024 * 1024));
 	if (gd_known(&g->cu_count))
 		gd_v_fact(v, GD_C_AMD_COMPUTE_UNITS, "%llu compute units, %s",
 			  (unsigned long long)g->cu_count.v, mem);
@@ -309,6 +317,38 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 	}
 }
 
+static int amdgpu_bound(const struct gd_gpu *g)
+{
+	return gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "amdgpu");
+}
+
+/* A family KFD never supported (kb amd_no_kfd): no ROCm, whatever is
+ * loaded; Vulkan is the GPU path left. */
+static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
+			  const struct gd_gpu *g, const char *title,
+			  struct gd_verdict *v)
+{
+	struct gd_kb_no_kfd nk;
+	int have_vk;
+
+	v->status = GD_V_UNSUPPORTED;
+	gd_fmt(v->headline, sizeof v->headline, "%s: ROCm cannot use this "
+	       "GPU (%s: KFD never supported it)", title, g->amd_no_kfd);
+	gd_v_fact(v, GD_C_AMD_NO_KFD_FAMILY, "%s", g->gfx_why);
+	if (gd_kb_amd_no_kfd_get(ctx->kb, g->pci.device_id,
+				 gd_known(&g->pci_name) ? g->pci_name.v : "",
+				 &nk) == 0)
+		gd_v_sources(v, nk.sources);
+	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
+	vulkan_fallback(inv, v, &have_vk);
+	if (!amdgpu_bound(g))
+		gd_v_step(v, GD_C_AMD_VULKAN_BIND_AMDGPU,
+			  "Vulkan (RADV) needs amdgpu, not radeon, bound to "
+			  "this GPU: boot with radeon.si_support=0 "
+			  "amdgpu.si_support=1");
+	vulkan_step(v, have_vk, v);
+}
+
 void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,
 		    struct gd_verdict *v)
@@ -324,12 +364,16 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 
 	gd_v_gpu_title(g, t, title, sizeof title);
 	amd_facts(g, v);
+	if (!g->gfx[0] && g->amd_no_kfd[0]) {
+		no_kfd_family(ctx, inv, g, title, v);
+		return;
+	}
 	if (!g->gfx[0]) {
 		v->status = GD_V_UNKNOWN;
 		gd_fmt(v->headline, sizeof v->headline,
 		       "%s: GPU target unknown (%s)", title,
 		       g->gfx_source[0] ? g->gfx_source : "no KFD node and no kb entry for this PCI id");
-		if (!m->kernel.kfd_present)
+		if (!m->kernel.kfd_present && !amdgpu_bound(g))
 			gd_v_step(v, GD_C_AMD_DRIVER_LOAD, "Load the amdgpu kernel driver (sudo modprobe amdgpu); "
 				     "without /sys/class/kfd ROCm sees no GPU");
 		return;
@@ -340,7 +384,12 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	eff = amd_override(g, v);
 	if (g->visible_note[0])
 		gd_v_fact(v, GD_C_VISIBILITY_NOTE, "%s", g->visible_note);
-	if (!m->kernel.kfd_present)
+	if (!m->kernel.kfd_present && amdgpu_bound(g))
+		gd_v_step(v, GD_C_AMD_KFD_NOT_IN_KERNEL,
+			  "amdgpu drives this GPU but the KFD interface "
+			  "(/sys/class/kfd) is missing: use a kernel built with "
+			  "CONFIG_HSA_AMD");
+	else if (!m->kernel.kfd_present)
 		gd_v_step(v, GD_C_AMD_KFD_MISSING, "The KFD interface (/sys/class/kfd) is missing: load "
 			     "amdgpu (sudo modprobe amdgpu) with a kernel built with "
 			     "CONFIG_HSA_AMD");

@@ -22,6 +22,23 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 	if (cc)
 		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY, "compute capability %s (%s, %s)",
 			  cc->cc ? cc->cc : "?", g->nv.sm, cc->arch ? cc->arch : "?");
+	else if (g->nv.sm[0])
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY,
+			  "compute capability %s (%s)", g->nv.sm,
+			  g->nv.arch[0] ? g->nv.arch : "architecture unknown");
+	else
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,
+			  "compute capability unknown: the knowledge base has "
+			  "neither PCI id 0x%04x nor its pci.ids chip name",
+			  g->pci.device_id);
+	if (g->nv.sm[0] && gd_startswith(g->nv.sm_src, "from pci.ids"))
+		gd_v_fact(v, GD_C_NVIDIA_SM_FROM_CHIP,
+			  "%s %s: the knowledge base has no entry for PCI id "
+			  "0x%04x", g->nv.sm, g->nv.sm_src, g->pci.device_id);
+	if (g->nv.last_driver[0])
+		gd_v_fact(v, GD_C_NVIDIA_LAST_DRIVER,
+			  "NVIDIA's %s driver series is the last that "
+			  "supports %s GPUs", g->nv.last_driver, g->nv.arch);
 	if (cc && cc->last_cuda)
 		gd_v_fact(v, GD_C_NVIDIA_LAST_CUDA, "CUDA %s is the last release that supports %s",
 			  cc->last_cuda, g->nv.sm);
@@ -70,7 +87,15 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 
 	if (bound)
 		return 1;
-	if (installed)
+	if (installed && g->nv.last_driver[0] &&
+	    strtoul(inv->cuda_driver.v, NULL, 10) >
+		    strtoul(g->nv.last_driver, NULL, 10))
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_TOO_NEW,
+			  "The NVIDIA driver %s is newer than the %s series, "
+			  "the last that supports %s GPUs: it does not drive "
+			  "this GPU; install the %s series", inv->cuda_driver.v,
+			  g->nv.last_driver, g->nv.arch, g->nv.last_driver);
+	else if (installed)
 		gd_v_step(v, GD_C_NVIDIA_DRIVER_NOT_BOUND, "The NVIDIA driver %s is installed but its kernel "
 			     "module does not drive this GPU%s: %sload it (sudo "
 			     "modprobe nvidia) and reboot if it does not bind",
@@ -78,12 +103,42 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 			  nouveau ? "blacklist nouveau (echo 'blacklist nouveau' | "
 				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
 				    "sudo update-initramfs -u), then " : "");
+	else if (g->nv.last_driver[0])
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL_LEGACY,
+			  "Install NVIDIA's %s driver series, the last that "
+			  "supports %s GPUs (newer drivers do not drive this "
+			  "one), and reboot%s", g->nv.last_driver, g->nv.arch,
+			  nouveau ? "; it replaces nouveau, which has no CUDA" : "");
 	else
 		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL, "Install NVIDIA's driver (Debian: nvidia-driver from "
 			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "
 			     "reboot%s", nouveau ? "; it replaces nouveau, which "
 						    "has no CUDA" : "");
 	return 0;
+}
+
+/* An architecture current CUDA (last) or drivers dropped: the steps, and
+ * the CUDA major the install lines may use. 1 when CUDA dropped it. */
+static int legacy_steps(const struct gd_gpu *g, const char *last,
+			struct gd_verdict *v, unsigned *major)
+{
+	if (last) {
+		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
+
+		gd_v_step(v, GD_C_NVIDIA_ARCH_DROPPED,
+			  "CUDA releases after %s no longer support %s: use "
+			  "framework builds for CUDA %s or older (PyTorch: the "
+			  "newest wheel built for it), not the current ones",
+			  last, g->nv.sm, last);
+		if (!*major || last_major < *major)
+			*major = last_major;
+	}
+	if (g->nv.last_driver[0])
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_STAY_LEGACY,
+			  "Stay on NVIDIA's %s driver series (the legacy "
+			  "branch for %s): a newer driver does not drive this "
+			  "GPU", g->nv.last_driver, g->nv.arch);
+	return last != NULL;
 }
 
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
@@ -95,6 +150,9 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
 	int too_old = 0, dropped = 0;
+
+	if (!last && g->nv.last_cuda[0])
+		last = g->nv.last_cuda;
 
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	nv_facts(ctx, inv, g, v);
@@ -118,17 +176,7 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_step(v, GD_C_CUDA_DRIVER_UPGRADE, "Upgrade the NVIDIA driver to %s or newer, or use "
 			     "builds for an older CUDA (%s)", c->min_driver, c->why);
 	}
-	if (last) {
-		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
-
-		dropped = 1;
-		gd_v_step(v, GD_C_NVIDIA_ARCH_DROPPED, "CUDA releases after %s no longer support %s: use "
-			     "framework builds for CUDA %s or older (PyTorch: the "
-			     "newest wheel built for it), not the current ones",
-			  last, g->nv.sm, last);
-		if (!major || last_major < major)
-			major = last_major;
-	}
+	dropped = legacy_steps(g, last, v, &major);
 	if (g->hidden)
 		gd_v_step(v, GD_C_VISIBILITY_UNHIDE_CUDA, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,

@@ -174,6 +174,38 @@ struct gd_kb_driver_min {
 size_t gd_kb_driver_mins(const gd_kb *kb, struct gd_kb_driver_min *out,
 			 size_t cap);
 
+/* nvidia_chips[]: the entry with the longest chip prefix of chip, a
+ * pci.ids chip name ("GV100GL" -> the "GV100" entry). 0, or -1 (out
+ * zeroed) when no prefix matches. */
+struct gd_kb_nvidia_chip {
+	const char *prefix; /* the matched chip prefix */
+	const char *sm, *cc, *arch, *last_cuda, *last_driver, *note;
+	struct gd_kb_list sources;
+};
+int gd_kb_nvidia_chip_get(const gd_kb *kb, const char *chip,
+			  struct gd_kb_nvidia_chip *out);
+
+/* pci_not_gpu[]: a display-class PCI device that is no GPU (a BMC's VGA,
+ * an emulated adapter). 0, or -1 (out zeroed) when not listed. */
+struct gd_kb_not_gpu {
+	const char *kind; /* "bmc", "emulated" */
+	const char *name, *note;
+	struct gd_kb_list sources;
+};
+int gd_kb_not_gpu_get(const gd_kb *kb, unsigned vendor_id, unsigned device_id,
+		      struct gd_kb_not_gpu *out);
+
+/* amd_no_kfd[]: an AMD family KFD never supported, by PCI id or else by
+ * the chip its pci.ids name starts with ("Cape Verde PRO [...]", not
+ * "Cape Verdes"; pci_name may be NULL or ""). 0, or -1 (out zeroed). */
+struct gd_kb_no_kfd {
+	const char *family, *gfx, *note;
+	int by_chip; /* found by the chip name, not by the PCI id */
+	struct gd_kb_list sources;
+};
+int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
+			 const char *pci_name, struct gd_kb_no_kfd *out);
+
 /* workloads.<w>.<stack> ("cuda", "rocm", "vulkan", "cpu"). 0, or -1 when
  * the kb has no such advice (out->present 0). */
 int gd_kb_workload_get(const gd_kb *kb, enum gd_kb_workload w,

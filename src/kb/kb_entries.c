@@ -3,6 +3,7 @@
  * names come from kb_keys.h; the shapes are docs/kb.md's, checked by
  * kb_validate.c before any of this runs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -325,6 +326,120 @@ size_t gd_kb_driver_mins(const gd_kb *kb, struct gd_kb_driver_min *out,
 		out[i].windows_min = str(e, GD_KBK_WINDOWS);
 	}
 	return json_array_size(tab);
+}
+
+/* "0x1a03" -> 0x1a03; -1 (no id) when not a string. */
+static unsigned long hex_of(const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return s ? strtoul(s, NULL, 16) : (unsigned long)-1;
+}
+
+static int has_hex(const json_t *ids, unsigned id)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(ids, i, e)
+		if (hex_of(e) == id)
+			return 1;
+	return 0;
+}
+
+int gd_kb_nvidia_chip_get(const gd_kb *kb, const char *chip,
+			  struct gd_kb_nvidia_chip *out)
+{
+	const json_t *e, *best = NULL, *pre;
+	size_t i, j, best_len = 0;
+
+	memset(out, 0, sizeof *out);
+	json_array_foreach(gd_kb_get(kb, GD_KBK_NVIDIA_CHIPS), i, e) {
+		json_array_foreach(json_object_get(e, GD_KBK_CHIPS), j, pre) {
+			const char *p = json_string_value(pre);
+			size_t n = p ? strlen(p) : 0;
+
+			if (chip && n > best_len && !strncmp(chip, p, n)) {
+				best = e;
+				best_len = n;
+				out->prefix = p;
+			}
+		}
+	}
+	if (!best)
+		return -1;
+	out->sm = str(best, GD_KBK_SM);
+	out->cc = str(best, GD_KBK_CC);
+	out->arch = str(best, GD_KBK_ARCH);
+	out->last_cuda = str(best, GD_KBK_LAST_CUDA);
+	out->last_driver = str(best, GD_KBK_LAST_DRIVER);
+	out->note = str(best, GD_KBK_NOTE);
+	out->sources = list_of(best, GD_KBK_SOURCES);
+	return 0;
+}
+
+int gd_kb_not_gpu_get(const gd_kb *kb, unsigned vendor_id, unsigned device_id,
+		      struct gd_kb_not_gpu *out)
+{
+	const json_t *e;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	json_array_foreach(gd_kb_get(kb, GD_KBK_PCI_NOT_GPU), i, e) {
+		if (hex_of(json_object_get(e, GD_KBK_VENDOR_ID)) != vendor_id ||
+		    !has_hex(json_object_get(e, GD_KBK_DEVICE_IDS), device_id))
+			continue;
+		out->kind = str(e, GD_KBK_KIND);
+		out->name = str(e, GD_KBK_NAME);
+		out->note = str(e, GD_KBK_NOTE);
+		out->sources = list_of(e, GD_KBK_SOURCES);
+		return 0;
+	}
+	return -1;
+}
+
+/* A chip that pci_name starts with, followed by a space, '/' or the end
+ * ("Cape Verde PRO", not "Cape Verdes"). */
+static int chip_match(const json_t *chips, const char *pci_name)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(chips, i, c) {
+		const char *p = json_string_value(c);
+		size_t n = p ? strlen(p) : 0;
+
+		if (n && !strncmp(pci_name, p, n) &&
+		    (pci_name[n] == ' ' || pci_name[n] == '/' || !pci_name[n]))
+			return 1;
+	}
+	return 0;
+}
+
+int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
+			 const char *pci_name, struct gd_kb_no_kfd *out)
+{
+	const json_t *list = gd_kb_get(kb, GD_KBK_AMD_NO_KFD), *e, *hit = NULL;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	json_array_foreach(list, i, e)
+		if (!hit && has_hex(json_object_get(e, GD_KBK_PCI_IDS), device_id))
+			hit = e;
+	/* the PCI id wins; the chip name covers ids the list lacks */
+	json_array_foreach(list, i, e)
+		if (!hit && pci_name && pci_name[0] &&
+		    chip_match(json_object_get(e, GD_KBK_CHIPS), pci_name)) {
+			hit = e;
+			out->by_chip = 1;
+		}
+	if (!hit)
+		return -1;
+	out->family = str(hit, GD_KBK_FAMILY);
+	out->gfx = str(hit, GD_KBK_GFX);
+	out->note = str(hit, GD_KBK_NOTE);
+	out->sources = list_of(hit, GD_KBK_SOURCES);
+	return 0;
 }
 
 static const json_t *workload(const gd_kb *kb, enum gd_kb_workload w,

@@ -14,6 +14,9 @@
 #define GD_KBK_SIGNATURES "signatures"
 #define GD_KBK_NVIDIA "nvidia"
 #define GD_KBK_WORKLOADS "workloads"
+#define GD_KBK_PCI_NOT_GPU "pci_not_gpu"
+#define GD_KBK_NVIDIA_CHIPS "nvidia_chips"
+#define GD_KBK_AMD_NO_KFD "amd_no_kfd"
 
 /* shared */
 #define GD_KBK_ID "id"
@@ -78,6 +81,14 @@
 #define GD_KBK_CUDA "cuda"
 #define GD_KBK_LINUX "linux"
 #define GD_KBK_WINDOWS "windows"
+
+/* pci_not_gpu[] */
+#define GD_KBK_VENDOR_ID "vendor_id"
+#define GD_KBK_DEVICE_IDS "device_ids"
+
+/* nvidia_chips[], amd_no_kfd[] (with family, gfx, pci_ids) */
+#define GD_KBK_CHIPS "chips"
+#define GD_KBK_LAST_DRIVER "last_driver_branch"
 
 /* workloads.<w>.<stack> */
 #define GD_KBK_INSTALL_BY_MAJOR "install_by_cuda_major"

@@ -502,6 +502,53 @@ static int check_nvidia(struct vctx *v, const json_t *nv)
 	return 0;
 }
 
+/* Optional hardware lists: pci_not_gpu (display devices that are no GPU),
+ * amd_no_kfd (AMD families KFD never supported) and nvidia_chips (pci.ids
+ * chip-name prefix -> sm). */
+static int check_hw(struct vctx *v, const json_t *root)
+{
+	static const char *const kinds[] = {"bmc", "emulated", NULL};
+	const json_t *o, *id;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(root, "pci_not_gpu"), i, o) {
+		enter(v, "name", jstr(o, "name"));
+		if (!is_pci(jstr(o, "vendor_id")) || !jstr(o, "name") ||
+		    !one_of(jstr(o, "kind"), kinds) ||
+		    !json_array_size(json_object_get(o, "device_ids")))
+			return fail(v, "pci_not_gpu", 1, "each entry needs "
+				    "\"vendor_id\" (0x1a03), \"device_ids\", "
+				    "\"kind\" (bmc, emulated) and \"name\"");
+		json_array_foreach(json_object_get(o, "device_ids"), j, id)
+			if (!is_pci(json_string_value(id)))
+				return fail(v, "device_ids", 1, "device ids "
+					    "are \"0x\" and 4 hex digits");
+	}
+	json_array_foreach(json_object_get(root, "amd_no_kfd"), i, o) {
+		enter(v, "gfx", jstr(o, "gfx"));
+		if (!is_gfx(jstr(o, "gfx")) || !jstr(o, "family") ||
+		    !json_array_size(json_object_get(o, "pci_ids")))
+			return fail(v, "amd_no_kfd", 1, "each family needs "
+				    "\"gfx\", \"family\" and \"pci_ids\"");
+		json_array_foreach(json_object_get(o, "pci_ids"), j, id)
+			if (!is_pci(json_string_value(id)))
+				return fail(v, "pci_ids", 1, "PCI ids are \"0x\" "
+					    "and 4 hex digits");
+	}
+	json_array_foreach(json_object_get(root, "nvidia_chips"), i, o) {
+		const char *sm = jstr(o, "sm");
+
+		enter(v, "arch", jstr(o, "arch"));
+		if (!sm || strncmp(sm, "sm_", 3) || !jstr(o, "arch") ||
+		    !json_array_size(json_object_get(o, "chips")) ||
+		    !str_or_null(o, "last_driver_branch"))
+			return fail(v, "nvidia_chips", 1, "each entry needs "
+				    "\"chips\" (name prefixes), \"sm\", \"arch\" "
+				    "and \"last_driver_branch\" (string or null)");
+	}
+	return 0;
+}
+
 static int check_top(struct vctx *v, const json_t *root)
 {
 	static const struct {
@@ -559,7 +606,8 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 	    each(&v, json_object_get(root, "strategies"), check_strategy) < 0 ||
 	    check_ids(&v, json_object_get(root, "signatures"), "signatures") < 0 ||
 	    each(&v, json_object_get(root, "signatures"), check_signature) < 0 ||
-	    check_nvidia(&v, json_object_get(root, "nvidia")) < 0)
+	    check_nvidia(&v, json_object_get(root, "nvidia")) < 0 ||
+	    check_hw(&v, root) < 0)
 		return -1;
 	/* Every "sources" list below the top level names known sources. */
 	json_object_foreach((json_t *)root, k, m) {

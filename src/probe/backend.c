@@ -34,7 +34,7 @@ static const char *const status_names[] = {
 	[GD_PS_OK] = "ok",           [GD_PS_WRONG] = "wrong",
 	[GD_PS_ERROR] = "error",     [GD_PS_MISSING] = "missing",
 	[GD_PS_CRASH] = "crash",     [GD_PS_HANG] = "hang",
-	[GD_PS_SKIPPED] = "skipped",
+	[GD_PS_SKIPPED] = "skipped", [GD_PS_NODEVICE] = "no_device",
 };
 
 const char *gd_probe_status_name(enum gd_probe_status s)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops.h"
 #include "probe.h"
 
 struct gd_pc;
@@ -48,22 +49,32 @@ struct gd_pc {
 void gd_pc_phase(struct gd_pc *pc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void gd_pc_device(struct gd_pc *pc, const struct gd_probe_device *d);
-/* Starts the next step. Returns 1 when it is to run (announced), 0 when
- * a restart or --only skips it. gd_pc_begin_always() runs it regardless
- * (init, context setup: later steps need it). */
-int gd_pc_begin(struct gd_pc *pc, int dev, const char *op);
-void gd_pc_begin_always(struct gd_pc *pc, int dev, const char *op);
+/* Starts the next step, op from the table (ops.h). Returns 1 when it is
+ * to run (announced), 0 when --quick, --only, the lack of --bench, a
+ * restart or the child's --only step leaves it out. gd_pc_begin_always()
+ * runs it regardless (init: later steps need it). */
+int gd_pc_begin(struct gd_pc *pc, int dev, enum gd_op op);
+void gd_pc_begin_always(struct gd_pc *pc, int dev, enum gd_op op);
+/* Would gd_pc_begin() run op by selection (--quick, --only, --bench)?
+ * For set-up that only a selected op needs. */
+int gd_pc_wants(const struct gd_pc *pc, enum gd_op op);
+/* A self-test case: a step named outside the op table. */
+int gd_pc_begin_case(struct gd_pc *pc, int dev, const char *name);
 /* The result of the step begun last. */
 void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* A step that is not run at all (library missing, no device): one call
  * instead of begin + end. */
-void gd_pc_skip(struct gd_pc *pc, int dev, const char *op,
+void gd_pc_skip(struct gd_pc *pc, int dev, enum gd_op op,
 		enum gd_probe_status st, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* A device whose context/queue cannot be made: an error on its
+ * alloc_device row, whatever the selection (else it would go unseen). */
+void gd_pc_setup_failed(struct gd_pc *pc, int dev, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
 		  const char *unit, const char *note);
-/* `--bench` as one step named "bench" (so a hang or crash while
+/* `--bench` as one step, GD_OP_BENCH (so a hang or crash while
  * measuring is reported, and restarted past, like any op): begin returns
  * 1 when it is to run; end reports how many figures came out. */
 int gd_pc_bench_begin(struct gd_pc *pc, int dev);

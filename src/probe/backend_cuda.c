@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "cuda_api.h"
-
-#define N_VEC (1 << 20)
+#include "device.h"
 
 void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap)
 {
@@ -39,13 +38,6 @@ void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap)
 	gd_fmt(buf, cap, "%s (%d)%s%s", name ? name : "CUresult", r,
 	       msg ? ": " : "", msg ? msg : "");
 }
-
-#define CU_FAIL(what, r)                                                       \
-	do {                                                                   \
-		char e_[200];                                                  \
-		gd_cu_errstr(cu, (r), e_, sizeof e_);                          \
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s", (what), e_);           \
-	} while (0)
 
 const char *const *gd_cu_lib_dirs(void)
 {
@@ -165,6 +157,17 @@ static void cu_nvml_driver(struct gd_pc *pc, char *out, size_t cap)
 	}
 }
 
+/* CUDA_ERROR_NO_DEVICE is the driver's own "no device": its status. */
+static void cu_init_fail(struct gd_pc *pc, const struct gd_cu *cu,
+			 const char *what, CUresult r)
+{
+	char e[200];
+
+	gd_cu_errstr(cu, r, e, sizeof e);
+	gd_pc_end(pc, r == GD_CU_ERROR_NO_DEVICE ? GD_PS_NODEVICE
+		  : GD_PS_ERROR, 0, "%s: %s", what, e);
+}
+
 static int cu_init(struct gd_pc *pc, struct gd_cu *cu, const char *lib)
 {
 	char nvml[64];
@@ -174,13 +177,14 @@ static int cu_init(struct gd_pc *pc, struct gd_cu *cu, const char *lib)
 	gd_pc_phase(pc, "cuInit");
 	r = cu->Init(0);
 	if (r) {
-		CU_FAIL("cuInit", r);
+		cu_init_fail(pc, cu, "cuInit", r);
 		return 0;
 	}
 	cu->DriverGetVersion(&cu->driver_version);
 	r = cu->DeviceGetCount(&n);
 	if (r || n <= 0) {
-		CU_FAIL("cuDeviceGetCount", r ? r : GD_CU_ERROR_NO_DEVICE);
+		cu_init_fail(pc, cu, "cuDeviceGetCount",
+			     r ? r : GD_CU_ERROR_NO_DEVICE);
 		return 0;
 	}
 	cu_nvml_driver(pc, nvml, sizeof nvml);
@@ -214,93 +218,13 @@ static int cu_init(struct gd_pc *pc, struct gd_cu *cu, const char *lib)
 	return n < 16 ? n : 16;
 }
 
-/* Device memory, pinned host memory and the copies, checked by reading
- * back what was written. */
-static void cu_memory_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
-{
-	size_t sz = 64u << 20;
-	unsigned char *h = malloc(sz), *back = malloc(sz), *pin = NULL;
-	CUdeviceptr m = 0;
-	CUresult r;
-
-	if (!h || !back)
-		goto out;
-	for (size_t i = 0; i < sz; i++)
-		h[i] = (unsigned char)(i * 7 + 1);
-	if (gd_pc_begin(pc, dev, "alloc_device")) {
-		gd_pc_phase(pc, "cuMemAlloc 64 MiB");
-		r = cu->MemAlloc(&m, sz);
-		if (!r)
-			r = cu->MemsetD8(m, 0, sz);
-		if (r)
-			CU_FAIL("cuMemAlloc/cuMemsetD8 64 MiB", r);
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, cleared");
-	}
-	if (!m && cu->MemAlloc(&m, sz))
-		goto out;
-	if (!pc->args->quick && gd_pc_begin(pc, dev, "alloc_pinned")) {
-		gd_pc_phase(pc, "cuMemAllocHost 64 MiB");
-		r = cu->MemAllocHost((void **)&pin, sz);
-		if (r) {
-			pin = NULL;
-			CU_FAIL("cuMemAllocHost 64 MiB", r);
-		} else {
-			memset(pin, 0x5a, sz);
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB page-locked");
-		}
-	}
-	if (gd_pc_begin(pc, dev, "copy_h2d")) {
-		gd_pc_phase(pc, "cuMemcpyHtoD 64 MiB pageable");
-		r = cu->MemcpyHtoD(m, h, sz);
-		if (r)
-			CU_FAIL("cuMemcpyHtoD", r);
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB pageable, synchronous");
-	}
-	if (gd_pc_begin(pc, dev, "copy_d2h")) {
-		gd_pc_phase(pc, "cuMemcpyDtoH 64 MiB pageable");
-		memset(back, 0, sz);
-		r = cu->MemcpyDtoH(back, m, sz);
-		if (r)
-			CU_FAIL("cuMemcpyDtoH", r);
-		else if (memcmp(back, h, sz))
-			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs from what was written");
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, checked");
-	}
-	if (!pc->args->quick && gd_pc_begin(pc, dev, "copy_h2d_async")) {
-		if (!pin) {
-			gd_pc_end(pc, GD_PS_SKIPPED, 0, "no pinned memory");
-		} else {
-			gd_pc_phase(pc, "cuMemcpyHtoDAsync pinned + cuStreamSynchronize");
-			r = cu->MemcpyHtoDAsync(m, pin, sz, cu->stream);
-			if (!r)
-				r = cu->MemcpyDtoHAsync(back, m, sz, cu->stream);
-			if (!r)
-				r = cu->StreamSynchronize(cu->stream);
-			if (r)
-				CU_FAIL("async copy", r);
-			else
-				gd_pc_end(pc, memcmp(back, pin, sz) ? GD_PS_WRONG : GD_PS_OK,
-					  0, "64 MiB pinned, asynchronous, checked");
-		}
-	}
-out:
-	if (m)
-		cu->MemFree(m);
-	if (pin)
-		cu->MemFreeHost(pin);
-	free(h);
-	free(back);
-}
-
 static void cu_device_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
 	CUresult r;
 
 	cu->ctx = NULL;
 	cu->stream = NULL;
+	cu->ev[0] = cu->ev[1] = NULL;
 	gd_pc_phase(pc, "cuDevicePrimaryCtxRetain %d", dev);
 	r = cu->DeviceGet(&cu->dev, dev);
 	if (!r)
@@ -313,27 +237,27 @@ static void cu_device_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 		char e[200];
 
 		gd_cu_errstr(cu, r, e, sizeof e);
-		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR,
-			   "context/stream: %s", e);
+		gd_pc_setup_failed(pc, dev, "context/stream: %s", e);
 		goto out;
 	}
 	cu->DeviceGetAttribute(&cu->cc_major, GD_CU_ATTR_CC_MAJOR, cu->dev);
 	cu->DeviceGetAttribute(&cu->cc_minor, GD_CU_ATTR_CC_MINOR, cu->dev);
-	cu_memory_ops(pc, cu, dev);
-	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
-		gd_cu_vector_add(pc, cu);
+	gd_dev_memory_ops(pc, &gd_cu_devops, cu, dev);
+	if (gd_pc_begin(pc, dev, GD_OP_KERNEL_VECTOR_ADD))
+		gd_dev_vector_add(pc, &gd_cu_devops, cu);
 	gd_cu_gemm_ops(pc, cu, dev);
-	if (!pc->args->quick) {
-		gd_cu_conv_op(pc, cu, dev);
-		if (gd_pc_begin(pc, dev, "context_cycle"))
-			gd_cu_context_cycle(pc, cu);
-	}
+	gd_cu_conv_op(pc, cu, dev);
+	if (gd_pc_begin(pc, dev, GD_OP_CONTEXT_CYCLE))
+		gd_cu_context_cycle(pc, cu);
 	if (gd_pc_bench_begin(pc, dev)) {
-		gd_cu_bench(pc, cu, dev);
+		gd_dev_bench(pc, &gd_cu_devops, cu, dev);
 		gd_cu_gemm_bench(pc, cu, dev);
 		gd_pc_bench_end(pc);
 	}
 out:
+	for (int i = 0; i < 2; i++)
+		if (cu->ev[i])
+			cu->EventDestroy(cu->ev[i]);
 	if (cu->stream)
 		cu->StreamDestroy(cu->stream);
 	if (cu->ctx)
@@ -347,7 +271,7 @@ static int cuda_run(struct gd_pc *pc)
 	int n;
 
 	memset(&cu, 0, sizeof cu);
-	gd_pc_begin_always(pc, -1, "init");
+	gd_pc_begin_always(pc, -1, GD_OP_INIT);
 	if (cu_load(pc, &cu, lib, sizeof lib))
 		return 0;
 	n = cu_init(pc, &cu, lib);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cuda_api.h"
+#include "device.h"
 
 typedef struct cublasContext *cublasHandle_t;
 enum { GD_R_32F = 0, GD_R_16F = 2, GD_R_16BF = 14 }; /* cudaDataType */
@@ -183,18 +184,16 @@ out:
 
 void gd_cu_gemm_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
-	static const struct { const char *op, *fn; int type, full; } ops[] = {
-		{"gemm_fp32", "cublasSgemm_v2", GD_R_32F, 0},
-		{"gemm_fp16", "cublasGemmEx fp16", GD_R_16F, 1},
-		{"gemm_bf16", "cublasGemmEx bf16", GD_R_16BF, 1},
+	static const struct { enum gd_op op; const char *fn; int type; } ops[] = {
+		{GD_OP_GEMM_FP32, "cublasSgemm_v2", GD_R_32F},
+		{GD_OP_GEMM_FP16, "cublasGemmEx fp16", GD_R_16F},
+		{GD_OP_GEMM_BF16, "cublasGemmEx bf16", GD_R_16BF},
 	};
 	struct gd_cublas b;
 	char why[1000];
 	int opened = -1;
 
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		if (ops[i].full && pc->args->quick)
-			continue;
 		if (!gd_pc_begin(pc, dev, ops[i].op))
 			continue;
 		if (opened < 0)
@@ -209,63 +208,61 @@ void gd_cu_gemm_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 		b.Destroy(b.h);
 }
 
-/* GEMM rate at n = 8192, CUDA events, median of 10 after 3 warm-ups. */
+struct gemm_bench {
+	struct gd_cublas *b;
+	int type, n;
+	CUdeviceptr A, B, C;
+};
+
+static int gemm_once(void *arg)
+{
+	struct gemm_bench *x = arg;
+
+	return gemm_call(x->b, x->type, x->n, x->A, x->B, x->C);
+}
+
+/* GEMM rate at n = 8192, CUDA events (the device timer of the
+ * primitives), median of 10 after 3 warm-ups. */
 void gd_cu_gemm_bench(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
 	static const struct { const char *name; int type; } t[] = {
 		{"gemm_fp32_rate", GD_R_32F}, {"gemm_fp16_rate", GD_R_16F},
 		{"gemm_bf16_rate", GD_R_16BF},
 	};
-	const int n = 8192;
-	size_t bytes = (size_t)n * n * 4;
-	CUdeviceptr A = 0, B = 0, C = 0;
 	struct gd_cublas b;
-	CUevent e0 = NULL, e1 = NULL;
+	struct gemm_bench x = {&b, 0, 8192, 0, 0, 0};
+	size_t bytes = (size_t)x.n * x.n * 4;
 	char why[1000], note[160];
 
 	if (blas_open(pc, cu, &b, why, sizeof why) != GD_PS_OK)
 		return;
-	if (cu->MemAlloc(&A, bytes) || cu->MemAlloc(&B, bytes) ||
-	    cu->MemAlloc(&C, bytes) || cu->EventCreate(&e0, 0) ||
-	    cu->EventCreate(&e1, 0))
+	if (cu->MemAlloc(&x.A, bytes) || cu->MemAlloc(&x.B, bytes) ||
+	    cu->MemAlloc(&x.C, bytes))
 		goto out;
-	cu->MemsetD8(A, 0x3c, bytes); /* 0x3c3c...: small finite values in */
-	cu->MemsetD8(B, 0x3c, bytes); /* fp32, fp16 (1.06) and bf16 (0.011) */
+	cu->MemsetD8(x.A, 0x3c, bytes); /* 0x3c3c...: small finite values in */
+	cu->MemsetD8(x.B, 0x3c, bytes); /* fp32, fp16 (1.06) and bf16 (0.011) */
 	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
-		double ts[10];
-		int ok = 1;
+		double s;
 
-		gd_pc_phase(pc, "bench: %s %d", t[k].name, n);
-		for (int i = -3; i < 10 && ok; i++) {
-			float ms = 0;
-
-			cu->EventRecord(e0, cu->stream);
-			ok = !gemm_call(&b, t[k].type, n, A, B, C);
-			cu->EventRecord(e1, cu->stream);
-			ok = ok && !cu->EventSynchronize(e1) &&
-			     !cu->EventElapsedTime(&ms, e0, e1);
-			if (i >= 0)
-				ts[i] = ms * 1e-3;
-		}
-		if (!ok)
+		gd_pc_phase(pc, "bench: %s %d", t[k].name, x.n);
+		x.type = t[k].type;
+		s = gd_dev_time(&gd_cu_devops, cu, gemm_once, &x, 3, 10);
+		if (s <= 0)
 			continue;
 		gd_fmt(note, sizeof note, "%s n=%d, 2n^3 flops, compute 32F, "
 		       "CUDA events, median of 10",
-		       t[k].type == GD_R_32F ? "cublasSgemm" : "cublasGemmEx", n);
+		       t[k].type == GD_R_32F ? "cublasSgemm" : "cublasGemmEx",
+		       x.n);
 		gd_pc_figure(pc, dev, t[k].name,
-			     2.0 * n * n * (double)n / gd_pc_median(ts, 10) / 1e12,
+			     2.0 * x.n * x.n * (double)x.n / s / 1e12,
 			     "TFLOP/s", note);
 	}
 out:
-	if (e0)
-		cu->EventDestroy(e0);
-	if (e1)
-		cu->EventDestroy(e1);
-	if (A)
-		cu->MemFree(A);
-	if (B)
-		cu->MemFree(B);
-	if (C)
-		cu->MemFree(C);
+	if (x.A)
+		cu->MemFree(x.A);
+	if (x.B)
+		cu->MemFree(x.B);
+	if (x.C)
+		cu->MemFree(x.C);
 	b.Destroy(b.h);
 }

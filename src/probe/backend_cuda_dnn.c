@@ -157,7 +157,7 @@ void gd_cu_conv_op(struct gd_pc *pc, struct gd_cu *cu, int dev)
 	const char *bad;
 	int st = 0;
 
-	if (!gd_pc_begin(pc, dev, "conv_fwd"))
+	if (!gd_pc_begin(pc, dev, GD_OP_CONV_FWD))
 		return;
 	memset(&d, 0, sizeof d);
 	memset(&c, 0, sizeof c);

@@ -1,12 +1,11 @@
 /* probe/backend_cuda_kernel: the run-time compiled kernel (NVRTC, or PTX
- * handed to the driver's JIT), contexts from several threads, and the
- * copy/launch figures of `probe --bench`. */
+ * handed to the driver's JIT) and contexts from several threads. The
+ * vector_add op and the copy/launch figures run it through the device
+ * primitives (backend_cuda_dev.c, device.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_api.h"
-
-#define N_VEC (1 << 20)
 
 static const char vadd_cu[] =
 	"extern \"C\" __global__ void vector_add(const float *a, const float *b,\n"
@@ -165,68 +164,6 @@ CUresult gd_cu_load_vector_add(struct gd_pc *pc, struct gd_cu *cu,
 	return r;
 }
 
-void gd_cu_vector_add(struct gd_pc *pc, struct gd_cu *cu)
-{
-	size_t sz = (size_t)N_VEC * 4;
-	float *a = malloc(sz), *b = malloc(sz), *c = malloc(sz),
-	      *want = malloc(sz);
-	CUdeviceptr da = 0, db = 0, dc = 0;
-	CUmodule mod = NULL;
-	CUfunction fn;
-	unsigned n = N_VEC;
-	void *args[] = {&da, &db, &dc, &n};
-	char how[500] = "", e[200];
-	CUresult r = 2; /* CUDA_ERROR_OUT_OF_MEMORY */
-
-	if (!a || !b || !c || !want)
-		goto fail;
-	gd_pc_fill_random(a, N_VEC, 1);
-	gd_pc_fill_random(b, N_VEC, 2);
-	for (int i = 0; i < N_VEC; i++)
-		want[i] = a[i] + b[i];
-	r = gd_cu_load_vector_add(pc, cu, &mod, &fn, how, sizeof how);
-	if (r)
-		goto fail;
-	gd_pc_phase(pc, "launch vector_add");
-	if ((r = cu->MemAlloc(&da, sz)) || (r = cu->MemAlloc(&db, sz)) ||
-	    (r = cu->MemAlloc(&dc, sz)) || (r = cu->MemcpyHtoD(da, a, sz)) ||
-	    (r = cu->MemcpyHtoD(db, b, sz)) || (r = cu->MemsetD8(dc, 0, sz)))
-		goto fail;
-	r = cu->LaunchKernel(fn, (N_VEC + 255) / 256, 1, 1, 256, 1, 1, 0,
-			     cu->stream, args, NULL);
-	if (!r) {
-		gd_pc_phase(pc, "cuStreamSynchronize after vector_add");
-		r = cu->StreamSynchronize(cu->stream);
-	}
-	if (!r)
-		r = cu->MemcpyDtoH(c, dc, sz);
-	if (r)
-		goto fail;
-	{
-		double err = gd_pc_max_rel_error(c, want, N_VEC);
-
-		gd_pc_end(pc, err == 0 ? GD_PS_OK : GD_PS_WRONG, err,
-			  "%d elements checked; %s", N_VEC, how);
-	}
-	goto out;
-fail:
-	gd_cu_errstr(cu, r, e, sizeof e);
-	gd_pc_end(pc, GD_PS_ERROR, 0, "%s%s%s", e, how[0] ? "; " : "", how);
-out:
-	if (da)
-		cu->MemFree(da);
-	if (db)
-		cu->MemFree(db);
-	if (dc)
-		cu->MemFree(dc);
-	if (mod)
-		cu->ModuleUnload(mod);
-	free(a);
-	free(b);
-	free(c);
-	free(want);
-}
-
 /* One cycle of the "model switch": a context of our own, created, used
  * and destroyed on this thread. */
 static long cu_cycle_once(struct gd_pc_cycle_thread *t, void *arg)
@@ -279,140 +216,4 @@ void gd_cu_context_cycle(struct gd_pc *pc, struct gd_cu *cu)
 	}
 	gd_pc_end(pc, GD_PS_OK, 0, "%d contexts created, used and destroyed "
 		  "from 4 threads in %.1f s", c.cycles, c.seconds);
-}
-
-/* Median of reps async copies timed with events (after 2 warm-ups). */
-static double cu_time_async(struct gd_cu *cu, int kind, CUdeviceptr dst,
-			    CUdeviceptr src, void *host, size_t sz, int reps)
-{
-	double t[16];
-	CUevent e0, e1;
-	int ok = 1;
-
-	if (cu->EventCreate(&e0, 0) || cu->EventCreate(&e1, 0))
-		return -1;
-	for (int i = -2; i < reps && ok; i++) {
-		float ms = 0;
-		CUresult r;
-
-		cu->EventRecord(e0, cu->stream);
-		r = kind == 0 ? cu->MemcpyDtoDAsync(dst, src, sz, cu->stream)
-		    : kind == 1 ? cu->MemcpyHtoDAsync(dst, host, sz, cu->stream)
-				: cu->MemcpyDtoHAsync(host, src, sz, cu->stream);
-		cu->EventRecord(e1, cu->stream);
-		ok = !r && !cu->EventSynchronize(e1) &&
-		     !cu->EventElapsedTime(&ms, e0, e1);
-		if (i >= 0)
-			t[i] = ms * 1e-3;
-	}
-	cu->EventDestroy(e0);
-	cu->EventDestroy(e1);
-	return ok ? gd_pc_median(t, reps) : -1;
-}
-
-/* Pageable host -> device as PyTorch's tensor.copy_() does it: an async
- * copy (the driver stages it through its own pinned buffers) and a stream
- * synchronise, timed together on the wall clock; the pages are faulted in
- * first; 2 warm-ups, median of 10, as bench/torch_ref.py. */
-static double cu_time_pageable(struct gd_cu *cu, CUdeviceptr dst, void *page,
-			       size_t sz)
-{
-	double t[10];
-
-	memset(page, 3, sz);
-	for (int i = -2; i < 10; i++) {
-		double t0 = gd_pc_now();
-
-		if (cu->MemcpyHtoDAsync(dst, page, sz, cu->stream) ||
-		    cu->StreamSynchronize(cu->stream))
-			return -1;
-		if (i >= 0)
-			t[i] = gd_pc_now() - t0;
-	}
-	return gd_pc_median(t, 10);
-}
-
-static void cu_bench_copies(struct gd_pc *pc, struct gd_cu *cu, int dev)
-{
-	size_t big = 1ull << 30, hs = 256u << 20;
-	CUdeviceptr a = 0, b = 0;
-	void *pin = NULL, *page = NULL;
-	double t;
-
-	gd_pc_phase(pc, "bench: d2d 1 GiB");
-	/* 64-byte aligned, as PyTorch's CPU allocator (c10 alloc_cpu) */
-	if (posix_memalign(&page, 64, hs))
-		page = NULL;
-	if (cu->MemAlloc(&a, big) || cu->MemAlloc(&b, big) || !page)
-		goto out;
-	cu->MemsetD8(a, 1, big);
-	t = cu_time_async(cu, 0, b, a, NULL, big, 10);
-	if (t > 0)
-		gd_pc_figure(pc, dev, "d2d_bandwidth", big / t / 1e9, "GB/s",
-			     "cuMemcpyDtoDAsync 1 GiB, bytes counted once (memory traffic is 2x), CUDA events, median of 10");
-	gd_pc_phase(pc, "bench: h2d/d2h pinned 256 MiB");
-	if (!cu->MemAllocHost(&pin, hs)) {
-		memset(pin, 2, hs);
-		t = cu_time_async(cu, 1, a, 0, pin, hs, 10);
-		if (t > 0)
-			gd_pc_figure(pc, dev, "h2d_pinned", hs / t / 1e9, "GB/s",
-				     "cuMemcpyHtoDAsync 256 MiB from cuMemAllocHost memory, CUDA events, median of 10");
-		t = cu_time_async(cu, 2, 0, a, pin, hs, 10);
-		if (t > 0)
-			gd_pc_figure(pc, dev, "d2h_pinned", hs / t / 1e9, "GB/s",
-				     "cuMemcpyDtoHAsync 256 MiB to cuMemAllocHost memory, CUDA events, median of 10");
-	}
-	gd_pc_phase(pc, "bench: h2d pageable 256 MiB");
-	t = cu_time_pageable(cu, a, page, hs);
-	if (t > 0)
-		gd_pc_figure(pc, dev, "h2d_pageable", hs / t / 1e9, "GB/s",
-			     "cuMemcpyHtoDAsync 256 MiB from pre-faulted malloc memory + cuStreamSynchronize, wall clock, median of 10");
-out:
-	if (a)
-		cu->MemFree(a);
-	if (b)
-		cu->MemFree(b);
-	if (pin)
-		cu->MemFreeHost(pin);
-	free(page);
-}
-
-/* Launch-to-completion: one tiny kernel, then cuStreamSynchronize. */
-static void cu_bench_latency(struct gd_pc *pc, struct gd_cu *cu, int dev)
-{
-	CUmodule mod = NULL;
-	CUfunction fn;
-	CUdeviceptr p = 0;
-	unsigned n = 1;
-	void *args[] = {&p, &p, &p, &n};
-	double t[200];
-	char how[500];
-
-	gd_pc_phase(pc, "bench: launch latency");
-	if (gd_cu_load_vector_add(pc, cu, &mod, &fn, how, sizeof how) ||
-	    cu->MemAlloc(&p, 4096))
-		goto out;
-	for (int i = -20; i < 200; i++) {
-		double t0 = gd_pc_now();
-
-		if (cu->LaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, cu->stream,
-				     args, NULL) ||
-		    cu->StreamSynchronize(cu->stream))
-			goto out;
-		if (i >= 0)
-			t[i] = (gd_pc_now() - t0) * 1e6;
-	}
-	gd_pc_figure(pc, dev, "launch_latency", gd_pc_median(t, 200), "us",
-		     "cuLaunchKernel of 1 block + cuStreamSynchronize (driver API, no framework dispatch), wall clock, median of 200");
-out:
-	if (p)
-		cu->MemFree(p);
-	if (mod)
-		cu->ModuleUnload(mod);
-}
-
-void gd_cu_bench(struct gd_pc *pc, struct gd_cu *cu, int dev)
-{
-	cu_bench_copies(pc, cu, dev);
-	cu_bench_latency(pc, cu, dev);
 }

@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "backend.h"
+#include "device.h"
 #include "hip_api.h"
-
-#define N_VEC (1 << 20)
 
 /* "hipErrorInvalidDevice (101): message"; some HIP versions return the
  * name again as the message, which is then left out. */
@@ -38,13 +37,6 @@ static void hip_version(int v, char *buf, size_t cap)
 	else
 		gd_fmt(buf, cap, "unknown");
 }
-
-#define HIP_FAIL(what, e)                                                      \
-	do {                                                                   \
-		char e_[200];                                                  \
-		gd_hip_err(h, (e), e_, sizeof e_);                                \
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s", (what), e_);           \
-	} while (0)
 
 const char *const gd_hip_lib_dirs[] = {"/opt/rocm/lib", "/opt/rocm/lib64",
 				       NULL};
@@ -125,36 +117,43 @@ static void hip_gfx(struct gd_hip *h, int dev, char *out, size_t cap)
 	free(buf);
 }
 
+#define GD_HIP_ERROR_NO_DEVICE 100 /* hipErrorNoDevice */
+
+/* Init failed (e1 from hipInit, 0 when it passed) or found no device:
+ * hipErrorNoDevice, or a count of 0, is the runtime's own "no device". */
+static void hip_init_fail(struct gd_pc *pc, struct gd_hip *h, hipError_t e1,
+			  hipError_t e2, int n, const char *rts,
+			  const char *lib)
+{
+	char s1[200] = "", s2[200];
+	int none = e1 == GD_HIP_ERROR_NO_DEVICE ||
+		   e2 == GD_HIP_ERROR_NO_DEVICE || (!e2 && n <= 0);
+
+	if (e1)
+		gd_hip_err(h, e1, s1, sizeof s1);
+	if (e2)
+		gd_hip_err(h, e2, s2, sizeof s2);
+	else
+		gd_fmt(s2, sizeof s2, "%d devices", n);
+	gd_pc_end(pc, none ? GD_PS_NODEVICE : GD_PS_ERROR, 0,
+		  "%s%s%shipGetDeviceCount: %s; HIP runtime %s, %s",
+		  e1 ? "hipInit: " : "", s1, e1 ? "; " : "", s2, rts, lib);
+}
+
 static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 {
 	int n = 0, drv = 0, rt = 0;
 	char rts[32];
-	hipError_t e;
+	hipError_t e, e1;
 
 	gd_pc_phase(pc, "hipInit");
-	e = h->Init(0);
+	e1 = h->Init(0);
 	h->RuntimeGetVersion(&rt);
 	hip_version(rt, rts, sizeof rts);
-	if (e) {
-		char e2[200];
-
-		gd_hip_err(h, e, e2, sizeof e2);
-		gd_pc_phase(pc, "hipGetDeviceCount");
-		e = h->GetDeviceCount(&n);
-		if (e || !n) {
-			char e3[200];
-
-			gd_hip_err(h, e, e3, sizeof e3);
-			gd_pc_end(pc, GD_PS_ERROR, 0,
-				  "hipInit: %s; hipGetDeviceCount: %s; HIP "
-				  "runtime %s, %s", e2, e3, rts, lib);
-			return 0;
-		}
-	}
 	gd_pc_phase(pc, "hipGetDeviceCount");
 	e = h->GetDeviceCount(&n);
-	if (e || n <= 0) {
-		HIP_FAIL("hipGetDeviceCount", e);
+	if (e || n <= 0) { /* a failed hipInit alone is not fatal */
+		hip_init_fail(pc, h, e1, e, n, rts, lib);
 		return 0;
 	}
 	h->DriverGetVersion(&drv);
@@ -177,95 +176,6 @@ static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 	gd_pc_end(pc, GD_PS_OK, 0, "%d device(s); HIP runtime %s; %s", n, rts,
 		  lib);
 	return n < 16 ? n : 16;
-}
-
-/* One allocation op: device, pinned, non-coherent host, ext flags. */
-static void hip_alloc_op(struct gd_pc *pc, struct gd_hip *h, int dev,
-			 const char *op, int kind)
-{
-	size_t sz = 64u << 20;
-	void *p = NULL;
-	hipError_t e;
-	static const char *const what[] = {
-		"hipMalloc 64 MiB", "hipHostMalloc 64 MiB",
-		"hipHostMalloc 64 MiB hipHostMallocNonCoherent",
-		"hipExtMallocWithFlags 64 MiB hipDeviceMallocFinegrained"};
-
-	if (!gd_pc_begin(pc, dev, op))
-		return;
-	if (kind == 3 && !h->ExtMallocWithFlags) {
-		gd_pc_end(pc, GD_PS_MISSING, 0, "hipExtMallocWithFlags not exported");
-		return;
-	}
-	gd_pc_phase(pc, "%s", what[kind]);
-	e = kind == 0 ? h->Malloc(&p, sz)
-	    : kind == 1 ? h->HostMalloc(&p, sz, 0)
-	    : kind == 2 ? h->HostMalloc(&p, sz, GD_HIP_HOST_NONCOHERENT)
-			: h->ExtMallocWithFlags(&p, sz, GD_HIP_DEVICE_FINEGRAINED);
-	if (!e && (kind == 0 || kind == 3)) {
-		gd_pc_phase(pc, "hipMemset %s", what[kind]);
-		e = h->Memset(p, 0, sz); /* make a lazy allocation real */
-		if (e)
-			h->Free(p);
-	}
-	if (e) {
-		HIP_FAIL(what[kind], e);
-		return;
-	}
-	if (kind == 1 || kind == 2)
-		memset(p, 0x5a, sz);
-	gd_pc_end(pc, GD_PS_OK, 0, "%s", what[kind]);
-	if (kind == 1 || kind == 2)
-		h->HostFree(p);
-	else
-		h->Free(p);
-}
-
-static void hip_copy_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
-{
-	size_t sz = 64u << 20;
-	unsigned char *a = malloc(sz), *b = malloc(sz);
-	void *d = NULL;
-	hipError_t e;
-
-	if (!a || !b || h->Malloc(&d, sz))
-		goto out;
-	for (size_t i = 0; i < sz; i++)
-		a[i] = (unsigned char)(i * 7 + 1);
-	if (gd_pc_begin(pc, dev, "copy_h2d")) {
-		gd_pc_phase(pc, "hipMemcpy H2D 64 MiB pageable");
-		if ((e = h->Memcpy(d, a, sz, GD_HIP_H2D)))
-			HIP_FAIL("hipMemcpy H2D", e);
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB pageable");
-	}
-	if (gd_pc_begin(pc, dev, "copy_d2h")) {
-		gd_pc_phase(pc, "hipMemcpy D2H 64 MiB pageable");
-		if ((e = h->Memcpy(b, d, sz, GD_HIP_D2H)))
-			HIP_FAIL("hipMemcpy D2H", e);
-		else
-			gd_pc_end(pc, memcmp(a, b, sz) ? GD_PS_WRONG : GD_PS_OK,
-				  0, "64 MiB, checked");
-	}
-	if (!pc->args->quick && gd_pc_begin(pc, dev, "copy_h2d_async")) {
-		gd_pc_phase(pc, "hipMemcpyAsync + hipStreamSynchronize");
-		a[12345] ^= 0xff;
-		e = h->MemcpyAsync(d, a, sz, GD_HIP_H2D, h->stream);
-		if (!e)
-			e = h->MemcpyAsync(b, d, sz, GD_HIP_D2H, h->stream);
-		if (!e)
-			e = h->StreamSynchronize(h->stream);
-		if (e)
-			HIP_FAIL("hipMemcpyAsync", e);
-		else
-			gd_pc_end(pc, memcmp(a, b, sz) ? GD_PS_WRONG : GD_PS_OK,
-				  0, "64 MiB, checked");
-	}
-out:
-	if (d)
-		h->Free(d);
-	free(a);
-	free(b);
 }
 
 static const char vadd_hip[] =
@@ -359,74 +269,12 @@ hipError_t gd_hip_load_vector_add(struct gd_pc *pc, struct gd_hip *h,
 	return e;
 }
 
-static void hip_vector_add(struct gd_pc *pc, struct gd_hip *h)
-{
-	size_t sz = (size_t)N_VEC * 4;
-	float *a = malloc(sz), *b = malloc(sz), *c = malloc(sz), *w = malloc(sz);
-	void *da = NULL, *db = NULL, *dc = NULL;
-	hipModule_t mod = NULL;
-	hipFunction_t fn;
-	unsigned n = N_VEC;
-	void *args[] = {&da, &db, &dc, &n};
-	char why[500] = "";
-	hipError_t e;
-
-	if (!a || !b || !c || !w) {
-		gd_pc_end(pc, GD_PS_SKIPPED, 0, "out of memory");
-		goto out;
-	}
-	gd_pc_fill_random(a, N_VEC, 1);
-	gd_pc_fill_random(b, N_VEC, 2);
-	for (int i = 0; i < N_VEC; i++)
-		w[i] = a[i] + b[i];
-	e = gd_hip_load_vector_add(pc, h, &mod, &fn, why, sizeof why);
-	if (e && why[0] && !mod) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%s", why);
-		goto out;
-	}
-	if (e || (e = h->Malloc(&da, sz)) || (e = h->Malloc(&db, sz)) ||
-	    (e = h->Malloc(&dc, sz)) || (e = h->Memcpy(da, a, sz, GD_HIP_H2D)) ||
-	    (e = h->Memcpy(db, b, sz, GD_HIP_H2D))) {
-		HIP_FAIL("module/buffers", e);
-		goto out;
-	}
-	gd_pc_phase(pc, "launch vector_add");
-	e = h->ModuleLaunchKernel(fn, (N_VEC + 255) / 256, 1, 1, 256, 1, 1, 0,
-				  h->stream, args, NULL);
-	if (!e)
-		e = h->StreamSynchronize(h->stream);
-	if (!e)
-		e = h->Memcpy(c, dc, sz, GD_HIP_D2H);
-	if (e) {
-		HIP_FAIL("hipModuleLaunchKernel", e);
-		goto out;
-	}
-	{
-		double err = gd_pc_max_rel_error(c, w, N_VEC);
-
-		gd_pc_end(pc, err == 0 ? GD_PS_OK : GD_PS_WRONG, err,
-			  "%d elements checked; hiprtc for %s", N_VEC, h->gfx);
-	}
-out:
-	if (da)
-		h->Free(da);
-	if (db)
-		h->Free(db);
-	if (dc)
-		h->Free(dc);
-	if (mod)
-		h->ModuleUnload(mod);
-	free(a);
-	free(b);
-	free(c);
-	free(w);
-}
-
 static void hip_device_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 {
 	hipError_t e;
 
 	h->stream = NULL;
+	h->ev[0] = h->ev[1] = NULL;
 	h->dev = dev;
 	gd_pc_phase(pc, "hipSetDevice %d", dev);
 	e = h->SetDevice(dev);
@@ -436,30 +284,27 @@ static void hip_device_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 		char e2[200];
 
 		gd_hip_err(h, e, e2, sizeof e2);
-		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR, "%s", e2);
+		gd_pc_setup_failed(pc, dev, "%s", e2);
 		return;
 	}
 	hip_gfx(h, dev, h->gfx, sizeof h->gfx);
-	hip_alloc_op(pc, h, dev, "alloc_device", 0);
-	if (!pc->args->quick) {
-		hip_alloc_op(pc, h, dev, "alloc_pinned", 1);
-		hip_alloc_op(pc, h, dev, "alloc_noncoherent", 2);
-		hip_alloc_op(pc, h, dev, "alloc_ext_flags", 3);
-	}
-	hip_copy_ops(pc, h, dev);
-	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
-		hip_vector_add(pc, h);
+	gd_dev_memory_ops(pc, &gd_hip_devops, h, dev);
+	if (gd_pc_begin(pc, dev, GD_OP_KERNEL_VECTOR_ADD))
+		gd_dev_vector_add(pc, &gd_hip_devops, h);
 	gd_hip_gemm_ops(pc, h, dev);
-	if (!pc->args->quick) {
-		gd_hip_conv_op(pc, h, dev);
-		if (gd_pc_begin(pc, dev, "context_cycle"))
-			gd_hip_context_cycle(pc, h);
-	}
+	gd_hip_conv_op(pc, h, dev);
+	if (gd_pc_begin(pc, dev, GD_OP_CONTEXT_CYCLE))
+		gd_hip_context_cycle(pc, h); /* may replace h->stream */
 	if (gd_pc_bench_begin(pc, dev)) {
-		if (h->stream)
-			gd_hip_bench(pc, h, dev);
+		if (h->stream) {
+			gd_dev_bench(pc, &gd_hip_devops, h, dev);
+			gd_hip_gemm_bench(pc, h, dev);
+		}
 		gd_pc_bench_end(pc);
 	}
+	for (int i = 0; i < 2; i++)
+		if (h->ev[i])
+			h->EventDestroy(h->ev[i]);
 	if (h->stream)
 		h->StreamDestroy(h->stream);
 }
@@ -471,7 +316,7 @@ static int hip_run(struct gd_pc *pc)
 	int n;
 
 	memset(&h, 0, sizeof h);
-	gd_pc_begin_always(pc, -1, "init");
+	gd_pc_begin_always(pc, -1, GD_OP_INIT);
 	if (hip_load(pc, &h, lib, sizeof lib))
 		return 0;
 	n = hip_init(pc, &h, lib);

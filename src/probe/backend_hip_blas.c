@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "hip_math_api.h"
 
 enum { K_SGEMM, K_EX_V1, K_EX_V2, K_ROC_SGEMM };
@@ -322,19 +323,41 @@ static gd_hipblas_gemmex_fn hb_ex(const struct gd_hipblas *b, int v2,
 	return NULL;
 }
 
+/* gemm_fp32_rocblas: rocBLAS on its own, below hipBLAS. */
+static void hip_rocblas_op(struct gd_pc *pc, struct gd_hip *h, int dev)
+{
+	struct gd_rocblas rb;
+	char why[1000], lib[300], ver[64] = "";
+	int opened;
+	struct hgemm gm = {K_ROC_SGEMM, GD_HIP_R_32F, "rocblas_sgemm", NULL,
+			   NULL, &rb};
+
+	if (!gd_pc_begin(pc, dev, GD_OP_GEMM_FP32_ROCBLAS))
+		return;
+	opened = rb_open(pc, h, &rb, why, sizeof why);
+	if (opened != GD_PS_OK) {
+		gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s", why);
+		return;
+	}
+	if (rb.VersionString)
+		rb.VersionString(ver, sizeof ver);
+	gd_fmt(lib, sizeof lib, "rocBLAS %s, %s", ver[0] ? ver : "?", rb.lib);
+	gemm_check(pc, h, &gm, lib);
+	rb.Destroy(rb.h);
+}
+
 void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 {
-	static const struct { const char *op, *fn; int kind, type, full; } ops[] = {
-		{"gemm_fp32", "hipblasSgemm", K_SGEMM, GD_HIP_R_32F, 0},
-		{"gemm_fp16_ex_v1", "hipblasGemmEx fp16 (hipblasDatatype_t)",
-		 K_EX_V1, GD_HIP_R_16F, 1},
-		{"gemm_fp16", "hipblasGemmEx_v2 fp16 (hipDataType)", K_EX_V2,
-		 GD_HIP_R_16F, 1},
-		{"gemm_bf16", "hipblasGemmEx_v2 bf16 (hipDataType)", K_EX_V2,
-		 GD_HIP_R_16BF, 1},
+	static const struct { enum gd_op op; const char *fn; int kind, type; } ops[] = {
+		{GD_OP_GEMM_FP32, "hipblasSgemm", K_SGEMM, GD_HIP_R_32F},
+		{GD_OP_GEMM_FP16_EX_V1, "hipblasGemmEx fp16 (hipblasDatatype_t)",
+		 K_EX_V1, GD_HIP_R_16F},
+		{GD_OP_GEMM_FP16, "hipblasGemmEx_v2 fp16 (hipDataType)", K_EX_V2,
+		 GD_HIP_R_16F},
+		{GD_OP_GEMM_BF16, "hipblasGemmEx_v2 bf16 (hipDataType)", K_EX_V2,
+		 GD_HIP_R_16BF},
 	};
 	struct gd_hipblas b;
-	struct gd_rocblas rb;
 	char why[1000];
 	int opened = -1;
 
@@ -342,8 +365,6 @@ void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 		struct hgemm gm = {ops[i].kind, ops[i].type, ops[i].fn, NULL,
 				   &b, NULL};
 
-		if (ops[i].full && pc->args->quick)
-			continue;
 		if (!gd_pc_begin(pc, dev, ops[i].op))
 			continue;
 		if (opened < 0)
@@ -366,25 +387,20 @@ void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 	}
 	if (opened == GD_PS_OK)
 		b.Destroy(b.h);
-	if (pc->args->quick || !gd_pc_begin(pc, dev, "gemm_fp32_rocblas"))
-		return;
-	opened = rb_open(pc, h, &rb, why, sizeof why);
-	if (opened != GD_PS_OK) {
-		gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s", why);
-		return;
-	}
-	{
-		struct hgemm gm = {K_ROC_SGEMM, GD_HIP_R_32F, "rocblas_sgemm",
-				   NULL, NULL, &rb};
-		char lib[300], ver[64] = "";
+	hip_rocblas_op(pc, h, dev);
+}
 
-		if (rb.VersionString)
-			rb.VersionString(ver, sizeof ver);
-		gd_fmt(lib, sizeof lib, "rocBLAS %s, %s", ver[0] ? ver : "?",
-		       rb.lib);
-		gemm_check(pc, h, &gm, lib);
-	}
-	rb.Destroy(rb.h);
+struct hgemm_bench {
+	const struct hgemm *gm;
+	int n;
+	void *A, *B, *C;
+};
+
+static int hgemm_once(void *arg)
+{
+	struct hgemm_bench *x = arg;
+
+	return hgemm_call(x->gm, x->n, x->A, x->B, x->C);
 }
 
 /* GEMM rate at n = 4096 (consumer GPUs: a 8192 fp32 GEMM would take the
@@ -395,60 +411,44 @@ void gd_hip_gemm_bench(struct gd_pc *pc, struct gd_hip *h, int dev)
 		{"gemm_fp32_rate", GD_HIP_R_32F}, {"gemm_fp16_rate", GD_HIP_R_16F},
 		{"gemm_bf16_rate", GD_HIP_R_16BF},
 	};
-	const int n = 4096;
-	size_t bytes = (size_t)n * n * 4;
-	void *A = NULL, *B = NULL, *C = NULL;
-	hipEvent_t e0 = NULL, e1 = NULL;
+	struct hgemm_bench x = {NULL, 4096, NULL, NULL, NULL};
+	size_t bytes = (size_t)x.n * x.n * 4;
 	struct gd_hipblas b;
 	char why[1000], note[160];
 
 	if (hb_open(pc, h, &b, why, sizeof why) != GD_PS_OK)
 		return;
-	if (h->Malloc(&A, bytes) || h->Malloc(&B, bytes) ||
-	    h->Malloc(&C, bytes) || h->EventCreate(&e0) || h->EventCreate(&e1))
+	if (h->Malloc(&x.A, bytes) || h->Malloc(&x.B, bytes) ||
+	    h->Malloc(&x.C, bytes))
 		goto out;
-	h->Memset(A, 0x3c, bytes); /* small finite values in every type */
-	h->Memset(B, 0x3c, bytes);
+	h->Memset(x.A, 0x3c, bytes); /* small finite values in every type */
+	h->Memset(x.B, 0x3c, bytes);
 	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
 		struct hgemm gm = {t[k].type == GD_HIP_R_32F ? K_SGEMM : K_EX_V2,
 				   t[k].type, t[k].name, NULL, &b, NULL};
-		double ts[10];
-		int ok = 1;
+		double s;
 
 		if (gm.kind == K_EX_V2 && !(gm.ex = hb_ex(&b, 1, why, sizeof why)))
 			continue;
-		gd_pc_phase(pc, "bench: %s %d", t[k].name, n);
-		for (int i = -3; i < 10 && ok; i++) {
-			float ms = 0;
-
-			h->EventRecord(e0, h->stream);
-			ok = !hgemm_call(&gm, n, A, B, C);
-			h->EventRecord(e1, h->stream);
-			ok = ok && !h->EventSynchronize(e1) &&
-			     !h->EventElapsedTime(&ms, e0, e1);
-			if (i >= 0)
-				ts[i] = ms * 1e-3;
-		}
-		if (!ok)
+		gd_pc_phase(pc, "bench: %s %d", t[k].name, x.n);
+		x.gm = &gm;
+		s = gd_dev_time(&gd_hip_devops, h, hgemm_once, &x, 3, 10);
+		if (s <= 0)
 			continue;
 		gd_fmt(note, sizeof note, "%s n=%d, 2n^3 flops, compute 32F, "
 		       "hipEvents, median of 10",
 		       gm.kind == K_SGEMM ? "hipblasSgemm" : "hipblasGemmEx(_v2)",
-		       n);
+		       x.n);
 		gd_pc_figure(pc, dev, t[k].name,
-			     2.0 * n * n * (double)n / gd_pc_median(ts, 10) / 1e12,
+			     2.0 * x.n * x.n * (double)x.n / s / 1e12,
 			     "TFLOP/s", note);
 	}
 out:
-	if (e0)
-		h->EventDestroy(e0);
-	if (e1)
-		h->EventDestroy(e1);
-	if (A)
-		h->Free(A);
-	if (B)
-		h->Free(B);
-	if (C)
-		h->Free(C);
+	if (x.A)
+		h->Free(x.A);
+	if (x.B)
+		h->Free(x.B);
+	if (x.C)
+		h->Free(x.C);
 	b.Destroy(b.h);
 }

@@ -166,7 +166,7 @@ void gd_hip_conv_op(struct gd_pc *pc, struct gd_hip *hp, int dev)
 	size_t ma = 0, mi = 0, pa = 0;
 	int st = 0;
 
-	if (!gd_pc_begin(pc, dev, "conv_fwd"))
+	if (!gd_pc_begin(pc, dev, GD_OP_CONV_FWD))
 		return;
 	memset(&m, 0, sizeof m);
 	memset(&c, 0, sizeof c);

@@ -5,18 +5,10 @@
 #include <string.h>
 
 #include "backend.h"
+#include "device.h"
 #include "opencl_api.h"
 
-#define N_VEC (1 << 20)
-#define CL_CHECK(call, what)                                                   \
-	do {                                                                   \
-		cl_int e_ = (call);                                            \
-		if (e_ != CL_SUCCESS) {                                        \
-			gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s (%d)", what,     \
-				  gd_cl_err(e_), e_);                             \
-			goto out;                                              \
-		}                                                              \
-	} while (0)
+#define GD_CL_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_ext.h, cl_khr_icd */
 
 const char *gd_cl_err(cl_int e)
 {
@@ -56,7 +48,9 @@ static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
 		S(BuildProgram), S(GetProgramBuildInfo), S(ReleaseProgram),
 		S(CreateKernel), S(ReleaseKernel), S(SetKernelArg),
 		S(EnqueueNDRangeKernel), S(Finish), S(WaitForEvents),
-		S(GetEventProfilingInfo), S(ReleaseEvent), {NULL, NULL, 0},
+		S(GetEventProfilingInfo), S(ReleaseEvent),
+		{"clEnqueueFillBuffer", (void **)&cl->EnqueueFillBuffer, 0},
+		{NULL, NULL, 0},
 	};
 #undef S
 	char searched[600], missing[64];
@@ -156,178 +150,10 @@ cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
 	return k;
 }
 
-static void cl_vector_add(struct gd_pc *pc, struct gd_cl *cl,
-			  struct cl_dev *d)
-{
-	float *a = malloc(N_VEC * 4), *b = malloc(N_VEC * 4),
-	      *c = malloc(N_VEC * 4), *want = malloc(N_VEC * 4);
-	cl_mem ma = NULL, mb = NULL, mc = NULL;
-	cl_program prog = NULL;
-	cl_kernel k = NULL;
-	cl_int e = 0;
-	cl_uint n = N_VEC;
-	size_t gsz = N_VEC;
-	char log[500];
-
-	if (!a || !b || !c || !want) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "out of host memory");
-		goto out;
-	}
-	gd_pc_fill_random(a, N_VEC, 1);
-	gd_pc_fill_random(b, N_VEC, 2);
-	for (int i = 0; i < N_VEC; i++)
-		want[i] = a[i] + b[i];
-	gd_pc_phase(pc, "clBuildProgram vector_add");
-	k = gd_cl_build_vadd(cl, d, &prog, log, sizeof log);
-	if (!k) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%s", log);
-		goto out;
-	}
-	ma = cl->CreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-			      N_VEC * 4, a, &e);
-	mb = cl->CreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-			      N_VEC * 4, b, &e);
-	mc = cl->CreateBuffer(d->ctx, CL_MEM_WRITE_ONLY, N_VEC * 4, NULL, &e);
-	CL_CHECK(ma && mb && mc ? 0 : e, "clCreateBuffer");
-	cl->SetKernelArg(k, 0, sizeof ma, &ma);
-	cl->SetKernelArg(k, 1, sizeof mb, &mb);
-	cl->SetKernelArg(k, 2, sizeof mc, &mc);
-	cl->SetKernelArg(k, 3, sizeof n, &n);
-	gd_pc_phase(pc, "launch vector_add");
-	CL_CHECK(cl->EnqueueNDRangeKernel(d->q, k, 1, NULL, &gsz, NULL, 0, NULL,
-					  NULL), "clEnqueueNDRangeKernel");
-	gd_pc_phase(pc, "read back");
-	CL_CHECK(cl->EnqueueReadBuffer(d->q, mc, CL_TRUE, 0, N_VEC * 4, c, 0,
-				       NULL, NULL), "clEnqueueReadBuffer");
-	{
-		double err = gd_pc_max_rel_error(c, want, N_VEC);
-
-		gd_pc_end(pc, err == 0 ? GD_PS_OK : GD_PS_WRONG, err,
-			  "%d elements checked", N_VEC);
-	}
-out:
-	if (ma)
-		cl->ReleaseMemObject(ma);
-	if (mb)
-		cl->ReleaseMemObject(mb);
-	if (mc)
-		cl->ReleaseMemObject(mc);
-	if (k)
-		cl->ReleaseKernel(k);
-	if (prog)
-		cl->ReleaseProgram(prog);
-	free(a);
-	free(b);
-	free(c);
-	free(want);
-}
-
-/* Allocation and the copies, each checked by reading back. OpenCL
- * allocates lazily, so alloc_device writes one word to make it real. */
-static void cl_memory_ops(struct gd_pc *pc, struct gd_cl *cl,
-			  struct cl_dev *d, int dev)
-{
-	size_t sz = 64u << 20;
-	unsigned char *h = malloc(sz), *back = malloc(sz);
-	cl_mem m = NULL, pin = NULL;
-	cl_int e = 0;
-
-	if (!h || !back)
-		goto out;
-	for (size_t i = 0; i < sz; i++)
-		h[i] = (unsigned char)(i * 7 + 1);
-	if (gd_pc_begin(pc, dev, "alloc_device")) {
-		gd_pc_phase(pc, "clCreateBuffer 64 MiB");
-		m = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
-		if (m)
-			e = cl->EnqueueWriteBuffer(d->q, m, CL_TRUE, 0, 4, h, 0,
-						   NULL, NULL);
-		if (e)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "clCreateBuffer 64 MiB: %s (%d)",
-				  gd_cl_err(e), e);
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB");
-	}
-	if (!m)
-		m = cl->CreateBuffer(d->ctx, CL_MEM_READ_WRITE, sz, NULL, &e);
-	if (!pc->args->quick && gd_pc_begin(pc, dev, "alloc_pinned")) {
-		void *map = NULL;
-
-		gd_pc_phase(pc, "clCreateBuffer ALLOC_HOST_PTR + map");
-		pin = cl->CreateBuffer(d->ctx, CL_MEM_ALLOC_HOST_PTR, sz, NULL,
-				       &e);
-		if (pin)
-			map = cl->EnqueueMapBuffer(d->q, pin, CL_TRUE,
-						   CL_MAP_WRITE, 0, sz, 0,
-						   NULL, NULL, &e);
-		if (map) {
-			memset(map, 0x5a, sz);
-			e = cl->EnqueueUnmapMemObject(d->q, pin, map, 0, NULL,
-						      NULL);
-			cl->Finish(d->q);
-		}
-		if (e || !map)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "host-visible buffer: %s (%d)",
-				  gd_cl_err(e), e);
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, mapped and written");
-	}
-	if (!m)
-		goto out;
-	if (gd_pc_begin(pc, dev, "copy_h2d")) {
-		gd_pc_phase(pc, "clEnqueueWriteBuffer 64 MiB blocking");
-		e = cl->EnqueueWriteBuffer(d->q, m, CL_TRUE, 0, sz, h, 0, NULL,
-					   NULL);
-		if (e)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "clEnqueueWriteBuffer: %s (%d)",
-				  gd_cl_err(e), e);
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB pageable");
-	}
-	if (gd_pc_begin(pc, dev, "copy_d2h")) {
-		gd_pc_phase(pc, "clEnqueueReadBuffer 64 MiB blocking");
-		memset(back, 0, sz);
-		e = cl->EnqueueReadBuffer(d->q, m, CL_TRUE, 0, sz, back, 0,
-					  NULL, NULL);
-		if (e)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "clEnqueueReadBuffer: %s (%d)",
-				  gd_cl_err(e), e);
-		else if (memcmp(back, h, sz))
-			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs from what was written");
-		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, checked");
-	}
-	if (!pc->args->quick && gd_pc_begin(pc, dev, "copy_h2d_async")) {
-		for (size_t i = 0; i < sz; i += 4096)
-			h[i] ^= 0xff;
-		gd_pc_phase(pc, "clEnqueueWriteBuffer non-blocking + clFinish");
-		e = cl->EnqueueWriteBuffer(d->q, m, CL_FALSE, 0, sz, h, 0, NULL,
-					   NULL);
-		if (!e)
-			e = cl->Finish(d->q);
-		if (!e)
-			e = cl->EnqueueReadBuffer(d->q, m, CL_TRUE, 0, sz, back,
-						  0, NULL, NULL);
-		if (e)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "async write: %s (%d)",
-				  gd_cl_err(e), e);
-		else
-			gd_pc_end(pc, memcmp(back, h, sz) ? GD_PS_WRONG : GD_PS_OK,
-				  0, "64 MiB, checked");
-	}
-out:
-	if (m)
-		cl->ReleaseMemObject(m);
-	if (pin)
-		cl->ReleaseMemObject(pin);
-	free(h);
-	free(back);
-}
-
 static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
 			  cl_device_id id, int dev)
 {
-	struct cl_dev d = {id, NULL, NULL};
+	struct cl_dev d = {cl, id, NULL, NULL, NULL, 0};
 	cl_int e = 0;
 
 	gd_pc_phase(pc, "clCreateContext");
@@ -336,24 +162,25 @@ static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
 		d.q = cl->CreateCommandQueue(d.ctx, id,
 					     CL_QUEUE_PROFILING_ENABLE, &e);
 	if (!d.q) {
-		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR,
-			   "clCreateContext/CommandQueue: %s (%d)", gd_cl_err(e), e);
+		gd_pc_setup_failed(pc, dev, "clCreateContext/CommandQueue: "
+				   "%s (%d)", gd_cl_err(e), e);
 		goto out;
 	}
-	cl_memory_ops(pc, cl, &d, dev);
-	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
-		cl_vector_add(pc, cl, &d);
-	if (!pc->args->quick) {
-		gd_pc_skip(pc, dev, "gemm_fp32", GD_PS_SKIPPED,
+	gd_dev_memory_ops(pc, &gd_cl_devops, &d, dev);
+	if (gd_pc_begin(pc, dev, GD_OP_KERNEL_VECTOR_ADD))
+		gd_dev_vector_add(pc, &gd_cl_devops, &d);
+	if (!pc->args->quick) /* --quick: no row for what is not probed */
+		gd_pc_skip(pc, dev, GD_OP_GEMM_FP32, GD_PS_SKIPPED,
 			   "no OpenCL BLAS library is probed");
-		if (gd_pc_begin(pc, dev, "context_cycle"))
-			gd_cl_context_cycle(pc, cl, id);
-	}
+	if (gd_pc_begin(pc, dev, GD_OP_CONTEXT_CYCLE))
+		gd_cl_context_cycle(pc, cl, id);
 	if (gd_pc_bench_begin(pc, dev)) {
-		gd_cl_bench(pc, cl, &d, dev);
+		gd_dev_bench(pc, &gd_cl_devops, &d, dev);
 		gd_pc_bench_end(pc);
 	}
 out:
+	if (d.ev)
+		cl->ReleaseEvent(d.ev);
 	if (d.q)
 		cl->ReleaseCommandQueue(d.q);
 	if (d.ctx)
@@ -367,17 +194,18 @@ static int opencl_run(struct gd_pc *pc)
 	cl_device_id devs[8];
 	cl_uint np = 0;
 	int nd = 0;
-	cl_int e;
+	cl_int e, bad = 0;
 	char lib[256];
 
 	memset(&cl, 0, sizeof cl);
-	gd_pc_begin_always(pc, -1, "init");
+	gd_pc_begin_always(pc, -1, GD_OP_INIT);
 	if (cl_load(pc, &cl, lib, sizeof lib))
 		return 0;
 	gd_pc_phase(pc, "clGetPlatformIDs");
 	e = cl.GetPlatformIDs(8, plats, &np);
-	if (e || !np) {
-		gd_pc_end(pc, GD_PS_ERROR, 0,
+	if (e || !np) { /* the ICD loader's "no platform": -1001 or 0 */
+		gd_pc_end(pc, !np && (!e || e == GD_CL_PLATFORM_NOT_FOUND_KHR)
+			  ? GD_PS_NODEVICE : GD_PS_ERROR, 0,
 			  "clGetPlatformIDs: %s (%d): no OpenCL platform (no ICD "
 			  "in /etc/OpenCL/vendors or none loads)",
 			  gd_cl_err(e), e);
@@ -387,8 +215,11 @@ static int opencl_run(struct gd_pc *pc)
 		cl_uint n = 0;
 
 		gd_pc_phase(pc, "clGetDeviceIDs platform %u", p);
-		if (cl.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 8 - nd,
-				    devs + nd, &n) || !n)
+		e = cl.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 8 - nd,
+				    devs + nd, &n);
+		if (e && e != CL_DEVICE_NOT_FOUND && !bad)
+			bad = e;
+		if (e || !n)
 			continue;
 		for (cl_uint k = 0; k < n && nd < 8; k++, nd++) {
 			struct gd_probe_device pd;
@@ -397,9 +228,11 @@ static int opencl_run(struct gd_pc *pc)
 			gd_pc_device(pc, &pd);
 		}
 	}
-	if (!nd) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%u platform(s) but no device: "
-			  "CL_DEVICE_NOT_FOUND", np);
+	if (!nd) { /* no device: CL_DEVICE_NOT_FOUND (or 0) everywhere */
+		e = bad ? bad : CL_DEVICE_NOT_FOUND;
+		gd_pc_end(pc, bad ? GD_PS_ERROR : GD_PS_NODEVICE, 0,
+			  "%u platform(s) but no device: %s (%d)", np,
+			  gd_cl_err(e), e);
 		return 0;
 	}
 	gd_pc_end(pc, GD_PS_OK, 0, "%u platform(s), %d device(s); %s", np, nd,

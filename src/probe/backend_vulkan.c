@@ -20,7 +20,7 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 	struct vk_buf m = {0}, up = {0}, down = {0};
 	VkResult r;
 
-	if (gd_pc_begin(pc, dev, "alloc_device")) {
+	if (gd_pc_begin(pc, dev, GD_OP_ALLOC_DEVICE)) {
 		gd_pc_phase(pc, "vkAllocateMemory 64 MiB device-local");
 		r = gd_vk_buffer(d, sz, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &m);
 		if (r)
@@ -35,7 +35,7 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 	r = gd_vk_buffer(d, sz, host, &up);
 	if (!r)
 		r = gd_vk_buffer(d, sz, host, &down);
-	if (!pc->args->quick && gd_pc_begin(pc, dev, "alloc_pinned")) {
+	if (gd_pc_begin(pc, dev, GD_OP_ALLOC_PINNED)) {
 		if (r)
 			gd_pc_end(pc, GD_PS_ERROR, 0, "host-visible 64 MiB: %s (%d)",
 				  gd_vk_err(r), r);
@@ -46,7 +46,7 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 		goto out;
 	for (size_t i = 0; i < sz; i++)
 		((unsigned char *)up.map)[i] = (unsigned char)(i * 7 + 1);
-	if (gd_pc_begin(pc, dev, "copy_h2d")) {
+	if (gd_pc_begin(pc, dev, GD_OP_COPY_H2D)) {
 		gd_pc_phase(pc, "vkCmdCopyBuffer staging -> device 64 MiB");
 		r = gd_vk_copy(d, &up, &m, sz);
 		if (r)
@@ -54,7 +54,7 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB from mapped host memory");
 	}
-	if (gd_pc_begin(pc, dev, "copy_d2h")) {
+	if (gd_pc_begin(pc, dev, GD_OP_COPY_D2H)) {
 		gd_pc_phase(pc, "vkCmdCopyBuffer device -> staging 64 MiB");
 		memset(down.map, 0, sz);
 		r = gd_vk_copy(d, &m, &down, sz);
@@ -111,19 +111,18 @@ static void vk_device_ops(struct gd_pc *pc, VkInstance inst,
 	gd_pc_phase(pc, "vkCreateDevice");
 	r = vk_open(&d);
 	if (r) {
-		gd_pc_skip(pc, dev, "alloc_device", GD_PS_ERROR,
-			   "vkCreateDevice (compute queue): %s (%d)", gd_vk_err(r), r);
+		gd_pc_setup_failed(pc, dev, "vkCreateDevice (compute queue): "
+				   "%s (%d)", gd_vk_err(r), r);
 		goto out;
 	}
 	vk_memory_ops(pc, &d, dev);
-	if (gd_pc_begin(pc, dev, "kernel_vector_add"))
+	if (gd_pc_begin(pc, dev, GD_OP_KERNEL_VECTOR_ADD))
 		gd_vk_vector_add(pc, &d);
-	if (!pc->args->quick) {
-		gd_pc_skip(pc, dev, "gemm_fp32", GD_PS_SKIPPED,
+	if (!pc->args->quick) /* --quick: no row for what is not probed */
+		gd_pc_skip(pc, dev, GD_OP_GEMM_FP32, GD_PS_SKIPPED,
 			   "no Vulkan BLAS library is probed");
-		if (gd_pc_begin(pc, dev, "context_cycle"))
-			gd_vk_context_cycle(pc, inst, &d);
-	}
+	if (gd_pc_begin(pc, dev, GD_OP_CONTEXT_CYCLE))
+		gd_vk_context_cycle(pc, inst, &d);
 	if (gd_pc_bench_begin(pc, dev)) {
 		gd_vk_bench(pc, &d, dev);
 		gd_pc_bench_end(pc);
@@ -202,9 +201,11 @@ static VkInstance vk_instance(struct gd_pc *pc, char *lib, size_t lcap)
 	ci.pApplicationInfo = &app;
 	gd_pc_phase(pc, "vkCreateInstance");
 	r = vkCreateInstance(&ci, NULL, &inst);
-	if (r) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "vkCreateInstance: %s (%d)%s",
-			  gd_vk_err(r), r, r == VK_ERROR_INCOMPATIBLE_DRIVER
+	if (r) { /* the loader's "no driver": the Vulkan "no device" */
+		gd_pc_end(pc, r == VK_ERROR_INCOMPATIBLE_DRIVER
+			  ? GD_PS_NODEVICE : GD_PS_ERROR, 0,
+			  "vkCreateInstance: %s (%d)%s", gd_vk_err(r), r,
+			  r == VK_ERROR_INCOMPATIBLE_DRIVER
 			  ? ": no Vulkan driver (ICD) loads" : "");
 		return NULL;
 	}
@@ -220,14 +221,15 @@ static int vulkan_run(struct gd_pc *pc)
 	VkResult r;
 	char lib[256];
 
-	gd_pc_begin_always(pc, -1, "init");
+	gd_pc_begin_always(pc, -1, GD_OP_INIT);
 	inst = vk_instance(pc, lib, sizeof lib);
 	if (!inst)
 		return 0;
 	gd_pc_phase(pc, "vkEnumeratePhysicalDevices");
 	r = vkEnumeratePhysicalDevices(inst, &n, ph);
 	if ((r && r != VK_INCOMPLETE) || !n) {
-		gd_pc_end(pc, GD_PS_ERROR, 0,
+		gd_pc_end(pc, r && r != VK_INCOMPLETE ? GD_PS_ERROR
+			  : GD_PS_NODEVICE, 0,
 			  "vkEnumeratePhysicalDevices: %s (%d), %u devices: no device",
 			  gd_vk_err(r), r, n);
 		return 0;

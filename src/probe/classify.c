@@ -271,6 +271,36 @@ static int clean_exit(const struct gd_pjob *j, const struct gd_child_result *r)
 	       !j->in_op && r->exit_code == 0;
 }
 
+/* The child's output tail and the kernel's lines go with the result. */
+static void attach_log(struct gd_probe_result *r,
+		       const struct gd_child_result *res, const char *kern)
+{
+	tail_lines(res->tail, 4, r->log, sizeof r->log);
+	if (kern[0])
+		gd_fmt(r->log + strlen(r->log), sizeof r->log - strlen(r->log),
+		       "%skernel: %s", r->log[0] ? "\n" : "", kern);
+}
+
+/* After a failed op: 1 to restart past it, else a not_run row. */
+static int restart_or_stop(struct gd_pjob *j)
+{
+	if (j->restarts < GD_PROBE_MAX_RESTARTS &&
+	    gd_now() < j->run->deadline - 1.0) {
+		j->restarts++;
+		j->start = j->cur_step + 1;
+		j->stop_t = 0;
+		j->begun = 0;
+		return 1;
+	}
+	gd_pjob_add(j, -1, gd_op_name(GD_OP_NOT_RUN), GD_PS_SKIPPED,
+		    gd_now() >= j->run->deadline - 1.0
+		    ? "the ops after this one were not run: the whole-run "
+		      "deadline (--total-timeout) passed"
+		    : "the ops after this one were not run: too many hangs or "
+		      "crashes in this backend");
+	return 0;
+}
+
 /* Returns 1 when the backend should be restarted past the failed op. */
 int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 		     const char *kern)
@@ -279,18 +309,19 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 	struct gd_probe_result *r = NULL;
 	enum gd_probe_status st;
 	char d[512];
-	const char *op = j->in_op ? j->op : j->begun ? "exit" : "init";
+	const char *op = j->in_op ? j->op
+			 : gd_op_name(j->begun ? GD_OP_EXIT : GD_OP_INIT);
 
 	/* the setup steps of a restarted child were reported the first time */
 	if (j->in_op && !reported(j, j->cur_step))
-		op = "restart";
+		op = gd_op_name(GD_OP_RESTART);
 
 	if (j->run->opts->cancel && *j->run->opts->cancel)
 		cancel = "stopped: interrupted";
 	if (res->outcome == GD_CHILD_NOSTART) {
 		gd_fmt(d, sizeof d, "cannot start the probe child: %s",
 		       res->error);
-		r = gd_pjob_add(j, -1, "init", GD_PS_ERROR, d);
+		r = gd_pjob_add(j, -1, gd_op_name(GD_OP_INIT), GD_PS_ERROR, d);
 	} else if (res->outcome == GD_CHILD_HUNG && cancel) {
 		r = gd_pjob_add(j, j->in_op ? j->cur_dev : -1, op,
 				GD_PS_SKIPPED, cancel);
@@ -310,13 +341,8 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 	}
 	if (!r && j->results.n)
 		r = &j->results.v[j->results.n - 1];
-	if (r && (!clean_exit(j, res) || kern[0])) {
-		tail_lines(res->tail, 4, r->log, sizeof r->log);
-		if (kern[0])
-			gd_fmt(r->log + strlen(r->log),
-			       sizeof r->log - strlen(r->log), "%skernel: %s",
-			       r->log[0] ? "\n" : "", kern);
-	}
+	if (r && (!clean_exit(j, res) || kern[0]))
+		attach_log(r, res, kern);
 	if (j->only >= 0 && j->last_pid > 0 && kill(-j->last_pid, 0) == 0 &&
 	    r) {
 		r->status = GD_PS_ERROR;
@@ -324,21 +350,7 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 			   sizeof r->detail);
 	}
 	if (clean_exit(j, res) || cancel || j->only >= 0 || !j->in_op ||
-	    !reported(j, j->cur_step) || !strcmp(j->op, "init"))
+	    !reported(j, j->cur_step) || gd_op_find(j->op) == GD_OP_INIT)
 		return 0;
-	if (j->restarts < GD_PROBE_MAX_RESTARTS &&
-	    gd_now() < j->run->deadline - 1.0) {
-		j->restarts++;
-		j->start = j->cur_step + 1;
-		j->stop_t = 0;
-		j->begun = 0;
-		return 1;
-	}
-	gd_pjob_add(j, -1, "not_run", GD_PS_SKIPPED,
-		    gd_now() >= j->run->deadline - 1.0
-		    ? "the ops after this one were not run: the whole-run "
-		      "deadline (--total-timeout) passed"
-		    : "the ops after this one were not run: too many hangs or "
-		      "crashes in this backend");
-	return 0;
+	return restart_or_stop(j);
 }

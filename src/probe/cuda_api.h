@@ -11,6 +11,8 @@
 
 #include "backend.h"
 
+struct gd_devops;
+
 typedef int CUresult;                 /* 0 = CUDA_SUCCESS */
 typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
@@ -71,6 +73,7 @@ struct gd_cu {
 	CUdevice dev;
 	CUcontext ctx;
 	CUstream stream;
+	CUevent ev[2];  /* the device timer of the primitives */
 	int cc_major, cc_minor;
 	int driver_version;
 };
@@ -78,11 +81,12 @@ struct gd_cu {
 /* "CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected" */
 void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap);
 
+/* backend_cuda_dev.c: the device primitives (device.h); be is the
+ * struct gd_cu. */
+extern const struct gd_devops gd_cu_devops;
 /* backend_cuda_kernel.c: vector_add through NVRTC (or PTX by the driver),
- * contexts from several threads, copy bandwidth and launch latency. */
-void gd_cu_vector_add(struct gd_pc *pc, struct gd_cu *cu);
+ * contexts from several threads. */
 void gd_cu_context_cycle(struct gd_pc *pc, struct gd_cu *cu);
-void gd_cu_bench(struct gd_pc *pc, struct gd_cu *cu, int dev);
 /* Loads vector_add for the current context: NVRTC when present, else the
  * built-in PTX. how gets "NVRTC 13.0" / "built-in PTX (NVRTC: ...)". */
 CUresult gd_cu_load_vector_add(struct gd_pc *pc, struct gd_cu *cu,

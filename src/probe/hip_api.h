@@ -9,6 +9,8 @@
 
 #include "backend.h"
 
+struct gd_devops;
+
 typedef int hipError_t;
 typedef struct ihipStream_t *hipStream_t;
 typedef struct ihipModule_t *hipModule_t;
@@ -72,6 +74,7 @@ struct gd_hip {
 	int (*RtcDestroy)(hiprtcProgram *);
 	const char *(*RtcErrStr)(int);
 	hipStream_t stream;
+	hipEvent_t ev[2]; /* the device timer of the primitives */
 	int dev;
 	char gfx[64];
 };
@@ -91,8 +94,10 @@ void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev);
 void gd_hip_gemm_bench(struct gd_pc *pc, struct gd_hip *h, int dev);
 /* backend_hip_dnn.c: MIOpen forward convolution (conv_fwd). */
 void gd_hip_conv_op(struct gd_pc *pc, struct gd_hip *h, int dev);
-/* backend_hip_bench.c: context cycle and copy/launch figures. */
+/* backend_hip_bench.c: the context cycle. */
 void gd_hip_context_cycle(struct gd_pc *pc, struct gd_hip *h);
-void gd_hip_bench(struct gd_pc *pc, struct gd_hip *h, int dev);
+/* backend_hip_dev.c: the device primitives (device.h); be is the struct
+ * gd_hip. */
+extern const struct gd_devops gd_hip_devops;
 
 #endif

@@ -17,10 +17,18 @@ add_custom_command(OUTPUT ${_gd_spv_c}
   COMMENT "SPIR-V: vector_add.comp" VERBATIM)
 list(APPEND GD_EXTRA_SOURCES ${_gd_spv_c})
 
-find_file(GD_VOLK_C volk.c PATHS /usr/include NO_DEFAULT_PATH)
-if(NOT GD_VOLK_C)
-  message(FATAL_ERROR "volk.c not found: install libvulkan-volk-dev")
+# volk's own CMake package first (upstream installs, other distributions);
+# else Debian's libvulkan-volk-dev, which ships only the sources.
+find_package(volk CONFIG QUIET)
+if(volk_FOUND AND TARGET volk::volk)
+  list(APPEND GD_EXTRA_LIBS volk::volk)
+else()
+  find_file(GD_VOLK_C volk.c PATHS /usr/include NO_DEFAULT_PATH)
+  if(NOT GD_VOLK_C)
+    message(FATAL_ERROR "volk not found: install libvulkan-volk-dev (Debian) "
+                        "or volk with its CMake package")
+  endif()
+  # third-party source: built as is, without our warning flags
+  set_source_files_properties(${GD_VOLK_C} PROPERTIES COMPILE_OPTIONS "-w")
+  list(APPEND GD_EXTRA_SOURCES ${GD_VOLK_C})
 endif()
-# third-party source: built as is, without our warning flags
-set_source_files_properties(${GD_VOLK_C} PROPERTIES COMPILE_OPTIONS "-w")
-list(APPEND GD_EXTRA_SOURCES ${GD_VOLK_C})

@@ -66,12 +66,19 @@ struct gd_cl {
 	cl_int (*GetEventProfilingInfo)(cl_event, cl_profiling_info, size_t,
 					void *, size_t *);
 	cl_int (*ReleaseEvent)(cl_event);
+	cl_int (*EnqueueFillBuffer)(cl_command_queue, cl_mem, const void *,
+				    size_t, size_t, size_t, cl_uint,
+				    const cl_event *, cl_event *); /* 1.2 */
 };
 
+/* One device under test: the state behind the primitives. */
 struct cl_dev {
+	struct gd_cl *cl;
 	cl_device_id id;
 	cl_context ctx;
-	cl_command_queue q;
+	cl_command_queue q;  /* in order, with profiling */
+	cl_event ev;         /* of the command being timed */
+	int timing;          /* between timer_start and timer_stop */
 };
 
 /* "CL_DEVICE_NOT_FOUND" ... */
@@ -81,8 +88,11 @@ cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
 			   cl_program *prog, char *why, size_t cap);
 /* backend_opencl_bench.c */
 struct gd_pc;
-void gd_cl_bench(struct gd_pc *pc, struct gd_cl *cl, struct cl_dev *d,
-		 int dev);
 void gd_cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl, cl_device_id id);
+
+/* backend_opencl_dev.c: the device primitives (device.h); be is the
+ * struct cl_dev. */
+struct gd_devops;
+extern const struct gd_devops gd_cl_devops;
 
 #endif

@@ -74,9 +74,14 @@ static int job_argv(struct gd_pjob *j, char **argv, char bufs[][16])
 		argv[n++] = "--only";
 		argv[n++] = bufs[1];
 	}
+	if (o->only && j->only < 0) {
+		gd_fmt(bufs[2], 16, "%lx", (unsigned long)o->only);
+		argv[n++] = "--ops";
+		argv[n++] = bufs[2];
+	}
 	if (o->quick)
 		argv[n++] = "--quick";
-	if (o->bench)
+	if (o->bench || (o->only & GD_OPSET(GD_OP_BENCH)))
 		argv[n++] = "--bench";
 	if (o->miopen_find_mode && *o->miopen_find_mode) {
 		argv[n++] = "--miopen-find-mode";
@@ -117,7 +122,7 @@ static int job_once(struct gd_pjob *j)
 {
 	struct gd_child_spec spec;
 	struct gd_child_result res;
-	char *argv[16], bufs[2][16];
+	char *argv[20], bufs[3][16];
 	struct gd_kmsg k;
 	char kern[1024] = "", mode[160];
 	char **env = job_env(j, mode, sizeof mode);
@@ -143,7 +148,7 @@ static int job_once(struct gd_pjob *j)
 	j->progress = 0;
 	j->op_t0 = j->phase_t = gd_now();
 	j->phase[0] = '\0';
-	gd_strlcpy(j->op, "init", sizeof j->op);
+	gd_strlcpy(j->op, gd_op_name(GD_OP_INIT), sizeof j->op);
 	j->cur_dev = -1;
 	j->stop_why = NULL;
 	j->stop_t = 0;
@@ -244,7 +249,7 @@ static void wait_jobs(struct gd_prun *r)
 			if (p) {
 				p[i].backend = j->backend;
 				p[i].op = j->in_op ? j->op
-					  : j->begun ? "" : "init";
+					  : j->begun ? "" : gd_op_name(GD_OP_INIT);
 				p[i].phase = j->phase;
 				p[i].elapsed = gd_now() - j->op_t0;
 				p[i].deadline = r->timeout;
@@ -324,7 +329,8 @@ int gd_probe_run(gd_ctx *ctx, const struct gd_probe_opts *opts,
 			started++;
 		} else {
 			j->done = 1;
-			gd_pjob_add(j, -1, "init", GD_PS_ERROR,
+			gd_pjob_add(j, -1, gd_op_name(GD_OP_INIT),
+				    GD_PS_ERROR,
 				    "cannot start a supervising thread");
 		}
 	}

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "core/ctx.h"
+#include "probe/ops.h"
 
 enum gd_probe_status {
 	GD_PS_OK,      /* worked, result checked */
@@ -26,6 +27,10 @@ enum gd_probe_status {
 	GD_PS_CRASH,   /* signal, abort, exit in the middle of the op */
 	GD_PS_HANG,    /* deadline passed: phase and seconds */
 	GD_PS_SKIPPED, /* not run: why in detail */
+	GD_PS_NODEVICE, /* init: the runtime's own "no device" answer
+			 * (hipErrorNoDevice, CUDA_ERROR_NO_DEVICE, no
+			 * Vulkan driver or device, no OpenCL platform or
+			 * CL_DEVICE_NOT_FOUND); detail has the code */
 };
 
 const char *gd_probe_status_name(enum gd_probe_status s); /* "ok", ... */
@@ -91,6 +96,7 @@ struct gd_probe_opts {
 	double total_timeout_s;    /* whole run; <= 0: 120 s (quick: 8 s) */
 	int quick;                 /* the small set `check` runs */
 	int bench;                 /* add the figures */
+	gd_opset only;             /* --only: these ops (ops.h), 0 = all */
 	int selftest;              /* run the supervisor's fault probes */
 	const char *miopen_find_mode; /* MIOPEN_FIND_MODE for conv_fwd */
 	const volatile int *cancel;   /* Ctrl-C: stop everything now */
@@ -116,6 +122,7 @@ struct gd_pc_args {
 	int only;       /* run just this step (-1 = all from start) */
 	int quick;
 	int bench;
+	gd_opset ops;   /* --ops: the selection (0 = all, or the quick set) */
 	const char *miopen_find_mode;
 };
 int gd_probe_child_main(gd_ctx *ctx, const struct gd_pc_args *args);

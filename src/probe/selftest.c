@@ -204,7 +204,7 @@ const char *gd_selftest_case(int i, const char **expected)
 static int selftest_run(struct gd_pc *pc)
 {
 	for (int i = 0; i < NCASES; i++)
-		if (gd_pc_begin(pc, -1, cases[i].name))
+		if (gd_pc_begin_case(pc, -1, cases[i].name))
 			cases[i].fn(pc);
 	return 0;
 }

@@ -140,20 +140,9 @@ VkResult gd_vk_copy(struct vk_dev *d, struct vk_buf *src,
 	return gd_vk_run(d, gd_vk_rec_copy, &c);
 }
 
-VkResult gd_vk_pipe_make(struct vk_dev *d, struct vk_pipe *p,
-			     struct vk_buf *bufs)
+static VkResult vk_shader(struct vk_dev *d, struct vk_pipe *p)
 {
 	VkShaderModuleCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-	VkDescriptorSetLayoutBinding b[3];
-	VkDescriptorSetLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-	VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
-	VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-	VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-	VkDescriptorBufferInfo dbi[3];
-	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 	uint32_t *code = malloc(gd_spv_vector_add_len + 4);
 	VkResult r;
 
@@ -164,14 +153,56 @@ VkResult gd_vk_pipe_make(struct vk_dev *d, struct vk_pipe *p,
 	si.pCode = code;
 	r = vkCreateShaderModule(d->dev, &si, NULL, &p->sm);
 	free(code);
-	if (r)
+	return r;
+}
+
+/* One descriptor set: the three storage buffers. */
+static VkResult vk_descriptors(struct vk_dev *d, struct vk_pipe *p,
+			       struct vk_buf *bufs)
+{
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+	VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+	VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+	VkDescriptorBufferInfo dbi[3];
+	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+	VkResult r;
+
+	for (uint32_t i = 0; i < 3; i++)
+		dbi[i] = (VkDescriptorBufferInfo){bufs[i].b, 0, VK_WHOLE_SIZE};
+	dpi.maxSets = 1;
+	dpi.poolSizeCount = 1;
+	dpi.pPoolSizes = &ps;
+	if ((r = vkCreateDescriptorPool(d->dev, &dpi, NULL, &p->dp)))
 		return r;
-	for (uint32_t i = 0; i < 3; i++) {
+	dai.descriptorPool = p->dp;
+	dai.descriptorSetCount = 1;
+	dai.pSetLayouts = &p->dsl;
+	if ((r = vkAllocateDescriptorSets(d->dev, &dai, &p->ds)))
+		return r;
+	w.dstSet = p->ds;
+	w.descriptorCount = 3;
+	w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+	w.pBufferInfo = dbi;
+	vkUpdateDescriptorSets(d->dev, 1, &w, 0, NULL);
+	return VK_SUCCESS;
+}
+
+VkResult gd_vk_pipe_make(struct vk_dev *d, struct vk_pipe *p,
+			 struct vk_buf *bufs)
+{
+	VkDescriptorSetLayoutBinding b[3];
+	VkDescriptorSetLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+	VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	VkResult r;
+
+	if ((r = vk_shader(d, p)))
+		return r;
+	for (uint32_t i = 0; i < 3; i++)
 		b[i] = (VkDescriptorSetLayoutBinding){
 			i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
 			VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-		dbi[i] = (VkDescriptorBufferInfo){bufs[i].b, 0, VK_WHOLE_SIZE};
-	}
 	li.bindingCount = 3;
 	li.pBindings = b;
 	if ((r = vkCreateDescriptorSetLayout(d->dev, &li, NULL, &p->dsl)))
@@ -190,22 +221,7 @@ VkResult gd_vk_pipe_make(struct vk_dev *d, struct vk_pipe *p,
 	if ((r = vkCreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &ci, NULL,
 					  &p->p)))
 		return r;
-	dpi.maxSets = 1;
-	dpi.poolSizeCount = 1;
-	dpi.pPoolSizes = &ps;
-	if ((r = vkCreateDescriptorPool(d->dev, &dpi, NULL, &p->dp)))
-		return r;
-	dai.descriptorPool = p->dp;
-	dai.descriptorSetCount = 1;
-	dai.pSetLayouts = &p->dsl;
-	if ((r = vkAllocateDescriptorSets(d->dev, &dai, &p->ds)))
-		return r;
-	w.dstSet = p->ds;
-	w.descriptorCount = 3;
-	w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-	w.pBufferInfo = dbi;
-	vkUpdateDescriptorSets(d->dev, 1, &w, 0, NULL);
-	return VK_SUCCESS;
+	return vk_descriptors(d, p, bufs);
 }
 
 void gd_vk_pipe_free(struct vk_dev *d, struct vk_pipe *p)

@@ -1,5 +1,6 @@
-/* libFuzzer: amdgpu.ids and pci.ids lookups, NVIDIA procfs parsers, on
- * any bytes. The first 4 bytes choose the ids looked up. */
+/* libFuzzer: amdgpu.ids and pci.ids lookups, NVIDIA procfs parsers, the
+ * PCI uevent / config-space fallbacks and PCI addresses, on any bytes.
+ * The first 4 bytes choose the ids looked up. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     sizeof name);
 	gd_pci_ids_lookup((const char *)data, size, 0x1002, dev, vn, sizeof vn,
 			  name, sizeof name);
+	{
+		struct gd_pci_uevent u;
+
+		gd_pci_uevent_parse((const char *)data, size, &u);
+		gd_pci_config_parse(data, size, &u);
+	}
 	s = malloc(size + 1);
 	if (!s)
 		return 0;
@@ -29,6 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	gd_nv_version_parse(s, name, sizeof name);
 	gd_nv_info_get(s, "Model", name, sizeof name);
+	{
+		uint32_t d, b, v, f;
+
+		gd_pci_bdf_parse(s, &d, &b, &v, &f);
+	}
 	free(s);
 	return 0;
 }

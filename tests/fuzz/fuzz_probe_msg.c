@@ -1,10 +1,12 @@
-/* Fuzz the two parsers of untrusted text in probe/: the '@'-messages a
- * (possibly corrupt) probe child sends, and /dev/kmsg records. */
+/* Fuzz the parsers of untrusted text in probe/: the '@'-messages a
+ * (possibly corrupt) probe child sends, /dev/kmsg records, and the op
+ * list of `probe --only`. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probe/kmsg.h"
+#include "probe/ops.h"
 #include "probe/probe_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,6 +38,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	gd_kmsg_parse(s, size, &usec);
+	{
+		gd_opset set;
+		char bad[48];
+
+		gd_op_parse_list(s, &set, bad, sizeof bad);
+	}
 	free(s);
 	return 0;
 }

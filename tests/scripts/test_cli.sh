@@ -63,9 +63,11 @@ grep -q '^# gpudoctor report' "$tmp/r.md" && grep -q '^### AMD Radeon RX 5700' "
 
 # man page renders without warnings
 if command -v groff >/dev/null; then
-  groff -man -ww -z "$GD_SRCDIR/man/gpudoctor.1" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] && ok || { bad "man page warnings"; cat "$tmp/groff"; }
+  groff -man -ww -z "$GD_BINDIR/gpudoctor.1" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] && ok || { bad "man page warnings"; cat "$tmp/groff"; }
 fi
-# bash completion completes commands and options
+# bash completion completes commands and options; it asks the program
+# (gpudoctor __complete), so ours goes first on PATH
+mkdir -p "$tmp/bin" && ln -s "$gd" "$tmp/bin/gpudoctor" && export PATH="$tmp/bin:$PATH"
 out=$(bash -c "source '$GD_SRCDIR/completion/gpudoctor.bash'; COMP_WORDS=(gpudoctor li); COMP_CWORD=1; _gpudoctor; echo \${COMPREPLY[*]}")
 [ "$out" = "list" ] && ok || bad "completion of 'li': '$out'"
 out=$(bash -c "source '$GD_SRCDIR/completion/gpudoctor.bash'; COMP_WORDS=(gpudoctor probe --ba); COMP_CWORD=2; _gpudoctor; echo \${COMPREPLY[*]}")

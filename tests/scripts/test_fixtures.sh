@@ -28,6 +28,11 @@ for d in "$fix"/*/; do
   d=${d%/}
   [ -d "$d/root" ] || continue
   name=$(basename "$d")
+  # a Windows capture (issue #14) is compared once it has goldens; a blanket
+  # update must not invent them (start one with: touch expected.txt, then update)
+  if [ -d "$d/root/registry" ] && [ ! -f "$d/expected.txt" ]; then
+    echo "skip $name: Windows capture without expected.txt yet"; continue
+  fi
   n=$((n + 1))
   run_gd "$d" check --no-probe --color=never > "$tmp/$name.txt" 2> "$tmp/$name.stderr"
   echo "exit status: $?" >> "$tmp/$name.txt"

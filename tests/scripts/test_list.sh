@@ -63,7 +63,7 @@ m=rx7900xtx; run $m; expect_rc $m 0
 expect $m "gfx1100, 96 CUs" '.gpus[0].gfx=="gfx1100" and .gpus[0].cu_count==96'
 expect $m "no drm_render_minor: render node from drm/renderD128" '.gpus[0].render_node=="/dev/dri/renderD128" and .gpus[0].kfd_nodes[0].drm_render_minor==null and (.gpus[0].kfd_nodes[0].drm_render_minor_unknown|test("drm_render_minor"))'
 expect $m "rev c8 is the XTX" '.gpus[0].name=="AMD Radeon RX 7900 XTX" and .gpus[0].pci.revision=="0xc8"'
-expect $m "boot_vga read through the symlink" '.gpus[0].pci.boot_vga==1'
+expect $m "boot_vga read through the symlink" '.gpus[0].pci.boot_vga==true'
 
 m=vega10-oldkernel; run $m; expect_rc $m 0
 expect $m "no gfx_target_version: gfx from the kb or unknown with the reason" '(.gpus[0].gfx=="gfx900" and (.gpus[0].gfx_source|test("knowledge base"))) or (.gpus[0].gfx==null and (.gpus[0].gfx_unknown|test("no gfx_target_version in node 1")))'

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gpudoctor probe end to end: the supervisor's self-test, the Vulkan and
 # OpenCL probes on Mesa lavapipe and PoCL for real, the real HIP 5.2 runtime
-# answering "no device", CUDA skipping visibly without an NVIDIA GPU, a
-# missing library, and stand-in libraries (tests/fake/) for a driver that
+# answering "no device" (status no_device), `--only` from the op table, CUDA
+# skipping visibly without an NVIDIA GPU, a missing library, and stand-in
+# libraries (tests/fake/) for a driver that
 # hangs in cuInit, one that crashes in hipInit, and a HIP runtime that hangs
 # loading a code object (restart past the hang, the ROCm math libraries
 # reported missing with where they were searched, the context cycle that
@@ -101,16 +102,15 @@ check "bench: Vulkan and OpenCL figures incl. pageable and launch latency" "$tmp
 	'([.figures[] | select(.backend == "vulkan") | .name] | sort) ==
 	 ["d2d_bandwidth","h2d_pageable","h2d_pinned","launch_latency"] and
 	 ([.figures[] | select(.backend == "opencl") | .name] | sort) ==
-	 ["d2d_bandwidth","h2d_pageable","h2d_pinned","launch_latency"] and
+	 ["d2d_bandwidth","d2h_pinned","h2d_pageable","h2d_pinned","launch_latency"] and
 	 all(.figures[]; .value > 0) and
 	 all(.results[] | select(.op == "bench"); .status == "ok")'
 
 # 4. HIP: Debian's real libamdhip64.so.5, no AMD GPU -> the real answer
 run hip --backend hip
-check "hip: real runtime says no device, as an error, not a crash" "$tmp/hip.json" \
-	'.results[0].op == "init" and (.results[0].status == "error" or
-	 .results[0].status == "skipped") and
-	 (.results[0].detail | test("hipErrorNoDevice|no device"; "i")) and
+check "hip: real runtime says no device: status no_device from hipErrorNoDevice" "$tmp/hip.json" \
+	'.results[0].op == "init" and .results[0].status == "no_device" and
+	 (.results[0].detail | test("hipErrorNoDevice \\(100\\)")) and
 	 (.results[0].detail | test("libamdhip64"))'
 
 # 5. CUDA: skipped visibly without an NVIDIA GPU
@@ -188,6 +188,19 @@ fi
 # 9. bad usage
 "$G" probe --backend nosuch >/dev/null 2>&1
 [ $? = 3 ] && ok "unknown backend: exit 3" || bad "unknown backend exit"
+
+# 9b. --only: the named ops and what they need (the op table), nothing else
+run only --backend opencl --only copy_d2h
+check "only: copy_d2h brings init, alloc_device, copy_h2d" "$tmp/only.json" \
+	'[.results[].op] == ["init","alloc_device","copy_h2d","copy_d2h"] and
+	 all(.results[]; .status == "ok") and
+	 ([.ops[].op] == [.results[].op])'
+"$G" probe --only nosuch >/dev/null 2>"$tmp/only.err"
+if [ $? = 3 ] && grep -q "unknown op 'nosuch' (init, alloc_device" "$tmp/only.err"; then
+	ok "only: unknown op: exit 3, the ops listed"
+else
+	bad "only: unknown op"; cat "$tmp/only.err"
+fi
 
 # 10. the quick set, timed (the 3 s target is for a working GPU machine)
 run quick --quick

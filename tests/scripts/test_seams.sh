@@ -34,5 +34,5 @@ check "'no device' read from probe errors only in doctor/probe_verdict.c" \
 check "code targets from the vendor table" \
 	$(grep -l -E 'GD_VENDOR_NVIDIA *\? *[a-z]+->(nv\.)?sm' -r .)
 check "every verdict fact and step has a code" \
-	$(grep -l -E 'gd_v_(fact|step)\([a-z]+, "' -r doctor)
+	$(grep -l -E 'gd_v_(fact|step)\([^,"]+, "' -r doctor)
 [ "$fail" = 0 ] || { echo "test_seams: $fail failed"; exit 1; }

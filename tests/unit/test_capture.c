@@ -51,6 +51,7 @@ int main(void)
 	struct gd_capture *c = gd_capture_new();
 	struct gd_capture_stats st;
 	gd_ctx ctx;
+	struct gd_tar_opts topts = {0, 0};
 	char err[256];
 
 	snprintf(root, sizeof root, "/tmp/gd-test-cap-XXXXXX");
@@ -76,7 +77,7 @@ int main(void)
 	gd_capture_hook(c, "/etc/icd.d/nvidia_icd.json", 'f');
 	gd_capture_hook(c, "/lib", 'd');
 	snprintf(tarpath, sizeof tarpath, "%s/cap.tar.gz", out);
-	CHECK_INT(gd_capture_write(c, &ctx, tarpath, &st, err, sizeof err), 0);
+	CHECK_INT(gd_capture_write(c, &ctx, tarpath, &topts, &st, err, sizeof err), 0);
 	snprintf(cmd, sizeof cmd, "mkdir %s/x && tar xzf %s -C %s/x", out, tarpath, out);
 	CHECK(system(cmd) == 0);
 

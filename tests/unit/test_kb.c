@@ -93,6 +93,22 @@ static void test_errors(void)
 		     "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
 		     "signature \"bad-re\": regex does not compile", "t.json:7:");
 	expect_error("{\"a\": 1, \"a\": 2}", "duplicate", "t.json:1:");
+	/* the hardware lists discovery reads */
+	expect_error(HEAD SRCS "\"targets\": [],\n\"pci_not_gpu\": [\n"
+		     "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"0x2000\"], "
+		     "\"kind\": \"gpu\", \"name\": \"n\"}],\n" TAIL,
+		     "\"kind\" (bmc, emulated)", "t.json:");
+	expect_error(HEAD SRCS "\"targets\": [],\n\"pci_not_gpu\": [\n"
+		     "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"2000\"], "
+		     "\"kind\": \"bmc\", \"name\": \"n\"}],\n" TAIL,
+		     "4 hex digits", "t.json:");
+	expect_error(HEAD SRCS "\"targets\": [],\n\"nvidia_chips\": [\n"
+		     "{\"chips\": [\"GV100\"], \"arch\": \"Volta\"}],\n" TAIL,
+		     "\"sm\"", "t.json:");
+	expect_error(HEAD SRCS "\"targets\": [],\n\"amd_no_kfd\": [\n"
+		     "{\"gfx\": \"gfx601\", \"family\": \"SI\", "
+		     "\"pci_ids\": [\"0x68100\"]}],\n" TAIL,
+		     "4 hex digits", "t.json:");
 }
 
 int main(void)

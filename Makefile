@@ -4,16 +4,20 @@
 #   make test     install missing build+test deps, run the whole suite:
 #                 unit + end-to-end tests, an ASan/UBSan build of them,
 #                 and a short run of every fuzz target
+#   make fuzz-long  every fuzz target to 10 M inputs (FUZZ_RUNS=; hours)
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make deb      a Debian package (cpack -G DEB) in build-deb/, control shown
 #   make static   build-static/gpudoctor with jansson, zstd, zlib linked in
+#   make windows  cross-build build-win/gpudoctor.exe with MinGW-w64 (static;
+#                 jansson/zstd/zlib/TRE from Debian source packages, see
+#                 tools/win-deps.sh and README's Windows section)
 PREFIX ?= /usr/local
 DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz install clean deb static
+.PHONY: all run test deps test-deps check-build asan fuzz fuzz-long install clean deb static windows
 
 all: build/gpudoctor
 
@@ -45,7 +49,9 @@ run: deps
 test: test-deps
 	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(WERROR) $(CMAKE_FLAGS)
 	$(MAKE) all
+	$(MAKE) windows
 	cd build && ctest --output-on-failure -j$(JOBS)
+	cd build-win && ctest --output-on-failure
 	$(MAKE) asan
 	$(MAKE) fuzz
 
@@ -60,6 +66,19 @@ fuzz:
 	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON -DGD_FUZZ_SECONDS=$(FUZZ_SECONDS) $(WERROR) $(CMAKE_FLAGS)
 	cmake --build build-fuzz -j$(JOBS)
 	cd build-fuzz && ctest --output-on-failure -j$(JOBS) -L fuzz
+
+# Every fuzz target to FUZZ_RUNS inputs, one after another (hours; not in
+# CI). Per-target figures: tests/README.md.
+FUZZ_RUNS ?= 10000000
+fuzz-long:
+	CC=clang cmake -S . -B build-fuzz -DGD_FUZZ=ON $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j$(JOBS)
+	set -e; for src in tests/fuzz/fuzz_*.c; do \
+	  n=$$(basename $$src .c); \
+	  echo "== $$n: $(FUZZ_RUNS) runs"; \
+	  bash tests/fuzz/run-fuzzer.sh "$$PWD/build-fuzz/tests/$$n" \
+	    "$$PWD/tests/fuzz/corpus/$$n" 0 $(FUZZ_RUNS); \
+	done
 
 install: all
 	DESTDIR=$(DESTDIR) cmake --install build --prefix $(PREFIX)
@@ -77,5 +96,15 @@ static:
 	cmake --build build-static -j$(JOBS) --target gpudoctor
 	@readelf -d build-static/gpudoctor | grep NEEDED
 
+# The knowledge-base generator runs on this machine, so the native build
+# comes first.
+WIN_DEPS = $(CURDIR)/build-win/deps/prefix
+windows: build/gpudoctor
+	tools/win-deps.sh build-win/deps
+	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig PKG_CONFIG_PATH= \
+	  cmake -S . -B build-win -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake \
+	  -DGD_WIN_DEPS=$(WIN_DEPS) -DGD_HOST_KBGEN=$(CURDIR)/build/gd_kbgen $(CMAKE_FLAGS)
+	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig cmake --build build-win -j$(JOBS)
+
 clean:
-	rm -rf build build-asan build-fuzz build-static build-deb
+	rm -rf build build-asan build-fuzz build-static build-deb build-win

@@ -162,19 +162,44 @@ int gd_nvfatbin_scan_fd(int fd, uint64_t off, uint64_t n,
 			struct gd_bs_file *f, char *err, size_t errcap);
 
 /* Zip: call fn for each member whose bytes could be read (stored in place,
- * or inflated under the caps). fn returns <0 to stop. */
+ * or inflated under the caps). fn returns <0 to stop. An archive whose
+ * members overlap or repeat (the "better zip bomb": many central-directory
+ * entries over one local header) is refused as a whole; inflated bytes are
+ * capped per member (max_member) and per archive (gd_zip_total_cap). */
 struct gd_zip_member {
 	const char *name;
 	const uint8_t *data;
 	size_t len;
 	int inflated;  /* data is a temporary buffer */
 };
+/* Every member name of the archive, indexed so that a lookup costs
+ * log(n): an archive of 100,000 members whose libraries each name 20
+ * others must not cost 100,000^2 string compares. */
+struct gd_zip_names {
+	const char **v;    /* sorted by strcmp */
+	const char **base; /* sorted by basename, case-insensitively */
+	size_t n;
+};
+int gd_zip_names_init(struct gd_zip_names *ix, const char *const *names,
+		      size_t n);
+void gd_zip_names_free(struct gd_zip_names *ix);
+int gd_zip_names_has(const struct gd_zip_names *ix, const char *name);
+/* How many names have basename `base` (case-insensitively); they are
+ * ix->base[*first ...]. */
+size_t gd_zip_names_base(const struct gd_zip_names *ix, const char *base,
+			 size_t *first);
 typedef int (*gd_zip_fn)(void *arg, const struct gd_zip_member *m,
-			 const char *const *names, size_t n_names,
+			 const struct gd_zip_names *names,
 			 const char *skip_why);
 #define GD_ZIP_MAX_MEMBER (1024ull * 1024 * 1024) /* inflated size cap */
 #define GD_ZIP_MAX_RATIO 1032u /* deflate cannot exceed ~1032:1 */
 #define GD_ZIP_MAX_ENTRIES 200000u
+#define GD_ZIP_MAX_TOTAL (32ull << 30) /* inflated bytes per archive, at most */
+#define GD_ZIP_TOTAL_RATIO 64u /* ... and at most 64 x the archive's size */
+/* Inflated bytes one archive of n bytes may produce in all: 64 x its size
+ * (shared libraries deflate 3-5:1, code objects ~10:1), never less than
+ * one member's cap nor more than GD_ZIP_MAX_TOTAL. */
+uint64_t gd_zip_total_cap(size_t n, uint64_t max_member);
 int gd_zip_walk(const uint8_t *b, size_t n, uint64_t max_member,
 		int (*want)(const char *name), gd_zip_fn fn, void *arg,
 		char *err, size_t errcap);
@@ -196,6 +221,19 @@ struct gd_bs_opts {
  * a directory it is skipped). */
 int gd_bs_scan_path(gd_ctx *ctx, const char *path,
 		    const struct gd_bs_opts *o, gd_bs_files *out);
+/* One file: explicit_path as above. */
+int gd_bs_scan_file(const char *path, int explicit_path,
+		    const struct gd_bs_opts *o, gd_bs_files *out);
+/* One open regular file (fd stays the caller's), named path in the
+ * entries; size is what the caller's fstat said. The file is mapped; when
+ * it shrinks while being read (SIGBUS on a page past its new end) the
+ * entry says "file changed while being read" instead of the process dying.
+ * A size of 0 (procfs, sysfs) is read, not believed. */
+int gd_bs_scan_fd(const char *path, int fd, uint64_t size,
+		  const struct gd_bs_opts *o, gd_bs_files *out);
+/* Internal (scan.c): the bytes of one mapped file, zip or not. */
+int gd_bs_scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
+		      const struct gd_bs_opts *o, gd_bs_files *out);
 /* Scan bytes already in memory (fuzzing, tests, zip members). fd >= 0:
  * the same bytes as an open file, for pread walks of large sections. */
 int gd_bs_scan_bytes(const uint8_t *b, size_t n, struct gd_bs_file *f);
@@ -242,6 +280,9 @@ struct gd_bs_env {
 void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
 		    const struct gd_bs_gpu *gpus, size_t n);
 void gd_bs_env_free(struct gd_bs_env *env);
+/* Use buf (malloc'd, taken over) as the raw /etc/ld.so.cache; a buffer
+ * without the "glibc-ld.so.cache1.1" header is dropped. */
+void gd_bs_env_set_ldcache(struct gd_bs_env *env, char *buf, size_t len);
 
 /* Fit against the GPUs and resolve the runtime needs; fills f->needs,
  * f->fit, f->runtime_ok, f->detail. */
@@ -324,6 +365,6 @@ void gd_dllresolve(gd_ctx *ctx, const struct gd_bs_env *env,
  * a top-level "*.libs/" directory as delvewheel writes): added to f->needs
  * with how "archive". */
 void gd_dll_archive_needs(struct gd_bs_file *f, const char *member,
-			  const char *const *names, size_t n_names);
+			  const struct gd_zip_names *names);
 
 #endif

@@ -304,27 +304,27 @@ static int in_libs_dir(const char *name)
 }
 
 void gd_dll_archive_needs(struct gd_bs_file *f, const char *member,
-			  const char *const *names, size_t nn)
+			  const struct gd_zip_names *names)
 {
 	const char *sl = strrchr(member, '/');
 	size_t dlen = sl ? (size_t)(sl - member) : 0;
 
 	for (size_t i = 0; i < f->dyn.needed.n; i++) {
 		const char *dll = f->dyn.needed.v[i];
+		size_t first, cnt = gd_zip_names_base(names, dll, &first);
 
-		for (size_t k = 0; k < nn; k++) {
-			const char *b = strrchr(names[k], '/');
+		for (size_t k = first; k < first + cnt; k++) {
+			const char *name = names->base[k];
 			struct gd_bs_need *nd;
 
-			b = b ? b + 1 : names[k];
-			if (strcasecmp(b, dll) || (!member_dir_is(names[k], member, dlen) &&
-						   !in_libs_dir(names[k])))
+			if (!member_dir_is(name, member, dlen) &&
+			    !in_libs_dir(name))
 				continue;
 			if ((nd = gd_vec_push(&f->needs))) {
 				gd_strlcpy(nd->soname, dll, sizeof nd->soname);
 				nd->found = 1;
 				gd_strlcpy(nd->how, "archive", sizeof nd->how);
-				gd_strlcpy(nd->path, names[k], sizeof nd->path);
+				gd_strlcpy(nd->path, name, sizeof nd->path);
 			}
 			break;
 		}

@@ -18,27 +18,39 @@
 
 #define CACHE_MAGIC "glibc-ld.so.cache1.1"
 
-void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
-		    const struct gd_bs_gpu *gpus, size_t n)
+void gd_bs_env_set_ldcache(struct gd_bs_env *env, char *buf, size_t len)
 {
 	const char *m;
 	uint32_t cnt;
 
+	free(env->ldcache);
+	env->ldcache = buf;
+	env->ldcache_len = len;
+	m = buf ? memmem(buf, len, CACHE_MAGIC, strlen(CACHE_MAGIC)) : NULL;
+	if (!m || gd_bs_rd32((const uint8_t *)m, len - (size_t)(m - buf), 20,
+			     &cnt)) {
+		free(env->ldcache);
+		env->ldcache = NULL;
+		env->ldcache_len = 0;
+		return;
+	}
+	env->ldcache_hdr = (size_t)(m - buf);
+	env->ldcache_n = cnt;
+}
+
+void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
+		    const struct gd_bs_gpu *gpus, size_t n)
+{
+	char *buf;
+	size_t len;
+
 	memset(env, 0, sizeof *env);
 	env->gpus = gpus;
 	env->n_gpus = n;
-	if (gd_fs_read_alloc(&ctx->fs, "/etc/ld.so.cache", 64u << 20,
-			     &env->ldcache, &env->ldcache_len))
+	if (gd_fs_read_alloc(&ctx->fs, "/etc/ld.so.cache", 64u << 20, &buf,
+			     &len))
 		return;
-	m = memmem(env->ldcache, env->ldcache_len, CACHE_MAGIC, strlen(CACHE_MAGIC));
-	if (!m || gd_bs_rd32((const uint8_t *)m,
-			     env->ldcache_len - (size_t)(m - env->ldcache), 20, &cnt)) {
-		free(env->ldcache);
-		env->ldcache = NULL;
-		return;
-	}
-	env->ldcache_hdr = (size_t)(m - env->ldcache);
-	env->ldcache_n = cnt;
+	gd_bs_env_set_ldcache(env, buf, len);
 }
 
 void gd_bs_env_free(struct gd_bs_env *env)

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,7 +184,7 @@ static void normalize(char *p)
 /* DT_NEEDED resolved among the archive's own members through $ORIGIN
  * entries of RUNPATH/RPATH (a wheel's libraries find each other so). */
 static void archive_needs(struct gd_bs_file *f, const char *member,
-			  const char *const *names, size_t nn)
+			  const struct gd_zip_names *names)
 {
 	char dir[512], paths[2100];
 	const char *sl = strrchr(member, '/');
@@ -206,24 +205,21 @@ static void archive_needs(struct gd_bs_file *f, const char *member,
 			gd_fmt(cand, sizeof cand, "%s/%s/%s", dir,
 			       tok + (tok[1] == '{' ? 9 : 7), so);
 			normalize(cand);
-			for (size_t k = 0; k < nn; k++) {
-				if (strcmp(names[k], cand))
-					continue;
-				if ((nd = gd_vec_push(&f->needs))) {
-					gd_strlcpy(nd->soname, so, sizeof nd->soname);
-					nd->found = 1;
-					gd_strlcpy(nd->how, "archive", sizeof nd->how);
-					gd_fmt(nd->path, sizeof nd->path, "%s", cand);
-				}
-				goto next;
+			if (!gd_zip_names_has(names, cand))
+				continue;
+			if ((nd = gd_vec_push(&f->needs))) {
+				gd_strlcpy(nd->soname, so, sizeof nd->soname);
+				nd->found = 1;
+				gd_strlcpy(nd->how, "archive", sizeof nd->how);
+				gd_fmt(nd->path, sizeof nd->path, "%s", cand);
 			}
+			break;
 		}
-next:;
 	}
 }
 
 static int zip_member(void *arg, const struct gd_zip_member *m,
-		      const char *const *names, size_t nn, const char *why)
+		      const struct gd_zip_names *names, const char *why)
 {
 	struct zip_ctx *z = arg;
 	struct gd_bs_file *f = gd_vec_push(z->out);
@@ -237,15 +233,15 @@ static int zip_member(void *arg, const struct gd_zip_member *m,
 	}
 	if (gd_bs_scan_bytes(m->data, m->len, f) == 0 && f->has_dyn) {
 		if (gd_bs_is_pe(f))
-			gd_dll_archive_needs(f, m->name, names, nn);
+			gd_dll_archive_needs(f, m->name, names);
 		else
-			archive_needs(f, m->name, names, nn);
+			archive_needs(f, m->name, names);
 	}
 	return 0;
 }
 
-static int scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
-		       const struct gd_bs_opts *o, gd_bs_files *out)
+int gd_bs_scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
+		      const struct gd_bs_opts *o, gd_bs_files *out)
 {
 	struct gd_bs_file *f;
 	struct zip_ctx z = {path, out};
@@ -273,71 +269,6 @@ static int scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
 	return 0;
 }
 
-static int known_magic(int fd)
-{
-	uint8_t m[4];
-
-	if (pread(fd, m, 4, 0) != 4)
-		return 0;
-	return !memcmp(m, "\177ELF", 4) || !memcmp(m, "PK\3\4", 4) ||
-	       (m[0] == 'M' && m[1] == 'Z') ||
-	       !memcmp(m, "CCOB", 4) || !memcmp(m, "__CL", 4) ||
-	       (m[0] == 0x50 && m[1] == 0xed && m[2] == 0x55 && m[3] == 0xba);
-}
-
-static int scan_file(const char *path, int explicit_path,
-		     const struct gd_bs_opts *o, gd_bs_files *out)
-{
-	struct gd_bs_file *f;
-	struct stat st;
-	void *map;
-	int fd, rc;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (!explicit_path && !known_magic(fd))) {
-		int e = errno;
-
-		if (fd >= 0 && !S_ISREG(st.st_mode))
-			e = ENODEV;
-		if (fd >= 0)
-			close(fd);
-		if (!explicit_path && fd >= 0)
-			return 0;
-		if (!(f = gd_vec_push(out)))
-			return -1;
-		gd_strlcpy(f->path, path, sizeof f->path);
-		gd_fmt(f->error, sizeof f->error, "cannot read: %s",
-		       e == ENODEV ? "not a regular file" : strerror(e));
-		return 0;
-	}
-	if (st.st_size == 0) {
-		close(fd);
-		if (!(f = gd_vec_push(out)))
-			return -1;
-		gd_strlcpy(f->path, path, sizeof f->path);
-		gd_strlcpy(f->error, "empty file", sizeof f->error);
-		return 0;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	/* Only headers are read, scattered: no readahead, no fault-around of
-	 * whole folios, so resident memory stays near the pages touched. */
-	if (map != MAP_FAILED)
-		madvise(map, (size_t)st.st_size, MADV_RANDOM);
-	if (map == MAP_FAILED) {
-		close(fd);
-		if (!(f = gd_vec_push(out)))
-			return -1;
-		gd_strlcpy(f->path, path, sizeof f->path);
-		gd_fmt(f->error, sizeof f->error, "cannot map: %s", strerror(errno));
-		return 0;
-	}
-	rc = scan_mapped(path, map, (size_t)st.st_size, fd, o, out);
-	close(fd);
-	munmap(map, (size_t)st.st_size);
-	return rc;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -352,8 +283,16 @@ static int scan_dir(const char *path, unsigned depth, const struct gd_bs_opts *o
 	gd_strvec names = {0};
 	int rc = 0;
 
-	if (!d)
+	if (!d) { /* an entry, so that scan exits 1 and says why */
+		struct gd_bs_file *f = gd_vec_push(out);
+
+		if (!f)
+			return -1;
+		gd_strlcpy(f->path, path, sizeof f->path);
+		gd_fmt(f->error, sizeof f->error, "cannot read directory: %s",
+		       strerror(errno));
 		return 0;
+	}
 	while ((de = readdir(d))) {
 		char **slot;
 
@@ -382,7 +321,7 @@ static int scan_dir(const char *path, unsigned depth, const struct gd_bs_opts *o
 			++*cut;
 		else if (S_ISREG(st.st_mode) ||
 			 (S_ISLNK(st.st_mode) && !stat(p, &st) && S_ISREG(st.st_mode)))
-			rc = scan_file(p, 0, o, out);
+			rc = gd_bs_scan_file(p, 0, o, out);
 	}
 	gd_strvec_free(&names);
 	return rc;
@@ -411,5 +350,5 @@ int gd_bs_scan_path(gd_ctx *ctx, const char *path,
 				    "no binaries found in this directory");
 		return rc;
 	}
-	return scan_file(path, 1, o, out);
+	return gd_bs_scan_file(path, 1, o, out);
 }

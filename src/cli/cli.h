@@ -81,6 +81,9 @@ const char *gd_c_yellow(const struct gd_cli *cli);
 const char *gd_c_dim(const struct gd_cli *cli);
 const char *gd_c_off(const struct gd_cli *cli);
 
+/* `check` of a Windows machine (check_windows.c). */
+int gd_check_windows(struct gd_cli *cli, int verbose);
+
 /* Command entry points, one file each (cmd_<name>.c). */
 int gd_cmd_check(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_list(struct gd_cli *cli, int argc, char **argv);

@@ -33,7 +33,13 @@ json_t *gd_cli_json_doc(const char *command)
 
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root)
 {
-	(void)cli;
+	/* The system judged, on every envelope: the same schema serves
+	 * Linux and Windows (a Windows capture replayed on Linux says
+	 * "windows"). */
+	if (cli->ctx.platform && json_object_get(root, "schema_version") &&
+	    !json_object_get(root, "platform"))
+		json_object_set_new(root, "platform",
+				    gd_json_str(cli->ctx.platform));
 	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 					     JSON_ENSURE_ASCII) < 0) {
 		json_decref(root);

@@ -156,6 +156,8 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(cli, "check", "unexpected argument '%s'",
 					  argv[optind]);
+	if (gd_ctx_is_windows(&cli->ctx))
+		return gd_check_windows(cli, verbose);
 	if (gd_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");

@@ -46,18 +46,28 @@ static void usage(FILE *f)
 	gd_cli_common_help(f);
 }
 
+/* A log is a regular file, or a pipe / terminal on stdin (read up to
+ * GD_EXPLAIN_STREAM_MAX). Devices and FIFOs named as a file are refused:
+ * /dev/zero never ends, a FIFO blocks until a writer comes. */
 static int open_input(struct gd_cli *cli, const char *path)
 {
 	struct stat st;
 	int fd;
 
 	if (!path || !strcmp(path, "-")) {
+		if (fstat(STDIN_FILENO, &st) == 0 && !S_ISREG(st.st_mode) &&
+		    !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) &&
+		    !isatty(STDIN_FILENO)) {
+			gd_cli_error(cli, "explain: stdin is a device, not a "
+				     "log; name the log file or pipe it in");
+			return -1;
+		}
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "gpudoctor explain: reading the log "
 					"from stdin (end with Ctrl-D)\n");
 		return STDIN_FILENO;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		gd_cli_error(cli, "explain: cannot open %s: %s", path,
 			     strerror(errno));
@@ -68,6 +78,14 @@ static int open_input(struct gd_cli *cli, const char *path)
 		close(fd);
 		return -1;
 	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		gd_cli_error(cli, "explain: %s is not a regular file (a device "
+			     "or FIFO); pipe it in: ... | gpudoctor explain",
+			     path);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, 0); /* regular files never block anyway */
 	return fd;
 }
 
@@ -247,6 +265,9 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	if (rc < 0)
 		return gd_cli_error(cli, "explain: cannot read %s: %s",
 				    x.input, strerror(-rc));
+	if (log.stream_cut)
+		fprintf(stderr, "gpudoctor explain: stopped reading %s after "
+			"%llu MiB\n", x.input, GD_EXPLAIN_STREAM_MAX >> 20);
 	if (gd_explain_scan_log(&cli->ctx, &log, &x.r) < 0 ||
 	    gd_discover(&cli->ctx, &x.m) < 0 ||
 	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {

@@ -15,7 +15,7 @@
 #include "probe/backend.h"
 #include "render_probe.h"
 
-/* Set by SIGINT/SIGTERM: the supervisor then stops the children at once.
+/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT: the supervisor then stops the children at once.
  * The one piece of process state a signal handler forces on us. */
 static volatile int probe_cancel;
 
@@ -212,7 +212,8 @@ int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_probe_opts o;
 	struct gd_probe_report r;
-	struct sigaction sa, old_int, old_term;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	struct sigaction sa, old[4];
 	int rc;
 
 	memset(&o, 0, sizeof o);
@@ -226,11 +227,11 @@ int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
 	rc = gd_probe_run(&cli->ctx, &o, &r);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	for (size_t i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
 	if (o.on_progress)
 		fprintf(stderr, "\r\033[K");
 	if (rc < 0) {

@@ -18,7 +18,8 @@
 #include "try_int.h"
 #include "wa_common.h"
 
-/* The signal that interrupted `try` (SIGINT, SIGTERM), 0 none. The
+/* The signal that interrupted `try` (SIGINT, SIGTERM, SIGHUP: terminal or
+ * ssh closed, SIGQUIT: Ctrl-\), 0 none. The
  * supervisor polls it through spec.cancel (sig_atomic_t is int here) and
  * stops the running child's whole group as at its deadline. */
 static volatile sig_atomic_t try_cancel;
@@ -223,8 +224,10 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	if (res.cancelled || (try_cancel && row->outcome != GD_TRY_OK))
 		classify_interrupted(&res, row);
 	row->nostart = res.outcome == GD_CHILD_NOSTART;
-	if (row->nostart)
+	if (row->nostart) {
 		gd_strlcpy(t->nostart_why, res.error, sizeof t->nostart_why);
+		t->nostart_errno = res.start_errno;
+	}
 	return 0;
 }
 
@@ -258,7 +261,12 @@ static int run_all(struct gd_cli *cli, struct gd_try *t)
 		if (k == 0 && t->rows[k].nostart) {
 			fprintf(stderr, "gpudoctor try: cannot run '%s': %s\n",
 				t->argv[0], nostart_reason(t->nostart_why));
-			return -127;
+			/* like run and env(1): 127 not found, 126 found but
+			 * not executable (a directory, no x bit, bad ELF) */
+			return t->nostart_errno == ENOENT ||
+					       t->nostart_errno == ENOTDIR
+				       ? -127
+				       : -126;
 		}
 		if (t->rows[k].outcome == GD_TRY_OK && t->first_ok < 0) {
 			t->first_ok = (int)k;
@@ -297,7 +305,8 @@ static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_try t;
-	struct sigaction sa, old_int, old_term;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	struct sigaction sa, old[4];
 	double t0;
 	int rc;
 
@@ -312,15 +321,15 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 		goto out;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigint;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
 	t0 = gd_now();
 	rc = run_all(cli, &t);
 	t.total = gd_now() - t0;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (rc == -127) {
-		rc = 127;
+	for (size_t i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (rc == -127 || rc == -126) {
+		rc = -rc;
 		goto out;
 	}
 	if (rc < 0) {

@@ -5,10 +5,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/plat.h"
 #include "gd_version.h"
 #include "kb/kb.h"
-
-extern char **environ;
 
 /* One explicit table (STYLE.md habit 1); hidden rows are re-exec'd children
  * and the completion helper. */
@@ -184,7 +183,7 @@ static int installed_newer(const char *path, const char *builtin_date)
 {
 	char head[512], date[32];
 	const char *p;
-	FILE *f = fopen(path, "r");
+	FILE *f = gd_kb_fopen(path); /* a FIFO there must not hang us */
 	size_t n;
 
 	if (!f)
@@ -284,11 +283,10 @@ static int print_version(struct gd_cli *cli)
 static int cli_setup(struct gd_cli *cli, const char *root, int color_mode)
 {
 	const char *nc, *term;
-	ssize_t n;
 	int rc;
 
 	cli->tty = isatty(STDOUT_FILENO);
-	rc = gd_ctx_init(&cli->ctx, root, environ);
+	rc = gd_ctx_init(&cli->ctx, root, gd_plat_environ());
 	if (rc < 0) {
 		const char *env_root = getenv("GPUDOCTOR_ROOT");
 
@@ -302,10 +300,7 @@ static int cli_setup(struct gd_cli *cli, const char *root, int color_mode)
 	term = gd_ctx_live_getenv(&cli->ctx, "TERM");
 	cli->color = color_mode >= 0 ? color_mode
 		     : cli->tty && !(nc && *nc) && !gd_streq(term, "dumb");
-	n = readlink("/proc/self/exe", cli->ctx.self_exe,
-		     sizeof cli->ctx.self_exe - 1);
-	if (n > 0)
-		cli->ctx.self_exe[n] = '\0';
+	gd_plat_self_exe(cli->ctx.self_exe, sizeof cli->ctx.self_exe);
 	load_kb(cli);
 	return 0;
 }

@@ -50,6 +50,7 @@ struct gd_try {
 	int cur_matched;         /* --expect seen in the running child */
 	int interrupted;         /* the signal that stopped `try`, 0 none */
 	char nostart_why[256];   /* the supervisor's error when CMD did not start */
+	int nostart_errno;       /* ...and its errno (ENOENT: not found) */
 };
 
 /* Print the table (or JSON), save when asked (never after an interrupt);

@@ -1,5 +1,7 @@
 #include "ctx.h"
 
+#include "wincap.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -71,6 +73,7 @@ int gd_ctx_init(gd_ctx *ctx, const char *root, char *const *envp)
 		return rc;
 	if (!ctx->fs.is_slash)
 		load_captured_env(ctx);
+	gd_wincap_init(ctx);
 	return 0;
 }
 
@@ -88,6 +91,7 @@ void gd_ctx_free(gd_ctx *ctx)
 	ctx->env = ctx->judged = NULL;
 	gd_fs_close(&ctx->fs);
 	gd_vec_free(&ctx->diags);
+	gd_wincap_free(ctx);
 }
 
 static long env_find(char *const *env, const char *name)

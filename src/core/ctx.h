@@ -29,6 +29,11 @@ typedef struct gd_ctx {
 	char self_exe[4096]; /* for re-exec of supervised children */
 	gd_strvec *env_read; /* when set, names of variables looked up (gather) */
 	GD_VEC(gd_diag) diags;
+	/* Added for Windows (append-only): the system judged, "linux" or
+	 * "windows" (a Windows capture under --root, or this machine), and
+	 * for Windows its registry (core/wincap.c), else NULL. */
+	const char *platform;
+	struct gd_reg *reg;
 } gd_ctx;
 
 /* root: NULL means $GPUDOCTOR_ROOT from envp, else "/". envp is copied. */
@@ -44,6 +49,9 @@ const char *gd_ctx_live_getenv(const gd_ctx *ctx, const char *name);
 /* Set (value != NULL) or unset a variable in the environment that
  * gd_ctx_getenv reads. */
 int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value);
+
+/* 1 when the judged system is Windows. */
+int gd_ctx_is_windows(const gd_ctx *ctx);
 
 void gd_diag_add(gd_ctx *ctx, enum gd_diag_level level, const char *source,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -87,4 +87,11 @@ int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, const char *pci_name,
 int gd_kbref_not_gpu(gd_ctx *ctx, unsigned vendor, unsigned device, char *kind,
 		     size_t kcap, char *name, size_t ncap);
 
+/* win_adapters.c: the machine of a Windows capture or of Windows itself,
+ * from the registry (ctx->reg); no GPU runtime, no KFD. */
+int gd_win_discover(gd_ctx *ctx, struct gd_machine *m);
+/* NVIDIA's DriverVersion as users know it: the last five digits,
+ * "32.0.15.8129" -> "581.29". 0, or -1 when it has fewer digits. */
+int gd_win_nvidia_version(const char *driver_version, char *buf, size_t cap);
+
 #endif

@@ -285,6 +285,8 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 
 	memset(m, 0, sizeof *m);
 	memset(&ids, 0, sizeof ids);
+	if (gd_ctx_is_windows(ctx))
+		return gd_win_discover(ctx, m);
 	kernel_facts(ctx, m);
 	env_facts(ctx, &m->env);
 	rc = gd_pci_scan(ctx, &pcis, &n_pci, &m->not_gpus, &m->n_not_gpus,

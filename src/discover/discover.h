@@ -127,6 +127,17 @@ struct gd_gpu {
 	 * the carve-out. Unknown on discrete GPUs. */
 	gd_num shared_mem;
 	char shared_src[64];
+	/* Windows (discover/win_adapters.c), append-only: the display class
+	 * key {4d36e968-e325-11ce-bfc1-08002be10318}\NNNN of this adapter. */
+	struct gd_win_adapter {
+		char class_key[8];       /* "0000", "" off Windows */
+		char matching_id[128];   /* MatchingDeviceId as stored */
+		gd_text driver_version;  /* DriverVersion: "32.0.12033.1030" */
+		/* as users know it: AMD Software (Adrenalin) "25.5.1" from
+		 * RadeonSoftwareVersion; NVIDIA "581.29" from DriverVersion */
+		gd_text driver_user;
+		char provider[64], inf_path[64];
+	} win;
 };
 
 struct gd_kernel_info {

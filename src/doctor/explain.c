@@ -25,12 +25,16 @@ static void reverse(char *b, size_t n)
 /* Everything after the head into a ring of cap bytes; returns the bytes
  * seen (more than cap when the ring wrapped) and leaves the oldest kept
  * byte first. */
-static long long read_ring(int fd, char *ring, size_t cap)
+static long long read_ring(int fd, char *ring, size_t cap, int *cut)
 {
 	unsigned long long seen = 0;
 	size_t pos = 0;
 
 	for (;;) {
+		if (seen >= GD_EXPLAIN_STREAM_MAX) { /* `yes | explain` ends */
+			*cut = 1;
+			break;
+		}
 		size_t want = cap - pos < 65536 ? cap - pos : 65536;
 		ssize_t k = read(fd, ring + pos, want);
 
@@ -68,8 +72,8 @@ static unsigned long long seek_tail(int fd, size_t cap)
 	return (unsigned long long)(st.st_size - (off_t)cap - cur);
 }
 
-int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
-			struct gd_explain_log *log)
+static int read_raw(int fd, size_t head_cap, size_t tail_cap,
+		    struct gd_explain_log *log)
 {
 	/* head, a NUL, the tail ring, a NUL */
 	char *b = malloc(head_cap + tail_cap + 2), *ring;
@@ -95,7 +99,7 @@ int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 		return 0;
 	ring = b + head_cap + 1;
 	skip = seek_tail(fd, tail_cap);
-	rest = read_ring(fd, ring, tail_cap);
+	rest = read_ring(fd, ring, tail_cap, &log->stream_cut);
 	if (rest < 0) {
 		gd_explain_log_free(log);
 		return (int)rest;
@@ -114,6 +118,52 @@ int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 	log->tail_len = (size_t)rest < tail_cap ? (size_t)rest : tail_cap;
 	ring[log->tail_len] = '\0';
 	return 0;
+}
+
+/* Both parts decoded into one new allocation (head, NUL, tail, NUL). The
+ * tail is decoded as the head is; for UTF-16 it must start on a code unit,
+ * i.e. at an even offset of the file. */
+static int decode_parts(struct gd_explain_log *log)
+{
+	size_t bom, hl, tl = 0, odd;
+	int enc = gd_explain_detect(log->head, log->head_len, &bom);
+	char *h, *t = NULL, *b;
+
+	h = gd_explain_decode(log->head, log->head_len, GD_ENC_DETECT, &hl);
+	if (h && log->tail) {
+		odd = enc != GD_ENC_UTF8 &&
+		      (log->head_len + log->skipped) % 2 && log->tail_len;
+		t = gd_explain_decode(log->tail + odd, log->tail_len - odd,
+				      enc, &tl);
+	}
+	b = h && (t || !log->tail) ? malloc(hl + tl + 2) : NULL;
+	if (b) {
+		memcpy(b, h, hl + 1);
+		if (t)
+			memcpy(b + hl + 1, t, tl + 1);
+		else
+			b[hl + 1] = '\0';
+	}
+	free(h);
+	free(t);
+	if (!b)
+		return -ENOMEM;
+	free(log->head);
+	log->head = b;
+	log->head_len = hl;
+	log->tail = log->tail ? b + hl + 1 : NULL;
+	log->tail_len = tl;
+	return 0;
+}
+
+int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
+			struct gd_explain_log *log)
+{
+	int rc = read_raw(fd, head_cap, tail_cap, log);
+
+	if (rc == 0 && (rc = decode_parts(log)) < 0)
+		gd_explain_log_free(log);
+	return rc;
 }
 
 void gd_explain_log_free(struct gd_explain_log *log)
@@ -215,32 +265,83 @@ static int scan_lines(const gd_kb *kb, struct sig *sigs, size_t ns, char *buf,
 	return 0;
 }
 
-static int scan_parts(gd_ctx *ctx, char *buf, size_t len, char *tail,
-		      size_t tail_len, struct gd_explain_result *r)
+struct gd_explain_sigs {
+	const gd_kb *kb; /* the signatures' strings, their sources' URLs */
+	struct sig *v;
+	size_t n;
+};
+
+struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx)
 {
-	size_t max = ctx->kb ? gd_kb_signature_count(ctx->kb) : 0, ns;
-	struct sig *sigs;
+	size_t max = ctx->kb ? gd_kb_signature_count(ctx->kb) : 0;
+	struct gd_explain_sigs *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->kb = ctx->kb;
+	s->v = calloc(max ? max : 1, sizeof *s->v);
+	if (!s->v) {
+		free(s);
+		return NULL;
+	}
+	s->n = max ? compile_all(ctx, s->v, max) : 0;
+	return s;
+}
+
+void gd_explain_sigs_free(struct gd_explain_sigs *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		regfree(&s->v[i].re);
+	free(s->v);
+	free(s);
+}
+
+/* Head, then tail (its first, partial line dropped). */
+static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
+			   char *tail, size_t tail_len,
+			   struct gd_explain_result *r)
+{
 	int rc;
 
 	r->bytes = len + tail_len;
-	if (!max)
-		return 0;
-	sigs = calloc(max, sizeof *sigs);
-	if (!sigs)
-		return -ENOMEM;
-	ns = compile_all(ctx, sigs, max);
-	r->n_signatures = ns;
-	rc = scan_lines(ctx->kb, sigs, ns, buf, len, r, 0);
+	r->n_signatures = s->n;
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].found = 0;
+	rc = scan_lines(s->kb, s->v, s->n, buf, len, r, 0);
 	if (!rc && tail) {
-		/* The tail starts inside a line: drop that piece. */
 		char *nl = memchr(tail, '\n', tail_len);
 		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
 
-		rc = scan_lines(ctx->kb, sigs, ns, tail + cut, tail_len - cut, r, 1);
+		rc = scan_lines(s->kb, s->v, s->n, tail + cut, tail_len - cut,
+				r, 1);
 	}
-	for (size_t i = 0; i < ns; i++)
-		regfree(&sigs[i].re);
-	free(sigs);
+	return rc;
+}
+
+int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
+			 struct gd_explain_result *r)
+{
+	r->total = len;
+	return sigs_scan_parts(s, buf, len, NULL, 0, r);
+}
+
+static int scan_parts(gd_ctx *ctx, char *buf, size_t len, char *tail,
+		      size_t tail_len, struct gd_explain_result *r)
+{
+	struct gd_explain_sigs *s;
+	int rc;
+
+	if (!ctx->kb || !gd_kb_signature_count(ctx->kb)) {
+		r->bytes = len + tail_len;
+		return 0;
+	}
+	s = gd_explain_sigs_new(ctx);
+	if (!s)
+		return -ENOMEM;
+	rc = sigs_scan_parts(s, buf, len, tail, tail_len, r);
+	gd_explain_sigs_free(s);
 	return rc;
 }
 

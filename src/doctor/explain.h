@@ -46,14 +46,28 @@ struct gd_explain_log {
 	char *tail;      /* NULL when nothing was skipped */
 	size_t tail_len;
 	unsigned long long skipped, total;
+	int stream_cut;  /* a stream passed GD_EXPLAIN_STREAM_MAX: not read on */
 };
 
 /* Read fd: its first head_cap bytes, then its last tail_cap bytes (a
- * regular file: by seeking; a pipe: through a ring buffer). tail_cap > 0.
- * Returns 0 or -errno. */
+ * regular file: by seeking; a pipe: through a ring buffer, read up to
+ * GD_EXPLAIN_STREAM_MAX bytes in all). tail_cap > 0. Both parts are then
+ * decoded (gd_explain_decode, the encoding taken from the head), so their
+ * lengths are those of the UTF-8 text. Returns 0 or -errno. */
+#define GD_EXPLAIN_STREAM_MAX (1ull << 30)
 int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 			struct gd_explain_log *log);
 void gd_explain_log_free(struct gd_explain_log *log);
+
+/* Input decoding (explain_decode.c): a log's bytes -> UTF-8 text with '\n'
+ * line ends: UTF-16LE/BE (by BOM, or LE by its look) converted, a UTF-8
+ * BOM dropped, ANSI escape sequences dropped, CR and CRLF made '\n', a run
+ * of NUL bytes ends the line it interrupts. */
+enum { GD_ENC_DETECT = -1, GD_ENC_UTF8 = 0, GD_ENC_UTF16LE, GD_ENC_UTF16BE };
+/* The encoding of a log that starts with buf; *bom: bytes of BOM. */
+int gd_explain_detect(const char *buf, size_t n, size_t *bom);
+/* A malloc'd, NUL-terminated decoded copy (NULL when out of memory). */
+char *gd_explain_decode(const char *buf, size_t n, int enc, size_t *out_len);
 
 /* Match buf (modified in place: newlines become NULs) against every
  * signature of ctx->kb. Each signature is reported once, at its first
@@ -66,6 +80,14 @@ int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
+
+/* The kb's signatures compiled once, for many scans (the fuzz target):
+ * gd_explain_scan compiles them on every call. */
+struct gd_explain_sigs;
+struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx);
+int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
+			 struct gd_explain_result *r);
+void gd_explain_sigs_free(struct gd_explain_sigs *s);
 
 enum gd_check_verdict {
 	GD_CHECK_NA,           /* "not checkable here: ..." */

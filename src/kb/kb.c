@@ -5,10 +5,13 @@
  * of 160 KB. Lookups are linear scans over a few dozen entries. Both paths
  * give the same answers (tests/unit/test_kb_lazy.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "kb_raw.h"
@@ -42,6 +45,26 @@ gd_kb *gd_kb_parse(const char *buf, size_t len, const char *name, char *err,
 	return kb;
 }
 
+FILE *gd_kb_fopen(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = ENODEV;
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, 0);
+	f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* A user's file (--kb FILE): their file, not a machine path, so plain
  * stdio rather than ctx->fs. Reads at most the cap + 1 to detect "huge". */
 gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
@@ -57,9 +80,10 @@ gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
 		gd_fmt(err, errlen, "(kb): no file name");
 		return NULL;
 	}
-	f = fopen(path, "rb");
+	f = gd_kb_fopen(path);
 	if (!f) {
-		gd_fmt(err, errlen, "%s: %s", path, strerror(errno));
+		gd_fmt(err, errlen, "%s: %s", path, errno == ENODEV
+		       ? "not a regular file" : strerror(errno));
 		return NULL;
 	}
 	buf = malloc(GD_KB_MAX_BYTES + 1);

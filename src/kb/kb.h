@@ -12,6 +12,7 @@
 #ifndef GD_KB_H
 #define GD_KB_H
 
+#include <stdio.h>
 #include <stddef.h>
 
 typedef struct gd_kb gd_kb;
@@ -21,6 +22,9 @@ typedef struct gd_kb gd_kb;
 gd_kb *gd_kb_parse(const char *buf, size_t len, const char *name, char *err,
 		   size_t errlen);
 gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen);
+/* fopen(path, "rb") of a regular file only, without blocking on a FIFO or
+ * device (errno ENODEV for those): every command glances at kb files. */
+FILE *gd_kb_fopen(const char *path);
 /* The copy built into the binary, validated at build time (tools/kbgen.c).
  * NULL only out of memory. */
 gd_kb *gd_kb_load_embedded(void);

@@ -11,18 +11,28 @@ set(GD_KB_JSON ${CMAKE_SOURCE_DIR}/src/kb/gpudoctor-kb.json)
 set(GD_KB_C ${CMAKE_BINARY_DIR}/generated/kb_embedded.c)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/generated)
 
-add_executable(gd_kbgen ${CMAKE_SOURCE_DIR}/tools/kbgen.c
-               ${CMAKE_SOURCE_DIR}/src/kb/kb_parse.c
-               ${CMAKE_SOURCE_DIR}/src/kb/kb_validate.c
-               ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c
-               ${CMAKE_SOURCE_DIR}/src/core/util.c)
-target_include_directories(gd_kbgen PRIVATE ${CMAKE_SOURCE_DIR}/src)
-target_link_libraries(gd_kbgen PRIVATE PkgConfig::JANSSON)
+if(CMAKE_CROSSCOMPILING)
+  # The generator runs on this machine: the native build's (make windows
+  # builds it first and passes it in).
+  if(NOT GD_HOST_KBGEN)
+    message(FATAL_ERROR "cross build: pass -DGD_HOST_KBGEN=build/gd_kbgen")
+  endif()
+  set(GD_KBGEN_CMD ${GD_HOST_KBGEN})
+else()
+  add_executable(gd_kbgen ${CMAKE_SOURCE_DIR}/tools/kbgen.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_parse.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_validate.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c
+                 ${CMAKE_SOURCE_DIR}/src/core/util.c)
+  target_include_directories(gd_kbgen PRIVATE ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(gd_kbgen PRIVATE PkgConfig::JANSSON)
+  set(GD_KBGEN_CMD gd_kbgen)
+endif()
 
 add_custom_command(
   OUTPUT ${GD_KB_C}
-  COMMAND gd_kbgen ${GD_KB_JSON} ${GD_KB_C}
-  DEPENDS ${GD_KB_JSON} gd_kbgen
+  COMMAND ${GD_KBGEN_CMD} ${GD_KB_JSON} ${GD_KB_C}
+  DEPENDS ${GD_KB_JSON} ${GD_KBGEN_CMD}
   COMMENT "Validating and embedding the knowledge base (gpudoctor-kb.json)"
   VERBATIM)
 list(APPEND GD_EXTRA_SOURCES ${GD_KB_C})

@@ -2,6 +2,9 @@
 # Debian's glslang (glslangValidator) and embedded as a C array; volk (Debian
 # libvulkan-volk-dev ships volk.c + volk.h in /usr/include) is compiled in,
 # and loads libvulkan at run time in the probe child.
+if(WIN32)
+  return() # no Vulkan backend in the Windows build yet (cmake/platform.cmake)
+endif()
 find_program(GD_GLSLANG glslangValidator REQUIRED)
 set(_gd_gen ${CMAKE_BINARY_DIR}/generated)
 set(_gd_spv ${_gd_gen}/vector_add.spv)

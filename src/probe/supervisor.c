@@ -7,6 +7,11 @@
  *    killed as a whole with kill(-pgid);
  *  - child subreaper: in containers PID 1 often does not reap orphans, so a
  *    grandchild left behind would stay a zombie forever; we reap it;
+ *  - the direct child is also signalled by pid: one that moved itself into
+ *    another process group is out of reach of kill(-pgid), and we would
+ *    wait for it forever;
+ *  - after the child, every process it left behind is ended, also those
+ *    that left the group (probe/reap.c);
  *  - pidfd: we notice the child's exit even when a grandchild keeps the
  *    output pipe open (falls back to a 10 ms waitpid tick on old kernels);
  *  - the environment and the exec path are prepared before fork() so the
@@ -29,6 +34,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "reap.h"
 
 extern char **environ;
 
@@ -360,12 +366,14 @@ static void sup_round(struct sup_state *st, struct sup_run *r)
 		st->res->seconds = now - st->t0;
 		st->res->phase_seconds = now - st->phase_t0;
 		kill(-r->pid, SIGTERM);
+		kill(r->pid, SIGTERM); /* not reaped yet: the pid is ours */
 		r->term_sent = 1;
 		r->kill_at = now + (st->spec->grace_s > 0 ? st->spec->grace_s
 							   : 0.3);
 	}
-	if (r->term_sent && !r->kill_sent && now >= r->kill_at) {
+	if (r->term_sent && !r->kill_sent && !r->exited && now >= r->kill_at) {
 		kill(-r->pid, SIGKILL);
+		kill(r->pid, SIGKILL);
 		r->kill_sent = 1;
 	}
 }
@@ -378,6 +386,8 @@ static void sup_finish(struct sup_state *st, struct sup_run *r)
 	double end;
 
 	if (reap_group(r->pid) && !r->term_sent)
+		st->res->leftovers_killed = 1;
+	if (gd_reap_leave() && !r->term_sent)
 		st->res->leftovers_killed = 1;
 	end = gd_now() + 0.2;
 	while ((r->s[0].fd >= 0 || r->s[1].fd >= 0) && gd_now() < end) {
@@ -461,6 +471,7 @@ static int sup_start(const struct gd_child_spec *spec,
 		if (n == (ssize_t)sizeof e) {
 			waitpid(r->pid, NULL, 0);
 			res->outcome = GD_CHILD_NOSTART;
+			res->start_errno = e;
 			gd_fmt(res->error, sizeof res->error, "cannot run %s: %s",
 			       exe, strerror(e));
 			rc = 1;
@@ -495,11 +506,13 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 		return -EMFILE;
 	}
 	st.t0 = st.phase_t0 = gd_now();
+	gd_reap_enter();
 	rc = sup_start(spec, res, &r, out, ph);
 	close(out[1]);
 	if (ph[1] >= 0)
 		close(ph[1]);
 	if (rc) {
+		gd_reap_leave();
 		close(out[0]);
 		if (ph[0] >= 0)
 			close(ph[0]);

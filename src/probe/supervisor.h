@@ -3,8 +3,10 @@
  * The child gets its own process group and resource limits; it may report
  * named phases ("cuInit", "sgemm 1024") on the fd named by the environment
  * variable GPUDOCTOR_PHASE_FD, one line each, and free-form output on
- * stdout/stderr. At the deadline the group gets SIGTERM, then SIGKILL after
- * a grace period, and is reaped: nothing outlives gd_child_run().
+ * stdout/stderr. At the deadline the group (and the child by pid) gets
+ * SIGTERM, then SIGKILL after a grace period, and is reaped; then every
+ * process the child left behind, in its group or not, is killed and reaped
+ * (once no other supervised child runs): nothing outlives gd_child_run().
  *
  * Additions (probe layer): phase lines that start with '@' are messages, not
  * phases (the probe child sends its results that way); they leave
@@ -67,6 +69,8 @@ struct gd_child_result {
 				* child's own exit, killed and reaped */
 	int cancelled;         /* stopped through spec->cancel */
 	int pid;               /* the child's pid = its process group id */
+	int start_errno;       /* NOSTART: why exec failed (ENOENT: not found,
+				* anything else: found but cannot be run) */
 };
 
 /* Runs the child to completion or deadline. Returns 0, or -errno when the

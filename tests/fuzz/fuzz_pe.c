@@ -14,14 +14,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = {"pkg/a.pyd", "pkg/amdhip64_7.dll",
 					    "pkg.libs/KERNEL32.dll"};
+	struct gd_zip_names ix;
 	struct gd_bs_file f;
 	struct gd_pe p;
 	struct gd_pe_sect s;
 	char err[200];
 
 	memset(&f, 0, sizeof f);
-	if (gd_bs_scan_bytes(data, size, &f) == 0 && gd_bs_is_pe(&f))
-		gd_dll_archive_needs(&f, "pkg/a.pyd", names, 3);
+	if (gd_bs_scan_bytes(data, size, &f) == 0 && gd_bs_is_pe(&f) &&
+	    gd_zip_names_init(&ix, names, 3) == 0) {
+		gd_dll_archive_needs(&f, "pkg/a.pyd", &ix);
+		gd_zip_names_free(&ix);
+	}
 	gd_bs_file_free(&f);
 	if (!gd_pe_open(&p, data, size, err, sizeof err)) {
 		uint64_t off, avail;

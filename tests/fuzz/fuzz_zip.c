@@ -13,13 +13,14 @@ static int all(const char *name)
 }
 
 static int each(void *arg, const struct gd_zip_member *m,
-		const char *const *names, size_t n, const char *why)
+		const struct gd_zip_names *names, const char *why)
 {
 	struct gd_bs_file f;
+	size_t first;
 
 	(void)arg;
-	(void)names;
-	(void)n;
+	gd_zip_names_has(names, m->name);
+	gd_zip_names_base(names, "a.so", &first);
 	if (why)
 		return 0;
 	memset(&f, 0, sizeof f);

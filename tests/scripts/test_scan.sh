@@ -236,6 +236,41 @@ grep -q "missing: .* (not found on the captured machine)" "$T/rootscan" &&
 	ok "--root: missing libraries named as on the captured machine" ||
 	bad "--root: $(grep -m3 missing "$T/rootscan")"
 
+# Hostile files (reliability findings D2, D10, D11): a wheel of 60,000
+# central-directory entries over one real HIP library ("better zip bomb")
+# is refused at once; procfs files (stat size 0) are read, not "empty";
+# a directory scan cannot open is an error, exit 1.
+if have python3; then
+	python3 - "$GD_SRCDIR/tests/fixtures/binscan/libhip_gfx900_gfx1010_gfx90a.so" "$T/ov.whl" <<'EOF2'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+c = zlib.compressobj(9, zlib.DEFLATED, -15); comp = c.compress(data) + c.flush()
+body = struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, 8, 0, 0, zlib.crc32(data), len(comp), len(data), 4, 0) + b'a.so' + comp
+cd = b''.join(struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, 8, 0, 0, zlib.crc32(data), len(comp), len(data), 9, 0, 0, 0, 0, 0, 0) + b'l%05d.so' % i for i in range(60000))
+open(sys.argv[2], 'wb').write(body + cd + struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 60000, 60000, len(cd), len(body), 0))
+EOF2
+	s=$(date +%s)
+	out=$(timeout 60 "$GD" scan "$T/ov.whl" 2>&1)
+	rc=$? e=$(date +%s)
+	[ $rc = 1 ] && [ $((e - s)) -le 5 ] && echo "$out" | grep -q "overlap or repeat (zip bomb?)" &&
+		ok "overlapping-member wheel refused in $((e - s)) s" ||
+		bad "overlapping-member wheel: rc $rc, $((e - s)) s: $out"
+fi
+out=$("$GD" scan /proc/self/maps 2>&1)
+echo "$out" | grep -q "not an ELF" && ! echo "$out" | grep -q "empty file" &&
+	ok "procfs file read, not called empty" || bad "procfs: $out"
+mkdir -p "$T/locked" && cp "$GD_SRCDIR"/tests/fixtures/binscan/*.so "$T/locked/" && chmod 000 "$T/locked"
+chmod 755 "$T"
+asuser=""
+[ "$(id -u)" = 0 ] && have setpriv && asuser="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if [ "$(id -u)" != 0 ] || [ -n "$asuser" ]; then
+	out=$($asuser "$GD" scan "$T/locked" 2>&1)
+	rc=$?
+	[ $rc = 1 ] && echo "$out" | grep -q "cannot read directory: Permission denied" &&
+		ok "unreadable directory: error, exit 1" || bad "unreadable directory: rc $rc: $out"
+fi
+chmod 700 "$T/locked"
+
 [ -n "$skipped" ] && echo "note: parts skipped, tool absent:$skipped"
 echo "$ran checks passed, $fails failed"
 [ $ran = 0 ] && { echo "skipped: neither hipcc nor nvcc"; exit 77; }

@@ -10,13 +10,19 @@
 #    only a name, saves NAME.profile and prints the command that applies it;
 #  - --expect ends a server that never exits as soon as it prints the line;
 #  - user steps (kernel parameters) are listed, never run;
-#  - Ctrl-C: the running strategy is "interrupted" (not "hang"), exit 130.
+#  - Ctrl-C: the running strategy is "interrupted" (not "hang"), exit 130;
+#    SIGHUP and SIGQUIT the same, exit 129 / 131;
+#  - 126 for a command that cannot run, 127 for one not found;
+#  - processes that leave the group (timeout, setsid, Python's
+#    start_new_session) or a child that moves into another group: the
+#    deadline holds and nothing survives.
 set -u
 GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
 here=$(cd "$(dirname "$0")" && pwd)
 src=${GD_SRCDIR:-$here/../..}
 root5700="$src/tests/fixtures/rx5700xt/root"
 rootstrix="$src/tests/fixtures/strixhalo/root"
+rootnogpu="$src/tests/fixtures/no-gpu/root" # baseline only: one strategy
 fail=0
 tmp=$(mktemp -d)
 marker="gd_try_marker_$$_$RANDOM"
@@ -229,5 +235,60 @@ check "text: the table so far, then what was not tried; exit 130" \
 	'[ $rc -eq 130 ] && grep -qE "^baseline +interrupted .*interrupted after: started" "$tmp/try.txt" &&
 	 grep -q "^Interrupted during baseline; not tried: rdna1-override-10.3.0, " "$tmp/try.txt" &&
 	 ! grep -q "No strategy worked" "$tmp/try.txt"'
+
+# 8. Exit codes like run and env(1): 126 found but cannot run, 127 not found.
+printf 'not a program\n' >"$tmp/noexec" && chmod 644 "$tmp/noexec"
+"$GPUDOCTOR" --root "$root5700" try --timeout $T -- "$tmp/noexec" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+check "a file without the x bit: exit 126, 'Permission denied'" \
+	'[ $rc -eq 126 ] && grep -q "Permission denied" "$tmp/err"'
+"$GPUDOCTOR" --root "$root5700" try --timeout $T -- "$tmp" >/dev/null 2>&1
+check "a directory: exit 126" '[ $? -eq 126 ]'
+
+# 9. Processes that leave the group (GNU timeout, setsid, Python's
+# start_new_session) and a child that moves into gpudoctor's own group:
+# the deadline holds and nothing survives. The escapee is a copy of sleep
+# whose path holds the marker.
+ms="$tmp/${marker}_sleep"
+cp "$(command -v sleep)" "$ms"
+esc() { # name, deadline, command...
+	local name=$1 t=$2 s e w
+	shift 2
+	s=$(date +%s.%N)
+	timeout 30 "$GPUDOCTOR" --root "$rootnogpu" try --timeout "$t" \
+		-- "$@" >/dev/null 2>&1
+	e=$(date +%s.%N)
+	w=$(awk -v a="$s" -v b="$e" 'BEGIN { print b - a }')
+	check "$name: returns in time ($w s) and leaves nothing running" \
+		'awk -v w="$w" -v t="$t" "BEGIN { exit !(w < t + 3) }" && ! alive "$marker"'
+}
+esc "timeout CMD, hung" 1 sh -c "timeout 50 '$ms' 50"
+esc "timeout CMD &, exit 0" 5 sh -c "timeout 50 '$ms' 50 & sleep 0.2; exit 0"
+esc "setsid daemon, exit 0" 5 sh -c "setsid '$ms' 50 & sleep 0.2; exit 0"
+esc "double fork + setsid, then hang" 1 sh -c "(setsid '$ms' 50 &); sleep 50"
+if command -v python3 >/dev/null; then
+	esc "python3 start_new_session=True" 5 python3 -c \
+		'import subprocess,sys; subprocess.Popen([sys.argv[1], "50"], start_new_session=True)' "$ms"
+	esc "child moves into gpudoctor's process group" 2 python3 -c \
+		'import os,signal,sys; os.setpgid(0, os.getpgid(os.getppid())); signal.pause()' "$marker"
+fi
+
+# 10. SIGHUP (terminal closed) and SIGQUIT (Ctrl-\) take the Ctrl-C path:
+# the strategy is interrupted, exit 128 + signal, the grandchild is gone.
+for sig in HUP QUIT; do
+	"$GPUDOCTOR" --root "$root5700" try --timeout 60 -- \
+		sh -c "'$ms' 77; :" >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 50); do alive "$marker" && break; sleep 0.1; done
+	sleep 0.2
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	sleep 0.2
+	check "SIG$sig: exit $want, the grandchild did not survive" \
+		'[ $rc -eq $want ] && ! alive "$marker"'
+done
 
 exit $fail

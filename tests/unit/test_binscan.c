@@ -285,12 +285,11 @@ struct zcount {
 };
 
 static int zcb(void *arg, const struct gd_zip_member *m,
-	       const char *const *names, size_t n, const char *why)
+	       const struct gd_zip_names *names, const char *why)
 {
 	struct zcount *z = arg;
 
 	(void)names;
-	(void)n;
 	if (why) {
 		z->errors++;
 		gd_strlcpy(z->last, why, sizeof z->last);

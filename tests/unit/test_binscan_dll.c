@@ -165,6 +165,7 @@ static void test_resolve(gd_ctx *ctx)
 
 static void test_archive_needs(void)
 {
+	struct gd_zip_names ix;
 	struct gd_bs_file f = {0};
 	const char *names[] = {"pkg/_ext.pyd", "pkg/CT2.dll", "pkg.libs/libiomp5md.dll",
 			       "other/x.dll", "deep/a.libs/y.dll"};
@@ -177,7 +178,9 @@ static void test_archive_needs(void)
 			*slot = strdup(dlls[i]);
 	}
 	f.pe_machine = 0x8664;
-	gd_dll_archive_needs(&f, "pkg/_ext.pyd", names, 5);
+	CHECK_INT(gd_zip_names_init(&ix, names, 5), 0);
+	gd_dll_archive_needs(&f, "pkg/_ext.pyd", &ix);
+	gd_zip_names_free(&ix);
 	CHECK_INT(f.needs.n, 2);
 	if (f.needs.n == 2) {
 		CHECK_STR(f.needs.v[0].path, "pkg/CT2.dll");

@@ -143,6 +143,47 @@ static void check_system_torch(gd_ctx *ctx)
 	gd_frameworks_free(&fws);
 }
 
+/* A framework library that is an absolute symlink in a captured tree:
+ * read under the root (a 2-byte stand-in), never the replaying machine's
+ * file of that name (a real HIP library). D5 of the reliability findings. */
+static void check_symlink_contained(void)
+{
+	char *envp[] = {"PATH=/usr/bin", "HOME=/nonexistent", NULL};
+	char host[64] = "/tmp/gd-test-fw-host-XXXXXX", rel[512], lnk[1024];
+	char secret[128], cmd[300], saved[256];
+	const struct gd_framework *l;
+	struct gd_frameworks fws;
+	gd_ctx ctx;
+
+	if (!mkdtemp(host))
+		return;
+	snprintf(secret, sizeof secret, "%s/secret.so", host);
+	/* on the host: the real library; under the root: a stand-in */
+	memcpy(saved, root, sizeof saved);
+	snprintf(root, sizeof root, "%s", host);
+	put("secret.so", NULL, "libhip_gfx900_gfx1010_gfx90a.so");
+	memcpy(root, saved, sizeof root);
+	mkdirs(host + 1);
+	put(secret + 1, "x\n", NULL);
+	snprintf(rel, sizeof rel, "usr/lib/python3.11/site-packages/llama_cpp/"
+		 "lib/libggml-hip.so");
+	snprintf(lnk, sizeof lnk, "%s/%s", root, rel);
+	CHECK(unlink(lnk) == 0 && symlink(secret, lnk) == 0);
+	CHECK_INT(gd_ctx_init(&ctx, root, envp), 0);
+	CHECK_INT(gd_frameworks_collect(&ctx, &fws), 0);
+	l = find(&fws, "llama_cpp");
+	CHECK(l != NULL);
+	if (l) {
+		CHECK_INT(l->targets.n, 0);
+		CHECK(l->libs.n >= 1 && strstr(l->libs.v[0].error, "not an ELF"));
+	}
+	gd_frameworks_free(&fws);
+	gd_ctx_free(&ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", host);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", host);
+}
+
 int main(void)
 {
 	char *envp[] = {"PATH=/usr/bin", "HOME=/nonexistent", NULL};
@@ -226,6 +267,7 @@ int main(void)
 		gd_frameworks_free(&fws);
 		gd_ctx_free(&ctx);
 	}
+	check_symlink_contained();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cleanup of %s failed\n", root);

@@ -1,8 +1,12 @@
 /* The supervisor against real children (/bin/sh scripts): exit codes,
  * signals, a hang in a named phase, a child that ignores SIGTERM, a
  * grandchild left hanging in the group, an output flood, a phase message
- * cut off by exit. Every case checks that nothing of the group survives. */
+ * cut off by exit. Every case checks that nothing of the group survives.
+ * Escapees: processes that leave the group (setsid, GNU timeout, a new
+ * session from Python) and a child that moves itself into another group
+ * are ended too, and the deadline holds. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -10,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "probe/reap.h"
 #include "probe/supervisor.h"
 #include "t.h"
 
@@ -132,6 +137,132 @@ static void test_grandchildren(void)
 	check_gone(&r);
 }
 
+/* The pid a child script wrote to `path`, or -1. */
+static pid_t read_pid(const char *path)
+{
+	char buf[32] = {0};
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	unlink(path);
+	return n > 0 ? (pid_t)atol(buf) : -1;
+}
+
+/* The process that wrote its pid to `path` is gone and reaped. */
+static void check_escapee_gone(const char *what, const char *path)
+{
+	pid_t pid = read_pid(path);
+
+	CHECK(pid > 0);
+	errno = 0;
+	if (!(pid > 0 && kill(pid, 0) == -1 && errno == ESRCH)) {
+		fprintf(stderr, "%s: process %d survived\n", what, (int)pid);
+		t_fail++;
+		if (pid > 0)
+			kill(pid, SIGKILL);
+	}
+}
+
+/* Runs `script`, which starts `sleep 60` outside the child's process
+ * group with its pid written to `path`. */
+static void escapee_case(const char *what, const char *script,
+			 const char *path, double timeout, int want_hang)
+{
+	struct gd_child_result r;
+	double wall;
+
+	wall = run_sh(script, timeout, &r);
+	CHECK_INT(r.outcome, want_hang ? GD_CHILD_HUNG : GD_CHILD_EXITED);
+	CHECK(wall < timeout + 0.2 + 2.0);
+	if (!want_hang)
+		CHECK(r.leftovers_killed);
+	check_escapee_gone(what, path);
+	check_gone(&r);
+}
+
+static void test_escapees(void)
+{
+	char path[64], pidw[160], wait[160], s[600];
+
+	gd_fmt(path, sizeof path, "/tmp/gd_sup_escapee_%d", (int)getpid());
+	unlink(path);
+	gd_fmt(pidw, sizeof pidw, "sh -c 'echo $$ > %s; exec sleep 60'", path);
+	/* the escapee has started once its pid is written (a loaded machine
+	 * can take seconds); deadlines leave room for that */
+	gd_fmt(wait, sizeof wait, "while [ ! -s %s ]; do sleep 0.05; done",
+	       path);
+	/* setsid: a new session, exit 0 at once (a daemon) */
+	gd_fmt(s, sizeof s, "setsid %s & %s; exit 0", pidw, wait);
+	escapee_case("setsid", s, path, 30, 0);
+	/* double fork into a new session, then hang */
+	gd_fmt(s, sizeof s, "(setsid %s &) ; %s; sleep 60", pidw, wait);
+	escapee_case("setsid + hang", s, path, 3, 1);
+	/* GNU timeout puts itself in its own group (--foreground aside) */
+	gd_fmt(s, sizeof s, "timeout 60 %s", pidw);
+	escapee_case("timeout, hung", s, path, 3, 1);
+	gd_fmt(s, sizeof s, "timeout 60 %s & %s; exit 0", pidw, wait);
+	escapee_case("timeout, exit 0", s, path, 30, 0);
+	/* Python launchers: subprocess with start_new_session=True */
+	if (access("/usr/bin/python3", X_OK) == 0) {
+		gd_fmt(s, sizeof s,
+		       "python3 -c 'import subprocess; subprocess.Popen("
+		       "[\"sh\", \"-c\", \"echo $$ > %s; exec sleep 60\"],"
+		       " start_new_session=True)'; %s", path, wait);
+		escapee_case("python start_new_session", s, path, 30, 0);
+	}
+}
+
+/* A child that moves itself into another existing group (here ours):
+ * kill(-pgid) no longer reaches it, the stop must still hold. It is
+ * stopped as soon as it says it moved (python may start slowly on a busy
+ * machine), through the same path as a deadline. */
+static double moved_at;
+
+static void see_moved(void *arg, int is_phase, const char *line)
+{
+	(void)arg;
+	if (!is_phase && !strcmp(line, "moved") && !moved_at)
+		moved_at = gd_now();
+}
+
+static int stop_when_moved(void *arg)
+{
+	(void)arg;
+	return moved_at > 0;
+}
+
+static void test_leaves_group(void)
+{
+	struct gd_child_spec spec = {0};
+	struct gd_child_result r;
+	char s[256];
+	char *argv[] = {"/bin/sh", "-c", s, NULL};
+
+	if (access("/usr/bin/python3", X_OK) != 0)
+		return;
+	gd_fmt(s, sizeof s,
+	       "exec python3 -c 'import os,signal; os.setpgid(0, %d); "
+	       "print(\"moved\", flush=True); signal.pause()'",
+	       (int)getpgrp());
+	spec.argv = argv;
+	spec.timeout_s = 60;
+	spec.grace_s = 0.2;
+	spec.on_line = see_moved;
+	spec.should_stop = stop_when_moved;
+	moved_at = 0;
+	CHECK_INT(gd_child_run(&spec, &r), 0);
+	CHECK_INT(r.outcome, GD_CHILD_HUNG);
+	CHECK_STR(r.last_line, "moved");
+	CHECK(moved_at > 0 && gd_now() - moved_at < 0.2 + 1.0);
+	errno = 0;
+	CHECK(kill(r.pid, 0) == -1 && errno == ESRCH);
+	CHECK_INT(gd_reap_descendants(), 0);
+}
+
 static void test_flood_and_tail(void)
 {
 	struct gd_child_result r;
@@ -250,6 +381,8 @@ int main(void)
 	test_exit_and_signals();
 	test_hang_in_phase();
 	test_grandchildren();
+	test_escapees();
+	test_leaves_group();
 	test_flood_and_tail();
 	test_messages();
 	test_nostart();

@@ -1,0 +1,133 @@
+/* `check` for a Windows machine (a Windows capture under --root, or
+ * Windows itself): adapters from the registry, the HIP SDK / driver
+ * inventory, and the Windows verdict per GPU, as text or as the same JSON
+ * envelope `check` writes on Linux (gpus[], verdict per GPU, platform). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/json.h"
+#include "discover/discover.h"
+#include "doctor/verdict_windows.h"
+#include "inventory/win_inventory.h"
+#include "render_gpu.h"
+#include "render_windows.h"
+
+static void nvidia_verdict(const struct gd_gpu *g,
+			   const struct gd_win_inventory *wi,
+			   struct gd_win_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->sdk = -1;
+	v->usable = wi->has_nvcuda;
+	gd_fmt(v->summary, sizeof v->summary, "NVIDIA driver %s: %s",
+	       gd_known(&g->win.driver_user) ? g->win.driver_user.v : "(version unknown)",
+	       wi->has_nvcuda ? "nvcuda.dll is in System32"
+			      : "nvcuda.dll is missing from System32; reinstall "
+				"the NVIDIA driver");
+}
+
+static int collect(struct gd_cli *cli, struct gd_machine *m,
+		   struct gd_win_inventory *wi, struct gd_win_verdict **vs)
+{
+	if (gd_discover(&cli->ctx, m) < 0)
+		return -1;
+	gd_win_inventory_collect(&cli->ctx, wi);
+	*vs = calloc(m->n_gpus ? m->n_gpus : 1, sizeof **vs);
+	if (!*vs)
+		return -1;
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+
+		if (g->vendor == GD_VENDOR_AMD)
+			gd_win_verdict_amd(g, wi, &(*vs)[i]);
+		else if (g->vendor == GD_VENDOR_NVIDIA)
+			nvidia_verdict(g, wi, &(*vs)[i]);
+		else
+			gd_strlcpy((*vs)[i].summary, "not judged on Windows yet",
+				   sizeof (*vs)[i].summary);
+	}
+	return 0;
+}
+
+static int exit_code(const struct gd_machine *m, const struct gd_win_verdict *vs)
+{
+	int judged = 0;
+
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		if (m->gpus[i].vendor != GD_VENDOR_AMD &&
+		    m->gpus[i].vendor != GD_VENDOR_NVIDIA)
+			continue;
+		judged = 1;
+		if (!vs[i].usable)
+			return GD_EXIT_UNUSABLE;
+	}
+	return judged ? GD_EXIT_OK : GD_EXIT_NO_GPU;
+}
+
+static void json_out(struct gd_cli *cli, const struct gd_machine *m,
+		     const struct gd_win_inventory *wi,
+		     const struct gd_win_verdict *vs, int rc)
+{
+	json_t *doc = gd_cli_json_doc("check"), *gpus;
+
+	json_object_set_new(doc, "root", gd_json_str(cli->ctx.fs.root));
+	gd_render_machine_json(doc, m);
+	gpus = json_object_get(doc, "gpus");
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		json_t *o = json_array_get(gpus, i);
+
+		json_object_set_new(o, "windows", gd_render_win_adapter_json(&m->gpus[i]));
+		json_object_set_new(o, "verdict", gd_render_win_verdict_json(&vs[i]));
+	}
+	json_object_set_new(doc, "verdict", m->n_gpus ? json_null()
+				: gd_json_str("no GPU found in the display class key"));
+	json_object_set_new(doc, "windows", gd_render_win_inventory_json(wi));
+	json_object_set_new(doc, "diagnostics", gd_cli_diags_json(cli));
+	json_object_set_new(doc, "exit_code", json_integer(rc));
+	gd_cli_emit_json(cli, doc);
+}
+
+static void text_out(struct gd_cli *cli, const struct gd_machine *m,
+		     const struct gd_win_inventory *wi,
+		     const struct gd_win_verdict *vs, int verbose)
+{
+	FILE *f = stdout;
+
+	if (!m->n_gpus)
+		fprintf(f, "No GPU: the registry's display class key names no PCI "
+			   "display adapter (%s).\n\n",
+			m->pci_why[0] ? m->pci_why : "Windows");
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		fprintf(f, "%sGPU %zu%s  ", gd_c_bold(cli), i, gd_c_off(cli));
+		gd_render_win_gpu_text(cli, f, &m->gpus[i], &vs[i]);
+		if (verbose)
+			gd_render_gpu_text(cli, f, &m->gpus[i], 1);
+		fprintf(f, "\n");
+	}
+	gd_render_win_inventory_text(cli, f, wi);
+	gd_cli_print_diags(cli, stderr);
+}
+
+int gd_check_windows(struct gd_cli *cli, int verbose)
+{
+	struct gd_machine m;
+	struct gd_win_inventory wi;
+	struct gd_win_verdict *vs = NULL;
+	int rc;
+
+	if (collect(cli, &m, &wi, &vs) < 0) {
+		gd_machine_free(&m);
+		free(vs);
+		return gd_cli_error(cli, "out of memory");
+	}
+	rc = exit_code(&m, vs);
+	if (cli->json)
+		json_out(cli, &m, &wi, vs, rc);
+	else
+		text_out(cli, &m, &wi, vs, verbose);
+	free(vs);
+	gd_machine_free(&m);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/* Rendering of the Windows facts and verdicts (check_windows.c). */
+#ifndef GD_RENDER_WINDOWS_H
+#define GD_RENDER_WINDOWS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "discover/discover.h"
+#include "doctor/verdict_windows.h"
+#include "inventory/win_inventory.h"
+
+json_t *gd_render_win_adapter_json(const struct gd_gpu *g);
+json_t *gd_render_win_verdict_json(const struct gd_win_verdict *v);
+json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi);
+void gd_render_win_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
+			    const struct gd_win_verdict *v);
+void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
+				  const struct gd_win_inventory *wi);
+
+#endif

@@ -1,0 +1,82 @@
+/* Forced into every file of the Windows build (-include, cmake/platform.cmake)
+ * so that shared code naming POSIX open(2) flags and uid_t compiles with
+ * MinGW-w64 without #ifdef _WIN32 in it. The flags that have no Windows
+ * meaning are 0; files are opened by fs_win32.c. */
+#ifndef GD_COMPAT_WIN32_H
+#define GD_COMPAT_WIN32_H
+
+#include <fcntl.h>
+#include <sys/types.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#ifndef O_NONBLOCK
+#define O_NONBLOCK 0
+#endif
+#ifndef O_NOCTTY
+#define O_NOCTTY 0
+#endif
+#ifndef O_DIRECTORY
+#define O_DIRECTORY 0
+#endif
+#ifndef O_PATH
+#define O_PATH 0
+#endif
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
+
+/* No symbolic links as far as the fs layer reports. */
+#ifndef S_ISLNK
+#define S_ISLNK(m) 0
+#endif
+#ifndef S_IFLNK
+#define S_IFLNK 0120000
+#endif
+
+typedef unsigned short gd_uid_t;
+#define uid_t gd_uid_t
+#define gid_t gd_uid_t
+/* Windows has no POSIX owners: every file reads as ours. */
+static inline gd_uid_t gd_geteuid(void)
+{
+	return 0;
+}
+#define geteuid gd_geteuid
+
+/* POSIX calls the shared code uses, implemented in compat_win32.c. */
+#include <stddef.h>
+#include <sys/stat.h>
+#include <io.h>
+#include <direct.h>
+
+long long gd_w32_pread(int fd, void *buf, size_t n, long long off);
+#define pread gd_w32_pread
+void *memmem(const void *h, size_t hn, const void *n, size_t nn);
+char *strndup(const char *s, size_t n);
+#define mkdir(p, m) _mkdir(p)
+#define fsync _commit
+/* No POSIX groups nor device nodes: access checks answer from _access. */
+#define AT_FDCWD (-100)
+#define AT_EACCESS 0x200
+int faccessat(int dirfd, const char *path, int mode, int flags);
+int getgroups(int n, gd_uid_t *list);
+#define lstat(p, st) stat(p, st) /* no symbolic links */
+#define getegid gd_geteuid
+#include <time.h>
+static inline struct tm *gd_gmtime_r(const time_t *t, struct tm *tm)
+{
+	return gmtime_s(tm, t) ? NULL : tm;
+}
+static inline struct tm *gd_localtime_r(const time_t *t, struct tm *tm)
+{
+	return localtime_s(tm, t) ? NULL : tm;
+}
+#define gmtime_r gd_gmtime_r
+#define localtime_r gd_localtime_r
+/* Probe process groups do not exist here: nothing to signal. */
+int kill(int pid, int sig);
+const char *sigabbrev_np(int sig);
+
+#endif

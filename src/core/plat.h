@@ -1,0 +1,83 @@
+/* The few things gpudoctor asks of the operating system beyond C11, behind
+ * one small interface per concern, with one implementation per OS:
+ * plat_posix.c (Linux) and plat_win32.c (Windows, MinGW-w64). The build
+ * picks the file (CMake: *_posix.c / *_win32.c), so code above core/ never
+ * needs #ifdef _WIN32. The file-system root is the fourth concern; its
+ * interface is fs.h (fs_posix.c / fs_win32.c). */
+#ifndef GD_PLAT_H
+#define GD_PLAT_H
+
+#include <stddef.h>
+
+/* ---- the system gpudoctor runs on ---- */
+
+/* "linux" or "windows": the OS this binary was built for. */
+const char *gd_plat_name(void);
+
+/* Sleeps about ms milliseconds. */
+void gd_plat_sleep_ms(int ms);
+
+/* ---- environment ---- */
+
+/* This process's environment, NULL-terminated, UTF-8 (on Windows converted
+ * from the wide environment once; the strings live for the process). */
+char **gd_plat_environ(void);
+/* Path of this executable, for re-running itself. 0 or -errno. */
+int gd_plat_self_exe(char *buf, size_t cap);
+
+/* ---- library loading ---- */
+
+/* dlopen(name, RTLD_NOW|RTLD_LOCAL) / LoadLibraryExW with the safe default
+ * search (application dir, System32, AddDllDirectory dirs; never the
+ * current directory nor PATH, as Python >= 3.8 loads extension DLLs).
+ * NULL on failure with the loader's message in err. */
+void *gd_plat_lib_open(const char *name, char *err, size_t errcap);
+void *gd_plat_lib_sym(void *lib, const char *sym);
+void gd_plat_lib_close(void *lib);
+/* The file the loader actually mapped for lib (dlinfo / GetModuleFileNameW). */
+int gd_plat_lib_path(void *lib, const char *sym, char *buf, size_t cap);
+
+/* ---- process supervision ---- */
+
+/* A child command run to completion or to its deadline, its whole process
+ * tree killed afterwards: POSIX: own process group, SIGKILL to the group;
+ * Windows: a Job Object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so even
+ * a grandchild that detached dies with the job. */
+typedef struct gd_proc_spec {
+	char *const *argv;  /* argv[0] is the program (a path, or a name
+			     * looked up in PATH) */
+	char *const *envp;  /* NULL: inherit ours */
+	int timeout_ms;     /* <= 0: no deadline */
+	size_t out_cap;     /* bytes of stdout+stderr kept (0: 64 KiB) */
+	int same_group;     /* POSIX: stay in the caller's process group, so
+			     * a supervisor above us kills this child too
+			     * (e.g. a probe child running a helper). Windows:
+			     * jobs nest, the child is always in ours too. */
+} gd_proc_spec;
+
+enum gd_proc_how {
+	GD_PROC_EXITED,   /* code: exit status */
+	GD_PROC_CRASHED,  /* code: signal number (POSIX) or NTSTATUS (Windows) */
+	GD_PROC_TIMEOUT,  /* killed at the deadline */
+	GD_PROC_NOSTART,  /* code: errno / Windows error of the start */
+};
+
+typedef struct gd_proc_result {
+	enum gd_proc_how how;
+	unsigned code;
+	char *out;        /* stdout+stderr, interleaved, NUL-terminated */
+	size_t out_len;
+	int out_truncated;
+	long elapsed_ms;
+} gd_proc_result;
+
+/* Runs spec; returns 0 when a result was filled (whatever the child did),
+ * -errno when nothing could be attempted. Free with gd_proc_result_free. */
+int gd_proc_run(const gd_proc_spec *spec, gd_proc_result *res);
+void gd_proc_result_free(gd_proc_result *res);
+/* "exited 3", "crashed: signal 11 (SIGSEGV)", "crashed: 0xC0000005
+ * (access violation)", "timed out after 2000 ms", "did not start: ...". */
+void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
+		      size_t cap);
+
+#endif

@@ -1,0 +1,242 @@
+/* The gd_reg tree (winreg.h): keys by case-insensitive name, values,
+ * deletions. The export-file parser is winreg_parse.c. */
+#include "winreg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define MAX_NODES 1000000
+#define MAX_DEPTH 512
+
+/* ---- the tree ---- */
+
+void gd_reg_init(gd_reg *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+static void free_key(gd_reg_key *k)
+{
+	for (size_t i = 0; i < k->nsub; i++) {
+		free_key(k->sub[i]);
+		free(k->sub[i]);
+	}
+	for (size_t i = 0; i < k->nval; i++) {
+		free(k->val[i].name);
+		free(k->val[i].data);
+	}
+	free(k->sub);
+	free(k->val);
+	free(k->name);
+	memset(k, 0, sizeof *k);
+}
+
+void gd_reg_free(gd_reg *r)
+{
+	free_key(&r->root);
+	r->nodes = 0;
+}
+
+static int ieq(const char *a, const char *b, size_t bn)
+{
+	size_t i;
+
+	for (i = 0; i < bn; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+
+		if (!x)
+			return 0;
+		if (x >= 'A' && x <= 'Z')
+			x = (unsigned char)(x + 32);
+		if (y >= 'A' && y <= 'Z')
+			y = (unsigned char)(y + 32);
+		if (x != y)
+			return 0;
+	}
+	return a[i] == '\0';
+}
+
+static gd_reg_key *sub_n(const gd_reg_key *k, const char *name, size_t n,
+			 size_t *idx)
+{
+	for (size_t i = 0; i < k->nsub; i++)
+		if (ieq(k->sub[i]->name, name, n)) {
+			if (idx)
+				*idx = i;
+			return k->sub[i];
+		}
+	return NULL;
+}
+
+gd_reg_key *gd_reg_sub(const gd_reg_key *k, const char *name)
+{
+	return k ? sub_n(k, name, strlen(name), NULL) : NULL;
+}
+
+static const char *expand_hive(const char *path, size_t *n)
+{
+	static const char *const ab[][2] = {
+		{"HKLM", "HKEY_LOCAL_MACHINE"}, {"HKCU", "HKEY_CURRENT_USER"},
+		{"HKCR", "HKEY_CLASSES_ROOT"},  {"HKU", "HKEY_USERS"},
+		{"HKCC", "HKEY_CURRENT_CONFIG"},
+	};
+
+	for (size_t i = 0; i < sizeof ab / sizeof *ab; i++)
+		if (ieq(ab[i][0], path, *n)) {
+			*n = strlen(ab[i][1]);
+			return ab[i][1];
+		}
+	return path;
+}
+
+/* Walks path; creates missing keys when r is given. */
+static gd_reg_key *walk(gd_reg *r, gd_reg_key *k, const char *path)
+{
+	int depth = 0;
+
+	while (k && *path) {
+		const char *e = strchr(path, '\\'), *name = path;
+		size_t n = e ? (size_t)(e - path) : strlen(path);
+		gd_reg_key *s;
+
+		if (n && depth == 0)
+			name = expand_hive(path, &n);
+		if (n && !(s = sub_n(k, name, n, NULL))) {
+			gd_reg_key **slot;
+
+			if (!r || r->nodes >= MAX_NODES || depth >= MAX_DEPTH)
+				return NULL;
+			s = calloc(1, sizeof *s);
+			if (!s || !(s->name = strndup(name, n)) ||
+			    !(slot = gd_vec_push_((void **)&k->sub, &k->nsub,
+						  &k->capsub, sizeof *k->sub))) {
+				if (s)
+					free(s->name);
+				free(s);
+				return NULL;
+			}
+			*slot = s;
+			r->nodes++;
+		}
+		if (n) {
+			k = s;
+			depth++;
+		}
+		path = e ? e + 1 : path + n;
+	}
+	return k;
+}
+
+gd_reg_key *gd_reg_find(const gd_reg *r, const char *path)
+{
+	return walk(NULL, (gd_reg_key *)&r->root, path);
+}
+
+gd_reg_key *gd_reg_mkkey(gd_reg *r, const char *path)
+{
+	return walk(r, &r->root, path);
+}
+
+void gd_reg_delete_key(gd_reg *r, const char *path)
+{
+	const char *last = strrchr(path, '\\');
+	gd_reg_key *parent = &r->root;
+	size_t idx;
+	gd_reg_key *k;
+	char *pp;
+
+	if (last) {
+		if (!(pp = strndup(path, (size_t)(last - path))))
+			return;
+		parent = gd_reg_find(r, pp);
+		free(pp);
+		path = last + 1;
+	}
+	if (!parent || !(k = sub_n(parent, path, strlen(path), &idx)))
+		return;
+	free_key(k);
+	free(k);
+	parent->sub[idx] = parent->sub[--parent->nsub];
+	/* order among siblings is not kept: lookups go by name */
+}
+
+const gd_reg_value *gd_reg_get(const gd_reg_key *k, const char *name)
+{
+	for (size_t i = 0; k && i < k->nval; i++)
+		if (ieq(k->val[i].name, name, strlen(name)))
+			return &k->val[i];
+	return NULL;
+}
+
+int gd_reg_set(gd_reg *r, gd_reg_key *k, const char *name, unsigned type,
+	       const void *data, size_t len)
+{
+	gd_reg_value *v = (gd_reg_value *)gd_reg_get(k, name);
+	uint8_t *d = malloc(len + 1);
+
+	if (!d)
+		return -1;
+	if (len)
+		memcpy(d, data, len);
+	d[len] = '\0';
+	if (!v) {
+		if (r->nodes >= MAX_NODES ||
+		    !(v = gd_vec_push_((void **)&k->val, &k->nval, &k->capval,
+				       sizeof *k->val))) {
+			free(d);
+			return -1;
+		}
+		if (!(v->name = strdup(name))) {
+			k->nval--;
+			free(d);
+			return -1;
+		}
+		r->nodes++;
+	}
+	free(v->data);
+	v->data = d;
+	v->len = len;
+	v->type = type;
+	return 0;
+}
+
+void gd_reg_delete_value(gd_reg_key *k, const char *name)
+{
+	for (size_t i = 0; i < k->nval; i++)
+		if (ieq(k->val[i].name, name, strlen(name))) {
+			free(k->val[i].name);
+			free(k->val[i].data);
+			k->val[i] = k->val[--k->nval];
+			return;
+		}
+}
+
+int gd_reg_str(const gd_reg_key *k, const char *name, char *buf, size_t cap)
+{
+	const gd_reg_value *v = gd_reg_get(k, name);
+
+	if (cap)
+		buf[0] = '\0';
+	if (!v || (v->type != GD_REG_SZ && v->type != GD_REG_EXPAND_SZ &&
+		   v->type != GD_REG_MULTI_SZ))
+		return -1;
+	gd_strlcpy(buf, (const char *)v->data, cap);
+	return 0;
+}
+
+int gd_reg_u64(const gd_reg_key *k, const char *name, uint64_t *out)
+{
+	const gd_reg_value *v = gd_reg_get(k, name);
+	uint64_t x = 0;
+
+	if (!v || v->len < 1 || v->len > 8 ||
+	    (v->type != GD_REG_DWORD && v->type != GD_REG_QWORD &&
+	     v->type != GD_REG_BINARY))
+		return -1;
+	for (size_t i = v->len; i-- > 0;)
+		x = x << 8 | v->data[i];
+	*out = x;
+	return 0;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Windows: a Windows capture replayed with --root on Linux (this binary)
+# and by the Windows build under Wine (build-win/gpudoctor.exe, make
+# windows), both giving the field report's answer in one run; the Windows
+# build in Wine's own environment (real registry, real file system: no GPU,
+# valid JSON, exit 2). Captures: tests/fixtures/winreg/capture-*/ and
+# every tests/fixtures/windows-*/ (root/ when present, else the directory).
+set -u
+: "${GPUDOCTOR:?built binary}" "${GD_SRCDIR:?source dir}"
+command -v jq >/dev/null || { echo "skipped: jq not installed"; exit 77; }
+FX=$GD_SRCDIR/tests/fixtures
+CAP=$FX/winreg/capture-rx5700xt
+EXE=${GD_WIN_EXE:-$GD_SRCDIR/build-win/gpudoctor.exe}
+WINE_RUN=$GD_SRCDIR/tools/wine-run.sh
+fail=0 checks=0
+
+ok() { checks=$((checks + 1)); [ "$1" = 0 ] || { echo "FAIL: $2"; fail=$((fail + 1)); }; }
+has() { printf '%s' "$out" | grep -qF -- "$1"; ok $? "$who: output lacks: $1"; }
+
+# the report's answer (field report rdna1-ctranslate2-windows-build-plan)
+report_answer() {
+	has 'use HIP SDK 6.2 (C:\Program Files\AMD\ROCm\6.2), not 7.1'
+	has 'do not trust HIP_PATH'
+	has 'no gfx1010 kernels'
+	has 'community rocBLAS built for gfx1010'
+	has 'CMAKE_HIP_ARCHITECTURES=gfx1010'
+	has 'os.add_dll_directory(r"C:\Program Files\AMD\ROCm\6.2\bin")'
+	has 'gfx1010, from the PCI id via the knowledge base; Windows has no KFD'
+}
+report_json() {
+	printf '%s' "$out" | jq -e '.platform == "windows" and .exit_code == 1
+	  and .gpus[0].gfx == "gfx1010" and .gpus[0].verdict.usable == false
+	  and .gpus[0].windows.driver_user_version == "25.5.1"
+	  and .windows.driver_hip_major == 6 and .windows.hip_path_sdk == "7.1"' >/dev/null
+	ok $? "$who: check --json facts"
+}
+
+# ---- native replay ----
+who="linux replay"
+out=$(env -i PATH="$PATH" "$GPUDOCTOR" --root "$CAP" check 2>&1); rc=$?
+ok $((rc != 1)) "$who: check exit $rc, want 1"
+report_answer
+out=$(env -i PATH="$PATH" "$GPUDOCTOR" --root "$CAP" check --json); rc=$?
+report_json
+out=$(env -i PATH="$PATH" "$GPUDOCTOR" --root "$CAP" list)
+has 'AMD Radeon RX 5700 XT (gfx1010, 8.0 GiB)  [1002:731f]'
+for d in "$FX"/windows-*/; do
+	[ -d "$d" ] || continue
+	r=$d; [ -d "$d/root" ] && r=$d/root
+	out=$("$GPUDOCTOR" --root "$r" check --json 2>/dev/null); rc=$?
+	printf '%s' "$out" | jq -e '.platform == "windows"' >/dev/null
+	ok $? "linux replay of $(basename "$d"): not judged as Windows (exit $rc)"
+done
+
+# ---- the Windows build under Wine ----
+if [ ! -f "$EXE" ]; then
+	echo "skipped (Wine part): $EXE not built (make windows)"
+elif ! command -v wine64 >/dev/null && ! command -v wine >/dev/null &&
+     [ ! -x /usr/lib/wine/wine64 ]; then
+	echo "skipped (Wine part): wine not installed (Debian: wine64)"
+else
+	W() { "$WINE_RUN" "$GD_SRCDIR/build-win" "$EXE" "$@"; }
+	who="wine"
+	out=$(W --version 2>&1); ok $? "$who: --version failed: $out"
+	out=$(W list 2>&1); rc=$?
+	ok $((rc > 2)) "$who: list exit $rc"
+	out=$(W check --json 2>/dev/null); rc=$?
+	ok $((rc != 2)) "$who: check --json in Wine's own environment: exit $rc, want 2 (no GPU)"
+	printf '%s' "$out" | jq -e '.platform == "windows" and .exit_code == 2' >/dev/null
+	ok $? "$who: check --json not valid JSON with platform windows"
+	# a capture replayed by the Windows build: paths relative to tests/
+	cd "$GD_SRCDIR/tests" || exit 1
+	who="wine replay"
+	out=$(W --root fixtures/winreg/capture-rx5700xt check 2>&1); rc=$?
+	ok $((rc != 1)) "$who: check exit $rc, want 1"
+	report_answer
+	out=$(W --root fixtures/winreg/capture-rx5700xt check --json 2>/dev/null)
+	report_json
+fi
+echo "test_windows: $checks checks, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,126 @@
+/* Windows facts from a Windows capture (tests/fixtures/winreg/capture-
+ * rx5700xt, the field report's machine): the capture is recognised, the
+ * adapter comes from the display class key (a removed adapter's key is
+ * dropped), gfx from the PCI id via the kb, the HIP SDKs and the driver's
+ * runtime, and the verdict the report reached. Runs natively and, in the
+ * Windows build, under Wine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ctx.h"
+#include "core/wincap.h"
+#include "discover/disc_int.h"
+#include "doctor/verdict_windows.h"
+#include "inventory/win_inventory.h"
+#include "binscan/pe_version.h"
+#include "kb/kb.h"
+#include "t.h"
+
+#define CAP "fixtures/winreg/capture-rx5700xt"
+
+static int has_step(const struct gd_win_verdict *v, const char *code,
+		    const char *text)
+{
+	for (int i = 0; i < v->n_steps; i++)
+		if (!strcmp(v->steps[i].code, code) && strstr(v->steps[i].text, text))
+			return 1;
+	return 0;
+}
+
+static void test_helpers(void)
+{
+	char b[64];
+
+	CHECK(gd_win_nvidia_version("32.0.15.8129", b, sizeof b) == 0);
+	CHECK_STR(b, "581.29");
+	CHECK(gd_win_nvidia_version("32.0.15.6094", b, sizeof b) == 0);
+	CHECK_STR(b, "560.94");
+	CHECK(gd_win_nvidia_version("1.2", b, sizeof b) == -1);
+	CHECK_INT(gd_win_hip_major("amdhip64.dll"), 5);
+	CHECK_INT(gd_win_hip_major("AMDHIP64_6.DLL"), 6);
+	CHECK_INT(gd_win_hip_major("amdhip64_7.dll"), 7);
+	CHECK_INT(gd_win_hip_major("amd_comgr_2.dll"), 0);
+	CHECK(gd_win_fs_path("c:\\Windows\\System32\\x.dll", b, sizeof b) == 0);
+	CHECK_STR(b, "/fs/C/Windows/System32/x.dll");
+	CHECK(gd_win_fs_path("\\\\server\\share", b, sizeof b) == -1);
+}
+
+static void test_capture(void)
+{
+	gd_ctx ctx;
+	struct gd_machine m;
+	struct gd_win_inventory wi;
+	struct gd_win_verdict v;
+	char *envp[] = {NULL};
+
+	CHECK_INT(gd_ctx_init(&ctx, CAP, envp), 0);
+	ctx.kb = gd_kb_load_embedded();
+	CHECK(gd_ctx_is_windows(&ctx));
+	CHECK(gd_discover(&ctx, &m) == 0);
+	CHECK_INT(m.n_gpus, 1); /* 0001 deleted, 0002 not in Enum\PCI */
+	if (m.n_gpus != 1)
+		return;
+	CHECK_STR(m.gpus[0].name.v, "AMD Radeon RX 5700 XT");
+	CHECK_INT(m.gpus[0].pci.device_id, 0x731f);
+	CHECK_STR(m.gpus[0].gfx, "gfx1010");
+	CHECK_STR(m.gpus[0].win.driver_user.v, "25.5.1");
+	CHECK_INT(m.gpus[0].vram_total.v, 8589934592ULL);
+
+	gd_win_inventory_collect(&ctx, &wi);
+	CHECK_INT(wi.driver_hip_major, 6);
+	CHECK_INT(wi.n_sdks, 2);
+	CHECK(wi.hip_path_sdk >= 0 &&
+	      !strcmp(wi.sdks[wi.hip_path_sdk].version, "7.1"));
+
+	gd_win_verdict_amd(&m.gpus[0], &wi, &v);
+	CHECK(!v.usable);
+	CHECK(v.sdk >= 0 && !strcmp(wi.sdks[v.sdk].version, "6.2"));
+	CHECK(has_step(&v, "win-use-sdk", "not 7.1"));
+	CHECK(has_step(&v, "win-hip-path", "do not trust HIP_PATH"));
+	CHECK(has_step(&v, "win-rocblas-community", "no gfx1010 kernels"));
+	CHECK(has_step(&v, "win-build-for-target", "CMAKE_HIP_ARCHITECTURES=gfx1010"));
+	CHECK_STR(v.python,
+		  "os.add_dll_directory(r\"C:\\Program Files\\AMD\\ROCm\\6.2\\bin\")");
+	gd_machine_free(&m);
+	gd_kb_free(ctx.kb);
+	gd_ctx_free(&ctx);
+}
+
+/* A VS_FIXEDFILEINFO found in the bytes; and in a real DLL of MinGW-w64
+ * (winpthreads' version.rc: 1,0,0,0) when the test deps are installed. */
+static void test_pe_version(void)
+{
+	static uint8_t b[256];
+	static const uint8_t fixed[] = {
+		0xBD, 0x04, 0xEF, 0xFE, 0x00, 0x00, 0x01, 0x00, /* sig, 1.0 */
+		0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x2C, 0x0E, /* 10.0.3628.0 */
+		0x02, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, /* 6.2.0.0 */
+	};
+	char fv[48], pv[48];
+	FILE *f;
+
+	b[0] = 'M';
+	b[1] = 'Z';
+	memcpy(b + 128, fixed, sizeof fixed);
+	CHECK(gd_pe_version(b, sizeof b, fv, pv, sizeof fv) == 0);
+	CHECK_STR(fv, "10.0.3628.0");
+	CHECK_STR(pv, "6.2.0.0");
+	CHECK(gd_pe_version(b + 1, sizeof b - 1, fv, pv, sizeof fv) == -1);
+	f = fopen("/usr/x86_64-w64-mingw32/lib/libwinpthread-1.dll", "rb");
+	if (f) {
+		static uint8_t d[1 << 20];
+		size_t n = fread(d, 1, sizeof d, f);
+
+		fclose(f);
+		CHECK(gd_pe_version(d, n, fv, pv, sizeof fv) == 0);
+		CHECK_STR(fv, "1.0.0.0");
+	}
+}
+
+int main(void)
+{
+	test_pe_version();
+	test_helpers();
+	test_capture();
+	return t_done("test_win");
+}

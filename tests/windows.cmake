@@ -1,0 +1,17 @@
+# Tests of the Windows build (make windows): the unit tests that hold on
+# both systems (test_plat, test_reg*, test_win*) as .exe files, run under
+# Wine through tools/wine-run.sh (own WINEPREFIX in the build dir). Without
+# Wine they are skipped visibly (exit 77).
+list(FILTER GD_UNIT_TESTS INCLUDE REGEX "/test_(plat|reg|win)[^/]*\\.c$")
+set(GD_WINE_RUN ${CMAKE_SOURCE_DIR}/tools/wine-run.sh)
+foreach(src ${GD_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE gdlib)
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
+  add_test(NAME win/${name}
+           COMMAND ${GD_WINE_RUN} ${CMAKE_BINARY_DIR} $<TARGET_FILE:${name}>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(win/${name} PROPERTIES LABELS "unit;windows"
+    TIMEOUT 300 SKIP_RETURN_CODE 77)
+endforeach()

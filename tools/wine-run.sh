@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs a Windows program of the build under Wine, in a prefix of its own
+# (BUILDDIR/wineprefix, created once by a time-bounded `wineboot -i`).
+#   tools/wine-run.sh BUILDDIR PROGRAM.exe [ARGS...]
+# Exit 77 (skipped) when Wine is not installed.
+set -u
+bdir=$1; shift
+wine=$(command -v wine64 || command -v wine || true)
+if [ -z "$wine" ]; then
+  for w in /usr/lib/wine/wine64 /usr/lib/wine/wine; do [ -x "$w" ] && wine=$w && break; done
+fi
+[ -n "$wine" ] || { echo "skipped: wine not installed (Debian: wine64)"; exit 77; }
+export WINEPREFIX=$(realpath -m "$bdir/wineprefix") WINEDEBUG=-all
+export WINEDLLOVERRIDES="mscoree,mshtml="   # no Mono/Gecko install dialogs
+# Wine's own machine only: no X or Wayland display, so no GPU of the host
+# shows up as a Wine display adapter ("no GPU" is the expected answer).
+unset DISPLAY WAYLAND_DISPLAY
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  mkdir -p "$WINEPREFIX"
+  boot=$(command -v wineboot || echo "$(dirname "$wine")/wineboot")
+  WINE=$wine timeout 180 "$boot" -i >/dev/null 2>&1 ||
+    timeout 180 "$wine" wineboot -i >/dev/null 2>&1 || true
+  [ -f "$WINEPREFIX/system.reg" ] || { echo "wine-run: wineboot -i failed in $WINEPREFIX" >&2; exit 1; }
+  # a crashing test child must end, not wait in a crash dialog
+  timeout 60 "$wine" reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog \
+    /t REG_DWORD /d 0 /f >/dev/null 2>&1 || true
+fi
+exec timeout 240 "$wine" "$@"

@@ -14,10 +14,13 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # fat binaries; the runtime answers "no device" here), clang + compiler-rt for
 # libFuzzer and the sanitizers, fish for the env round trip, jq for scripts,
 # MinGW-w64 for real Windows DLLs to scan and the Windows build, zsh for its completion, dpkg-dev
-# (dpkg-shlibdeps) for the package's dependencies.
+# (dpkg-shlibdeps) for the package's dependencies; python3-setuptools and
+# -wheel (pip install ./python offline), python3-yaml, prometheus-node-exporter
+# (the metrics textfile's real consumer).
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
-  python3 python3-jsonschema binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev"
+  python3 python3-jsonschema binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev
+  python3-setuptools python3-wheel python3-yaml prometheus-node-exporter"
 # The Windows build (make windows, part of make test): dpkg-dev for the
 # source packages tools/win-deps.sh builds, Wine to run the .exe.
 test_pkgs="$test_pkgs wine wine64"

@@ -38,5 +38,7 @@ void gd_check_extra_text(struct gd_cli *cli, FILE *f,
 void gd_check_extra_evidence(const struct gd_check_data *d,
 			     struct gd_evidence *ev);
 void gd_check_extra_free(struct gd_check_data *d);
+struct gd_probe_report;
+const struct gd_probe_report *gd_check_extra_probes(const struct gd_check_data *d);
 
 #endif

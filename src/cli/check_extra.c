@@ -163,3 +163,11 @@ void gd_check_extra_free(struct gd_check_data *d)
 	free(x);
 	d->extra = NULL;
 }
+
+/* The probe results, for metrics; NULL when probes did not run. */
+const struct gd_probe_report *gd_check_extra_probes(const struct gd_check_data *d)
+{
+	const struct check_extra *x = d->extra;
+
+	return x && x->have_probes ? &x->probes : NULL;
+}

@@ -81,8 +81,20 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		json_object_set_new(o, "windows", gd_render_win_adapter_json(&m->gpus[i]));
 		json_object_set_new(o, "verdict", gd_render_win_verdict_json(&vs[i]));
 	}
-	json_object_set_new(doc, "verdict", m->n_gpus ? json_null()
-				: gd_json_str("no GPU found in the display class key"));
+	if (m->n_gpus) {
+		json_object_set_new(doc, "verdict", json_null());
+	} else {
+		json_t *v = json_object();
+
+		json_object_set_new(v, "status", gd_json_str("cpu-only"));
+		json_object_set_new(v, "headline", gd_json_str(
+			"no GPU found in the display class key"));
+		json_object_set_new(v, "facts", json_array());
+		json_object_set_new(v, "steps", json_array());
+		json_object_set_new(doc, "verdict", v);
+	}
+	/* Linux runtimes (ROCm, CUDA, ICDs); Windows' are under "windows" */
+	json_object_set_new(doc, "runtimes", json_array());
 	json_object_set_new(doc, "windows", gd_render_win_inventory_json(wi));
 	json_object_set_new(doc, "diagnostics", gd_cli_diags_json(cli));
 	json_object_set_new(doc, "exit_code", json_integer(rc));

@@ -58,7 +58,8 @@ int gd_cmd_complete(struct gd_cli *cli, int argc, char **argv);
 /* Each command's option table, in its cmd_<name>.c. */
 extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],
 	gd_opts_scan[], gd_opts_run[], gd_opts_try[], gd_opts_env[],
-	gd_opts_explain[], gd_opts_report[], gd_opts_gather[], gd_opts_kb[];
+	gd_opts_explain[], gd_opts_report[], gd_opts_gather[], gd_opts_kb[],
+	gd_opts_guide[], gd_opts_nfd[], gd_opts_metrics[];
 
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);
@@ -97,5 +98,8 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_try(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_env(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv);
+int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv);
+int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv);
+int gd_cmd_guide(struct gd_cli *cli, int argc, char **argv);
 
 #endif

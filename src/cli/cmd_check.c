@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "check_brief.h"
 #include "check_data.h"
 #include "render_gpu.h"
 #include "render_inventory.h"
@@ -14,6 +15,7 @@ const struct gd_opt gd_opts_check[] = {
 	{"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes (facts from files only)", NULL, NULL},
 	{"timeout", 0, 't', GD_ARG_REQUIRED, "S", "deadline per probe in seconds (default 10)", NULL, NULL},
 	{"verbose", 'v', 'v', GD_ARG_NONE, NULL, "all facts per GPU (PCI link, KFD nodes, ...)", NULL, NULL},
+	{"brief", 0, 'b', GD_ARG_NONE, NULL, "one line per GPU: usable or not, which backend, why", NULL, NULL},
 	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
@@ -128,7 +130,7 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 	struct gd_getopt g;
 	struct gd_check_opts o = {1, 10.0};
 	struct gd_check_data d;
-	int c, verbose = 0, rc;
+	int c, verbose = 0, brief = 0, rc;
 	char *end;
 
 	gd_opts_build(&g, gd_opts_check, 0);
@@ -142,6 +144,9 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'b':
+			brief = 1;
 			break;
 		case 't':
 			o.probe_timeout = strtod(optarg, &end);
@@ -162,7 +167,12 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}
-	if (cli->json) {
+	if (brief) {
+		if (cli->json)
+			gd_cli_emit_json(cli, gd_check_brief_json(cli, &d));
+		else
+			gd_check_brief_text(cli, stdout, &d);
+	} else if (cli->json) {
 		gd_cli_emit_json(cli, gd_check_json(cli, &d));
 	} else {
 		check_text(cli, &d, verbose);

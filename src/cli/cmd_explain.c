@@ -38,6 +38,16 @@ static void usage(FILE *f)
 		"one found, print what it\nmeans, the fact on this machine that "
 		"confirms or contradicts it, and the fix.\nA log longer than %u "
 		"MiB is read as its first %u MiB and its last %u MiB.\n"
+		"Known causes (by cause, whatever the framework's wording): no "
+		"code for the GPU\n(HIP/CUDA invalid device function, no kernel "
+		"image, no binary, rocBLAS Tensile\nlibrary missing, ollama "
+		"unsupported gfx), missing or wrong-version libraries\n(cuBLAS/"
+		"cuDNN sonames and DLLs, WinError 126, HSA symbols), driver "
+		"missing or\ntoo old (also in containers), hidden or refused "
+		"GPUs (CUDA_VISIBLE_DEVICES,\n/dev/kfd, overrides, KFD support), "
+		"out of memory (which case, from the\nline's numbers), and GPU "
+		"faults and hangs (illegal address, memory and page\nfaults, "
+		"ring timeouts, MES, Xid). docs/workarounds.md lists them.\n"
 		"Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
 		GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
 		GD_EXPLAIN_TAIL_BYTES >> 20);
@@ -124,6 +134,8 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
 	json_object_set_new(o, "in_tail", json_boolean(mt->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
+	if (mt->detail[0])
+		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
 	json_object_set_new(o, "meaning",
 			    gd_wa_jstr(mt->sig.meaning));
 	json_object_set_new(o, "fix", gd_wa_jstr(mt->sig.fix));
@@ -174,6 +186,8 @@ static void print_match(struct explain_run *x, size_t k,
 	       mt->in_tail ? " of the last part read" : "");
 	printf("%s", gd_c_off(cli));
 	printf("    log:     %s\n", mt->text);
+	if (mt->detail[0])
+		printf("    so:      %s\n", mt->detail);
 	printf("    means:   %s\n", mt->sig.meaning
 					    ? mt->sig.meaning
 					    : "(the knowledge base says nothing)");

@@ -117,6 +117,14 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return gd_cli_usage_error(cli, "gather", "expected one FILE.tar.gz");
+	/* A Windows capture is already the format gather would write (a
+	 * directory of registry exports and file headers, see
+	 * tests/fixtures/windows/FORMAT.md); gathering it again through the
+	 * Linux sysfs reader would lose it. */
+	if (cli->ctx.platform && strcmp(cli->ctx.platform, "windows") == 0)
+		return gd_cli_error(cli, "gather: %s is a Windows capture already: "
+				    "archive the directory itself (tar -czf "
+				    "FILE.tar.gz -C DIR .)", cli->ctx.fs.root);
 	if (source_date_epoch(&topts.mtime) < 0)
 		return gd_cli_error(cli, "gather: SOURCE_DATE_EPOCH is not a "
 				    "number of seconds");

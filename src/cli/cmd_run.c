@@ -7,19 +7,26 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "probe/supervisor.h"
+#include "trace_cli.h"
 #include "wa_common.h"
 
 extern char **environ;
 
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
+static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
+
 const struct gd_opt gd_opts_run[] = {
 	{"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a named profile ($XDG_CONFIG_HOME/gpudoctor/NAME.profile)\nor a path to a profile file", NULL, NULL},
 	{"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr", NULL, NULL},
 	{"dry-run", 'n', 'n', GD_ARG_NONE, NULL, "print what would run (with --json: as JSON) and stop", NULL, NULL},
+	{"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE", "preload libgpudoctor-trace.so (MODE hang, log, rewrite;\nlog prints the call log's path; see docs/trace.md)", trace_modes, NULL},
+	{"watch", 0, 'W', GD_ARG_REQUIRED, "S", "supervise CMD with --trace; at S seconds name the GPU call\neach stuck thread is in, end CMD, exit 124", NULL, NULL},
 	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
@@ -87,8 +94,14 @@ static void announce(struct gd_cli *cli, const struct gd_pick *pk,
 	}
 }
 
+struct run_opts {
+	const char *profile;
+	int quiet, dry, trace;
+	double watch;
+};
+
 static int parse_opts(struct gd_cli *cli, int argc, char **argv,
-		      const char **profile, int *quiet, int *dry)
+		      struct run_opts *o)
 {
 	struct gd_getopt g;
 	int c;
@@ -98,13 +111,26 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			*profile = optarg;
+			o->profile = optarg;
 			break;
 		case 'q':
-			*quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'n':
-			*dry = 1;
+			o->dry = 1;
+			break;
+		case 'T':
+			o->trace = gd_trace_mode_parse(optarg);
+			if (o->trace < 0)
+				return gd_cli_usage_error(cli, "run", "bad "
+					"--trace '%s' (hang, log, rewrite)",
+					optarg);
+			break;
+		case 'W':
+			o->watch = strtod(optarg, NULL);
+			if (!(o->watch > 0) || o->watch > 86400)
+				return gd_cli_usage_error(cli, "run", "bad "
+					"--watch '%s' (seconds, > 0)", optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -115,39 +141,134 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 	}
 	if (optind >= argc)
 		return gd_cli_usage_error(cli, "run", "no command given");
+	if (o->watch > 0 && !o->trace)
+		o->trace = GD_TRACE_M_HANG;
 	return -1;
+}
+
+struct watch {
+	struct gd_trace_run *tr;
+	int nstuck;
+	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
+};
+
+static void watch_line(void *arg, int is_phase, const char *line)
+{
+	(void)arg;
+	if (!is_phase)
+		printf("%s\n", line);
+	fflush(stdout);
+}
+
+static void watch_deadline(void *arg, int pid)
+{
+	struct watch *w = arg;
+	struct timespec ts;
+
+	(void)pid;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w->nstuck = (int)gd_trace_hang_report(
+		w->tr->map,
+		(uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+		w->stuck, GD_TRACE_MAX_STUCK);
+}
+
+/* --watch: CMD runs supervised; at the deadline the hang report. */
+static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
+		       double secs)
+{
+	struct gd_child_spec spec;
+	struct gd_child_result res;
+	struct watch w;
+
+	memset(&spec, 0, sizeof spec);
+	memset(&res, 0, sizeof res);
+	memset(&w, 0, sizeof w);
+	w.tr = tr;
+	spec.argv = cmd;
+	spec.envp = env;
+	spec.timeout_s = secs;
+	spec.search_path = 1;
+	spec.on_line = watch_line;
+	spec.on_deadline = watch_deadline;
+	spec.arg = &w;
+	if (gd_child_run(&spec, &res) < 0) {
+		fprintf(stderr, "gpudoctor run: cannot start a child\n");
+		return RUN_EXIT_OWN;
+	}
+	if (res.outcome == GD_CHILD_NOSTART) {
+		fprintf(stderr, "gpudoctor run: %s\n", res.error);
+		return RUN_EXIT_NOTFOUND;
+	}
+	if (res.outcome == GD_CHILD_SIGNALED)
+		return 128 + res.signo;
+	if (res.outcome == GD_CHILD_EXITED)
+		return res.exit_code;
+	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
+		res.seconds, w.nstuck ? "" : " No thread was inside a traced "
+		"GPU call.");
+	for (int i = 0; i < w.nstuck; i++)
+		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
+	return 124; /* as timeout(1) */
+}
+
+/* --trace: the library, the region and the log; NULL env on failure
+ * (message said). The region's fd outlives us across exec. */
+static char **add_trace(struct gd_cli *cli, const struct run_opts *o,
+			struct gd_trace_run *tr, char **env)
+{
+	if (!env || !o->trace || o->dry)
+		return env;
+	if (gd_trace_start(tr, cli->ctx.self_exe, o->trace) < 0) {
+		gd_env_free(env);
+		return NULL;
+	}
+	env = gd_trace_env(tr, env);
+	if (tr->log[0] && !o->quiet)
+		fprintf(stderr, "gpudoctor: trace log: %s\n", tr->log);
+	return env;
 }
 
 int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 {
-	const char *profile = NULL;
-	int quiet = 0, dry = 0, rc, e;
+	struct run_opts o = {NULL, 0, 0, 0, 0};
+	struct gd_trace_run tr = {.fd = -1};
 	struct gd_machine m;
 	struct gd_pick pk;
 	char **env, **cmd;
+	int rc, e;
 
-	rc = parse_opts(cli, argc, argv, &profile, &quiet, &dry);
+	rc = parse_opts(cli, argc, argv, &o);
 	if (rc == GD_EXIT_ERROR)
 		return RUN_EXIT_OWN;
 	if (rc >= 0)
 		return rc;
 	cmd = argv + optind;
-	if (gd_wa_pick(cli, "run", profile, &m, &pk) < 0) {
+	if (gd_wa_pick(cli, "run", o.profile, &m, &pk) < 0) {
 		gd_machine_free(&m);
 		gd_pick_free(&pk);
 		return RUN_EXIT_OWN;
 	}
-	env = gd_profile_apply(&pk.prof, cli->ctx.env);
-	announce(cli, &pk, cmd, quiet, dry);
+	env = add_trace(cli, &o, &tr, gd_profile_apply(&pk.prof, cli->ctx.env));
+	if (env && !o.quiet && !o.dry)
+		gd_trace_rewrite_note(cli, &m, o.trace);
+	announce(cli, &pk, cmd, o.quiet, o.dry);
 	gd_machine_free(&m);
 	gd_pick_free(&pk);
 	if (!env) {
-		fprintf(stderr, "gpudoctor run: out of memory\n");
+		fprintf(stderr, "gpudoctor run: cannot prepare the "
+			"environment\n");
 		return RUN_EXIT_OWN;
 	}
-	if (dry) {
+	if (o.dry) {
 		gd_env_free(env);
 		return GD_EXIT_OK;
+	}
+	if (o.watch > 0) {
+		rc = run_watched(&tr, cmd, env, o.watch);
+		gd_env_free(env);
+		gd_trace_stop(&tr);
+		return rc;
 	}
 	fflush(stdout);
 	fflush(stderr);

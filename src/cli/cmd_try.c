@@ -29,12 +29,15 @@ static void on_sigint(int sig)
 	try_cancel = sig;
 }
 
+static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
+
 const struct gd_opt gd_opts_try[] = {
 	{"timeout", 't', 't', GD_ARG_REQUIRED, "S", "deadline per strategy in seconds (default 60)", NULL, NULL}, /* GD_TRY_DEFAULT_TIMEOUT */
 	{"expect", 'e', 'e', GD_ARG_REQUIRED, "REGEX", "success is this extended regex matching an output line\n(the child is stopped once it matches); default: exit 0", NULL, NULL},
 	{"save", 's', 's', GD_ARG_NONE, NULL, "save the first strategy that works as this GPU's profile\n('gpudoctor run CMD' applies it)", NULL, NULL},
 	{"save-as", 0, 'S', GD_ARG_REQUIRED, "NAME", "... as the named profile NAME instead ([A-Za-z0-9_.-],\nnot starting with '.'; 'gpudoctor run --profile NAME CMD')", NULL, NULL},
 	{"first", 'f', 'f', GD_ARG_NONE, NULL, "stop at the first strategy that works", NULL, NULL},
+	{"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE", "preload libgpudoctor-trace.so: a hang names the GPU call\neach stuck thread is in (MODE hang, the default); log:\n+ a call log with durations; rewrite: + pinned host\nallocations made non-coherent (see docs/trace.md)", trace_modes, NULL},
 	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
@@ -109,6 +112,13 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 		case 'f':
 			t->first = 1;
 			break;
+		case 'T':
+			t->trace_mode = gd_trace_mode_parse(optarg);
+			if (t->trace_mode < 0)
+				return gd_cli_usage_error(cli, "try", "bad "
+					"--trace '%s' (hang, log, rewrite)",
+					optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return GD_EXIT_OK;
@@ -152,6 +162,10 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		row->outcome = GD_TRY_OK;
 		gd_strlcpy(row->phase, t->expect ? "expected text seen" : last,
 			   sizeof row->phase);
+	} else if (res->outcome == GD_CHILD_HUNG && row->nstuck) {
+		row->outcome = GD_TRY_HANG;
+		gd_fmt(row->phase, sizeof row->phase, "hung: %s",
+		       row->stuck[0].line);
 	} else if (res->outcome == GD_CHILD_HUNG) {
 		row->outcome = GD_TRY_HANG;
 		gd_fmt(row->phase, sizeof row->phase, "hung after: %s",
@@ -178,6 +192,24 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 	gd_sanitize(row->last_line);
 }
 
+/* The deadline passed: before the group is stopped, note which threads
+ * are inside a GPU call and what /proc says they wait for. */
+static void on_deadline(void *arg, int pid)
+{
+	struct gd_try *t = arg;
+	struct gd_try_row *row = &t->rows[t->cur_row];
+	struct timespec ts;
+
+	(void)pid; /* the slots name their own pids (children included) */
+	if (!t->trace.map)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	row->nstuck = (int)gd_trace_hang_report(
+		t->trace.map,
+		(uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+		row->stuck, GD_TRACE_MAX_STUCK);
+}
+
 /* Stopped by Ctrl-C: through spec.cancel, or killed or failed while the
  * signal was arriving. Neither says anything about the strategy. */
 static void classify_interrupted(const struct gd_child_result *res,
@@ -201,6 +233,11 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	int rc;
 
 	env = gd_profile_apply(&t->list.v.v[k].prof, cli->ctx.env);
+	if (env && t->trace_mode) {
+		gd_trace_reset(&t->trace, (int)k);
+		gd_strlcpy(row->trace_log, t->trace.log, sizeof row->trace_log);
+		env = gd_trace_env(&t->trace, env);
+	}
 	if (!env)
 		return -1;
 	memset(&spec, 0, sizeof spec);
@@ -214,6 +251,8 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	spec.should_stop = t->expect ? should_stop : NULL;
 	spec.arg = t;
 	spec.cancel = &try_cancel;
+	spec.on_deadline = t->trace_mode ? on_deadline : NULL;
+	t->cur_row = k;
 	t->cur_matched = 0;
 	rc = gd_child_run(&spec, &res);
 	gd_env_free(env);
@@ -299,6 +338,9 @@ static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 	t->rows = calloc(t->list.v.n, sizeof *t->rows);
 	if (!t->rows)
 		return gd_cli_error(cli, "try: out of memory");
+	if (gd_trace_start(&t->trace, cli->ctx.self_exe, t->trace_mode) < 0)
+		return GD_EXIT_ERROR;
+	gd_trace_rewrite_note(cli, &t->m, t->trace_mode);
 	return -1;
 }
 
@@ -311,6 +353,7 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 	int rc;
 
 	memset(&t, 0, sizeof t);
+	t.trace.fd = -1;
 	try_cancel = 0;
 	t.timeout = GD_TRY_DEFAULT_TIMEOUT;
 	t.first_ok = -1;
@@ -348,6 +391,7 @@ out:
 	if (t.have_re)
 		regfree(&t.expect_re);
 	free(t.rows);
+	gd_trace_stop(&t.trace);
 	gd_strategy_list_free(&t.list);
 	gd_machine_free(&t.m);
 	return rc;

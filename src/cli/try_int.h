@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "doctor/strategy.h"
+#include "trace_cli.h"
 
 #define GD_TRY_DEFAULT_TIMEOUT 60.0
 
@@ -29,6 +30,10 @@ struct gd_try_row {
 	double seconds;
 	int exit_code;       /* -1 when it did not exit */
 	int signo;           /* 0 when no signal */
+	/* --trace: threads inside a GPU call at the deadline, the call log */
+	int nstuck;
+	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
+	char trace_log[PATH_MAX];
 };
 
 struct gd_try {
@@ -51,6 +56,9 @@ struct gd_try {
 	int interrupted;         /* the signal that stopped `try`, 0 none */
 	char nostart_why[256];   /* the supervisor's error when CMD did not start */
 	int nostart_errno;       /* ...and its errno (ENOENT: not found) */
+	struct gd_trace_run trace; /* --trace[=MODE]; mode 0 when off */
+	int trace_mode;
+	size_t cur_row;          /* the row being run (for on_deadline) */
 };
 
 /* Print the table (or JSON), save when asked (never after an interrupt);

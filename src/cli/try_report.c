@@ -112,6 +112,32 @@ static int save_first(struct gd_cli *cli, struct gd_try *t,
 	return 0;
 }
 
+/* --trace: the threads found inside a GPU call at the deadline. */
+static json_t *trace_json(const struct gd_try_row *r)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	for (int i = 0; i < r->nstuck; i++) {
+		const struct gd_trace_stuck *s = &r->stuck[i];
+		json_t *e = json_object();
+		char st[2] = {s->state, '\0'};
+
+		json_object_set_new(e, "pid", json_integer(s->pid));
+		json_object_set_new(e, "tid", json_integer(s->tid));
+		json_object_set_new(e, "seconds", json_real(s->seconds));
+		json_object_set_new(e, "call", gd_wa_jstr(s->call));
+		json_object_set_new(e, "caller", gd_wa_jstr_or_null(s->caller));
+		json_object_set_new(e, "blocked_in",
+				    gd_wa_jstr_or_null(s->blocked));
+		json_object_set_new(e, "state", gd_wa_jstr(st));
+		json_object_set_new(e, "text", gd_wa_jstr(s->line));
+		json_array_append_new(a, e);
+	}
+	json_object_set_new(o, "stuck", a);
+	json_object_set_new(o, "log", gd_wa_jstr_or_null(r->trace_log));
+	return o;
+}
+
 static json_t *row_json(const struct gd_try *t, size_t k)
 {
 	const struct gd_strategy *st = &t->list.v.v[k];
@@ -134,6 +160,8 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "signal", r->signo ? gd_json_str(signame)
 						  : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
+	if (t->trace_mode)
+		json_object_set_new(o, "trace", trace_json(r));
 	json_object_set_new(o, "reason", gd_wa_jstr_or_null(st->reason));
 	json_object_set_new(o, "caveat", gd_wa_jstr_or_null(st->caveat));
 	json_object_set_new(o, "sources", gd_wa_words_json(st->sources));
@@ -209,6 +237,10 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 		printf("%-*s  %s%-11s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
 		       col, outcome_name(r->outcome), gd_c_off(cli),
 		       r->seconds, r->phase);
+		for (int i = 1; i < r->nstuck; i++)
+			printf("%*s  also: %s\n", w, "", r->stuck[i].line);
+		if (r->trace_log[0])
+			printf("%*s  call log: %s\n", w, "", r->trace_log);
 	}
 }
 

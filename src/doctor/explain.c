@@ -5,8 +5,12 @@
 
 #include <errno.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,12 +76,34 @@ static unsigned long long seek_tail(int fd, size_t cap)
 	return (unsigned long long)(st.st_size - (off_t)cap - cur);
 }
 
+/* The log buffer is 16 MiB: on large pages where the kernel offers them,
+ * filling it costs a few page faults instead of four thousand. */
+static char *log_buffer(size_t n)
+{
+#ifdef _WIN32
+	return malloc(n);
+#else
+	void *p = NULL;
+
+	if (posix_memalign(&p, 2u << 20, n))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+#endif
+}
+
+
+/* The raw bytes: head and tail (decoded by gd_explain_read_log). */
 static int read_raw(int fd, size_t head_cap, size_t tail_cap,
 		    struct gd_explain_log *log)
 {
 	/* head, a NUL, the tail ring, a NUL */
-	char *b = malloc(head_cap + tail_cap + 2), *ring;
+	char *b = log_buffer(head_cap + tail_cap + 2), *ring;
 	unsigned long long skip;
+	struct stat st;
+	off_t cur;
 	ssize_t h;
 	long long rest;
 
@@ -97,6 +123,20 @@ static int read_raw(int fd, size_t head_cap, size_t tail_cap,
 	b[h] = '\0';
 	if ((size_t)h < head_cap)
 		return 0;
+	/* A file whose rest fits: straight after the head, no ring. */
+	cur = lseek(fd, 0, SEEK_CUR);
+	if (cur >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size - cur <= (off_t)tail_cap) {
+		rest = gd_read_full(fd, b + head_cap, tail_cap);
+		if (rest < 0) {
+			gd_explain_log_free(log);
+			return (int)rest;
+		}
+		log->head_len += (size_t)rest;
+		log->total += (unsigned long long)rest;
+		b[log->head_len] = '\0';
+		return 0; /* bytes appended while it was read are not seen */
+	}
 	ring = b + head_cap + 1;
 	skip = seek_tail(fd, tail_cap);
 	rest = read_ring(fd, ring, tail_cap, &log->stream_cut);
@@ -172,11 +212,39 @@ void gd_explain_log_free(struct gd_explain_log *log)
 	memset(log, 0, sizeof *log);
 }
 
+/* A signature's "literals": strings one of which every match contains.
+ * The scan looks for them with memmem over the whole text and runs the
+ * regex only on lines that hold one, so the cost grows with the log's
+ * size, not with lines times signatures. No literals: every line. */
+#define GD_SIG_MAX_LIT 6
+
 struct sig {
 	struct gd_kb_signature kb;
+	const gd_kb *from; /* the kb, for the sources' URLs */
 	regex_t re;
 	int found;
+	size_t nlit;
+	const char *lit[GD_SIG_MAX_LIT];
+	size_t litlen[GD_SIG_MAX_LIT];
 };
+
+static void literals_of(struct sig *s)
+{
+	const struct gd_kb_signature *k = &s->kb;
+
+	s->nlit = 0;
+	for (size_t i = 0; i < gd_kb_list_n(k->literals); i++) {
+		const char *v = gd_kb_list_at(k->literals, i);
+
+		if (!v || strlen(v) < 4 || s->nlit == GD_SIG_MAX_LIT ||
+		    k->icase) {
+			s->nlit = 0; /* unusable: fall back to every line */
+			return;
+		}
+		s->lit[s->nlit] = v;
+		s->litlen[s->nlit++] = strlen(v);
+	}
+}
 
 static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 {
@@ -199,70 +267,218 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 			continue;
 		}
 		s[n].found = 0;
+		s[n].from = ctx->kb;
+		literals_of(&s[n]);
 		n++;
 	}
 	return n;
 }
 
-static int record(const gd_kb *kb, struct gd_explain_result *r, struct sig *s,
+/* The whole matched line is what the user needs to see (it names the
+ * target, the library, the device); a line too long for text keeps its
+ * part from the match on. Leading blanks are dropped. */
+static int record(struct gd_explain_result *r, struct sig *s,
 		  unsigned long ln, const char *line, const regmatch_t *pm)
 {
 	struct gd_explain_match *mt = gd_vec_push(&r->m);
-	size_t k;
+	size_t n = strlen(line), from = 0;
 
 	if (!mt)
 		return -ENOMEM;
 	mt->sig = s->kb;
 	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
-	gd_kb_source_urls(kb, s->kb.sources, mt->urls, sizeof mt->urls);
+	gd_kb_source_urls(s->from, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
-	k = (size_t)(pm->rm_eo - pm->rm_so);
-	if (k == 0) { /* an empty match: show the line instead */
-		gd_strlcpy(mt->text, line, sizeof mt->text);
-	} else {
-		if (k >= sizeof mt->text)
-			k = sizeof mt->text - 1;
-		memcpy(mt->text, line + pm->rm_so, k);
-		mt->text[k] = '\0';
-	}
+	while (from < (size_t)pm->rm_so && (line[from] == ' ' ||
+					      line[from] == '\t'))
+		from++;
+	if (n - from >= sizeof mt->text)
+		from = (size_t)pm->rm_so;
+	gd_strlcpy(mt->text, line + from, sizeof mt->text);
 	gd_sanitize(mt->text);
+	mt->detail[0] = '\0';
+	if (!strcmp(s->kb.id, "cuda-oom"))
+		gd_explain_oom(line, mt->detail, sizeof mt->detail);
 	s->found = 1;
 	return 0;
 }
 
-static int scan_lines(const gd_kb *kb, struct sig *sigs, size_t ns, char *buf,
-		      size_t len, struct gd_explain_result *r, int in_tail)
+/* Match one line [ls, end) (CR stripped) against s, on a NUL-terminated
+ * copy so that the log itself is never written to. */
+static int try_line(struct sig *s, const char *ls, const char *end,
+		    regmatch_t *pm, char *copy, size_t cap)
 {
-	size_t pos = 0, left = 0;
-	unsigned long ln = 0;
+	size_t n = (size_t)(end - ls);
 
-	for (size_t i = 0; i < ns; i++)
-		left += !sigs[i].found;
-	while (pos < len && left) {
-		char *line = buf + pos;
-		char *nl = memchr(line, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - line) : len - pos;
+	if (n && ls[n - 1] == '\r')
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(copy, ls, n);
+	copy[n] = '\0';
+	return regexec(&s->re, copy, 1, pm, 0) == 0;
+}
 
-		if (nl)
-			*nl = '\0';
-		if (n && line[n - 1] == '\r')
-			line[n - 1] = '\0';
-		r->lines++;
-		ln++;
-		for (size_t i = 0; i < ns; i++) {
-			regmatch_t pm;
+/* The literal index: every literal's first 4 bytes hashed into a bitmap,
+ * so one pass over the log finds each place a literal may start. */
+#define GD_LIT_BITS 16
+struct lit_ent {
+	unsigned hash;
+	size_t sig, len;
+	const char *s;
+};
+struct scan {
+	struct sig *sigs;
+	size_t ns;
+	const char *buf;
+	size_t len;
+	struct gd_explain_result *r;
+	int in_tail;
+	char *copy;
+	size_t cap;
+	unsigned long ln;  /* line number of nl_at */
+	const char *nl_at; /* newlines before here are counted */
+};
 
-			if (sigs[i].found ||
-			    regexec(&sigs[i].re, line, 1, &pm, 0))
+static unsigned hash4(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return (uint32_t)(v * 2654435761u) >> (32 - GD_LIT_BITS);
+}
+
+static unsigned long line_at(struct scan *sc, const char *at)
+{
+	const char *p = sc->nl_at;
+
+	while ((p = memchr(p, '\n', (size_t)(at - p)))) {
+		sc->ln++;
+		p++;
+	}
+	sc->nl_at = at;
+	return sc->ln;
+}
+
+static int try_sig(struct scan *sc, size_t i, const char *at)
+{
+	const char *ls = at, *end;
+	regmatch_t pm;
+
+	while (ls > sc->buf && ls[-1] != '\n')
+		ls--;
+	end = memchr(at, '\n', (size_t)(sc->buf + sc->len - at));
+	if (!end)
+		end = sc->buf + sc->len;
+	if (!try_line(&sc->sigs[i], ls, end, &pm, sc->copy, sc->cap))
+		return 0;
+	if (record(sc->r, &sc->sigs[i], line_at(sc, ls), sc->copy, &pm) < 0)
+		return -ENOMEM;
+	sc->r->m.v[sc->r->m.n - 1].in_tail = sc->in_tail;
+	return 1;
+}
+
+/* One pass: at each place a literal starts, run its signature's regex on
+ * that line (once per signature: the first matching line counts). */
+static int scan_literals(struct scan *sc, struct lit_ent *e, size_t ne)
+{
+	unsigned char *bits = calloc(1, (1u << GD_LIT_BITS) / 8);
+	size_t left = 0;
+
+	if (!bits)
+		return -ENOMEM;
+	for (size_t k = 0; k < ne; k++) {
+		bits[e[k].hash >> 3] |= (unsigned char)(1u << (e[k].hash & 7));
+		left += k == 0 || e[k].sig != e[k - 1].sig;
+	}
+	for (size_t i = 0; left && i + 4 <= sc->len; i++) {
+		unsigned h = hash4(sc->buf + i);
+
+		if (!(bits[h >> 3] & (1u << (h & 7))))
+			continue;
+		for (size_t k = 0; k < ne; k++) {
+			int rc;
+
+			if (e[k].hash != h || sc->sigs[e[k].sig].found ||
+			    e[k].len > sc->len - i ||
+			    memcmp(sc->buf + i, e[k].s, e[k].len))
 				continue;
-			if (record(kb, r, &sigs[i], ln, line, &pm) < 0)
-				return -ENOMEM;
-			r->m.v[r->m.n - 1].in_tail = in_tail;
-			left--;
+			rc = try_sig(sc, e[k].sig, sc->buf + i);
+			if (rc < 0) {
+				free(bits);
+				return rc;
+			}
+			left -= (size_t)rc;
 		}
-		pos += n + 1;
+	}
+	free(bits);
+	return 0;
+}
+
+/* Signatures without literals: every line through the regex. */
+static int scan_plain(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->ns; i++) {
+		const char *p = sc->buf, *end = sc->buf + sc->len;
+
+		if (sc->sigs[i].nlit || sc->sigs[i].found)
+			continue;
+		sc->ln = 1; /* line_at counts forward from the start */
+		sc->nl_at = sc->buf;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			int rc = try_sig(sc, i, p);
+
+			if (rc)
+				return rc < 0 ? rc : 0;
+			p = nl ? nl + 1 : end;
+		}
 	}
 	return 0;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct gd_explain_match *x = a, *y = b;
+
+	if (x->in_tail != y->in_tail)
+		return x->in_tail - y->in_tail;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Each signature's first matching line; the matches are then put in log
+ * order (a failure that came first usually caused those after it). */
+static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
+		      struct gd_explain_result *r, int in_tail)
+{
+	struct scan sc = {sigs, ns, buf, len, r, in_tail, NULL, 64 * 1024,
+			  1, buf};
+	size_t first = r->m.n, ne = 0;
+	struct lit_ent *e = calloc(ns * GD_SIG_MAX_LIT + 1, sizeof *e);
+	int rc;
+
+	sc.copy = malloc(sc.cap);
+	if (!e || !sc.copy) {
+		free(e);
+		free(sc.copy);
+		return -ENOMEM;
+	}
+	for (const char *p = buf; p < buf + len; r->lines++) {
+		p = memchr(p, '\n', (size_t)(buf + len - p));
+		p = p ? p + 1 : buf + len;
+	}
+	for (size_t i = 0; i < ns; i++)
+		for (size_t k = 0; !sigs[i].found && k < sigs[i].nlit; k++)
+			e[ne++] = (struct lit_ent){hash4(sigs[i].lit[k]), i,
+						   sigs[i].litlen[k],
+						   sigs[i].lit[k]};
+	rc = scan_literals(&sc, e, ne);
+	if (!rc)
+		rc = scan_plain(&sc);
+	free(e);
+	free(sc.copy);
+	qsort(r->m.v + first, r->m.n - first, sizeof *r->m.v, cmp_pos);
+	return rc;
 }
 
 struct gd_explain_sigs {
@@ -309,13 +525,12 @@ static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
 	r->n_signatures = s->n;
 	for (size_t i = 0; i < s->n; i++)
 		s->v[i].found = 0;
-	rc = scan_lines(s->kb, s->v, s->n, buf, len, r, 0);
+	rc = scan_lines(s->v, s->n, buf, len, r, 0);
 	if (!rc && tail) {
 		char *nl = memchr(tail, '\n', tail_len);
 		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
 
-		rc = scan_lines(s->kb, s->v, s->n, tail + cut, tail_len - cut,
-				r, 1);
+		rc = scan_lines(s->v, s->n, tail + cut, tail_len - cut, r, 1);
 	}
 	return rc;
 }

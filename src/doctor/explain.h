@@ -26,6 +26,7 @@ struct gd_explain_match {
 	int in_tail;         /* line counts from the start of the tail part */
 	char urls[1024];     /* the signature's public sources, space-separated,
 				resolved from the kb so renderers need not */
+	char detail[320];    /* what the line's own numbers say, or "" */
 };
 
 struct gd_explain_result {
@@ -88,6 +89,11 @@ struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx);
 int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
+
+/* Which out-of-memory case a PyTorch "CUDA out of memory. Tried to
+ * allocate" line is (larger than the GPU, fragmentation, full), from its
+ * numbers; writes "" and returns 0 when the line does not say. */
+int gd_explain_oom(const char *line, char *out, size_t cap);
 
 enum gd_check_verdict {
 	GD_CHECK_NA,           /* "not checkable here: ..." */

@@ -459,6 +459,61 @@ static verdict check_code(gd_ctx *ctx, const struct gd_machine *m,
 	return GD_CHECK_NA;
 }
 
+/* Out of memory: how much this machine's GPUs have, and on an APU the
+ * GTT share of system RAM that the driver adds to the carve-out. */
+static verdict check_memory(gd_ctx *ctx, const struct gd_machine *m,
+			    const struct gd_inventory *inv, char *t, size_t c)
+{
+	size_t used = 0;
+
+	(void)ctx, (void)inv;
+	t[0] = '\0';
+	for (size_t i = 0; i < m->n_gpus && used + 1 < c; i++) {
+		const struct gd_gpu *g = &m->gpus[i];
+
+		if (!gd_known(&g->vram_total))
+			continue;
+		gd_fmt(t + used, c - used, "%s%s: %.1f GiB %s", used ? "; " : "",
+		       gpu_label(g), (double)g->vram_total.v / (1u << 30),
+		       g->integrated ? "carve-out" : "VRAM");
+		used += strlen(t + used);
+		if (g->integrated && gd_known(&g->gtt_total) && used + 1 < c) {
+			gd_fmt(t + used, c - used, " + %.1f GiB GTT (APU: "
+			       "raise the carve-out or the GTT limit)",
+			       (double)g->gtt_total.v / (1u << 30));
+			used += strlen(t + used);
+		}
+	}
+	if (!used)
+		return na(t, c, "no GPU memory size readable here");
+	return GD_CHECK_NA;
+}
+
+/* No device: the *_VISIBLE_DEVICES variables here and the NVIDIA GPUs. */
+static verdict check_visible(gd_ctx *ctx, const struct gd_machine *m,
+			     const struct gd_inventory *inv, char *t, size_t c)
+{
+	size_t nv = 0;
+
+	(void)ctx, (void)inv;
+	for (size_t i = 0; i < m->n_gpus; i++)
+		nv += m->gpus[i].vendor == GD_VENDOR_NVIDIA;
+	if (m->env.has_cuda_visible &&
+	    (!m->env.cuda_visible[0] || m->env.cuda_visible[0] == '-')) {
+		gd_fmt(t, c, "CUDA_VISIBLE_DEVICES='%s' here hides every GPU",
+		       m->env.cuda_visible);
+		return GD_CHECK_CONFIRMED;
+	}
+	if (!nv)
+		return na(t, c, "no NVIDIA GPU found on this machine");
+	gd_fmt(t, c, "%zu NVIDIA GPU%s here (indexes 0-%zu); %s", nv,
+	       nv == 1 ? "" : "s", nv - 1, m->visible_summary[0]
+	       ? m->visible_summary : "CUDA_VISIBLE_DEVICES is not set in "
+				      "this environment; the program may "
+				      "set its own");
+	return GD_CHECK_NA;
+}
+
 static verdict check_none(gd_ctx *ctx, const struct gd_machine *m,
 			 const struct gd_inventory *inv, char *t, size_t c)
 {
@@ -484,6 +539,8 @@ static const check_fn checks[GD_KB_N_CHECKS] = {
 	[GD_KB_CHECK_GPU_FAULT] = check_gpu_fault,
 	[GD_KB_CHECK_CODE_FOR_GPU] = check_code,
 	[GD_KB_CHECK_APU] = check_apu,
+	[GD_KB_CHECK_GPU_MEMORY] = check_memory,
+	[GD_KB_CHECK_VISIBLE_DEVICES] = check_visible,
 };
 
 enum gd_check_verdict gd_explain_check(gd_ctx *ctx, enum gd_kb_check check,

@@ -64,12 +64,17 @@ static unsigned driver_cuda_major(const struct gd_inventory *inv)
 }
 
 /* PyTorch's install line for the newest CUDA major the driver (and, for
- * an architecture newer CUDA dropped, the GPU) can use: kb data. */
+ * an architecture newer CUDA dropped, the GPU) can use: kb data. A compute
+ * capability whose code left PyTorch's wheels before CUDA dropped it
+ * (Maxwell, Pascal: not in cu128) names its own line. */
 static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
-			      unsigned major)
+			      unsigned major, const struct gd_kb_cc *cc)
 {
-	const char *line = gd_kb_workload_install_for(ctx->kb, GD_KB_WL_PYTORCH,
-						      "cuda", major);
+	const char *line = cc && cc->pytorch_install
+				   ? cc->pytorch_install
+				   : gd_kb_workload_install_for(ctx->kb,
+								GD_KB_WL_PYTORCH,
+								"cuda", major);
 
 	for (size_t i = 0; line && i < v->workloads.n; i++)
 		if (!strcmp(v->workloads.v[i].workload, "pytorch"))
@@ -144,9 +149,11 @@ static int legacy_steps(const struct gd_gpu *g, const char *last,
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
-	struct gd_kb_cc cc;
-	const char *last = g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &cc) == 0
-				   ? cc.last_cuda : NULL;
+	struct gd_kb_cc ccs;
+	const struct gd_kb_cc *cc =
+		g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs
+									 : NULL;
+	const char *last = cc ? cc->last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
 	int too_old = 0, dropped = 0;
@@ -195,5 +202,5 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 				 : v->status == GD_V_SETUP ? "needs-setup"
 							   : "workaround");
 	if (major)
-		concrete_installs(ctx, v, major);
+		concrete_installs(ctx, v, major, cc);
 }

@@ -199,3 +199,12 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 	       wi->sdks[v->sdk].version,
 	       v->usable ? "" : " with the steps below");
 }
+
+const char *gd_win_verdict_status(const struct gd_win_verdict *v)
+{
+	if (v->usable)
+		return v->n_steps ? "needs-setup" : "works";
+	if (v->sdk >= 0)
+		return "workaround"; /* a matching SDK, with the steps below */
+	return v->n_steps ? "needs-setup" : "unknown";
+}

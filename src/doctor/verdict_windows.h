@@ -33,6 +33,10 @@ struct gd_win_verdict {
 	char python[320];     /* the exact os.add_dll_directory line, "" */
 };
 
+/* The verdict status of the common JSON contract ("works", "needs-setup",
+ * "workaround", "unknown") that a Windows verdict amounts to. */
+const char *gd_win_verdict_status(const struct gd_win_verdict *v);
+
 void gd_win_verdict_amd(const struct gd_gpu *g,
 			const struct gd_win_inventory *wi,
 			struct gd_win_verdict *v);

@@ -137,6 +137,8 @@ enum gd_kb_check {
 	GD_KB_CHECK_GPU_FAULT,
 	GD_KB_CHECK_CODE_FOR_GPU,
 	GD_KB_CHECK_APU,
+	GD_KB_CHECK_GPU_MEMORY,
+	GD_KB_CHECK_VISIBLE_DEVICES,
 	GD_KB_N_CHECKS
 };
 const char *gd_kb_check_name(enum gd_kb_check c); /* "rocblas-coverage" */
@@ -148,6 +150,7 @@ struct gd_kb_signature {
 	const char *check_name; /* as written; NULL when absent */
 	enum gd_kb_check check; /* NONE when absent or unknown */
 	int icase;
+	struct gd_kb_list literals; /* strings one of which every match holds */
 	struct gd_kb_list sources;
 };
 size_t gd_kb_signature_count(const gd_kb *kb);
@@ -164,6 +167,7 @@ int gd_kb_nvidia_gpu_get(const gd_kb *kb, unsigned device_id,
 			 struct gd_kb_nvidia_gpu *out);
 struct gd_kb_cc {
 	const char *sm, *cc, *arch, *min_cuda, *last_cuda, *note;
+	const char *pytorch_install; /* its own PyTorch line, or NULL */
 	struct gd_kb_list sources;
 };
 int gd_kb_cc_get(const gd_kb *kb, const char *sm, struct gd_kb_cc *out);

@@ -19,6 +19,8 @@ static const char *const names[GD_KB_N_CHECKS] = {
 	[GD_KB_CHECK_GPU_FAULT] = "gpu-fault",
 	[GD_KB_CHECK_CODE_FOR_GPU] = "code-for-gpu",
 	[GD_KB_CHECK_APU] = "apu",
+	[GD_KB_CHECK_GPU_MEMORY] = "gpu-memory",
+	[GD_KB_CHECK_VISIBLE_DEVICES] = "visible-devices",
 };
 
 const char *gd_kb_check_name(enum gd_kb_check c)

@@ -259,6 +259,7 @@ static int signature_of(const json_t *sg, struct gd_kb_signature *out)
 	c = gd_kb_check_from_name(out->check_name);
 	out->check = c < 0 ? GD_KB_CHECK_NONE : (enum gd_kb_check)c;
 	out->icase = json_is_true(json_object_get(sg, GD_KBK_ICASE));
+	out->literals = list_of(sg, GD_KBK_LITERALS);
 	out->sources = list_of(sg, GD_KBK_SOURCES);
 	return 0;
 }
@@ -306,6 +307,7 @@ int gd_kb_cc_get(const gd_kb *kb, const char *sm, struct gd_kb_cc *out)
 	out->min_cuda = str(c, GD_KBK_MIN_CUDA);
 	out->last_cuda = str(c, GD_KBK_LAST_CUDA);
 	out->note = str(c, GD_KBK_NOTE);
+	out->pytorch_install = str(c, GD_KBK_PYTORCH_INSTALL);
 	out->sources = list_of(c, GD_KBK_SOURCES);
 	return 0;
 }

@@ -67,6 +67,7 @@
 #define GD_KBK_FIX "fix"
 #define GD_KBK_CHECK "check"
 #define GD_KBK_EXAMPLE "example"
+#define GD_KBK_LITERALS "literals"
 
 /* nvidia */
 #define GD_KBK_GPUS "gpus"
@@ -77,6 +78,7 @@
 #define GD_KBK_ARCH "arch"
 #define GD_KBK_MIN_CUDA "min_cuda"
 #define GD_KBK_LAST_CUDA "last_cuda"
+#define GD_KBK_PYTORCH_INSTALL "pytorch_install"
 #define GD_KBK_DRIVER_MIN "cuda_driver_min"
 #define GD_KBK_CUDA "cuda"
 #define GD_KBK_LINUX "linux"

@@ -363,6 +363,8 @@ static void sup_round(struct sup_state *st, struct sup_run *r)
 	     (st->spec->should_stop && st->spec->should_stop(st->spec->arg)))) {
 		st->res->outcome = GD_CHILD_HUNG;
 		st->res->cancelled = st->spec->cancel && *st->spec->cancel;
+		if (now >= r->deadline && st->spec->on_deadline)
+			st->spec->on_deadline(st->spec->arg, r->pid);
 		st->res->seconds = now - st->t0;
 		st->res->phase_seconds = now - st->phase_t0;
 		kill(-r->pid, SIGTERM);

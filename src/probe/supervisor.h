@@ -47,6 +47,9 @@ struct gd_child_spec {
 	int (*should_stop)(void *arg);
 	/* optional: working directory for the child, NULL = ours */
 	const char *cwd;
+	/* optional: called once when the deadline passes, before the group
+	 * is stopped (the hang report of --trace reads /proc/pid then) */
+	void (*on_deadline)(void *arg, int pid);
 };
 
 #define GD_CHILD_TAIL_LINES 20

@@ -7,7 +7,9 @@
  * GPUDOCTOR_LIB_PATH): it shows that the probe restarts past a hung op,
  * that the ops after it (hipBLAS, rocBLAS, MIOpen: absent from that dir)
  * are reported "missing" with where they were searched, and that the
- * time-bounded context cycle passes a 1 s per-op deadline. */
+ * time-bounded context cycle passes a 1 s per-op deadline.
+ * tests/scripts/test_trace.sh uses its hanging hipMemcpyAsync (>= 64 MiB)
+ * for the hang report of `try --trace`. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,10 +43,14 @@ API(int, hipHostMalloc, (void **p, size_t n, unsigned f)) { (void)f; *p = malloc
 API(int, hipHostFree, (void *p)) { free(p); return 0; }
 API(int, hipExtMallocWithFlags, (void **p, size_t n, unsigned f)) { (void)f; *p = malloc(n); return *p ? 0 : 2; }
 API(int, hipMemcpy, (void *d, const void *s, size_t n, int k)) { (void)k; memmove(d, s, n); return 0; }
+/* the second fault, for tests/scripts/test_trace.sh: a copy of 64 MiB or
+ * more never completes (the probe's copies are far smaller) */
 API(int, hipMemcpyAsync, (void *d, const void *s, size_t n, int k, void *st))
 {
 	(void)k;
 	(void)st;
+	while (n >= (64u << 20))
+		pause();
 	memmove(d, s, n);
 	return 0;
 }

@@ -95,7 +95,7 @@ check "no process of the hung strategy survives (no command line holds the marke
 	"$here/try/fake_rdna1_app.sh" >"$tmp/try.txt" 2>/dev/null
 check "table header and one row per strategy" \
 	'grep -q "^STRATEGY *OUTCOME *TIME *PHASE" "$tmp/try.txt" &&
-	 [ "$(grep -cE "^(baseline|rdna1-)" "$tmp/try.txt")" -eq "$n" ]'
+	 [ "$(grep -cE "^(baseline|rdna1-|amd-serialize)" "$tmp/try.txt")" -eq "$n" ]'
 check "table: hang row with its phase, crash row with its signal" \
 	'grep -E "^rdna1-override-10.3.0-miopen-normal +hang .*hung after: graph_reserve: reserving a graph for ubatch" "$tmp/try.txt" >/dev/null &&
 	 grep -E "^rdna1-override-10.3.0 +crash .*SIGSEGV" "$tmp/try.txt" >/dev/null'

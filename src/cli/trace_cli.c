@@ -1,0 +1,147 @@
+/* `run --trace` / `try --trace` setup (see trace_cli.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "doctor/profile.h"
+#include "doctor/strategy.h"
+#include "kb/kb.h"
+#include "trace_cli.h"
+
+int gd_trace_mode_parse(const char *s)
+{
+	if (!s || !strcmp(s, "hang"))
+		return GD_TRACE_M_HANG;
+	if (!strcmp(s, "log"))
+		return GD_TRACE_M_HANG | GD_TRACE_M_LOG;
+	if (!strcmp(s, "rewrite")) /* always logged */
+		return GD_TRACE_M_HANG | GD_TRACE_M_LOG | GD_TRACE_M_REWRITE;
+	return -1;
+}
+
+/* GPUDOCTOR_TRACE_LIB, else beside the program (build tree and install
+ * put it there). */
+static int find_lib(const char *self_exe, char *out, size_t cap)
+{
+	const char *env = getenv("GPUDOCTOR_TRACE_LIB");
+	const char *slash;
+
+	if (env && env[0]) {
+		gd_strlcpy(out, env, cap);
+	} else {
+		slash = strrchr(self_exe, '/');
+		if (!slash)
+			return -1;
+		gd_fmt(out, cap, "%.*s/libgpudoctor-trace.so",
+		       (int)(slash - self_exe), self_exe);
+	}
+	return access(out, R_OK);
+}
+
+void gd_trace_reset(struct gd_trace_run *tr, int seq)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (tr->map) {
+		struct gd_trace_hdr *h = tr->map;
+
+		memset((char *)tr->map + GD_TRACE_HDR_SIZE, 0,
+		       GD_TRACE_REGION_SIZE - GD_TRACE_HDR_SIZE);
+		__atomic_store_n(&h->next_slot, 0, __ATOMIC_RELEASE);
+	}
+	tr->log[0] = '\0';
+	if (tr->mode & GD_TRACE_M_LOG)
+		gd_fmt(tr->log, sizeof tr->log, "%s/gpudoctor-trace-%d-%d.log",
+		       tmp && tmp[0] == '/' ? tmp : "/tmp", (int)getpid(),
+		       seq);
+	if (tr->log[0])
+		unlink(tr->log); /* the shim appends */
+}
+
+int gd_trace_start(struct gd_trace_run *tr, const char *self_exe, int mode)
+{
+	memset(tr, 0, sizeof *tr);
+	tr->fd = -1;
+	tr->mode = mode;
+	if (!mode)
+		return 0;
+	if (find_lib(self_exe, tr->lib, sizeof tr->lib) < 0) {
+		fprintf(stderr, "gpudoctor: --trace: cannot read %s (set "
+			"GPUDOCTOR_TRACE_LIB to libgpudoctor-trace.so)\n",
+			tr->lib[0] ? tr->lib : "libgpudoctor-trace.so");
+		return -1;
+	}
+	if (strpbrk(tr->lib, " :")) {
+		fprintf(stderr, "gpudoctor: --trace: LD_PRELOAD cannot hold "
+			"the path %s (space or ':')\n", tr->lib);
+		return -1;
+	}
+	tr->fd = gd_trace_region_create(&tr->map);
+	if (tr->fd < 0) {
+		fprintf(stderr, "gpudoctor: --trace: memfd: %s\n",
+			strerror(-tr->fd));
+		return -1;
+	}
+	gd_trace_reset(tr, 0);
+	return 0;
+}
+
+char **gd_trace_env(const struct gd_trace_run *tr, char **env)
+{
+	struct gd_profile p;
+	char fd[16], mode[16];
+	char **out;
+
+	if (!tr->mode)
+		return env;
+	gd_fmt(fd, sizeof fd, "%d", tr->fd);
+	gd_fmt(mode, sizeof mode, "%d", tr->mode);
+	gd_profile_init(&p);
+	if (gd_profile_add(&p, GD_PROF_PREPEND, "LD_PRELOAD", tr->lib) < 0 ||
+	    gd_profile_add(&p, GD_PROF_SET, "GPUDOCTOR_TRACE_FD", fd) < 0 ||
+	    gd_profile_add(&p, GD_PROF_SET, "GPUDOCTOR_TRACE_MODE", mode) < 0 ||
+	    gd_profile_add(&p, tr->log[0] ? GD_PROF_SET : GD_PROF_UNSET,
+			   "GPUDOCTOR_TRACE_LOG",
+			   tr->log[0] ? tr->log : NULL) < 0)
+		out = NULL;
+	else
+		out = gd_profile_apply(&p, env);
+	gd_profile_free(&p);
+	gd_env_free(env);
+	return out;
+}
+
+void gd_trace_stop(struct gd_trace_run *tr)
+{
+	gd_trace_region_free(tr->fd, tr->map);
+	tr->fd = -1;
+	tr->map = NULL;
+}
+
+void gd_trace_rewrite_note(struct gd_cli *cli, const struct gd_machine *m,
+			   int mode)
+{
+	static const char suffix[] = "host-alloc-noncoherent";
+	struct gd_strategy_list l;
+	int listed = 0;
+
+	if (!(mode & GD_TRACE_M_REWRITE))
+		return;
+	memset(&l, 0, sizeof l);
+	if (gd_strategy_candidates(&cli->ctx, m, &l) == 0)
+		for (size_t k = 0; k < l.v.n; k++) {
+			size_t n = strlen(l.v.v[k].id);
+
+			if (n >= sizeof suffix - 1 &&
+			    !strcmp(l.v.v[k].id + n - (sizeof suffix - 1),
+				    suffix))
+				listed = 1;
+		}
+	gd_strategy_list_free(&l);
+	if (!listed)
+		fprintf(stderr, "gpudoctor: --trace=rewrite: the knowledge base "
+			"lists this rewrite for no GPU found here; applying it "
+			"because it was asked for\n");
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Checks deploy/kubernetes/*.yaml without a cluster: what the API server
+would refuse (structure of apps/v1 DaemonSet and v1 Namespace as in the
+Kubernetes API reference: required fields, selector matching the template,
+mounts naming volumes, DNS-1123 names) and what this deployment promises
+(read-only host mounts, runAsNonRoot, no capabilities, no privilege,
+read-only root filesystem, writes only to features.d and the textfile
+directory). When python3-jsonschema and a vendored schema in
+tests/fixtures/k8s-schema/<kind>-<group>-<version>.json exist, each object
+is validated against it too.
+
+Usage: k8s_check.py SCHEMA_DIR FILE...   Prints the gpudoctor command
+lines found in the containers' args, one per line, for the caller to run."""
+import json
+import os
+import re
+import sys
+
+import yaml
+
+DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+HOST_RO = {"/sys", "/proc", "/usr", "/opt", "/etc"}
+WRITABLE = {"/features.d", "/textfile"}
+errors = []
+
+
+def err(where, msg):
+    errors.append("%s: %s" % (where, msg))
+
+
+def need(obj, path, where):
+    cur = obj
+    for k in path.split("."):
+        if not isinstance(cur, dict) or k not in cur:
+            err(where, "missing %s" % path)
+            return None
+        cur = cur[k]
+    return cur
+
+
+def check_container(c, vols, where):
+    w = "%s container %s" % (where, c.get("name"))
+    for k in ("name", "image"):
+        need(c, k, w)
+    sc = c.get("securityContext") or {}
+    if sc.get("allowPrivilegeEscalation") is not False:
+        err(w, "allowPrivilegeEscalation must be false")
+    if sc.get("readOnlyRootFilesystem") is not True:
+        err(w, "readOnlyRootFilesystem must be true")
+    if sc.get("privileged"):
+        err(w, "must not be privileged")
+    caps = sc.get("capabilities") or {}
+    if "ALL" not in (caps.get("drop") or []) or caps.get("add"):
+        err(w, "capabilities: drop ALL, add none")
+    for m in c.get("volumeMounts") or []:
+        v = vols.get(m.get("name"))
+        if v is None:
+            err(w, "mount %s names no volume" % m.get("name"))
+            continue
+        host = (v.get("hostPath") or {}).get("path")
+        if host in HOST_RO and m.get("readOnly") is not True:
+            err(w, "host %s must be mounted read-only" % host)
+        if not m.get("readOnly") and m.get("mountPath") not in WRITABLE:
+            err(w, "writable mount %s" % m.get("mountPath"))
+
+
+def gpudoctor_lines(c):
+    text = "\n".join(c.get("args") or []) + "\n" + " ".join(c.get("command") or [])
+    return [l.strip() for l in text.splitlines() if l.strip().startswith("gpudoctor ")]
+
+
+def check_daemonset(o, where):
+    for p in ("metadata.name", "metadata.namespace", "spec.selector.matchLabels",
+              "spec.template.spec.containers"):
+        need(o, p, where)
+    for n in (o.get("metadata", {}).get("name"), o.get("metadata", {}).get("namespace")):
+        if n and not DNS1123_LABEL.fullmatch(n):
+            err(where, "name %r is not a DNS-1123 label" % n)
+    spec = o.get("spec", {})
+    sel = (spec.get("selector") or {}).get("matchLabels") or {}
+    tl = ((spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
+    if not sel or any(tl.get(k) != v for k, v in sel.items()):
+        err(where, "selector does not match the template's labels")
+    pod = (spec.get("template") or {}).get("spec") or {}
+    psc = pod.get("securityContext") or {}
+    if psc.get("runAsNonRoot") is not True:
+        err(where, "runAsNonRoot must be true")
+    if pod.get("hostNetwork") or pod.get("hostPID"):
+        err(where, "no host namespaces")
+    vols = {v.get("name"): v for v in pod.get("volumes") or []}
+    lines = []
+    for c in (pod.get("containers") or []) + (pod.get("initContainers") or []):
+        check_container(c, vols, where)
+        lines += gpudoctor_lines(c)
+    return lines
+
+
+def schema_check(o, schema_dir, where):
+    try:
+        import jsonschema
+    except ImportError:
+        return "no python3-jsonschema"
+    group, _, version = o.get("apiVersion", "").rpartition("/")
+    name = "%s-%s%s.json" % (o.get("kind", "").lower(),
+                              group.split(".")[0] + "-" if group else "", version)
+    path = os.path.join(schema_dir, name)
+    if not os.path.exists(path):
+        return "no vendored schema %s" % name
+    try:
+        jsonschema.validate(o, json.load(open(path)))
+    except jsonschema.ValidationError as e:
+        err(where, "schema: %s" % e.message)
+    return None
+
+
+def main(argv):
+    schema_dir, files = argv[1], argv[2:]
+    lines, skipped = [], set()
+    for f in files:
+        for i, o in enumerate(yaml.safe_load_all(open(f))):
+            where = "%s[%d]" % (os.path.basename(f), i)
+            if not isinstance(o, dict):
+                err(where, "not an object")
+                continue
+            kind = (o.get("apiVersion"), o.get("kind"))
+            if kind == ("apps/v1", "DaemonSet"):
+                lines += check_daemonset(o, where)
+            elif kind == ("v1", "Namespace"):
+                need(o, "metadata.name", where)
+            else:
+                err(where, "unexpected %s %s" % kind)
+            why = schema_check(o, schema_dir, where)
+            if why:
+                skipped.add(why)
+    for s in sorted(skipped):
+        print("note: schema validation skipped: %s" % s, file=sys.stderr)
+    for e in errors:
+        print("FAIL %s" % e, file=sys.stderr)
+    for l in lines:
+        print(l)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# check --brief (issue #13) on every captured machine: the one-line-per-GPU
+# text and the small JSON object must equal expected-brief.txt /
+# expected-brief.json (diff -u on failure); GPUDOCTOR_UPDATE_EXPECTED=1
+# rewrites them. Each machine's env file applies, as in test_fixtures.sh.
+set -u
+: "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
+fix="$GD_SRCDIR/tests/fixtures"
+fail=0 n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run_gd() { # machine-dir, extra args...
+  local d=$1; shift
+  local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
+  if [ -f "$d/env" ]; then
+    while IFS= read -r line; do
+      [ -n "$line" ] && [ "${line#\#}" = "$line" ] && envs+=("$line")
+    done < "$d/env"
+  fi
+  (cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
+}
+
+compare() { # name, got, expected
+  if [ -n "${GPUDOCTOR_UPDATE_EXPECTED:-}" ]; then
+    cp "$2" "$3"
+  elif ! diff -u "$3" "$2"; then
+    echo "FAIL $1: $(basename "$3") differs"; fail=1
+  fi
+}
+
+for d in "$fix"/*/; do
+  d=${d%/}
+  [ -d "$d/root" ] || continue
+  name=$(basename "$d")
+  n=$((n + 1))
+  run_gd "$d" check --no-probe --brief > "$tmp/$name.txt" 2>/dev/null
+  echo "exit status: $?" >> "$tmp/$name.txt"
+  run_gd "$d" --json check --no-probe --brief > "$tmp/$name.json" 2>/dev/null
+  compare "$name" "$tmp/$name.txt" "$d/expected-brief.txt"
+  compare "$name" "$tmp/$name.json" "$d/expected-brief.json"
+  # the exit status is the full check's
+  run_gd "$d" check --no-probe >/dev/null 2>&1; full=$?
+  grep -qx "exit status: $full" "$tmp/$name.txt" ||
+    { echo "FAIL $name: --brief exit status differs from check's ($full)"; fail=1; }
+done
+[ "$n" -gt 0 ] || { echo "no captured machines found"; exit 1; }
+[ "$fail" = 0 ] && echo "ok: check --brief on $n captured machines"
+exit "$fail"

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# gpudoctor metrics (issue #13): Prometheus text exposition.
+# 1. every captured machine: the output parses under the exposition format's
+#    rules (tests/python/promtext.py), each GPU has exactly one verdict
+#    series at 1 and it is the one check --brief gives;
+# 2. --textfile: the file appears whole (mode 0644, no temporary left), an
+#    unwritable directory is gpudoctor's error (3);
+# 3. a GPU name with quotes and backslashes (the rx5700xt capture with its
+#    amdgpu.ids line edited) survives escaping;
+# 4. the real consumer: Debian's prometheus-node-exporter, started on
+#    127.0.0.1 with --collector.textfile.directory, scraped over HTTP; the
+#    gpudoctor series must come back unchanged and node_textfile_scrape_error
+#    be 0. Skipped visibly when node_exporter is not installed.
+set -u
+: "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
+py=${PYTHON:-python3}
+parser="$GD_SRCDIR/tests/python/promtext.py"
+tmp=$(mktemp -d)
+ne_pid=
+cleanup() { [ -n "$ne_pid" ] && kill "$ne_pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail=0 n=0
+
+check_verdicts() { # samples.jsonl expected-brief.json name
+  "$py" - "$1" "$2" "$3" <<'PY'
+import json, sys
+samples = [json.loads(l) for l in open(sys.argv[1])]
+brief = json.load(open(sys.argv[2]))
+want = {str(g["index"]): g["status"] for g in brief["gpus"]}
+got = {}
+for name, labels, value in samples:
+    if name == "gpudoctor_gpu_verdict" and value == 1:
+        if labels["gpu"] in got:
+            sys.exit("%s: GPU %s has two verdicts" % (sys.argv[3], labels["gpu"]))
+        got[labels["gpu"]] = labels["verdict"]
+count = [v for n, l, v in samples if n == "gpudoctor_gpus"]
+if got != want or count != [len(want)]:
+    sys.exit("%s: verdicts %r, gpus %r; want %r" % (sys.argv[3], got, count, want))
+PY
+}
+
+for d in "$GD_SRCDIR"/tests/fixtures/*/; do
+  d=${d%/}
+  [ -f "$d/expected-brief.json" ] || continue
+  name=$(basename "$d") n=$((n + 1))
+  (cd "$d" && env -i PATH=/usr/bin:/bin LANG=C HOME=/nonexistent \
+     "$GPUDOCTOR" --root root metrics --no-probe > "$tmp/$name.prom" 2>/dev/null)
+  rc=$?
+  [ "$rc" -le 2 ] || { echo "FAIL $name: metrics exited $rc"; fail=1; continue; }
+  if ! "$py" "$parser" "$tmp/$name.prom" --no-timestamps --expect gpudoctor_info \
+       gpudoctor_last_run_timestamp_seconds gpudoctor_gpus gpudoctor_probes_ran \
+       > "$tmp/$name.jsonl"; then
+    cat "$tmp/$name.jsonl"; echo "FAIL $name: not valid exposition text"; fail=1; continue
+  fi
+  check_verdicts "$tmp/$name.jsonl" "$d/expected-brief.json" "$name" || fail=1
+done
+
+# 2. --textfile
+mkdir -p "$tmp/tf"
+(umask 077 && cd "$GD_SRCDIR/tests/fixtures/rx5700xt" &&
+ "$GPUDOCTOR" --root root metrics --no-probe --textfile "$tmp/tf" 2>/dev/null)
+[ $? = 1 ] || { echo "FAIL textfile: exit status should be check's (1)"; fail=1; }
+[ "$(stat -c %a "$tmp/tf/gpudoctor.prom" 2>/dev/null)" = 644 ] ||
+  { echo "FAIL textfile: gpudoctor.prom missing or not mode 0644"; fail=1; }
+[ "$(ls -A "$tmp/tf")" = gpudoctor.prom ] || { echo "FAIL textfile: leftovers: $(ls -A "$tmp/tf")"; fail=1; }
+"$GPUDOCTOR" --root "$GD_SRCDIR/tests/fixtures/no-gpu/root" metrics --no-probe \
+  --textfile "$tmp/nonexistent" 2>/dev/null
+[ $? = 3 ] || { echo "FAIL textfile: a missing directory should exit 3"; fail=1; }
+
+# 3. escaping: a name with " and \ (and the exposition parser must agree)
+cp -r "$GD_SRCDIR/tests/fixtures/rx5700xt/root" "$tmp/evil"
+ids="$tmp/evil/usr/share/libdrm/amdgpu.ids"
+sed -i 's/^731F,\tC4,\t.*/731F,\tC4,\tRX "5700" \\ evil/' "$ids"
+"$GPUDOCTOR" --root "$tmp/evil" metrics --no-probe > "$tmp/evil.prom" 2>/dev/null
+if ! "$py" "$parser" "$tmp/evil.prom" --no-timestamps > "$tmp/evil.jsonl" ||
+   ! grep -qF '{"gpu": "0", "name": "RX \"5700\" \\ evil"' "$tmp/evil.jsonl"; then
+  grep -m1 gpudoctor_gpu_info "$tmp/evil.prom"; echo "FAIL escaping"; fail=1
+fi
+
+# 4. node_exporter
+ne=$(command -v prometheus-node-exporter || command -v node_exporter || true)
+if [ -z "$ne" ]; then
+  echo "SKIPPED node_exporter round trip: prometheus-node-exporter not installed"
+else
+  port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  "$ne" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+    --collector.textfile --collector.textfile.directory="$tmp/tf" > "$tmp/ne.log" 2>&1 &
+  ne_pid=$!
+  if "$py" - "$port" "$tmp/scrape.prom" <<'PY'
+import sys, time, urllib.request
+url = "http://127.0.0.1:%s/metrics" % sys.argv[1]
+for _ in range(100):
+    try:
+        body = urllib.request.urlopen(url, timeout=2).read()
+        open(sys.argv[2], "wb").write(body)
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit("node_exporter did not answer on " + url)
+PY
+  then
+    "$py" "$parser" "$tmp/scrape.prom" > "$tmp/scrape.jsonl" ||
+      { cat "$tmp/scrape.jsonl"; echo "FAIL: node_exporter's output does not parse"; fail=1; }
+    grep '^\["gpudoctor_' "$tmp/scrape.jsonl" | sort > "$tmp/a"
+    "$py" "$parser" "$tmp/tf/gpudoctor.prom" --no-timestamps | sort > "$tmp/b"
+    diff -u "$tmp/b" "$tmp/a" || { echo "FAIL: node_exporter changed the gpudoctor series"; fail=1; }
+    grep -qx '\["node_textfile_scrape_error", {}, 0.0\]' "$tmp/scrape.jsonl" ||
+      { echo "FAIL: node_textfile_scrape_error is not 0"; cat "$tmp/ne.log"; fail=1; }
+    check_verdicts "$tmp/scrape.jsonl" "$GD_SRCDIR/tests/fixtures/rx5700xt/expected-brief.json" \
+      node_exporter || fail=1
+    echo "node_exporter: $("$ne" --version 2>&1 | head -1)"
+  else
+    cat "$tmp/ne.log"; echo "FAIL: node_exporter scrape"; fail=1
+  fi
+  kill "$ne_pid"; wait "$ne_pid" 2>/dev/null; ne_pid=
+fi
+[ "$n" -gt 0 ] || { echo "FAIL: no machines"; fail=1; }
+[ "$fail" = 0 ] && echo "ok: metrics on $n captured machines"
+exit "$fail"

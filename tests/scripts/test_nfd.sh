@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# gpudoctor nfd (issue #13): on every captured machine the feature file
+# passes NFD's format and the Kubernetes label rules (tests/python/
+# nfd_check.py) and carries the verdicts check --brief gives; --dir writes
+# it atomically (no dot file left, mode 0644), a bad directory exits 3.
+set -u
+: "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
+py=${PYTHON:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+
+for d in "$GD_SRCDIR"/tests/fixtures/*/; do
+  d=${d%/}
+  [ -f "$d/expected-brief.json" ] || continue
+  name=$(basename "$d") n=$((n + 1))
+  (cd "$d" && env -i PATH=/usr/bin:/bin LANG=C HOME=/nonexistent \
+     "$GPUDOCTOR" --root root nfd --no-probe --expiry 3600 > "$tmp/$name" 2>/dev/null)
+  [ $? -le 2 ] || { echo "FAIL $name: nfd failed"; fail=1; continue; }
+  "$py" "$GD_SRCDIR/tests/python/nfd_check.py" "$tmp/$name" "$d/expected-brief.json" |
+    sed "s/^/FAIL $name: /" | grep . && fail=1
+done
+
+mkdir "$tmp/features.d"
+(umask 077 && "$GPUDOCTOR" --root "$GD_SRCDIR/tests/fixtures/strixhalo/root" nfd \
+   --no-probe --dir "$tmp/features.d" 2>/dev/null)
+[ "$(ls -A "$tmp/features.d")" = gpudoctor ] || { echo "FAIL --dir: $(ls -A "$tmp/features.d")"; fail=1; }
+[ "$(stat -c %a "$tmp/features.d/gpudoctor" 2>/dev/null)" = 644 ] || { echo "FAIL --dir: mode"; fail=1; }
+grep -qx 'gpudoctor.io/gpu-0.target=gfx1151' "$tmp/features.d/gpudoctor" ||
+  { echo "FAIL --dir: no gfx1151 label"; fail=1; }
+"$GPUDOCTOR" --root "$GD_SRCDIR/tests/fixtures/no-gpu/root" nfd --no-probe \
+  --dir "$tmp/nonexistent" 2>/dev/null
+[ $? = 3 ] || { echo "FAIL --dir: a missing directory should exit 3"; fail=1; }
+"$GPUDOCTOR" nfd --expiry 0 >/dev/null 2>&1
+[ $? = 3 ] || { echo "FAIL: --expiry 0 should be a usage error"; fail=1; }
+
+[ "$n" -gt 0 ] || { echo "FAIL: no machines"; fail=1; }
+[ "$fail" = 0 ] && echo "ok: nfd feature files of $n captured machines"
+exit "$fail"

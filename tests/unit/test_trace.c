@@ -1,0 +1,168 @@
+/* probe/trace: the in-flight slot reader (seqlock: torn and hostile slots
+ * rejected), the call text, the /proc syscall decoder, and a live round
+ * trip: a thread of this process writes a slot the way the shim does and
+ * the hang report finds it in /proc. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe/trace.h"
+#include "t.h"
+
+static struct gd_trace_slot_raw good_slot(void)
+{
+	struct gd_trace_slot_raw s;
+
+	memset(&s, 0, sizeof s);
+	s.seq = 4;
+	s.pid = 100;
+	s.tid = 101;
+	s.state = GD_TRACE_IN_CALL;
+	s.api = GD_TRACE_API_hipMemcpyAsync;
+	s.bytes = 256u << 20;
+	s.kind = 1;
+	s.stream = 5;
+	s.last_api = GD_TRACE_API_COUNT;
+	strcpy(s.caller, "libggml-hip.so");
+	return s;
+}
+
+static void test_decode(void)
+{
+	struct gd_trace_slot_raw s = good_slot();
+	struct gd_trace_call c;
+	char buf[200];
+
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c), GD_SLOT_OK);
+	CHECK_INT(c.tid, 101);
+	CHECK(c.in_call);
+	gd_trace_call_text(&c, buf, sizeof buf);
+	CHECK_STR(buf, "hipMemcpyAsync(H2D, 256 MiB, stream 0x5)");
+	CHECK_STR(c.caller, "libggml-hip.so");
+	/* torn: odd while writing, or changed during the copy */
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 6, &c), GD_SLOT_TORN);
+	s.seq = 5;
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 5, &c), GD_SLOT_TORN);
+	s = good_slot();
+	s.seq = 0;
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 0, &c), GD_SLOT_EMPTY);
+	/* hostile */
+	s = good_slot();
+	s.api = 9999;
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c), GD_SLOT_BAD);
+	s = good_slot();
+	memset(s.caller, 'A', sizeof s.caller);
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c), GD_SLOT_BAD);
+	s = good_slot();
+	s.state = 7;
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c), GD_SLOT_BAD);
+	s = good_slot();
+	s.tid = 0;
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c), GD_SLOT_BAD);
+	s = good_slot();
+	strcpy(s.caller, "lib\033[31m.so");
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c), GD_SLOT_OK);
+	CHECK(!strchr(c.caller, '\033'));
+	CHECK_INT(gd_trace_slot_decode(&s, sizeof s - 1, 4, &c), GD_SLOT_BAD);
+	s = good_slot();
+	s.api = GD_TRACE_API_hipHostMalloc;
+	s.bytes = 4096;
+	s.kind = 0x80000000u;
+	gd_trace_slot_decode(&s, sizeof s, 4, &c);
+	gd_trace_call_text(&c, buf, sizeof buf);
+	CHECK_STR(buf, "hipHostMalloc(4 KiB, flags 0x80000000)");
+}
+
+static void test_syscall(void)
+{
+	char buf[100];
+
+	gd_trace_syscall_text("16 0x5 0xc0184b0c 0x7ffd 0 0 0 0x7ffd 0x7f",
+			      "/dev/kfd", buf, sizeof buf);
+#if defined(__x86_64__)
+	CHECK_STR(buf, "ioctl(/dev/kfd)");
+#endif
+	gd_trace_syscall_text("running", "", buf, sizeof buf);
+	CHECK_STR(buf, "running (spinning on the CPU)");
+	gd_trace_syscall_text("-1 0x7ffd 0x7f", "", buf, sizeof buf);
+	CHECK_STR(buf, "not in a system call");
+	gd_trace_syscall_text("", "", buf, sizeof buf);
+	CHECK_STR(buf, "");
+	gd_trace_syscall_text("99999 0", NULL, buf, sizeof buf);
+	CHECK_STR(buf, "system call 99999");
+}
+
+struct live {
+	void *map;
+	volatile int ready;
+};
+
+/* Writes a slot as shim.c does (seq odd, payload, seq even), then sleeps
+ * "inside the call". */
+static void *writer(void *arg)
+{
+	struct live *l = arg;
+	struct gd_trace_hdr *h = l->map;
+	struct gd_trace_slot_raw *s = (void *)((char *)l->map + GD_TRACE_HDR_SIZE);
+	struct timespec ts;
+
+	__atomic_fetch_add(&h->next_slot, 1, __ATOMIC_ACQ_REL);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	__atomic_store_n(&s->seq, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	s->pid = (uint32_t)getpid();
+	s->tid = (uint32_t)gettid();
+	s->state = GD_TRACE_IN_CALL;
+	s->api = GD_TRACE_API_hipStreamSynchronize;
+	s->t_enter_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	s->stream = 0x10;
+	s->last_api = GD_TRACE_API_COUNT;
+	strcpy(s->caller, "libtest.so");
+	__atomic_store_n(&s->seq, 2, __ATOMIC_RELEASE);
+	l->ready = 1;
+	sleep(5);
+	return NULL;
+}
+
+static void test_live(void)
+{
+	struct gd_trace_stuck st[2];
+	struct live l = {NULL, 0};
+	struct timespec ts;
+	pthread_t t;
+	int fd = gd_trace_region_create(&l.map);
+	size_t n;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	pthread_create(&t, NULL, writer, &l);
+	while (!l.ready)
+		usleep(1000);
+	usleep(100000);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	n = gd_trace_hang_report(l.map, (uint64_t)ts.tv_sec * 1000000000u +
+				 (uint64_t)ts.tv_nsec, st, 2);
+	CHECK_INT(n, 1);
+	if (n == 1) {
+		CHECK_STR(st[0].call, "hipStreamSynchronize(stream 0x10)");
+		CHECK_STR(st[0].caller, "libtest.so");
+		CHECK(st[0].seconds >= 0.1 && st[0].seconds < 5);
+		CHECK(strstr(st[0].line, "called from libtest.so") != NULL);
+#if defined(__x86_64__)
+		CHECK(strstr(st[0].blocked, "nanosleep") != NULL);
+#endif
+	}
+	pthread_cancel(t);
+	pthread_join(t, NULL);
+	gd_trace_region_free(fd, l.map);
+}
+
+int main(void)
+{
+	test_decode();
+	test_syscall();
+	test_live();
+	return t_done("test_trace");
+}

@@ -3,6 +3,7 @@
  * doctor's verdict (status, headline, workloads) and the kb; a verdict is
  * never re-judged. */
 #include "check_brief.h"
+#include "discover/vendor.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static void family_slug(const char *fam, char *buf, size_t cap)
 static void guide_for(struct gd_cli *cli, const struct gd_gpu *g,
 		      enum gd_verdict_status s, char *buf, size_t cap)
 {
-	const json_t *t = g && g->gfx[0] ? gd_kb_target(cli->ctx.kb, g->gfx) : NULL;
+	struct gd_kb_target t;
 	char slug[24];
 
 	if (!g) {
@@ -61,7 +62,8 @@ static void guide_for(struct gd_cli *cli, const struct gd_gpu *g,
 	} else if (s == GD_V_WORKS || s == GD_V_SETUP) {
 		snprintf(buf, cap, "amd#rocm");
 	} else {
-		family_slug(gd_kb_str(t, "family"), slug, sizeof slug);
+		gd_kb_target_get(cli->ctx.kb, g->gfx, &t);
+		family_slug(t.family, slug, sizeof slug);
 		snprintf(buf, cap, "amd#%s", !strcmp(slug, "rdna1") ? "rdna1"
 								: "unsupported");
 	}
@@ -88,8 +90,11 @@ static void split_headline(const struct gd_verdict *v, struct gd_brief *b)
 static void workaround_reason(struct gd_cli *cli, const struct gd_gpu *g,
 			      struct gd_brief *b)
 {
-	const json_t *t = gd_kb_target(cli->ctx.kb, g->gfx);
-	const char *ov = gd_kb_str(json_object_get(t, "override"), "value");
+	struct gd_kb_target t;
+	const char *ov;
+
+	gd_kb_target_get(cli->ctx.kb, g->gfx, &t);
+	ov = t.override.value;
 
 	if (strcmp(b->backend, "ROCm"))
 		return;
@@ -116,9 +121,9 @@ void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d,
 	if (g) {
 		snprintf(b->name, sizeof b->name, "%s", g->name.v);
 		snprintf(b->target, sizeof b->target, "%s",
-			 g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx);
+			 gd_gpu_code_target(g));
 		snprintf(b->target_eff, sizeof b->target_eff, "%s",
-			 g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx_effective);
+			 gd_gpu_run_target(g));
 	}
 	if (!b->label[0])
 		snprintf(b->label, sizeof b->label, "%s", g ? b->name : "CPU");

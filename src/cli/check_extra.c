@@ -1,45 +1,26 @@
 /* Framework and probe evidence for `check`: Python frameworks (what their
  * libraries carry, checked against the GPUs found) and the quick probe set
- * (live machine only), both turned into evidence lines for the doctor and
- * into their own blocks of the report. */
+ * (live machine only). Collected here, judged into evidence lines by
+ * doctor/evidence.c, and printed as their own blocks of the report. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "discover/vendor.h"
 #include "check_data.h"
+#include "doctor/evidence.h"
 #include "inventory/frameworks.h"
-#include "kb/kb.h"
 #include "probe/probe.h"
 #include "render_frameworks.h"
 #include "render_probe.h"
-
-#define MAX_LINES 64
 
 struct check_extra {
 	struct gd_frameworks fws;
 	int have_fws;
 	struct gd_probe_report probes;
 	int have_probes;
-	struct gd_evidence_line ev[MAX_LINES];
-	char *texts[MAX_LINES];
-	size_t n_ev;
+	struct gd_evidence_set ev;
 };
-
-static void add_line(struct check_extra *x, enum gd_vendor vendor,
-		     enum gd_evidence_level level, char *text)
-{
-	if (!text)
-		return;
-	if (x->n_ev >= MAX_LINES) {
-		free(text);
-		return;
-	}
-	x->texts[x->n_ev] = text;
-	x->ev[x->n_ev].vendor = vendor;
-	x->ev[x->n_ev].level = level;
-	x->ev[x->n_ev].text = text;
-	x->n_ev++;
-}
 
 /* The GPUs as binscan compares code against them: the target ROCm will
  * use (after an override) and the NVIDIA sm with the driver's PTX JIT
@@ -51,9 +32,7 @@ static size_t bs_gpus(const struct gd_check_data *d, struct gd_bs_gpu *out,
 
 	for (size_t i = 0; i < d->m.n_gpus && n < max; i++) {
 		const struct gd_gpu *g = &d->m.gpus[i];
-		const char *t = g->vendor == GD_VENDOR_AMD
-					? (g->gfx_effective[0] ? g->gfx_effective : g->gfx)
-				: g->vendor == GD_VENDOR_NVIDIA ? g->sm : "";
+		const char *t = gd_gpu_run_target(g);
 
 		if (!t[0] || gd_bs_gpu_parse(t, &out[n]) < 0)
 			continue;
@@ -65,67 +44,23 @@ static size_t bs_gpus(const struct gd_check_data *d, struct gd_bs_gpu *out,
 	return n;
 }
 
-/* A framework built for a CUDA newer than the driver allows: the classic
- * "CUDA driver version is insufficient" at import or first use. */
-static void framework_cuda_steps(struct gd_cli *cli, const struct gd_check_data *d,
-				 struct check_extra *x)
-{
-	const char *driver = gd_known(&d->inv.cuda_driver) ? d->inv.cuda_driver.v : NULL;
-
-	for (size_t i = 0; i < x->fws.fw.n; i++) {
-		const struct gd_framework *f = &x->fws.fw.v[i];
-		struct gd_cuda_check c;
-		char *text;
-
-		if (!f->cuda_version[0] || !driver)
-			continue;
-		memset(&c, 0, sizeof c);
-		gd_cuda_driver_check(gd_kb_root(cli->ctx.kb), driver, f->cuda_version, &c);
-		if (c.driver_ok != 0 || !(text = malloc(700)))
-			continue;
-		gd_fmt(text, 700, "%s %s is built for CUDA %s, but %s: upgrade the "
-		       "NVIDIA driver to %s or newer, or install a %s build for "
-		       "CUDA %s (the workloads above give the command)", f->name,
-		       f->version, f->cuda_version, c.why, c.min_driver, f->name,
-		       gd_known(&d->inv.cuda_driver_api) ? d->inv.cuda_driver_api.v
-							 : "an older release");
-		add_line(x, GD_VENDOR_NVIDIA, GD_EV_STEP, text);
-	}
-}
-
 static void collect_frameworks(struct gd_cli *cli, struct gd_check_data *d,
 			       struct check_extra *x)
 {
 	struct gd_bs_gpu gpus[16];
-	char *lines[16];
-	size_t n;
 
 	if (gd_frameworks_collect(&cli->ctx, &x->fws) < 0)
 		return;
 	x->have_fws = 1;
 	gd_frameworks_check_rocm(&x->fws, gpus, bs_gpus(d, gpus, 16), d->inv.rocm,
 				 d->inv.n_rocm);
-	n = gd_render_frameworks_problems(&x->fws, lines, 16);
-	for (size_t i = 0; i < n; i++)
-		add_line(x, GD_VENDOR_OTHER, GD_EV_INFO, lines[i]);
-	framework_cuda_steps(cli, d, x);
-}
-
-static enum gd_vendor backend_vendor(const char *b)
-{
-	if (!strcmp(b, "cuda"))
-		return GD_VENDOR_NVIDIA;
-	if (!strcmp(b, "hip"))
-		return GD_VENDOR_AMD;
-	return GD_VENDOR_OTHER;
+	gd_evidence_frameworks(&cli->ctx, &d->inv, &x->fws, &x->ev);
 }
 
 static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 			   struct gd_check_data *d, struct check_extra *x)
 {
 	struct gd_probe_opts po;
-	struct gd_probe_verdict pv[32];
-	size_t n;
 	int rc;
 
 	if (!o->probes) {
@@ -151,22 +86,7 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 		return;
 	}
 	x->have_probes = 1;
-	n = gd_probe_verdicts(&x->probes, pv, 32);
-	for (size_t i = 0; i < n; i++) {
-		enum gd_evidence_level lv = GD_EV_INFO;
-		enum gd_vendor vendor = backend_vendor(pv[i].backend);
-		char *text = malloc(strlen(pv[i].text) + 8);
-
-		/* only a vendor's own runtime proves or disproves its GPU */
-		if (vendor != GD_VENDOR_OTHER && pv[i].level == GD_PV_WORKS)
-			lv = GD_EV_WORKS;
-		else if (vendor != GD_VENDOR_OTHER &&
-			 (pv[i].level == GD_PV_BROKEN || pv[i].level == GD_PV_PARTIAL))
-			lv = GD_EV_BROKEN;
-		if (text)
-			strcpy(text, pv[i].text);
-		add_line(x, vendor, lv, text);
-	}
+	gd_evidence_probes(&x->probes, &x->ev);
 }
 
 void gd_check_extra_collect(struct gd_cli *cli, const struct gd_check_opts *o,
@@ -186,8 +106,7 @@ void gd_check_extra_evidence(const struct gd_check_data *d,
 {
 	const struct check_extra *x = d->extra;
 
-	ev->lines = x ? x->ev : NULL;
-	ev->n = x ? x->n_ev : 0;
+	gd_evidence_view(x ? &x->ev : NULL, ev);
 }
 
 void gd_check_extra_json(struct gd_cli *cli, const struct gd_check_data *d,
@@ -236,8 +155,7 @@ void gd_check_extra_free(struct gd_check_data *d)
 
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->n_ev; i++)
-		free(x->texts[i]);
+	gd_evidence_free(&x->ev);
 	if (x->have_fws)
 		gd_frameworks_free(&x->fws);
 	if (x->have_probes)

@@ -7,7 +7,6 @@
 #include "core/json.h"
 #include "check_brief.h"
 #include "check_data.h"
-#include "kb/kb.h"
 #include "render_gpu.h"
 #include "render_inventory.h"
 #include "render_verdict.h"
@@ -47,10 +46,10 @@ static void machine_json(struct gd_cli *cli, const struct gd_check_data *d,
 	gpus = json_object_get(doc, "gpus");
 	for (size_t i = 0; i < d->m.n_gpus; i++)
 		json_object_set_new(json_array_get(gpus, i), "verdict",
-				    gd_render_verdict_json(&cli->ctx, &d->diag.v[i]));
+				    gd_render_verdict_json(&d->diag.v[i]));
 	json_object_set_new(doc, "verdict",
 			    d->m.n_gpus ? json_null()
-					: gd_render_verdict_json(&cli->ctx, &d->diag.v[0]));
+					: gd_render_verdict_json(&d->diag.v[0]));
 	json_object_set_new(doc, "runtimes", gd_render_runtimes_json(&d->inv));
 }
 

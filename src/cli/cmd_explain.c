@@ -12,13 +12,12 @@
 
 #include "core/json.h"
 #include "cli.h"
+#include "doctor/cuda_driver.h"
 #include "doctor/explain.h"
-#include "kb/kb.h"
 #include "wa_common.h"
 
 struct explain_run {
 	struct gd_cli *cli;
-	const json_t *kbroot;
 	const char *input;
 	struct gd_machine m;
 	struct gd_inventory inv;
@@ -100,24 +99,20 @@ static int open_input(struct gd_cli *cli, const char *path)
 	return fd;
 }
 
-static void source_urls(const json_t *kbroot, const json_t *sig,
-			json_t **first, json_t **all)
+/* The match's public sources (resolved by doctor): the first, and all. */
+static void source_urls(const struct gd_explain_match *mt, json_t **first,
+			json_t **all)
 {
-	const json_t *ids = json_object_get(sig, "sources"), *id;
-	const json_t *srcs = json_object_get(kbroot, "sources");
-	size_t i;
+	char urls[sizeof mt->urls], *save = NULL;
 
 	*all = json_array();
 	*first = NULL;
-	json_array_foreach(ids, i, id) {
-		const json_t *s = json_object_get(srcs, json_string_value(id));
-		const char *url = gd_kb_str(s, "url");
-
-		if (!url)
-			continue;
-		json_array_append_new(*all, gd_json_str(url));
+	gd_strlcpy(urls, mt->urls, sizeof urls);
+	for (char *u = strtok_r(urls, " ", &save); u;
+	     u = strtok_r(NULL, " ", &save)) {
+		json_array_append_new(*all, gd_json_str(u));
 		if (!*first)
-			*first = gd_json_str(url);
+			*first = gd_json_str(u);
 	}
 	if (!*first)
 		*first = json_null();
@@ -127,23 +122,23 @@ static json_t *match_json(struct explain_run *x,
 			  const struct gd_explain_match *mt)
 {
 	json_t *o = json_object(), *chk = json_object(), *first, *all;
-	const char *kind = gd_kb_str(mt->sig, "check");
+	const char *kind = mt->sig.check_name;
 	char fact[1024];
 	enum gd_check_verdict v;
 
-	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
-			     sizeof fact);
-	source_urls(x->kbroot, mt->sig, &first, &all);
+	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv,
+			     fact, sizeof fact);
+	source_urls(mt, &first, &all);
 	json_object_set_new(o, "id", gd_json_str(mt->id));
-	json_object_set_new(o, "title", gd_wa_jstr(gd_kb_str(mt->sig, "title")));
+	json_object_set_new(o, "title", gd_wa_jstr(mt->sig.title));
 	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
 	json_object_set_new(o, "in_tail", json_boolean(mt->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
 	if (mt->detail[0])
 		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
 	json_object_set_new(o, "meaning",
-			    gd_wa_jstr(gd_kb_str(mt->sig, "meaning")));
-	json_object_set_new(o, "fix", gd_wa_jstr(gd_kb_str(mt->sig, "fix")));
+			    gd_wa_jstr(mt->sig.meaning));
+	json_object_set_new(o, "fix", gd_wa_jstr(mt->sig.fix));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
 	json_object_set_new(chk, "verdict",
 			    gd_json_str(gd_check_verdict_name(v)));
@@ -176,19 +171,16 @@ static void print_match(struct explain_run *x, size_t k,
 			const struct gd_explain_match *mt)
 {
 	struct gd_cli *cli = x->cli;
-	const char *kind = gd_kb_str(mt->sig, "check");
-	const char *title = gd_kb_str(mt->sig, "title");
+	const char *title = mt->sig.title;
 	const char *col;
-	char fact[1024], urls[1024];
+	char fact[1024];
 	enum gd_check_verdict v;
 
-	v = gd_explain_check(x->kbroot, kind, &x->m, &x->inv, fact,
+	v = gd_explain_check(&cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
 			     sizeof fact);
 	col = v == GD_CHECK_CONFIRMED	   ? gd_c_red(cli)
 	      : v == GD_CHECK_CONTRADICTED ? gd_c_green(cli)
 					   : gd_c_dim(cli);
-	gd_kb_source_urls(x->kbroot, json_object_get(mt->sig, "sources"), urls,
-			  sizeof urls);
 	printf("\n%s[%zu] %s%s%s (line %lu%s)\n", gd_c_bold(cli), k + 1,
 	       mt->id, title ? ": " : "", title ? title : "", mt->line,
 	       mt->in_tail ? " of the last part read" : "");
@@ -196,15 +188,14 @@ static void print_match(struct explain_run *x, size_t k,
 	printf("    log:     %s\n", mt->text);
 	if (mt->detail[0])
 		printf("    so:      %s\n", mt->detail);
-	printf("    means:   %s\n", gd_kb_str(mt->sig, "meaning")
-					    ? gd_kb_str(mt->sig, "meaning")
+	printf("    means:   %s\n", mt->sig.meaning
+					    ? mt->sig.meaning
 					    : "(the knowledge base says nothing)");
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
-	printf("    fix:     %s\n", gd_kb_str(mt->sig, "fix")
-					    ? gd_kb_str(mt->sig, "fix") : "-");
-	if (urls[0])
-		printf("    source:  %s\n", urls);
+	printf("    fix:     %s\n", mt->sig.fix ? mt->sig.fix : "-");
+	if (mt->urls[0])
+		printf("    source:  %s\n", mt->urls);
 }
 
 /* "3.1 MiB" */
@@ -277,7 +268,6 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 		return rc;
 	memset(&x, 0, sizeof x);
 	x.cli = cli;
-	x.kbroot = gd_kb_root(cli->ctx.kb);
 	x.input = path && strcmp(path, "-") ? path : "stdin";
 	fd = open_input(cli, path);
 	if (fd < 0)
@@ -292,11 +282,12 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	if (log.stream_cut)
 		fprintf(stderr, "gpudoctor explain: stopped reading %s after "
 			"%llu MiB\n", x.input, GD_EXPLAIN_STREAM_MAX >> 20);
-	if (gd_explain_scan_log(&cli->ctx, x.kbroot, &log, &x.r) < 0 ||
+	if (gd_explain_scan_log(&cli->ctx, &log, &x.r) < 0 ||
 	    gd_discover(&cli->ctx, &x.m) < 0 ||
 	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {
 		rc = gd_cli_error(cli, "explain: out of memory");
 	} else {
+		gd_doctor_cuda(&cli->ctx, &x.inv);
 		if (cli->json)
 			emit_json(&x);
 		else

@@ -8,7 +8,7 @@
 
 #include "core/json.h"
 #include "cli.h"
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 
 /* Footnotes: source ids in order of first use. */
 struct notes {

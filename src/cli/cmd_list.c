@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "discover/discover.h"
+#include "discover/vendor.h"
 #include "render_gpu.h"
 
 const struct gd_opt gd_opts_list[] = {
@@ -55,8 +56,9 @@ static void summary(const struct gd_gpu *g, char *buf, size_t cap)
 			gd_render_bytes(g->vram_total.v, mem, sizeof mem);
 			o += (size_t)snprintf(buf + o, cap - o, ", %s", mem);
 		}
-	} else if (g->vendor == GD_VENDOR_NVIDIA && g->sm[0]) {
-		o += (size_t)snprintf(buf + o, cap - o, "%s", g->sm);
+	} else if (gd_gpu_code_target(g)[0]) {
+		o += (size_t)snprintf(buf + o, cap - o, "%s",
+				      gd_gpu_code_target(g));
 	}
 	if (g->integrated && o < cap)
 		snprintf(buf + o, cap - o, "%sintegrated", o ? ", " : "");

@@ -157,7 +157,7 @@ static void probe_metrics(FILE *f, const struct gd_probe_report *r)
 
 static void metrics_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d)
 {
-	const char *kb_date = json_string_value(gd_kb_get(cli->ctx.kb, "kb_date"));
+	const char *kb_date = gd_kb_date(cli->ctx.kb);
 
 	head(f, "gpudoctor_info", "gauge",
 	     "gpudoctor's version and knowledge base date; always 1.");

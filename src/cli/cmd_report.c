@@ -55,7 +55,7 @@ static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d
 		fprintf(f, "- captured machine replayed from `%s`\n", cli->ctx.fs.root);
 	fprintf(f, "\n## Verdicts\n\n");
 	for (size_t i = 0; i < d->diag.n; i++) {
-		gd_render_verdict_md(&cli->ctx, f, &d->diag.v[i]);
+		gd_render_verdict_md(f, &d->diag.v[i]);
 		if (d->m.n_gpus) {
 			fenced_begin(f, "text");
 			gd_render_gpu_text(cli, f, &d->m.gpus[i], 1);

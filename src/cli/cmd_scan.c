@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "discover/vendor.h"
 #include "core/json.h"
 #include "binscan/binscan.h"
 #include "cli.h"
@@ -66,9 +67,7 @@ static size_t present_gpus(struct gd_cli *cli, struct gd_bs_gpu *g, size_t cap)
 		return 0;
 	for (size_t i = 0; i < m.n_gpus && n < cap; i++) {
 		const struct gd_gpu *gp = &m.gpus[i];
-		const char *t = gp->vendor == GD_VENDOR_AMD
-					? (gp->ovr.valid && gp->ovr.gfx[0] ? gp->ovr.gfx : gp->gfx)
-				: gp->vendor == GD_VENDOR_NVIDIA ? gp->sm : "";
+		const char *t = gd_gpu_run_target(gp);
 
 		if (!t[0] || gd_bs_gpu_parse(t, &g[n]))
 			continue;

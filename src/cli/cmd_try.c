@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "kb/kb.h"
 #include "probe/supervisor.h"
 #include "try_int.h"
 #include "wa_common.h"
@@ -334,8 +333,7 @@ static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 		t->argv = t->default_argv;
 	}
 	if (gd_discover(&cli->ctx, &t->m) < 0 ||
-	    gd_strategy_candidates(&cli->ctx, gd_kb_root(cli->ctx.kb), &t->m,
-				   &t->list) < 0)
+	    gd_strategy_candidates(&cli->ctx, &t->m, &t->list) < 0)
 		return gd_cli_error(cli, "try: out of memory");
 	t->rows = calloc(t->list.v.n, sizeof *t->rows);
 	if (!t->rows)

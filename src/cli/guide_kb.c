@@ -1,6 +1,12 @@
+/* The guide's kb reads, still on the JSON (kb/kb_raw.h): the one cli/ file
+ * besides cmd_kb.c that does (tests/scripts/test_seams.sh lists it); the
+ * typed entries of kb.h lack rocm_windows and the whole-list walks it
+ * needs. */
 #include "guide_kb.h"
 
 #include <string.h>
+
+#include "kb/kb_raw.h"
 
 static const json_t *member(const json_t *o, const char *k)
 {

@@ -213,8 +213,8 @@ static void load_kb(struct gd_cli *cli)
 
 	cli->ctx.kb = gd_kb_load_embedded();
 #ifdef GD_KB_INSTALLED
-	if (!path && installed_newer(GD_KB_INSTALLED, json_string_value(
-			     gd_kb_get(cli->ctx.kb, "kb_date"))))
+	if (!path && installed_newer(GD_KB_INSTALLED,
+					 gd_kb_date(cli->ctx.kb)))
 		path = GD_KB_INSTALLED;
 #endif
 	if (!path)
@@ -275,7 +275,7 @@ static int print_version(struct gd_cli *cli)
 	const char *date;
 
 	load_kb(cli);
-	date = json_string_value(gd_kb_get(cli->ctx.kb, "kb_date"));
+	date = gd_kb_date(cli->ctx.kb);
 	printf("gpudoctor %s (knowledge base %s)\n", GD_VERSION_FULL,
 	       date ? date : "unknown");
 	gd_kb_free(cli->ctx.kb);

@@ -114,31 +114,3 @@ void gd_render_frameworks_text(struct gd_cli *cli, FILE *f,
 			fprintf(f, "    %s%s%s\n", gd_c_red(cli), fw->no_code, gd_c_off(cli));
 	}
 }
-
-size_t gd_render_frameworks_problems(const struct gd_frameworks *fws,
-				     char **lines, size_t max)
-{
-	size_t n = 0;
-	char buf[512];
-
-	for (size_t i = 0; i < fws->fw.n && n < max; i++) {
-		const struct gd_framework *fw = &fws->fw.v[i];
-
-		if (fw->no_code[0] && n < max) {
-			gd_fmt(buf, sizeof buf, "%s %s: %s", fw->name, fw->version, fw->no_code);
-			lines[n++] = strdup(buf);
-		}
-		if (fw->rocm_mismatch[0] && n < max)
-			lines[n++] = strdup(fw->rocm_mismatch);
-		if (fw->rocm_note[0] && n < max)
-			lines[n++] = strdup(fw->rocm_note);
-		for (size_t k = 0; k < fw->libs.n && n < max; k++)
-			if (fw->libs.v[k].missing[0]) {
-				gd_fmt(buf, sizeof buf, "%s %s: %s needs %s, not found",
-				       fw->name, fw->version, fw->libs.v[k].name,
-				       fw->libs.v[k].missing);
-				lines[n++] = strdup(buf);
-			}
-	}
-	return n;
-}

@@ -16,10 +16,5 @@ json_t *gd_render_frameworks_json(const struct gd_frameworks *fws);
 /* One block per framework; problems in red. */
 void gd_render_frameworks_text(struct gd_cli *cli, FILE *f,
 			       const struct gd_frameworks *fws);
-/* Problem lines (ROCm mismatch, no code for the GPU, missing libraries),
- * to print under a GPU's verdict. Returns how many were written (<= max);
- * each line is malloc'ed, free with free(). */
-size_t gd_render_frameworks_problems(const struct gd_frameworks *fws,
-				     char **lines, size_t max);
 
 #endif

@@ -204,6 +204,50 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	json_object_set_new(o, "access", access_json(&g->access));
 }
 
+static void nvidia_json(json_t *o, const struct gd_gpu *g)
+{
+	json_t *nv = json_object();
+
+	put_text(nv, "model", &g->nv.model);
+	put_text(nv, "uuid", &g->nv.uuid);
+	put_text(nv, "vbios", &g->nv.vbios);
+	put_str_or(nv, "sm", g->nv.sm, "the knowledge base has no entry "
+				       "for this PCI id or chip name");
+	if (g->nv.sm[0])
+		json_object_set_new(nv, "sm_source", gd_json_str(g->nv.sm_src));
+	put_str_or(nv, "arch", g->nv.arch, "chip name not in the "
+					   "knowledge base");
+	json_object_set_new(nv, "last_driver_branch", g->nv.last_driver[0]
+			    ? gd_json_str(g->nv.last_driver) : json_null());
+	json_object_set_new(o, "nvidia", nv);
+}
+
+static void nvidia_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
+			int verbose);
+static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
+		     int verbose);
+
+/* cli's column of the vendor table (discover/vendor.h): each vendor's own
+ * block of a GPU's JSON and text. A vendor without one prints the common
+ * facts only. */
+static const struct gd_vendor_render {
+	enum gd_vendor vendor;
+	void (*json)(json_t *o, const struct gd_gpu *g);
+	void (*text)(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
+		     int verbose);
+} renders[] = {
+	{GD_VENDOR_AMD, amd_json, amd_text},
+	{GD_VENDOR_NVIDIA, nvidia_json, nvidia_text},
+};
+
+static const struct gd_vendor_render *vendor_render(enum gd_vendor v)
+{
+	for (size_t i = 0; i < sizeof renders / sizeof *renders; i++)
+		if (renders[i].vendor == v)
+			return &renders[i];
+	return NULL;
+}
+
 json_t *gd_render_gpu_json(const struct gd_gpu *g)
 {
 	json_t *o = json_object(), *vis;
@@ -215,24 +259,8 @@ json_t *gd_render_gpu_json(const struct gd_gpu *g)
 	json_object_set_new(o, "pci", pci_json(g));
 	json_object_set_new(o, "integrated", json_boolean(g->integrated));
 	json_object_set_new(o, "integrated_why", gd_json_str(g->integrated_why));
-	if (g->vendor == GD_VENDOR_AMD)
-		amd_json(o, g);
-	if (g->vendor == GD_VENDOR_NVIDIA) {
-		json_t *nv = json_object();
-
-		put_text(nv, "model", &g->nv_model);
-		put_text(nv, "uuid", &g->nv_uuid);
-		put_text(nv, "vbios", &g->nv_vbios);
-		put_str_or(nv, "sm", g->sm, "the knowledge base has no entry "
-					    "for this PCI id or chip name");
-		if (g->sm[0])
-			json_object_set_new(nv, "sm_source", gd_json_str(g->sm_src));
-		put_str_or(nv, "arch", g->nv_arch, "chip name not in the "
-						   "knowledge base");
-		json_object_set_new(nv, "last_driver_branch", g->nv_last_driver[0]
-				    ? gd_json_str(g->nv_last_driver) : json_null());
-		json_object_set_new(o, "nvidia", nv);
-	}
+	if (vendor_render(g->vendor))
+		vendor_render(g->vendor)->json(o, g);
 	vis = json_object();
 	json_object_set_new(vis, "hidden", json_boolean(g->hidden));
 	json_object_set_new(vis, "note", g->visible_note[0]
@@ -332,6 +360,18 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		}
 }
 
+static void nvidia_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
+			int verbose)
+{
+	(void)cli, (void)verbose;
+	line_fact(f, "model", g->nv.model.v, g->nv.model.why);
+	line_fact(f, "uuid", g->nv.uuid.v, g->nv.uuid.why);
+	if (g->nv.sm[0])
+		fprintf(f, "  %-14s %s (%s)\n", "sm", g->nv.sm, g->nv.sm_src);
+	else
+		line_fact(f, "sm", "", "not in the knowledge base");
+}
+
 void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 			int verbose)
 {
@@ -347,16 +387,8 @@ void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
 	fprintf(f, "  %-14s %s (%s)\n", "kind",
 		g->integrated ? "integrated" : "discrete", g->integrated_why);
-	if (g->vendor == GD_VENDOR_AMD)
-		amd_text(cli, f, g, verbose);
-	if (g->vendor == GD_VENDOR_NVIDIA) {
-		line_fact(f, "model", g->nv_model.v, g->nv_model.why);
-		line_fact(f, "uuid", g->nv_uuid.v, g->nv_uuid.why);
-		if (g->sm[0])
-			fprintf(f, "  %-14s %s (%s)\n", "sm", g->sm, g->sm_src);
-		else
-			line_fact(f, "sm", "", "not in the knowledge base");
-	}
+	if (vendor_render(g->vendor))
+		vendor_render(g->vendor)->text(cli, f, g, verbose);
 	if (g->visible_note[0])
 		fprintf(f, "  %-14s %s%s%s\n", "visibility",
 			g->hidden ? gd_c_yellow(cli) : "", g->visible_note,

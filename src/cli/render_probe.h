@@ -17,24 +17,8 @@ void gd_render_probe_text(struct gd_cli *cli, FILE *f,
  * selftest "selftest_passed") to doc. */
 void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r);
 
-enum gd_probe_level {
-	GD_PV_WORKS,    /* every op ran right on a hardware device */
-	GD_PV_SOFTWARE, /* works, but on the CPU (llvmpipe, PoCL) */
-	GD_PV_PARTIAL,  /* some ops fail, wrong, hang */
-	GD_PV_BROKEN,   /* init fails, hangs or crashes */
-	GD_PV_ABSENT,   /* library missing / no device: nothing to judge */
-};
-
-struct gd_probe_verdict {
-	char backend[16];
-	enum gd_probe_level level;
-	char text[320]; /* "Vulkan works on llvmpipe (software): CPU only" */
-};
-
-/* One verdict per backend that has results, in report order; returns how
- * many were written (at most max). */
-size_t gd_probe_verdicts(const struct gd_probe_report *r,
-			 struct gd_probe_verdict *out, size_t max);
+/* The per-backend verdict lines (gd_probe_verdicts) are doctor's. */
+#include "doctor/evidence.h"
 
 /* A gd_probe_opts.on_progress that keeps one status line on stderr,
  * rewritten in place; only for a terminal (the caller checks). */

@@ -3,36 +3,44 @@
 
 #include <string.h>
 
-#include "kb/kb.h"
 
+/* [{"code": "rocblas.no_kernels", "text": "..."}]: codes are stable
+ * (doctor/codes.h, docs/codes.md), texts may change. */
 static json_t *lines_json(const gd_lines *l)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, gd_json_str(l->v[i].text));
+		json_array_append_new(
+			a, json_pack("{s:o, s:o}", "code",
+				     gd_json_str(gd_code_name(l->v[i].code)),
+				     "text", gd_json_str(l->v[i].text)));
 	return a;
 }
 
-static json_t *sources_json(gd_ctx *ctx, const struct gd_verdict *v)
+static json_t *sources_json(const struct gd_verdict *v)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < v->sources.n; i++) {
-		const json_t *s = gd_kb_source(ctx->kb, v->sources.v[i].text);
-		const char *url = gd_kb_str(s, "url");
-		const char *title = gd_kb_str(s, "title");
+		const struct gd_verdict_source *s = &v->sources.v[i];
 
 		json_array_append_new(
-			a, json_pack("{s:o, s:o, s:o}", "id",
-				     gd_json_str(v->sources.v[i].text), "title",
-				     gd_json_str_or_null(title), "url",
-				     gd_json_str_or_null(url)));
+			a, json_pack("{s:o, s:o, s:o}", "id", gd_json_str(s->id),
+				     "title", gd_json_str_or_null(s->title),
+				     "url", gd_json_str_or_null(s->url)));
 	}
 	return a;
 }
 
-json_t *gd_render_verdict_json(gd_ctx *ctx, const struct gd_verdict *v)
+/* "title — url", the id when the kb gives no title. */
+static void source_line(FILE *f, const struct gd_verdict_source *s)
+{
+	fprintf(f, "%s%s%s\n", s->title[0] ? s->title : s->id,
+		s->url[0] ? " — " : "", s->url);
+}
+
+json_t *gd_render_verdict_json(const struct gd_verdict *v)
 {
 	json_t *o = json_object();
 	json_t *wl = json_array();
@@ -46,15 +54,16 @@ json_t *gd_render_verdict_json(gd_ctx *ctx, const struct gd_verdict *v)
 		const struct gd_workload_advice *w = &v->workloads.v[i];
 
 		json_array_append_new(
-			wl, json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload",
-				      gd_json_str(w->workload), "verdict",
+			wl, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "code",
+				      gd_json_str(gd_code_name(w->code)),
+				      "workload", gd_json_str(w->workload), "verdict",
 				      gd_json_str(w->verdict), "backend",
 				      gd_json_str(w->backend), "text",
 				      gd_json_str(w->text), "install",
 				      gd_json_str(w->install)));
 	}
 	json_object_set_new(o, "workloads", wl);
-	json_object_set_new(o, "sources", sources_json(ctx, v));
+	json_object_set_new(o, "sources", sources_json(v));
 	return o;
 }
 
@@ -116,17 +125,14 @@ void gd_render_sources_text(struct gd_cli *cli, FILE *f,
 	if (!v->sources.n)
 		return;
 	fprintf(f, "  %ssources%s\n", gd_c_dim(cli), gd_c_off(cli));
-	for (size_t i = 0; i < v->sources.n; i++) {
-		const json_t *s = gd_kb_source(cli->ctx.kb, v->sources.v[i].text);
-		const char *url = gd_kb_str(s, "url");
-
-		fprintf(f, "    [%zu] %s%s%s\n", i + 1,
-			gd_kb_str(s, "title") ? gd_kb_str(s, "title") : v->sources.v[i].text,
-			url ? " — " : "", url ? url : "");
+	for (size_t i = 0; i < v->sources.n; i++)
+	{
+		fprintf(f, "    [%zu] ", i + 1);
+		source_line(f, &v->sources.v[i]);
 	}
 }
 
-void gd_render_verdict_md(gd_ctx *ctx, FILE *f, const struct gd_verdict *v)
+void gd_render_verdict_md(FILE *f, const struct gd_verdict *v)
 {
 	fprintf(f, "### %s\n\n**Verdict:** `%s`\n\n", v->headline,
 		gd_verdict_status_name(v->status));
@@ -148,13 +154,10 @@ void gd_render_verdict_md(gd_ctx *ctx, FILE *f, const struct gd_verdict *v)
 		fprintf(f, "%zu. %s\n", i + 1, v->steps.v[i].text);
 	if (v->sources.n)
 		fprintf(f, "\nSources:\n");
-	for (size_t i = 0; i < v->sources.n; i++) {
-		const json_t *s = gd_kb_source(ctx->kb, v->sources.v[i].text);
-		const char *url = gd_kb_str(s, "url");
-
-		fprintf(f, "%zu. %s%s%s\n", i + 1,
-			gd_kb_str(s, "title") ? gd_kb_str(s, "title") : v->sources.v[i].text,
-			url ? " — " : "", url ? url : "");
+	for (size_t i = 0; i < v->sources.n; i++)
+	{
+		fprintf(f, "%zu. ", i + 1);
+		source_line(f, &v->sources.v[i]);
 	}
 	fprintf(f, "\n");
 }

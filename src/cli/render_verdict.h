@@ -7,10 +7,10 @@
 #include "cli.h"
 #include "doctor/verdict.h"
 
-json_t *gd_render_verdict_json(gd_ctx *ctx, const struct gd_verdict *v);
+json_t *gd_render_verdict_json(const struct gd_verdict *v);
 void gd_render_verdict_text(struct gd_cli *cli, FILE *f,
 			    const struct gd_verdict *v);
-void gd_render_verdict_md(gd_ctx *ctx, FILE *f, const struct gd_verdict *v);
+void gd_render_verdict_md(FILE *f, const struct gd_verdict *v);
 /* "[1] title — url" lines for the sources a verdict cites. */
 void gd_render_sources_text(struct gd_cli *cli, FILE *f,
 			    const struct gd_verdict *v);

@@ -130,8 +130,7 @@ void gd_trace_rewrite_note(struct gd_cli *cli, const struct gd_machine *m,
 	if (!(mode & GD_TRACE_M_REWRITE))
 		return;
 	memset(&l, 0, sizeof l);
-	if (gd_strategy_candidates(&cli->ctx, gd_kb_root(cli->ctx.kb), m,
-				   &l) == 0)
+	if (gd_strategy_candidates(&cli->ctx, m, &l) == 0)
 		for (size_t k = 0; k < l.v.n; k++) {
 			size_t n = strlen(l.v.v[k].id);
 

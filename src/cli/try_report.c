@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "core/json.h"
-#include "kb/kb.h"
 #include "try_int.h"
 #include "wa_common.h"
 
@@ -49,8 +48,7 @@ static void apply_opt(struct gd_cli *cli, struct gd_try *t,
 	int found = 0;
 
 	if (!t->save_as &&
-	    gd_profile_pick(&cli->ctx, NULL, &t->m, gd_kb_root(cli->ctx.kb),
-			    &pk, err, sizeof err) == 0) {
+	    gd_profile_pick(&cli->ctx, NULL, &t->m, &pk, err, sizeof err) == 0) {
 		found = pk.origin == GD_PICK_SAVED &&
 			!strcmp(pk.prof.path, sv->path);
 		gd_pick_free(&pk);

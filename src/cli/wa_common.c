@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "kb/kb.h"
 
 int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 	       struct gd_machine *m, struct gd_pick *pk)
@@ -17,8 +16,8 @@ int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 		fprintf(stderr, "gpudoctor %s: out of memory\n", cmd);
 		return -1;
 	}
-	rc = gd_profile_pick(&cli->ctx, name, name ? NULL : m,
-			     gd_kb_root(cli->ctx.kb), pk, err, sizeof err);
+	rc = gd_profile_pick(&cli->ctx, name, name ? NULL : m, pk, err,
+			     sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "gpudoctor %s: %s\n", cmd,
 			err[0] ? err : "cannot choose a profile");

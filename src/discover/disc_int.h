@@ -20,6 +20,7 @@ int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n,
 		struct gd_not_gpu **ngs, size_t *n_ng, char *why, size_t whycap);
 /* Numeric PCI order: domain, bus, device, function. */
 int gd_pci_cmp(const struct gd_pci *a, const struct gd_pci *b);
+/* vendor.c: the vendor table\'s row for a PCI vendor id. */
 enum gd_vendor gd_vendor_from_id(uint32_t vendor_id);
 
 /* drm.c: mem_info_* of an amdgpu device, render minor from drm/. */
@@ -42,10 +43,16 @@ void gd_ids_load(gd_ctx *ctx, struct gd_ids *ids);
 void gd_ids_free(struct gd_ids *ids);
 void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g);
 
+/* discover.c: AMD's facts (gfx target, CUs, DRM, override, access); the
+ * vendor table's named hook (after the names: the pci.ids chip name is a
+ * fallback for families the knowledge base lists by chip, amd_no_kfd). */
+void gd_amd_fill(gd_ctx *ctx, struct gd_gpu *g);
+
 /* nvidia.c */
 void gd_nvidia_kernel(gd_ctx *ctx, struct gd_kernel_info *k);
+/* The vendor table's discover hook: before the names, which it may set. */
 void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g);
-/* After the names: architecture, last driver branch and (when the kb has
+/* The named hook, after the names: architecture, last driver branch and (when the kb has
  * no entry for the PCI id) sm from the pci.ids chip name. */
 void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g);
 
@@ -68,8 +75,8 @@ struct gd_nv_chip {
 	char prefix[16], sm[16], arch[32], last_driver[16], last_cuda[16];
 };
 int gd_kbref_nvidia_chip(gd_ctx *ctx, const char *chip, struct gd_nv_chip *out);
-/* A string member of nvidia.compute_capabilities for sm, or NULL. */
-const char *gd_kbref_nvidia_cc(gd_ctx *ctx, const char *sm, const char *key);
+/* The architecture nvidia.compute_capabilities gives for sm, or NULL. */
+const char *gd_kbref_nvidia_arch(gd_ctx *ctx, const char *sm);
 /* kb amd_no_kfd: 1 when the PCI id, or else the pci.ids name's chip
  * ("Oland PRO [...]" starts with "Oland"), is of a family KFD never
  * supported (family and gfx filled): 1 by PCI id, 2 by chip name; else 0. */

@@ -9,20 +9,7 @@
 #include <string.h>
 
 #include "disc_int.h"
-
-const char *gd_vendor_name(enum gd_vendor v)
-{
-	switch (v) {
-	case GD_VENDOR_AMD:
-		return "amd";
-	case GD_VENDOR_NVIDIA:
-		return "nvidia";
-	case GD_VENDOR_INTEL:
-		return "intel";
-	default:
-		return "other";
-	}
-}
+#include "vendor.h"
 
 static void kernel_facts(gd_ctx *ctx, struct gd_machine *m)
 {
@@ -191,7 +178,7 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 		       g->kfd_nodes[0].id, g->pci.device_id);
 }
 
-static void amd_facts(gd_ctx *ctx, struct gd_gpu *g)
+void gd_amd_fill(gd_ctx *ctx, struct gd_gpu *g)
 {
 	uint64_t cus = 0;
 	int cu_ok = g->n_kfd_nodes > 0;
@@ -229,12 +216,9 @@ static void amd_facts(gd_ctx *ctx, struct gd_gpu *g)
 
 static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 {
-	if (g->vendor == GD_VENDOR_AMD) {
-		/* names first: the pci.ids chip name is a fallback for
-		 * families the knowledge base lists by chip (amd_no_kfd) */
-		gd_ids_name(ctx, ids, g);
-		amd_facts(ctx, g);
-	} else {
+	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
+
+	if (g->vendor != GD_VENDOR_AMD) {
 		gd_num_unknown(&g->cu_count, GD_UNKNOWN, "not an AMD GPU");
 		gd_num_unknown(&g->render_minor, GD_UNKNOWN, "not read for %s",
 			       gd_vendor_name(g->vendor));
@@ -243,15 +227,15 @@ static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 		gd_num_unknown(&g->vram_used, GD_UNKNOWN, "not read");
 		gd_num_unknown(&g->gtt_total, GD_UNKNOWN, "not read");
 		gd_fmt(g->gfx_why, sizeof g->gfx_why, "not an AMD GPU");
-		if (g->vendor == GD_VENDOR_NVIDIA)
-			gd_nvidia_fill(ctx, g);
-		gd_ids_name(ctx, ids, g);
 	}
-	if (g->vendor == GD_VENDOR_NVIDIA)
-		gd_nvidia_arch(ctx, g);
+	if (ops->discover)
+		ops->discover(ctx, g);
+	gd_ids_name(ctx, ids, g);
+	if (ops->named)
+		ops->named(ctx, g);
 	gd_decide_integrated(ctx, g);
-	if (g->vendor == GD_VENDOR_AMD)
-		gd_drm_apu_memory(g);
+	if (ops->shared_memory)
+		ops->shared_memory(g);
 	else
 		gd_num_unknown(&g->shared_mem, GD_UNKNOWN, "not read for %s",
 			       gd_vendor_name(g->vendor));
@@ -363,9 +347,6 @@ void gd_gpu_display_name(const struct gd_gpu *g, char *buf, size_t cap)
 		gd_strlcpy(buf, g->name.v, cap);
 	else
 		gd_fmt(buf, cap, "%s GPU [%04x:%04x]",
-		       g->vendor == GD_VENDOR_AMD	  ? "AMD"
-		       : g->vendor == GD_VENDOR_NVIDIA ? "NVIDIA"
-		       : g->vendor == GD_VENDOR_INTEL  ? "Intel"
-						      : "Unknown",
-		       g->pci.vendor_id, g->pci.device_id);
+		       gd_vendor_ops(g->vendor)->title, g->pci.vendor_id,
+		       g->pci.device_id);
 }

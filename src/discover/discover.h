@@ -99,9 +99,18 @@ struct gd_gpu {
 	int hidden;             /* hidden from ROCm/CUDA by *_VISIBLE_DEVICES */
 	struct gd_access access;
 
-	/* NVIDIA */
-	gd_text nv_model, nv_uuid, nv_vbios;
-	char sm[16]; /* "sm_90", from the kb by PCI id, "" when unknown */
+	/* NVIDIA (discover/nvidia.c) */
+	struct gd_gpu_nvidia {
+		gd_text model, uuid, vbios;
+		char sm[16]; /* "sm_90", from the kb by PCI id, "" unknown */
+		char sm_src[96];      /* where sm came from, "" when unknown */
+		char arch[32];        /* "Volta", "" when unknown */
+		char last_driver[16]; /* last driver branch for the arch
+				       * ("470"), "" when current drivers
+				       * support it */
+		char last_cuda[16];   /* last CUDA release for it, "" when
+				       * current */
+	} nv;
 
 	/* Added by discover/ (append-only): */
 	char gfx_why[160];     /* why gfx is "" */
@@ -110,12 +119,6 @@ struct gd_gpu {
 	int first_agent;        /* ROCm agent index of the first node, -1 none */
 	int pci_missing;        /* built from KFD alone: no PCI entry */
 	char vram_src[64];      /* which source vram_total came from */
-	/* NVIDIA, added by discover/ (append-only): */
-	char sm_src[96];        /* where sm came from, "" when unknown */
-	char nv_arch[32];       /* "Volta", "" when unknown */
-	char nv_last_driver[16]; /* last driver branch for the arch ("470"),
-				  * "" when current drivers support it */
-	char nv_last_cuda[16];  /* last CUDA release for it, "" when current */
 	/* AMD, added by discover/: the family when KFD never supported it
 	 * (kb amd_no_kfd: "Southern Islands (GCN 1)"), "" otherwise */
 	char amd_no_kfd[48];

@@ -90,31 +90,31 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 	       g->pci.bdf);
 	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, NULL);
 	if (rc < 0 && rc != -EFBIG) {
-		gd_text_unknown(&g->nv_model, GD_UNKNOWN, "no %s (%s)", path,
+		gd_text_unknown(&g->nv.model, GD_UNKNOWN, "no %s (%s)", path,
 				gd_fs_strerror(rc));
-		gd_text_unknown(&g->nv_uuid, GD_UNKNOWN, "no %s", path);
-		gd_text_unknown(&g->nv_vbios, GD_UNKNOWN, "no %s", path);
+		gd_text_unknown(&g->nv.uuid, GD_UNKNOWN, "no %s", path);
+		gd_text_unknown(&g->nv.vbios, GD_UNKNOWN, "no %s", path);
 	} else {
 		if (gd_nv_info_get(buf, "Model", v, sizeof v) == 0 && v[0])
-			gd_text_set(&g->nv_model, v, "nvidia information");
+			gd_text_set(&g->nv.model, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv_model, GD_UNKNOWN, "no Model line");
+			gd_text_unknown(&g->nv.model, GD_UNKNOWN, "no Model line");
 		if (gd_nv_info_get(buf, "GPU UUID", v, sizeof v) == 0 && v[0])
-			gd_text_set(&g->nv_uuid, v, "nvidia information");
+			gd_text_set(&g->nv.uuid, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv_uuid, GD_UNKNOWN, "no GPU UUID line");
+			gd_text_unknown(&g->nv.uuid, GD_UNKNOWN, "no GPU UUID line");
 		if (gd_nv_info_get(buf, "Video BIOS", v, sizeof v) == 0 && v[0])
-			gd_text_set(&g->nv_vbios, v, "nvidia information");
+			gd_text_set(&g->nv.vbios, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv_vbios, GD_UNKNOWN,
+			gd_text_unknown(&g->nv.vbios, GD_UNKNOWN,
 					"no Video BIOS line");
 	}
-	if (gd_known(&g->nv_model) && !gd_known(&g->name))
-		gd_text_set(&g->name, g->nv_model.v, "/proc/driver/nvidia");
+	if (gd_known(&g->nv.model) && !gd_known(&g->name))
+		gd_text_set(&g->name, g->nv.model.v, "/proc/driver/nvidia");
 	sm = gd_kbref_nvidia(ctx, g->pci.device_id, "sm");
 	if (sm) {
-		gd_strlcpy(g->sm, sm, sizeof g->sm);
-		gd_fmt(g->sm_src, sizeof g->sm_src,
+		gd_strlcpy(g->nv.sm, sm, sizeof g->nv.sm);
+		gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src,
 		       "knowledge base, PCI id 0x%04x", g->pci.device_id);
 	}
 	if (!gd_known(&g->name)) {
@@ -147,17 +147,18 @@ void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g)
 		chip_of(g->pci_name.v, chip, sizeof chip);
 	if (!chip[0] || !gd_kbref_nvidia_chip(ctx, chip, &c)) {
 		/* no chip name: the architecture of the kb's sm, if any */
-		const char *arch = gd_kbref_nvidia_cc(ctx, g->sm, "arch");
+		const char *arch = gd_kbref_nvidia_arch(ctx, g->nv.sm);
 
 		if (arch)
-			gd_strlcpy(g->nv_arch, arch, sizeof g->nv_arch);
+			gd_strlcpy(g->nv.arch, arch, sizeof g->nv.arch);
 		return;
 	}
-	gd_strlcpy(g->nv_arch, c.arch, sizeof g->nv_arch);
-	gd_strlcpy(g->nv_last_driver, c.last_driver, sizeof g->nv_last_driver);
-	gd_strlcpy(g->nv_last_cuda, c.last_cuda, sizeof g->nv_last_cuda);
-	if (g->sm[0] || !c.sm[0])
+	gd_strlcpy(g->nv.arch, c.arch, sizeof g->nv.arch);
+	gd_strlcpy(g->nv.last_driver, c.last_driver, sizeof g->nv.last_driver);
+	gd_strlcpy(g->nv.last_cuda, c.last_cuda, sizeof g->nv.last_cuda);
+	if (g->nv.sm[0] || !c.sm[0])
 		return;
-	gd_strlcpy(g->sm, c.sm, sizeof g->sm);
-	gd_fmt(g->sm_src, sizeof g->sm_src, "from pci.ids chip name %s", chip);
+	gd_strlcpy(g->nv.sm, c.sm, sizeof g->nv.sm);
+	gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src, "from pci.ids chip name %s",
+	       chip);
 }

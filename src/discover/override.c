@@ -290,7 +290,7 @@ void gd_visible_apply(gd_ctx *ctx, struct gd_machine *m)
 			g->first_agent = nn;
 			nv[nn].node = (unsigned)nn;
 			nv[nn].gpu = gi;
-			gd_strlcpy(nv[nn].uuid, g->nv_uuid.v, sizeof nv[nn].uuid);
+			gd_strlcpy(nv[nn].uuid, g->nv.uuid.v, sizeof nv[nn].uuid);
 			nn++;
 		}
 	}

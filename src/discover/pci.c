@@ -16,20 +16,6 @@
 
 #include "disc_int.h"
 
-enum gd_vendor gd_vendor_from_id(uint32_t vendor_id)
-{
-	switch (vendor_id) {
-	case 0x1002:
-		return GD_VENDOR_AMD;
-	case 0x10de:
-		return GD_VENDOR_NVIDIA;
-	case 0x8086:
-		return GD_VENDOR_INTEL;
-	default:
-		return GD_VENDOR_OTHER;
-	}
-}
-
 int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
 		     uint32_t *dev, uint32_t *fn)
 {

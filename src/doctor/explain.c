@@ -219,8 +219,8 @@ void gd_explain_log_free(struct gd_explain_log *log)
 #define GD_SIG_MAX_LIT 6
 
 struct sig {
-	const json_t *obj;
-	const char *id;
+	struct gd_kb_signature kb;
+	const gd_kb *from; /* the kb, for the sources' URLs */
 	regex_t re;
 	int found;
 	size_t nlit;
@@ -228,17 +228,16 @@ struct sig {
 	size_t litlen[GD_SIG_MAX_LIT];
 };
 
-static void literals_of(const json_t *o, struct sig *s)
+static void literals_of(struct sig *s)
 {
-	const json_t *arr = json_object_get(o, "literals"), *l;
-	size_t i;
+	const struct gd_kb_signature *k = &s->kb;
 
 	s->nlit = 0;
-	json_array_foreach(arr, i, l) {
-		const char *v = json_string_value(l);
+	for (size_t i = 0; i < gd_kb_list_n(k->literals); i++) {
+		const char *v = gd_kb_list_at(k->literals, i);
 
 		if (!v || strlen(v) < 4 || s->nlit == GD_SIG_MAX_LIT ||
-		    json_is_true(json_object_get(o, "icase"))) {
+		    k->icase) {
 			s->nlit = 0; /* unusable: fall back to every line */
 			return;
 		}
@@ -247,34 +246,29 @@ static void literals_of(const json_t *o, struct sig *s)
 	}
 }
 
-static size_t compile_all(gd_ctx *ctx, const json_t *kbroot, struct sig *s,
-			  size_t max)
+static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 {
-	const json_t *arr = json_object_get(kbroot, "signatures");
-	const json_t *o;
-	size_t i, n = 0;
+	size_t n = 0;
 
-	json_array_foreach(arr, i, o) {
-		const char *id = gd_kb_str(o, "id");
-		const char *rx = gd_kb_str(o, "regex");
+	for (size_t i = 0; i < max; i++) {
+		struct gd_kb_signature *k = &s[n].kb;
 		int flags = REG_EXTENDED | REG_NEWLINE, rc;
 		char msg[160];
 
-		if (n == max || !id || !rx)
+		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id || !k->regex)
 			continue;
-		if (json_is_true(json_object_get(o, "icase")))
+		if (k->icase)
 			flags |= REG_ICASE;
-		rc = regcomp(&s[n].re, rx, flags);
+		rc = regcomp(&s[n].re, k->regex, flags);
 		if (rc) {
 			regerror(rc, &s[n].re, msg, sizeof msg);
 			gd_diag_add(ctx, GD_DIAG_WARN, "kb signatures",
-				    "%s: bad regex: %s; skipped", id, msg);
+				    "%s: bad regex: %s; skipped", k->id, msg);
 			continue;
 		}
-		s[n].obj = o;
-		s[n].id = id;
 		s[n].found = 0;
-		literals_of(o, &s[n]);
+		s[n].from = ctx->kb;
+		literals_of(&s[n]);
 		n++;
 	}
 	return n;
@@ -291,8 +285,9 @@ static int record(struct gd_explain_result *r, struct sig *s,
 
 	if (!mt)
 		return -ENOMEM;
-	mt->sig = s->obj;
-	gd_strlcpy(mt->id, s->id, sizeof mt->id);
+	mt->sig = s->kb;
+	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
+	gd_kb_source_urls(s->from, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
 	while (from < (size_t)pm->rm_so && (line[from] == ' ' ||
 					      line[from] == '\t'))
@@ -302,7 +297,7 @@ static int record(struct gd_explain_result *r, struct sig *s,
 	gd_strlcpy(mt->text, line + from, sizeof mt->text);
 	gd_sanitize(mt->text);
 	mt->detail[0] = '\0';
-	if (!strcmp(s->id, "cuda-oom"))
+	if (!strcmp(s->kb.id, "cuda-oom"))
 		gd_explain_oom(line, mt->detail, sizeof mt->detail);
 	s->found = 1;
 	return 0;
@@ -487,24 +482,25 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 }
 
 struct gd_explain_sigs {
+	const gd_kb *kb; /* the signatures' strings, their sources' URLs */
 	struct sig *v;
 	size_t n;
 };
 
-struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx, const json_t *kbroot)
+struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx)
 {
-	const json_t *arr = json_object_get(kbroot, "signatures");
-	size_t max = json_array_size(arr);
+	size_t max = ctx->kb ? gd_kb_signature_count(ctx->kb) : 0;
 	struct gd_explain_sigs *s = calloc(1, sizeof *s);
 
 	if (!s)
 		return NULL;
+	s->kb = ctx->kb;
 	s->v = calloc(max ? max : 1, sizeof *s->v);
 	if (!s->v) {
 		free(s);
 		return NULL;
 	}
-	s->n = max ? compile_all(ctx, kbroot, s->v, max) : 0;
+	s->n = max ? compile_all(ctx, s->v, max) : 0;
 	return s;
 }
 
@@ -546,18 +542,17 @@ int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 	return sigs_scan_parts(s, buf, len, NULL, 0, r);
 }
 
-static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
-		      size_t len, char *tail, size_t tail_len,
-		      struct gd_explain_result *r)
+static int scan_parts(gd_ctx *ctx, char *buf, size_t len, char *tail,
+		      size_t tail_len, struct gd_explain_result *r)
 {
 	struct gd_explain_sigs *s;
 	int rc;
 
-	if (!json_array_size(json_object_get(kbroot, "signatures"))) {
+	if (!ctx->kb || !gd_kb_signature_count(ctx->kb)) {
 		r->bytes = len + tail_len;
 		return 0;
 	}
-	s = gd_explain_sigs_new(ctx, kbroot);
+	s = gd_explain_sigs_new(ctx);
 	if (!s)
 		return -ENOMEM;
 	rc = sigs_scan_parts(s, buf, len, tail, tail_len, r);
@@ -565,21 +560,20 @@ static int scan_parts(gd_ctx *ctx, const json_t *kbroot, char *buf,
 	return rc;
 }
 
-int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
+int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 		    struct gd_explain_result *r)
 {
 	r->total = len;
-	return scan_parts(ctx, kbroot, buf, len, NULL, 0, r);
+	return scan_parts(ctx, buf, len, NULL, 0, r);
 }
 
-int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
-			struct gd_explain_log *log,
+int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 			struct gd_explain_result *r)
 {
 	r->skipped = log->skipped;
 	r->total = log->total;
 	r->truncated = log->skipped > 0;
-	return scan_parts(ctx, kbroot, log->head, log->head_len, log->tail,
+	return scan_parts(ctx, log->head, log->head_len, log->tail,
 			  log->tail_len, r);
 }
 

@@ -4,12 +4,12 @@
 #ifndef GD_EXPLAIN_H
 #define GD_EXPLAIN_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "../core/ctx.h"
 #include "../discover/discover.h"
 #include "../inventory/inventory.h"
+#include "../kb/kb.h"
 
 /* Crash messages are at a log's end, so a long log is read as its first
  * HEAD bytes and its last TAIL bytes; what lies between is skipped (and
@@ -19,11 +19,13 @@
 #define GD_EXPLAIN_MAX_BYTES (GD_EXPLAIN_HEAD_BYTES + GD_EXPLAIN_TAIL_BYTES)
 
 struct gd_explain_match {
-	const json_t *sig;   /* the kb signature object (borrowed) */
+	struct gd_kb_signature sig; /* strings borrowed from ctx->kb */
 	char id[96];
 	unsigned long line;  /* 1-based line of the first match */
 	char text[320];      /* the matched text, sanitised */
 	int in_tail;         /* line counts from the start of the tail part */
+	char urls[1024];     /* the signature's public sources, space-separated,
+				resolved from the kb so renderers need not */
 	char detail[320];    /* what the line's own numbers say, or "" */
 };
 
@@ -69,22 +71,21 @@ int gd_explain_detect(const char *buf, size_t n, size_t *bom);
 char *gd_explain_decode(const char *buf, size_t n, int enc, size_t *out_len);
 
 /* Match buf (modified in place: newlines become NULs) against every
- * signature of the kb root. Each signature is reported once, at its first
+ * signature of ctx->kb. Each signature is reported once, at its first
  * matching line, in log order. Bad regexes are skipped with a diagnostic.
  * Returns 0 or -ENOMEM. */
-int gd_explain_scan(gd_ctx *ctx, const json_t *kbroot, char *buf, size_t len,
+int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 		    struct gd_explain_result *r);
 /* The same on a log as read: head, then tail (its first, partial line
  * dropped; its lines numbered from there, matches marked in_tail). */
-int gd_explain_scan_log(gd_ctx *ctx, const json_t *kbroot,
-			struct gd_explain_log *log,
+int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
 
 /* The kb's signatures compiled once, for many scans (the fuzz target):
  * gd_explain_scan compiles them on every call. */
 struct gd_explain_sigs;
-struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx, const json_t *kbroot);
+struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx);
 int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
@@ -100,12 +101,10 @@ enum gd_check_verdict {
 	GD_CHECK_CONTRADICTED, /* "contradicted by: ..." */
 };
 
-/* The machine fact behind a signature's "check" field ("rocblas-coverage",
- * "gfx-supported", "kfd-access", "cuda-driver", "hip-major-mismatch",
- * "override-valid", "override-spoof", "kfd-node", "gpu-fault",
- * "code-for-gpu", "apu", "none"; docs/kb.md). inv may be NULL.
- * Writes the fact (without the verdict prefix) into text. */
-enum gd_check_verdict gd_explain_check(const json_t *kbroot, const char *check,
+/* The machine fact behind a signature's "check" field (enum gd_kb_check,
+ * docs/kb.md). inv may be NULL. Writes the fact (without the verdict
+ * prefix) into text. */
+enum gd_check_verdict gd_explain_check(gd_ctx *ctx, enum gd_kb_check check,
 				       const struct gd_machine *m,
 				       const struct gd_inventory *inv,
 				       char *text, size_t cap);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "doctor/profile.h"
+#include "discover/vendor.h"
 #include "kb/kb.h"
 
 typedef enum gd_check_verdict verdict;
@@ -54,11 +55,12 @@ static verdict na(char *text, size_t cap, const char *msg)
 	return GD_CHECK_NA;
 }
 
-static verdict check_rocblas(const struct gd_machine *m,
-			     const struct gd_inventory *inv, char *t, size_t c)
+static verdict check_rocblas(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	verdict v = GD_CHECK_NA;
 
+	(void)ctx;
 	if (!count_amd(m))
 		return na(t, c, "no AMD GPU found on this machine");
 	if (!inv || !inv->n_rocblas)
@@ -93,26 +95,21 @@ static verdict check_rocblas(const struct gd_machine *m,
 	return v;
 }
 
-static const char *kb_status(const json_t *kbroot, const char *gfx)
+static const char *kb_status(gd_ctx *ctx, const char *gfx)
 {
-	const json_t *arr = json_object_get(kbroot, "targets"), *o;
-	size_t i;
+	struct gd_kb_target t;
 
-	json_array_foreach(arr, i, o) {
-		const char *name = gd_kb_str(o, "gfx");
-
-		if (name && !strcasecmp(name, gfx))
-			return gd_kb_str(json_object_get(o, "rocm_linux"),
-					 "status");
-	}
-	return NULL;
+	if (!ctx->kb || gd_kb_target_get(ctx->kb, gfx, &t) < 0)
+		return NULL;
+	return t.rocm_linux.status;
 }
 
-static verdict check_gfx(const json_t *kbroot, const struct gd_machine *m,
-			 char *t, size_t c)
+static verdict check_gfx(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	verdict v = GD_CHECK_NA;
 
+	(void)inv;
 	na(t, c, "no AMD GPU with a known gfx target here");
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
@@ -120,7 +117,7 @@ static verdict check_gfx(const json_t *kbroot, const struct gd_machine *m,
 
 		if (g->vendor != GD_VENDOR_AMD || !g->gfx[0])
 			continue;
-		st = kb_status(kbroot, g->gfx);
+		st = kb_status(ctx, g->gfx);
 		if (!st) {
 			gd_fmt(t, c, "%s (%s) is not in the knowledge base",
 			       gpu_label(g), g->gfx);
@@ -145,10 +142,12 @@ static verdict check_gfx(const json_t *kbroot, const struct gd_machine *m,
 	return v;
 }
 
-static verdict check_kfd(const struct gd_machine *m, char *t, size_t c)
+static verdict check_kfd(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	verdict v = GD_CHECK_NA;
 
+	(void)ctx, (void)inv;
 	na(t, c, "no AMD GPU found on this machine");
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_access *a = &m->gpus[i].access;
@@ -174,11 +173,12 @@ static verdict check_kfd(const struct gd_machine *m, char *t, size_t c)
 	return v;
 }
 
-static verdict check_cuda(const struct gd_machine *m,
-			  const struct gd_inventory *inv, char *t, size_t c)
+static verdict check_cuda(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	size_t nv = 0;
 
+	(void)ctx;
 	for (size_t i = 0; i < m->n_gpus; i++)
 		nv += m->gpus[i].vendor == GD_VENDOR_NVIDIA;
 	for (size_t i = 0; inv && i < inv->n_cuda_checks; i++) {
@@ -200,11 +200,13 @@ static verdict check_cuda(const struct gd_machine *m,
 	return GD_CHECK_CONTRADICTED;
 }
 
-static verdict check_hip(const struct gd_inventory *inv, char *t, size_t c)
+static verdict check_hip(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	unsigned first = 0;
 	size_t fi = 0;
 
+	(void)ctx, (void)m;
 	for (size_t i = 0; inv && i < inv->n_rocm; i++) {
 		unsigned mj = inv->rocm[i].hip_major;
 
@@ -229,10 +231,12 @@ static verdict check_hip(const struct gd_inventory *inv, char *t, size_t c)
 	return GD_CHECK_NA;
 }
 
-static verdict check_override(const struct gd_machine *m, char *t, size_t c)
+static verdict check_override(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	char gfx[16], why[200];
 
+	(void)ctx, (void)inv;
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_override *o = &m->gpus[i].ovr;
 
@@ -262,21 +266,16 @@ static verdict check_override(const struct gd_machine *m, char *t, size_t c)
 
 /* The kb target's override caveat up to its first ';': the part that says
  * what the override does to this target (gfx1010: faults since ROCm 5.3). */
-static void caveat_of(const json_t *kbroot, const char *gfx,
-		      const char *value, char *out, size_t cap)
+static void caveat_of(gd_ctx *ctx, const char *gfx, const char *value,
+		      char *out, size_t cap)
 {
-	const json_t *arr = json_object_get(kbroot, "targets"), *o;
+	struct gd_kb_target tg;
 	const char *cv = NULL;
-	size_t i, n;
+	size_t n;
 
 	out[0] = '\0';
-	json_array_foreach(arr, i, o) {
-		const char *name = gd_kb_str(o, "gfx");
-
-		if (name && !strcasecmp(name, gfx))
-			cv = gd_kb_str(json_object_get(o, "override"),
-				       "caveat");
-	}
+	if (ctx->kb && gd_kb_target_get(ctx->kb, gfx, &tg) == 0)
+		cv = tg.override.caveat;
 	if (!cv || !strstr(cv, value)) /* about another override value */
 		return;
 	n = strcspn(cv, ";");
@@ -306,12 +305,13 @@ static void spoof_unclear(const struct gd_gpu *g, char *t, size_t c)
  * target loads code built for that target (ROCm #2527: gfx1010 run as
  * gfx1030 faults since ROCm 5.3). An invalid override stops ROCm finding
  * the GPU at all, which is override-invalid's business, not a fault. */
-static verdict check_spoof(const json_t *kbroot, const struct gd_machine *m,
-			   char *t, size_t c)
+static verdict check_spoof(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	char cav[256];
 	int said = 0;
 
+	(void)inv;
 	na(t, c, "no AMD GPU found on this machine");
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
@@ -325,7 +325,7 @@ static verdict check_spoof(const json_t *kbroot, const struct gd_machine *m,
 			continue;
 		}
 		if (strcasecmp(o->gfx, g->gfx)) {
-			caveat_of(kbroot, g->gfx, o->value, cav, sizeof cav);
+			caveat_of(ctx, g->gfx, o->value, cav, sizeof cav);
 			gd_fmt(t, c, "%s=%s makes ROCm run %s (%s) as %s, with "
 			       "code built for another target%s", o->var,
 			       o->value, gpu_label(g), g->gfx, o->gfx, cav);
@@ -345,11 +345,13 @@ static verdict check_spoof(const json_t *kbroot, const struct gd_machine *m,
 
 /* KFD creates a topology node for every GPU it supports; one it skips
  * ("<CHIP> not supported in kfd") has none. */
-static verdict check_kfd_node(const struct gd_machine *m, char *t, size_t c)
+static verdict check_kfd_node(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	const struct gd_gpu *with = NULL;
 	size_t n = 0;
 
+	(void)ctx, (void)inv;
 	if (!count_amd(m))
 		return na(t, c, "no AMD GPU found on this machine");
 	if (!m->kfd_nodes_total && m->kfd_why[0]) {
@@ -380,8 +382,10 @@ static verdict check_kfd_node(const struct gd_machine *m, char *t, size_t c)
 
 /* Page faults and MES hangs happen on APUs and discrete GPUs alike; a
  * running machine shows nothing of one that is over. */
-static verdict check_gpu_fault(const struct gd_machine *m, char *t, size_t c)
+static verdict check_gpu_fault(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
+	(void)ctx, (void)inv;
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
 
@@ -398,10 +402,12 @@ static verdict check_gpu_fault(const struct gd_machine *m, char *t, size_t c)
 	return na(t, c, "no AMD GPU found on this machine");
 }
 
-static verdict check_apu(const struct gd_machine *m, char *t, size_t c)
+static verdict check_apu(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	const struct gd_gpu *apu = NULL, *dgpu = NULL;
 
+	(void)ctx, (void)inv;
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
 
@@ -430,16 +436,18 @@ static verdict check_apu(const struct gd_machine *m, char *t, size_t c)
 	return na(t, c, "no AMD GPU found on this machine");
 }
 
-static verdict check_code(const struct gd_machine *m, char *t, size_t c)
+static verdict check_code(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
 {
 	size_t used;
 
+	(void)ctx, (void)inv;
 	gd_strlcpy(t, "'gpudoctor scan PROGRAM-OR-LIBRARY' shows which GPU "
 		   "targets its kernels carry; the GPUs here are", c);
 	used = strlen(t);
 	for (size_t i = 0; i < m->n_gpus && used + 1 < c; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
-		const char *tg = g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx;
+		const char *tg = gd_gpu_code_target(g);
 
 		if (!tg[0])
 			continue;
@@ -453,10 +461,12 @@ static verdict check_code(const struct gd_machine *m, char *t, size_t c)
 
 /* Out of memory: how much this machine's GPUs have, and on an APU the
  * GTT share of system RAM that the driver adds to the carve-out. */
-static verdict check_memory(const struct gd_machine *m, char *t, size_t c)
+static verdict check_memory(gd_ctx *ctx, const struct gd_machine *m,
+			    const struct gd_inventory *inv, char *t, size_t c)
 {
 	size_t used = 0;
 
+	(void)ctx, (void)inv;
 	t[0] = '\0';
 	for (size_t i = 0; i < m->n_gpus && used + 1 < c; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
@@ -480,10 +490,12 @@ static verdict check_memory(const struct gd_machine *m, char *t, size_t c)
 }
 
 /* No device: the *_VISIBLE_DEVICES variables here and the NVIDIA GPUs. */
-static verdict check_visible(const struct gd_machine *m, char *t, size_t c)
+static verdict check_visible(gd_ctx *ctx, const struct gd_machine *m,
+			     const struct gd_inventory *inv, char *t, size_t c)
 {
 	size_t nv = 0;
 
+	(void)ctx, (void)inv;
 	for (size_t i = 0; i < m->n_gpus; i++)
 		nv += m->gpus[i].vendor == GD_VENDOR_NVIDIA;
 	if (m->env.has_cuda_visible &&
@@ -502,38 +514,41 @@ static verdict check_visible(const struct gd_machine *m, char *t, size_t c)
 	return GD_CHECK_NA;
 }
 
-enum gd_check_verdict gd_explain_check(const json_t *kbroot, const char *check,
+static verdict check_none(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, char *t, size_t c)
+{
+	(void)ctx, (void)m, (void)inv;
+	return na(t, c, "nothing on this machine bears on it");
+}
+
+typedef verdict (*check_fn)(gd_ctx *ctx, const struct gd_machine *m,
+			    const struct gd_inventory *inv, char *t, size_t c);
+
+/* One function per check the kb may name; the names are kb/kb_checks.c's
+ * (the validator accepts exactly those). */
+static const check_fn checks[GD_KB_N_CHECKS] = {
+	[GD_KB_CHECK_NONE] = check_none,
+	[GD_KB_CHECK_ROCBLAS_COVERAGE] = check_rocblas,
+	[GD_KB_CHECK_GFX_SUPPORTED] = check_gfx,
+	[GD_KB_CHECK_KFD_ACCESS] = check_kfd,
+	[GD_KB_CHECK_CUDA_DRIVER] = check_cuda,
+	[GD_KB_CHECK_HIP_MAJOR_MISMATCH] = check_hip,
+	[GD_KB_CHECK_OVERRIDE_VALID] = check_override,
+	[GD_KB_CHECK_OVERRIDE_SPOOF] = check_spoof,
+	[GD_KB_CHECK_KFD_NODE] = check_kfd_node,
+	[GD_KB_CHECK_GPU_FAULT] = check_gpu_fault,
+	[GD_KB_CHECK_CODE_FOR_GPU] = check_code,
+	[GD_KB_CHECK_APU] = check_apu,
+	[GD_KB_CHECK_GPU_MEMORY] = check_memory,
+	[GD_KB_CHECK_VISIBLE_DEVICES] = check_visible,
+};
+
+enum gd_check_verdict gd_explain_check(gd_ctx *ctx, enum gd_kb_check check,
 				       const struct gd_machine *m,
 				       const struct gd_inventory *inv,
 				       char *text, size_t cap)
 {
-	if (!check)
-		check = "none";
-	if (!strcmp(check, "rocblas-coverage"))
-		return check_rocblas(m, inv, text, cap);
-	if (!strcmp(check, "gfx-supported"))
-		return check_gfx(kbroot, m, text, cap);
-	if (!strcmp(check, "kfd-access"))
-		return check_kfd(m, text, cap);
-	if (!strcmp(check, "cuda-driver"))
-		return check_cuda(m, inv, text, cap);
-	if (!strcmp(check, "hip-major-mismatch"))
-		return check_hip(inv, text, cap);
-	if (!strcmp(check, "override-valid"))
-		return check_override(m, text, cap);
-	if (!strcmp(check, "override-spoof"))
-		return check_spoof(kbroot, m, text, cap);
-	if (!strcmp(check, "kfd-node"))
-		return check_kfd_node(m, text, cap);
-	if (!strcmp(check, "gpu-fault"))
-		return check_gpu_fault(m, text, cap);
-	if (!strcmp(check, "apu"))
-		return check_apu(m, text, cap);
-	if (!strcmp(check, "code-for-gpu"))
-		return check_code(m, text, cap);
-	if (!strcmp(check, "gpu-memory"))
-		return check_memory(m, text, cap);
-	if (!strcmp(check, "visible-devices"))
-		return check_visible(m, text, cap);
-	return na(text, cap, "nothing on this machine bears on it");
+	if ((unsigned)check >= GD_KB_N_CHECKS || !checks[check])
+		check = GD_KB_CHECK_NONE;
+	return checks[check](ctx, m, inv, text, cap);
 }

@@ -55,10 +55,10 @@ static int pick_saved(const gd_ctx *ctx, const struct gd_machine *m, int i,
 }
 
 static int pick_recommended(gd_ctx *ctx, const struct gd_machine *m,
-			    const json_t *kbroot, struct gd_pick *pk)
+			    struct gd_pick *pk)
 {
 	struct gd_strategy_list l;
-	int rc = gd_strategy_candidates(ctx, kbroot, m, &l);
+	int rc = gd_strategy_candidates(ctx, m, &l);
 
 	for (size_t i = 0; rc == 0 && i < l.v.n; i++) {
 		const struct gd_strategy *s = &l.v.v[i];
@@ -79,8 +79,7 @@ static int pick_recommended(gd_ctx *ctx, const struct gd_machine *m,
 }
 
 int gd_profile_pick(gd_ctx *ctx, const char *name, const struct gd_machine *m,
-		    const json_t *kbroot, struct gd_pick *pk, char *err,
-		    size_t errlen)
+		    struct gd_pick *pk, char *err, size_t errlen)
 {
 	int primary, rc;
 
@@ -102,8 +101,8 @@ int gd_profile_pick(gd_ctx *ctx, const char *name, const struct gd_machine *m,
 			rc = pick_saved(ctx, m, (int)i, pk, err, errlen);
 	if (rc != 0)
 		return rc < 0 ? rc : 0;
-	if (kbroot) {
-		rc = pick_recommended(ctx, m, kbroot, pk);
+	if (ctx->kb) {
+		rc = pick_recommended(ctx, m, pk);
 		if (rc < 0)
 			return rc;
 	}

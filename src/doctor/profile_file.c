@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "discover/vendor.h"
+
 int gd_profile_dir(const gd_ctx *ctx, char *buf, size_t cap)
 {
 	/* the user's own settings, even when judging a captured machine */
@@ -34,7 +36,7 @@ int gd_profile_dir(const gd_ctx *ctx, char *buf, size_t cap)
 
 void gd_profile_gpu_name(const struct gd_gpu *g, char *buf, size_t cap)
 {
-	const char *target = g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx;
+	const char *target = gd_gpu_code_target(g);
 
 	if (target[0])
 		gd_fmt(buf, cap, "gpu-%04x-%04x-%s", g->pci.vendor_id,

@@ -4,6 +4,7 @@
  * orders. */
 #include "strategy.h"
 
+#include "discover/vendor.h"
 #include "kb/kb.h"
 
 #include <errno.h>
@@ -11,35 +12,6 @@
 #include <string.h>
 
 #define KB_SRC "kb strategies"
-
-void gd_kb_source_urls(const json_t *kbroot, const json_t *ids, char *buf,
-		       size_t cap)
-{
-	const json_t *srcs = json_object_get(kbroot, "sources");
-	size_t used = 0, i;
-	const json_t *id;
-
-	if (!cap)
-		return;
-	buf[0] = '\0';
-	if (!json_is_array(ids))
-		return;
-	json_array_foreach(ids, i, id) {
-		const json_t *s;
-		const char *url;
-
-		if (!json_is_string(id))
-			continue;
-		s = json_object_get(srcs, json_string_value(id));
-		url = json_string_value(json_object_get(s, "url"));
-		if (!url)
-			continue; /* field reports and notes: no public page */
-		gd_fmt(buf + used, cap - used, "%s%s", used ? " " : "", url);
-		used += strlen(buf + used);
-		if (used + 1 >= cap)
-			break;
-	}
-}
 
 int gd_strategy_primary_gpu(const struct gd_machine *m)
 {
@@ -124,24 +96,12 @@ static int condition_holds(const char *cond, const struct gd_machine *m,
 	return apu >= 0 && dgpu >= 0;
 }
 
-static int has_string(const json_t *arr, const char *s)
-{
-	size_t i;
-	const json_t *v;
-
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v) && !strcmp(json_string_value(v), s))
-			return 1;
-	return 0;
-}
-
 /* Which GPU (index) the kb entry is for, or -1 when it does not apply. */
-static int strategy_gpu(const json_t *s, const struct gd_machine *m,
-			char *for_what, size_t cap)
+static int strategy_gpu(const struct gd_kb_strategy *s,
+			const struct gd_machine *m, char *for_what, size_t cap)
 {
-	const json_t *targets = json_object_get(s, "targets");
-	const char *vendor = gd_kb_str(s, "vendor");
-	const char *cond = gd_kb_str(s, "condition");
+	const char *vendor = s->vendor;
+	const char *cond = s->condition;
 	int gpu = -1;
 
 	if (cond) {
@@ -154,11 +114,10 @@ static int strategy_gpu(const json_t *s, const struct gd_machine *m,
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
 
-		if (json_is_array(targets)) {
-			const char *t = g->vendor == GD_VENDOR_NVIDIA ? g->sm
-								     : g->gfx;
+		if (s->has_targets) {
+			const char *t = gd_gpu_code_target(g);
 
-			if (t[0] && has_string(targets, t)) {
+			if (t[0] && gd_kb_list_has(s->targets, t)) {
 				gd_strlcpy(for_what, t, cap);
 				return (int)i;
 			}
@@ -173,9 +132,10 @@ static int strategy_gpu(const json_t *s, const struct gd_machine *m,
 /* A value that names devices of this machine: "{dgpus}", or any value of
  * a *_VISIBLE_DEVICES variable in an apu-beside-dgpu strategy (docs/kb.md:
  * the kb's device index there is a placeholder). */
-static int is_device_list(const json_t *s, const char *key, const char *v)
+static int is_device_list(const struct gd_kb_strategy *s, const char *key,
+			  const char *v)
 {
-	const char *cond = gd_kb_str(s, "condition");
+	const char *cond = s->condition;
 
 	if (!strcmp(v, "{dgpus}"))
 		return 1;
@@ -184,19 +144,13 @@ static int is_device_list(const json_t *s, const char *key, const char *v)
 		!strcmp(key, "HIP_VISIBLE_DEVICES"));
 }
 
-static int fill_env(gd_ctx *ctx, const json_t *s, const struct gd_machine *m,
-		    struct gd_strategy *st)
+static int fill_env(gd_ctx *ctx, const struct gd_kb_strategy *s,
+		    const struct gd_machine *m, struct gd_strategy *st)
 {
-	const json_t *env = json_object_get(s, "env");
-	const json_t *unset = json_object_get(s, "unset");
-	const char *key;
-	const json_t *val;
-	size_t i;
+	const char *key, *v;
 	char buf[512];
 
-	json_object_foreach((json_t *)env, key, val) {
-		const char *v = json_string_value(val);
-
+	for (size_t i = 0; gd_kb_env_at(s, i, &key, &v) == 0; i++) {
 		if (!v) {
 			gd_diag_add(ctx, GD_DIAG_WARN, KB_SRC, "%s: env %s is "
 				    "not a string; skipped", st->id, key);
@@ -210,20 +164,20 @@ static int fill_env(gd_ctx *ctx, const json_t *s, const struct gd_machine *m,
 		if (gd_profile_add(&st->prof, GD_PROF_SET, key, v) < 0)
 			return -ENOMEM;
 	}
-	json_array_foreach(unset, i, val)
-		if (json_is_string(val) &&
+	for (size_t i = 0; i < gd_kb_list_n(s->unset); i++)
+		if (gd_kb_list_at(s->unset, i) &&
 		    gd_profile_add(&st->prof, GD_PROF_UNSET,
-				   json_string_value(val), NULL) < 0)
+				   gd_kb_list_at(s->unset, i), NULL) < 0)
 			return -ENOMEM;
 	return 0;
 }
 
 /* One kb entry into st. Returns 1 when usable, 0 to skip, -ENOMEM. */
-static int make_strategy(gd_ctx *ctx, const json_t *kbroot, const json_t *s,
+static int make_strategy(gd_ctx *ctx, const struct gd_kb_strategy *s,
 			 const struct gd_machine *m, struct gd_strategy *st)
 {
-	const char *id = gd_kb_str(s, "id");
-	const char *kind = gd_kb_str(s, "kind");
+	const char *id = s->id;
+	const char *kind = s->kind;
 	char err[256];
 
 	if (!id)
@@ -235,13 +189,12 @@ static int make_strategy(gd_ctx *ctx, const json_t *kbroot, const json_t *s,
 	gd_profile_init(&st->prof);
 	gd_strlcpy(st->prof.name, id, sizeof st->prof.name);
 	gd_strlcpy(st->prof.strategy, id, sizeof st->prof.strategy);
-	st->order = (int)json_integer_value(json_object_get(s, "order"));
-	st->recommended = json_is_true(json_object_get(s, "recommended"));
-	gd_strlcpy(st->reason, gd_kb_str(s, "reason"), sizeof st->reason);
-	gd_strlcpy(st->caveat, gd_kb_str(s, "caveat"), sizeof st->caveat);
-	gd_strlcpy(st->steps, gd_kb_str(s, "steps"), sizeof st->steps);
-	gd_kb_source_urls(kbroot, json_object_get(s, "sources"), st->sources,
-			  sizeof st->sources);
+	st->order = s->order;
+	st->recommended = s->recommended;
+	gd_strlcpy(st->reason, s->reason, sizeof st->reason);
+	gd_strlcpy(st->caveat, s->caveat, sizeof st->caveat);
+	gd_strlcpy(st->steps, s->steps, sizeof st->steps);
+	gd_kb_source_urls(ctx->kb, s->sources, st->sources, sizeof st->sources);
 	if (kind && !strcmp(kind, "user-step")) {
 		st->kind = GD_STRAT_USER_STEP;
 		return 1;
@@ -291,14 +244,12 @@ static int seen(const struct gd_strategy_list *l, const char *id)
 	return 0;
 }
 
-int gd_strategy_candidates(gd_ctx *ctx, const json_t *kbroot,
-			   const struct gd_machine *m,
+int gd_strategy_candidates(gd_ctx *ctx, const struct gd_machine *m,
 			   struct gd_strategy_list *out)
 {
-	const json_t *arr = json_object_get(kbroot, "strategies");
+	size_t n = ctx->kb ? gd_kb_strategy_count(ctx->kb) : 0;
 	struct gd_strategy tmp, *st;
-	const json_t *s;
-	size_t i;
+	struct gd_kb_strategy s;
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -311,9 +262,11 @@ int gd_strategy_candidates(gd_ctx *ctx, const json_t *kbroot,
 	gd_strlcpy(st->prof.name, "baseline", sizeof st->prof.name);
 	gd_strlcpy(st->reason, "the machine as it is, no change",
 		   sizeof st->reason);
-	json_array_foreach(arr, i, s) {
+	for (size_t i = 0; i < n; i++) {
+		if (gd_kb_strategy_at(ctx->kb, i, &s) < 0)
+			continue;
 		memset(&tmp, 0, sizeof tmp);
-		rc = make_strategy(ctx, kbroot, s, m, &tmp);
+		rc = make_strategy(ctx, &s, m, &tmp);
 		if (rc < 0)
 			return rc;
 		if (rc == 0 || seen(out, tmp.id)) {

@@ -14,8 +14,6 @@
 #ifndef GD_STRATEGY_H
 #define GD_STRATEGY_H
 
-#include <jansson.h>
-
 #include "../discover/discover.h"
 #include "profile.h"
 
@@ -44,12 +42,10 @@ struct gd_strategy_list {
 	GD_VEC(struct gd_strategy) v;
 };
 
-/* Fill out from the kb root object (gd_kb_root()) and the machine. A kb
- * without strategies, or none matching, leaves only "baseline". Bad kb
- * entries are skipped with a diagnostic in ctx (may be NULL). Returns 0
- * or -ENOMEM. */
-int gd_strategy_candidates(gd_ctx *ctx, const json_t *kbroot,
-			   const struct gd_machine *m,
+/* Fill out from ctx->kb (may be NULL) and the machine. A kb without
+ * strategies, or none matching, leaves only "baseline". Bad kb entries are
+ * skipped with a diagnostic in ctx. Returns 0 or -ENOMEM. */
+int gd_strategy_candidates(gd_ctx *ctx, const struct gd_machine *m,
 			   struct gd_strategy_list *out);
 void gd_strategy_list_free(struct gd_strategy_list *l);
 
@@ -60,11 +56,6 @@ void gd_strategy_dgpu_ids(const struct gd_machine *m, int uuid, char *buf,
 /* The first GPU a machine-level strategy should be saved for: the first
  * discrete AMD or NVIDIA GPU, else the first GPU; -1 when none. */
 int gd_strategy_primary_gpu(const struct gd_machine *m);
-
-/* Space-separated URLs of the kb sources in the JSON array ids (strings);
- * sources without a URL (field reports) are left out. */
-void gd_kb_source_urls(const json_t *kbroot, const json_t *ids, char *buf,
-		       size_t cap);
 
 /* Which profile `run` and `env` apply. */
 enum gd_pick_origin {
@@ -82,13 +73,12 @@ struct gd_pick {
 	char looked[4096];  /* the saved profile path looked for */
 };
 
-/* name: --profile NAME or NULL. m and kbroot may be NULL when name is
- * given. Saved profiles are looked up for each GPU, the primary one
+/* name: --profile NAME or NULL. m may be NULL when name is given; the
+ * kb's recommended strategies come from ctx->kb. Saved profiles are looked up for each GPU, the primary one
  * first. Returns 0, or -errno with err (a missing named profile, or a
  * saved one that is refused or does not parse: never silently skipped). */
 int gd_profile_pick(gd_ctx *ctx, const char *name, const struct gd_machine *m,
-		    const json_t *kbroot, struct gd_pick *pk, char *err,
-		    size_t errlen);
+		    struct gd_pick *pk, char *err, size_t errlen);
 void gd_pick_free(struct gd_pick *pk);
 
 #endif

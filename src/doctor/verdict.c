@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "discover/vendor.h"
 #include "verdict_util.h"
 
 const char *gd_verdict_status_name(enum gd_verdict_status s)
@@ -20,21 +20,61 @@ const char *gd_verdict_status_name(enum gd_verdict_status s)
 	return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown";
 }
 
-static void judge_other(struct gd_verdict *v, const struct gd_gpu *g)
+/* A vendor without compute rules (the vendor table's "listed only"):
+ * its PCI facts, and Vulkan as the portable path. */
+static void judge_other(gd_ctx *ctx, const struct gd_machine *m,
+			const struct gd_inventory *inv, const struct gd_gpu *g,
+			struct gd_verdict *v)
 {
+	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
 	char title[300];
 
+	(void)ctx, (void)m, (void)inv;
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	v->status = GD_V_UNKNOWN;
 	gd_fmt(v->headline, sizeof v->headline,
 	       "%s: gpudoctor has no compute-stack rules for this %s GPU yet",
-	       title, gd_vendor_name(g->vendor));
-	gd_v_fact(v, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
+	       title, ops->name);
+	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
-	gd_v_step(v, "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
+	if (ops->id != GD_VENDOR_OTHER)
+		gd_v_fact(v, GD_C_OTHER_LISTED_ONLY, "%s GPUs are listed only: "
+			  "gpudoctor reports their PCI facts but judges no "
+			  "compute stack for them", ops->title);
+	gd_v_step(v, GD_C_OTHER_USE_VULKAN, "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
 		     "the portable choice where a Vulkan driver exists for "
 		     "this GPU");
+}
+
+static void judge_nvidia(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, const struct gd_gpu *g,
+			 struct gd_verdict *v)
+{
+	(void)m;
+	gd_v_judge_nvidia(ctx, inv, g, v);
+}
+
+typedef void (*judge_fn)(gd_ctx *ctx, const struct gd_machine *m,
+			 const struct gd_inventory *inv, const struct gd_gpu *g,
+			 struct gd_verdict *v);
+
+/* doctor's column of the vendor table (discover/vendor.h): the rules per
+ * vendor; a vendor not listed here is judged by judge_other. */
+static const struct {
+	enum gd_vendor vendor;
+	judge_fn judge;
+} judges[] = {
+	{GD_VENDOR_AMD, gd_v_judge_amd},
+	{GD_VENDOR_NVIDIA, judge_nvidia},
+};
+
+static judge_fn judge_for(enum gd_vendor v)
+{
+	for (size_t i = 0; i < sizeof judges / sizeof *judges; i++)
+		if (judges[i].vendor == v && gd_vendor_ops(v)->rules)
+			return judges[i].judge;
+	return judge_other;
 }
 
 static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
@@ -46,16 +86,16 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 	       "No GPU found: ML work will run on the CPU");
 	for (size_t i = 0; inv && i < inv->n_vulkan; i++)
 		if (inv->vulkan[i].software)
-			gd_v_fact(v, "Vulkan driver %s is a software "
+			gd_v_fact(v, GD_C_CPU_VULKAN_SOFTWARE, "Vulkan driver %s is a software "
 				     "implementation (runs on the CPU)",
 				  inv->vulkan[i].driver[0] ? inv->vulkan[i].driver : inv->vulkan[i].manifest);
 	for (size_t i = 0; inv && i < inv->n_opencl; i++)
 		if (inv->opencl[i].software)
-			gd_v_fact(v, "OpenCL driver %s is a software "
+			gd_v_fact(v, GD_C_CPU_OPENCL_SOFTWARE, "OpenCL driver %s is a software "
 				     "implementation (runs on the CPU)",
 				  inv->opencl[i].driver[0] ? inv->opencl[i].driver : inv->opencl[i].manifest);
 	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
-	gd_v_step(v, "Run faster-whisper with device=\"cpu\" and "
+	gd_v_step(v, GD_C_CPU_RUN_ON_CPU, "Run faster-whisper with device=\"cpu\" and "
 		     "compute_type=\"int8\"; llama.cpp's CPU build needs no GPU "
 		     "stack");
 }
@@ -67,16 +107,7 @@ static int judge_one(gd_ctx *ctx, const struct gd_machine *m,
 	const struct gd_gpu *g = &m->gpus[idx];
 
 	v->gpu_index = (int)idx;
-	switch (g->vendor) {
-	case GD_VENDOR_AMD:
-		gd_v_judge_amd(ctx, m, inv, g, v);
-		break;
-	case GD_VENDOR_NVIDIA:
-		gd_v_judge_nvidia(ctx, inv, g, v);
-		break;
-	default:
-		judge_other(v, g);
-	}
+	judge_for(g->vendor)(ctx, m, inv, g, v);
 	return 0;
 }
 
@@ -85,22 +116,22 @@ static void fold_line(gd_ctx *ctx, struct gd_verdict *v,
 {
 	(void)ctx;
 	if (l->level == GD_EV_STEP) {
-		gd_v_step(v, "%s", l->text);
+		gd_v_step(v, l->code, "%s", l->text);
 		if (v->status == GD_V_WORKS)
 			v->status = GD_V_SETUP;
 		return;
 	}
-	gd_v_fact(v, "%s", l->text);
+	gd_v_fact(v, l->code, "%s", l->text);
 	if (l->level == GD_EV_WORKS &&
 	    (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND ||
 	     v->status == GD_V_UNSUPPORTED || v->status == GD_V_UNKNOWN)) {
 		v->status = GD_V_WORKS;
-		gd_v_step(v, "The probe above ran on this GPU as the machine is: "
+		gd_v_step(v, GD_C_PROBE_INSTALL_FRAMEWORK, "The probe above ran on this GPU as the machine is: "
 			     "what remains is installing the framework build "
 			     "for this stack (workloads above)");
 	} else if (l->level == GD_EV_BROKEN && v->status == GD_V_WORKS) {
 		v->status = GD_V_WORKAROUND;
-		gd_v_step(v, "The probe failed although the stack looks complete: "
+		gd_v_step(v, GD_C_PROBE_FAILED_TRY_WORKAROUNDS, "The probe failed although the stack looks complete: "
 			     "run 'gpudoctor probe' for the details and "
 			     "'gpudoctor try' to test the known workarounds");
 	}
@@ -138,13 +169,15 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		out->n = 1;
 		judge_cpu(ctx, &out->v[0], inv);
 		for (size_t i = 0; i < m->n_not_gpus; i++)
-			gd_v_fact(&out->v[0], "%s [%04x:%04x] at %s is %s, not a GPU",
+			gd_v_fact(&out->v[0], GD_C_GPU_NOT_A_GPU,
+				  "%s [%04x:%04x] at %s is %s, not a GPU",
 				  m->not_gpus[i].name, m->not_gpus[i].vendor_id,
 				  m->not_gpus[i].device_id, m->not_gpus[i].bdf,
 				  !strcmp(m->not_gpus[i].kind, "bmc")
 					  ? "a server management controller's display"
 					  : "an emulated display adapter");
 		fold_evidence(ctx, m, out, ev);
+		gd_v_resolve_sources(ctx, &out->v[0]);
 		return 0;
 	}
 	out->n = m->n_gpus;
@@ -155,6 +188,8 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		if (out->v[i].status == GD_V_WORKS)
 			out->any_works = 1;
 	gd_v_strategies(ctx, m, out);
+	for (size_t i = 0; i < out->n; i++)
+		gd_v_resolve_sources(ctx, &out->v[i]);
 	return 0;
 }
 

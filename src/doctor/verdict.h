@@ -7,6 +7,7 @@
 #include "core/ctx.h"
 #include "discover/discover.h"
 #include "inventory/inventory.h"
+#include "codes.h"
 
 enum gd_verdict_status {
 	GD_V_WORKS,       /* ML work runs on this GPU as the machine is */
@@ -18,17 +19,29 @@ enum gd_verdict_status {
 };
 const char *gd_verdict_status_name(enum gd_verdict_status s); /* "works", ... */
 
+/* A fact or step: its stable code (codes.h) and its sentence. */
 struct gd_line {
+	enum gd_code code;
 	char text[600];
 };
 typedef GD_VEC(struct gd_line) gd_lines;
 
 struct gd_workload_advice {
+	enum gd_code code; /* advice.target or advice.stack */
 	char workload[32]; /* "ctranslate2", "pytorch", "llama.cpp" */
 	char verdict[32];  /* "works", "workaround", "no", "cpu", "unknown" */
 	char backend[32];  /* "ROCm", "CUDA", "Vulkan", "CPU" */
 	char text[600];
 	char install[400];
+};
+
+/* A kb source as the verdict cites it, resolved here so that no renderer
+ * goes back to the kb. title "" when the kb has none (renderers show the
+ * id), url "" for sources without a public page (field reports). */
+struct gd_verdict_source {
+	char id[128];
+	char title[512];
+	char url[512];
 };
 
 struct gd_verdict {
@@ -38,7 +51,7 @@ struct gd_verdict {
 	gd_lines facts;
 	gd_lines steps;
 	GD_VEC(struct gd_workload_advice) workloads;
-	gd_lines sources; /* kb source ids, in order of first use */
+	GD_VEC(struct gd_verdict_source) sources; /* in order of first use */
 };
 
 /* Extra evidence folded into verdicts: one line each from the probe and
@@ -57,6 +70,7 @@ enum gd_evidence_level {
 struct gd_evidence_line {
 	enum gd_vendor vendor;
 	enum gd_evidence_level level;
+	enum gd_code code; /* carried by the fact or step it becomes */
 	const char *text;
 };
 

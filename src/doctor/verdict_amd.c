@@ -15,11 +15,11 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 	if (gd_known(&g->pci.revision))
 		gd_fmt(rev, sizeof rev, " rev %02llx",
 		       (unsigned long long)g->pci.revision.v);
-	gd_v_fact(v, "PCI %s [%04x:%04x]%s, driver %s", g->pci.bdf,
+	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x]%s, driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id, rev,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
 	if (g->gfx[0])
-		gd_v_fact(v, "GPU target %s, from %s", g->gfx,
+		gd_v_fact(v, GD_C_AMD_GFX_TARGET, "GPU target %s, from %s", g->gfx,
 			  g->gfx_source[0] ? g->gfx_source : "?");
 	if (gd_known(&g->vram_total))
 		gd_fmt(mem, sizeof mem, "%.1f GiB %s",
@@ -33,12 +33,12 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 		       ", %.1f GiB shared system memory",
 		       (double)g->shared_mem.v / (1024.0 * 1024 * 1024));
 	if (gd_known(&g->cu_count))
-		gd_v_fact(v, "%llu compute units, %s",
+		gd_v_fact(v, GD_C_AMD_COMPUTE_UNITS, "%llu compute units, %s",
 			  (unsigned long long)g->cu_count.v, mem);
-	gd_v_fact(v, "%s: %s", g->integrated ? "integrated (APU)" : "discrete GPU",
+	gd_v_fact(v, GD_C_GPU_INTEGRATED, "%s: %s", g->integrated ? "integrated (APU)" : "discrete GPU",
 		  g->integrated_why[0] ? g->integrated_why : "no evidence either way");
 	if (g->n_kfd_nodes > 1)
-		gd_v_fact(v, "one GPU exposed as %zu KFD nodes (partitions)",
+		gd_v_fact(v, GD_C_AMD_KFD_PARTITIONS, "one GPU exposed as %zu KFD nodes (partitions)",
 			  g->n_kfd_nodes);
 }
 
@@ -48,31 +48,31 @@ static const char *amd_override(const struct gd_gpu *g, struct gd_verdict *v)
 	if (!g->ovr.var[0])
 		return g->gfx;
 	if (!g->ovr.valid) {
-		gd_v_fact(v, "%s=%s is invalid: %s", g->ovr.var, g->ovr.value,
+		gd_v_fact(v, GD_C_AMD_OVERRIDE_INVALID, "%s=%s is invalid: %s", g->ovr.var, g->ovr.value,
 			  g->ovr.why);
-		gd_v_step(v, "Fix or unset %s: it must be three decimal numbers "
+		gd_v_step(v, GD_C_AMD_OVERRIDE_FIX_INVALID, "Fix or unset %s: it must be three decimal numbers "
 			     "like 10.3.0 (unset %s)", g->ovr.var, g->ovr.var);
 		return g->gfx;
 	}
-	gd_v_fact(v, "%s=%s: ROCm will treat this GPU as %s", g->ovr.var,
+	gd_v_fact(v, GD_C_AMD_OVERRIDE_ACTIVE, "%s=%s: ROCm will treat this GPU as %s", g->ovr.var,
 		  g->ovr.value, g->ovr.gfx);
 	return g->ovr.gfx[0] ? g->ovr.gfx : g->gfx;
 }
 
 /* An override in effect: what the kb knows against it, and the builds it
  * breaks (one made for the real target carries no code for the spoof). */
-static void override_active(const json_t *t, const struct gd_gpu *g,
-			    struct gd_verdict *v)
+static void override_active(const struct gd_kb_target *t,
+			    const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-	const char *caveat = gd_kb_str(o, "caveat");
+	const char *caveat = t ? t->override.caveat : NULL;
 
 	if (!g->ovr.valid || !g->ovr.gfx[0] || !strcmp(g->ovr.gfx, g->gfx))
 		return;
 	if (caveat)
-		gd_v_fact(v, "about this override: %s", caveat);
-	gd_v_sources(v, json_object_get(o, "sources"));
-	gd_v_step(v, "Run builds made for %s itself (e.g. a source build with "
+		gd_v_fact(v, GD_C_AMD_OVERRIDE_CAVEAT, "about this override: %s", caveat);
+	if (t)
+		gd_v_sources(v, t->override.sources);
+	gd_v_step(v, GD_C_AMD_OVERRIDE_UNSET_FOR_NATIVE_BUILDS, "Run builds made for %s itself (e.g. a source build with "
 		     "%s code) without the override: unset %s for them; they "
 		     "carry no %s code", g->gfx, g->gfx, g->ovr.var, g->ovr.gfx);
 }
@@ -85,7 +85,7 @@ static void hip_installs(const struct gd_inventory *inv,
 	unsigned majors = 0, seen = 0;
 
 	if (!ri) {
-		gd_v_fact(v, "no ROCm / HIP runtime installed");
+		gd_v_fact(v, GD_C_ROCM_NOT_INSTALLED, "no ROCm / HIP runtime installed");
 		return;
 	}
 	for (size_t i = 0; inv && i < inv->n_rocm; i++) {
@@ -93,7 +93,7 @@ static void hip_installs(const struct gd_inventory *inv,
 
 		if (!r->hip_major)
 			continue;
-		gd_v_fact(v, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s%s",
+		gd_v_fact(v, GD_C_ROCM_HIP_RUNTIME, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s%s",
 			  gd_known(&r->version) ? r->version.v : "version unknown",
 			  r->hip_major, r->path, r->found_by,
 			  r->loader_pick ? " (the loader finds it first)" : "");
@@ -101,24 +101,23 @@ static void hip_installs(const struct gd_inventory *inv,
 			majors++;
 		seen |= 1u << (r->hip_major & 31);
 		if (r->hip_path_mismatch)
-			gd_v_step(v, "HIP_PATH points at %s (HIP %u), which is not the "
+			gd_v_step(v, GD_C_ROCM_HIP_PATH_MISMATCH, "HIP_PATH points at %s (HIP %u), which is not the "
 				     "runtime the loader uses: do not trust HIP_PATH; "
 				     "unset it or point it at the install you build "
 				     "against", r->path, r->hip_major);
 	}
 	if (majors > 1)
-		gd_v_fact(v, "%u different HIP runtime majors are installed: each "
+		gd_v_fact(v, GD_C_ROCM_HIP_MAJORS_MIXED, "%u different HIP runtime majors are installed: each "
 			     "program loads the libamdhip64.so.N it was built for, "
 			     "so a framework must match the install it will use",
 			  majors);
 }
 
-static const char *rocm_status(const json_t *t, const char **since)
+static const char *rocm_status(const struct gd_kb_target *t,
+			       const char **since)
 {
-	const json_t *rl = json_object_get(t, "rocm_linux");
-
-	*since = gd_kb_str(rl, "since");
-	return gd_kb_str(rl, "status") ? gd_kb_str(rl, "status") : "unknown";
+	*since = t ? t->rocm_linux.since : NULL;
+	return t && t->rocm_linux.status ? t->rocm_linux.status : "unknown";
 }
 
 static void vulkan_fallback(const struct gd_inventory *inv,
@@ -131,7 +130,7 @@ static void vulkan_fallback(const struct gd_inventory *inv,
 		if (!icd->software && icd->library_found &&
 		    (!strcmp(icd->driver, "radv") ||
 		     !strcmp(icd->driver, "amdvlk"))) {
-			gd_v_fact(v, "Vulkan driver %s is installed: llama.cpp's "
+			gd_v_fact(v, GD_C_AMD_VULKAN_DRIVER, "Vulkan driver %s is installed: llama.cpp's "
 				     "Vulkan backend can use this GPU",
 				  icd->driver);
 			*have_vk = 1;
@@ -141,30 +140,27 @@ static void vulkan_fallback(const struct gd_inventory *inv,
 }
 
 /* The install step for ROCm on this target, from the kb advice. */
-static void rocm_setup_steps(const json_t *t, const struct gd_rocm_install *ri,
+static void rocm_setup_steps(const struct gd_rocm_install *ri,
 			     const char *since, struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-
 	if (!ri && since) {
-		gd_v_step(v, "Install ROCm %s or newer (AMD's packages, or your "
+		gd_v_step(v, GD_C_ROCM_INSTALL_SINCE, "Install ROCm %s or newer (AMD's packages, or your "
 			     "distribution's rocm / hip-runtime-amd packages) in "
 			     "the version your framework build needs: see each "
 			     "workload's install line above", since);
 		return;
 	}
 	if (!ri) {
-		gd_v_step(v, "Install the ROCm/HIP runtime in the version your "
+		gd_v_step(v, GD_C_ROCM_INSTALL, "Install the ROCm/HIP runtime in the version your "
 			     "framework build was made for (the workloads above "
 			     "name it where it is known)");
 		return;
 	}
 	if (since && gd_known(&ri->version) &&
 	    gd_version_cmp(ri->version.v, since) < 0)
-		gd_v_step(v, "ROCm %s at %s is older than %s, the first release "
+		gd_v_step(v, GD_C_ROCM_UPGRADE, "ROCm %s at %s is older than %s, the first release "
 			     "that supports this GPU: upgrade",
 			  ri->version.v, ri->path, since);
-	(void)o;
 }
 
 static void amd_headline(struct gd_verdict *v, const char *title,
@@ -214,7 +210,8 @@ static int is_supported(const char *status)
 }
 
 /* The status alone; the steps come after, in the order a user takes them. */
-static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
+static enum gd_verdict_status amd_decide(const struct gd_kb_target *t,
+					 const char *status,
 					 const char *eff,
 					 const struct gd_gpu *g,
 					 const struct gd_rocm_install *ri,
@@ -237,28 +234,27 @@ static enum gd_verdict_status amd_decide(const json_t *t, const char *status,
 
 /* Steps for a GPU ROCm does not support but some frameworks run on: the
  * override, for the builds that carry no code for the real target. */
-static void override_step(const json_t *t, const char *eff,
+static void override_step(const struct gd_kb_target *t, const char *eff,
 			  const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *o = json_object_get(t, "override");
-	const char *ov = gd_kb_str(o, "value");
-	const char *caveat = gd_kb_str(o, "caveat");
+	const char *ov = t ? t->override.value : NULL;
+	const char *caveat = t ? t->override.caveat : NULL;
 
 	if (!ov || strcmp(eff, g->gfx))
 		return;
-	gd_v_step(v, "For framework builds without %s code (see the workloads "
+	gd_v_step(v, GD_C_AMD_OVERRIDE_USE_FOR_BUILDS, "For framework builds without %s code (see the workloads "
 		     "above), run them with HSA_OVERRIDE_GFX_VERSION=%s; a build "
 		     "made for %s itself needs no override%s%s",
 		  g->gfx, ov, g->gfx, caveat ? " — caveat: " : "",
 		  caveat ? caveat : "");
-	gd_v_sources(v, json_object_get(o, "sources"));
+	gd_v_sources(v, t->override.sources);
 }
 
 static void rocblas_step(const char *eff, int rocblas, struct gd_verdict *v)
 {
 	if (rocblas >= 0 && rocblas != GD_ROCBLAS_FALLBACK_ONLY)
 		return;
-	gd_v_step(v, "Install rocBLAS kernels for %s (AMD's rocBLAS package for "
+	gd_v_step(v, GD_C_ROCBLAS_INSTALL_KERNELS, "Install rocBLAS kernels for %s (AMD's rocBLAS package for "
 		     "a ROCm release that ships them, or a community build), or "
 		     "point ROCBLAS_TENSILE_LIBPATH at a library directory that "
 		     "has them", eff);
@@ -272,7 +268,7 @@ static void hidden_step(const struct gd_machine *m, const struct gd_gpu *g,
 	if (!g->hidden)
 		return;
 	gd_strategy_dgpu_ids(m, 1, ids, sizeof ids);
-	gd_v_step(v, "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU "
+	gd_v_step(v, GD_C_VISIBILITY_UNHIDE_ROCM, "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU "
 		     "from ROCm: unset them%s%s", !g->integrated && ids[0]
 		     ? ", or list it: export ROCR_VISIBLE_DEVICES=" : "",
 		  !g->integrated && ids[0] ? ids : "");
@@ -285,7 +281,7 @@ static void vulkan_step(const struct gd_verdict *v, int have_vk,
 	if (have_vk || !(gd_v_advice_any(v, "works", "Vulkan") ||
 			 v->status == GD_V_UNSUPPORTED))
 		return;
-	gd_v_step(out, "For llama.cpp's Vulkan backend, install Mesa's RADV "
+	gd_v_step(out, GD_C_AMD_VULKAN_INSTALL_RADV, "For llama.cpp's Vulkan backend, install Mesa's RADV "
 		       "driver (Debian/Ubuntu: sudo apt install "
 		       "mesa-vulkan-drivers) and build llama.cpp with "
 		       "-DGGML_VULKAN=ON");
@@ -307,16 +303,16 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 	if (!other || g->hidden)
 		return;
 	if (g->integrated) {
-		gd_v_fact(v, "this APU sits beside a discrete AMD GPU (%s)",
+		gd_v_fact(v, GD_C_AMD_APU_BESIDE_DGPU, "this APU sits beside a discrete AMD GPU (%s)",
 			  other->gfx[0] ? other->gfx : other->pci.bdf);
 		if (!other->hidden && ids[0])
-			gd_v_step(v, "Use the discrete GPU for ML work and hide this "
+			gd_v_step(v, GD_C_AMD_APU_HIDE, "Use the discrete GPU for ML work and hide this "
 				     "APU from ROCm: export ROCR_VISIBLE_DEVICES=%s",
 				  ids);
 	} else if (!other->hidden && ids[0]) {
-		gd_v_fact(v, "ROCm also sees the integrated GPU (%s) beside this one",
+		gd_v_fact(v, GD_C_AMD_IGPU_BESIDE, "ROCm also sees the integrated GPU (%s) beside this one",
 			  other->gfx[0] ? other->gfx : other->pci.bdf);
-		gd_v_step(v, "Hide the APU so frameworks use this GPU: export "
+		gd_v_step(v, GD_C_AMD_APU_HIDE, "Hide the APU so frameworks use this GPU: export "
 			     "ROCR_VISIBLE_DEVICES=%s", ids);
 	}
 }
@@ -332,27 +328,24 @@ static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
 			  const struct gd_gpu *g, const char *title,
 			  struct gd_verdict *v)
 {
+	struct gd_kb_no_kfd nk;
 	int have_vk;
 
 	v->status = GD_V_UNSUPPORTED;
 	gd_fmt(v->headline, sizeof v->headline, "%s: ROCm cannot use this "
 	       "GPU (%s: KFD never supported it)", title, g->amd_no_kfd);
-	const json_t *e;
-	size_t i;
-
-	gd_v_fact(v, "%s", g->gfx_why);
-	json_array_foreach(gd_kb_get(ctx->kb, "amd_no_kfd"), i, e)
-		if (!strcmp(gd_kb_str(e, "family") ? gd_kb_str(e, "family") : "",
-			    g->amd_no_kfd)) {
-			gd_v_sources(v, json_object_get(e, "sources"));
-			break;
-		}
+	gd_v_fact(v, GD_C_AMD_NO_KFD_FAMILY, "%s", g->gfx_why);
+	if (gd_kb_amd_no_kfd_get(ctx->kb, g->pci.device_id,
+				 gd_known(&g->pci_name) ? g->pci_name.v : "",
+				 &nk) == 0)
+		gd_v_sources(v, nk.sources);
 	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
 	vulkan_fallback(inv, v, &have_vk);
 	if (!amdgpu_bound(g))
-		gd_v_step(v, "Vulkan (RADV) needs amdgpu, not radeon, bound to "
-			     "this GPU: boot with radeon.si_support=0 "
-			     "amdgpu.si_support=1");
+		gd_v_step(v, GD_C_AMD_VULKAN_BIND_AMDGPU,
+			  "Vulkan (RADV) needs amdgpu, not radeon, bound to "
+			  "this GPU: boot with radeon.si_support=0 "
+			  "amdgpu.si_support=1");
 	vulkan_step(v, have_vk, v);
 }
 
@@ -360,7 +353,10 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,
 		    struct gd_verdict *v)
 {
-	const json_t *t = g->gfx[0] ? gd_kb_target(ctx->kb, g->gfx) : NULL;
+	struct gd_kb_target tk;
+	const struct gd_kb_target *t =
+		g->gfx[0] && gd_kb_target_get(ctx->kb, g->gfx, &tk) == 0 ? &tk
+									 : NULL;
 	const struct gd_rocm_install *ri = gd_v_rocm_pick(inv);
 	char title[300];
 	const char *since = NULL, *status, *eff;
@@ -378,21 +374,23 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		       "%s: GPU target unknown (%s)", title,
 		       g->gfx_source[0] ? g->gfx_source : "no KFD node and no kb entry for this PCI id");
 		if (!m->kernel.kfd_present && !amdgpu_bound(g))
-			gd_v_step(v, "Load the amdgpu kernel driver (sudo modprobe amdgpu); "
+			gd_v_step(v, GD_C_AMD_DRIVER_LOAD, "Load the amdgpu kernel driver (sudo modprobe amdgpu); "
 				     "without /sys/class/kfd ROCm sees no GPU");
 		return;
 	}
 	status = rocm_status(t, &since);
-	gd_v_sources(v, json_object_get(json_object_get(t, "rocm_linux"), "sources"));
+	if (t)
+		gd_v_sources(v, t->rocm_linux.sources);
 	eff = amd_override(g, v);
 	if (g->visible_note[0])
-		gd_v_fact(v, "%s", g->visible_note);
+		gd_v_fact(v, GD_C_VISIBILITY_NOTE, "%s", g->visible_note);
 	if (!m->kernel.kfd_present && amdgpu_bound(g))
-		gd_v_step(v, "amdgpu drives this GPU but the KFD interface "
-			     "(/sys/class/kfd) is missing: use a kernel built with "
-			     "CONFIG_HSA_AMD");
+		gd_v_step(v, GD_C_AMD_KFD_NOT_IN_KERNEL,
+			  "amdgpu drives this GPU but the KFD interface "
+			  "(/sys/class/kfd) is missing: use a kernel built with "
+			  "CONFIG_HSA_AMD");
 	else if (!m->kernel.kfd_present)
-		gd_v_step(v, "The KFD interface (/sys/class/kfd) is missing: load "
+		gd_v_step(v, GD_C_AMD_KFD_MISSING, "The KFD interface (/sys/class/kfd) is missing: load "
 			     "amdgpu (sudo modprobe amdgpu) with a kernel built with "
 			     "CONFIG_HSA_AMD");
 	gd_v_access_steps(v, g);
@@ -405,7 +403,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	v->status = amd_decide(t, status, eff, g, ri, rocblas, v);
 	hidden_step(m, g, v);
 	if (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND) {
-		rocm_setup_steps(t, ri, since, v);
+		rocm_setup_steps(ri, since, v);
 		if (ri) /* else installing ROCm brings rocBLAS */
 			rocblas_step(eff, rocblas, v);
 	}
@@ -413,6 +411,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		override_step(t, eff, g, v);
 	override_active(t, g, v);
 	vulkan_step(v, have_vk, v);
-	gd_v_sources(v, json_object_get(t, "sources"));
+	if (t)
+		gd_v_sources(v, t->sources);
 	amd_headline(v, title, status, since, eff, g);
 }

@@ -10,42 +10,47 @@
 static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		     const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
+	struct gd_kb_cc ccs;
+	const struct gd_kb_cc *cc =
+		g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs : NULL;
 
-	gd_v_fact(v, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
+	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
-	if (gd_known(&g->nv_uuid))
-		gd_v_fact(v, "UUID %s", g->nv_uuid.v);
+	if (gd_known(&g->nv.uuid))
+		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv.uuid.v);
 	if (cc)
-		gd_v_fact(v, "compute capability %s (%s, %s)",
-			  gd_kb_str(cc, "cc") ? gd_kb_str(cc, "cc") : "?",
-			  g->sm, gd_kb_str(cc, "arch") ? gd_kb_str(cc, "arch") : "?");
-	else if (g->sm[0])
-		gd_v_fact(v, "compute capability %s (%s)", g->sm,
-			  g->nv_arch[0] ? g->nv_arch : "architecture unknown");
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY, "compute capability %s (%s, %s)",
+			  cc->cc ? cc->cc : "?", g->nv.sm, cc->arch ? cc->arch : "?");
+	else if (g->nv.sm[0])
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY,
+			  "compute capability %s (%s)", g->nv.sm,
+			  g->nv.arch[0] ? g->nv.arch : "architecture unknown");
 	else
-		gd_v_fact(v, "compute capability unknown: the knowledge base has "
-			     "neither PCI id 0x%04x nor its pci.ids chip name",
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,
+			  "compute capability unknown: the knowledge base has "
+			  "neither PCI id 0x%04x nor its pci.ids chip name",
 			  g->pci.device_id);
-	if (g->sm[0] && gd_startswith(g->sm_src, "from pci.ids"))
-		gd_v_fact(v, "%s %s: the knowledge base has no entry for PCI id "
-			     "0x%04x", g->sm, g->sm_src, g->pci.device_id);
-	if (g->nv_last_driver[0])
-		gd_v_fact(v, "NVIDIA's %s driver series is the last that "
-			     "supports %s GPUs", g->nv_last_driver, g->nv_arch);
-	if (cc && gd_kb_str(cc, "last_cuda"))
-		gd_v_fact(v, "CUDA %s is the last release that supports %s",
-			  gd_kb_str(cc, "last_cuda"), g->sm);
+	if (g->nv.sm[0] && gd_startswith(g->nv.sm_src, "from pci.ids"))
+		gd_v_fact(v, GD_C_NVIDIA_SM_FROM_CHIP,
+			  "%s %s: the knowledge base has no entry for PCI id "
+			  "0x%04x", g->nv.sm, g->nv.sm_src, g->pci.device_id);
+	if (g->nv.last_driver[0])
+		gd_v_fact(v, GD_C_NVIDIA_LAST_DRIVER,
+			  "NVIDIA's %s driver series is the last that "
+			  "supports %s GPUs", g->nv.last_driver, g->nv.arch);
+	if (cc && cc->last_cuda)
+		gd_v_fact(v, GD_C_NVIDIA_LAST_CUDA, "CUDA %s is the last release that supports %s",
+			  cc->last_cuda, g->nv.sm);
 	if (cc)
-		gd_v_sources(v, json_object_get(cc, "sources"));
+		gd_v_sources(v, cc->sources);
 	if (inv && gd_known(&inv->cuda_driver))
-		gd_v_fact(v, "NVIDIA driver %s%s%s%s", inv->cuda_driver.v,
+		gd_v_fact(v, GD_C_NVIDIA_DRIVER, "NVIDIA driver %s%s%s%s", inv->cuda_driver.v,
 			  gd_known(&inv->cuda_driver_api) ? " (CUDA " : "",
 			  gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v : "",
 			  gd_known(&inv->cuda_driver_api) ? ")" : "");
 	for (size_t i = 0; inv && i < inv->n_cuda; i++)
-		gd_v_fact(v, "CUDA toolkit %s at %s",
+		gd_v_fact(v, GD_C_CUDA_TOOLKIT, "CUDA toolkit %s at %s",
 			  gd_known(&inv->cuda[i].version) ? inv->cuda[i].version.v : "?",
 			  inv->cuda[i].path);
 }
@@ -63,19 +68,14 @@ static unsigned driver_cuda_major(const struct gd_inventory *inv)
  * capability whose code left PyTorch's wheels before CUDA dropped it
  * (Maxwell, Pascal: not in cu128) names its own line. */
 static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
-			      unsigned major, const json_t *cc)
+			      unsigned major, const struct gd_kb_cc *cc)
 {
-	const json_t *by = json_object_get(
-		json_object_get(json_object_get(gd_kb_get(ctx->kb, "workloads"),
-						"pytorch"), "cuda"),
-		"install_by_cuda_major");
-	char key[16];
-	const char *line;
+	const char *line = cc && cc->pytorch_install
+				   ? cc->pytorch_install
+				   : gd_kb_workload_install_for(ctx->kb,
+								GD_KB_WL_PYTORCH,
+								"cuda", major);
 
-	gd_fmt(key, sizeof key, "%u", major);
-	line = gd_kb_str(cc, "pytorch_install");
-	if (!line)
-		line = json_string_value(json_object_get(by, key));
 	for (size_t i = 0; line && i < v->workloads.n; i++)
 		if (!strcmp(v->workloads.v[i].workload, "pytorch"))
 			gd_strlcpy(v->workloads.v[i].install, line,
@@ -92,28 +92,30 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 
 	if (bound)
 		return 1;
-	if (installed && g->nv_last_driver[0] &&
+	if (installed && g->nv.last_driver[0] &&
 	    strtoul(inv->cuda_driver.v, NULL, 10) >
-		    strtoul(g->nv_last_driver, NULL, 10))
-		gd_v_step(v, "The NVIDIA driver %s is newer than the %s series, "
-			     "the last that supports %s GPUs: it does not drive "
-			     "this GPU; install the %s series", inv->cuda_driver.v,
-			  g->nv_last_driver, g->nv_arch, g->nv_last_driver);
+		    strtoul(g->nv.last_driver, NULL, 10))
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_TOO_NEW,
+			  "The NVIDIA driver %s is newer than the %s series, "
+			  "the last that supports %s GPUs: it does not drive "
+			  "this GPU; install the %s series", inv->cuda_driver.v,
+			  g->nv.last_driver, g->nv.arch, g->nv.last_driver);
 	else if (installed)
-		gd_v_step(v, "The NVIDIA driver %s is installed but its kernel "
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_NOT_BOUND, "The NVIDIA driver %s is installed but its kernel "
 			     "module does not drive this GPU%s: %sload it (sudo "
 			     "modprobe nvidia) and reboot if it does not bind",
 			  inv->cuda_driver.v, nouveau ? " (nouveau does)" : "",
 			  nouveau ? "blacklist nouveau (echo 'blacklist nouveau' | "
 				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
 				    "sudo update-initramfs -u), then " : "");
-	else if (g->nv_last_driver[0])
-		gd_v_step(v, "Install NVIDIA's %s driver series, the last that "
-			     "supports %s GPUs (newer drivers do not drive this "
-			     "one), and reboot%s", g->nv_last_driver, g->nv_arch,
+	else if (g->nv.last_driver[0])
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL_LEGACY,
+			  "Install NVIDIA's %s driver series, the last that "
+			  "supports %s GPUs (newer drivers do not drive this "
+			  "one), and reboot%s", g->nv.last_driver, g->nv.arch,
 			  nouveau ? "; it replaces nouveau, which has no CUDA" : "");
 	else
-		gd_v_step(v, "Install NVIDIA's driver (Debian: nvidia-driver from "
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL, "Install NVIDIA's driver (Debian: nvidia-driver from "
 			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "
 			     "reboot%s", nouveau ? "; it replaces nouveau, which "
 						    "has no CUDA" : "");
@@ -128,30 +130,36 @@ static int legacy_steps(const struct gd_gpu *g, const char *last,
 	if (last) {
 		unsigned last_major = (unsigned)strtoul(last, NULL, 10);
 
-		gd_v_step(v, "CUDA releases after %s no longer support %s: use "
-			     "framework builds for CUDA %s or older (PyTorch: the "
-			     "newest wheel built for it), not the current ones",
-			  last, g->sm, last);
+		gd_v_step(v, GD_C_NVIDIA_ARCH_DROPPED,
+			  "CUDA releases after %s no longer support %s: use "
+			  "framework builds for CUDA %s or older (PyTorch: the "
+			  "newest wheel built for it), not the current ones",
+			  last, g->nv.sm, last);
 		if (!*major || last_major < *major)
 			*major = last_major;
 	}
-	if (g->nv_last_driver[0])
-		gd_v_step(v, "Stay on NVIDIA's %s driver series (the legacy "
-			     "branch for %s): a newer driver does not drive this "
-			     "GPU", g->nv_last_driver, g->nv_arch);
+	if (g->nv.last_driver[0])
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_STAY_LEGACY,
+			  "Stay on NVIDIA's %s driver series (the legacy "
+			  "branch for %s): a newer driver does not drive this "
+			  "GPU", g->nv.last_driver, g->nv.arch);
 	return last != NULL;
 }
 
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
-	const json_t *cc = g->sm[0] ? gd_kb_nvidia_cc(ctx->kb, g->sm) : NULL;
-	const char *last = gd_kb_str(cc, "last_cuda")
-				   ? gd_kb_str(cc, "last_cuda")
-				   : g->nv_last_cuda[0] ? g->nv_last_cuda : NULL;
+	struct gd_kb_cc ccs;
+	const struct gd_kb_cc *cc =
+		g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs
+									 : NULL;
+	const char *last = cc ? cc->last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
 	int too_old = 0, dropped = 0;
+
+	if (!last && g->nv.last_cuda[0])
+		last = g->nv.last_cuda;
 
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	nv_facts(ctx, inv, g, v);
@@ -170,17 +178,17 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		if (c->driver_ok != 0)
 			continue;
 		too_old = 1;
-		gd_v_fact(v, "%s %s needs driver >= %s", c->lib, c->version,
+		gd_v_fact(v, GD_C_CUDA_DRIVER_TOO_OLD, "%s %s needs driver >= %s", c->lib, c->version,
 			  c->min_driver);
-		gd_v_step(v, "Upgrade the NVIDIA driver to %s or newer, or use "
+		gd_v_step(v, GD_C_CUDA_DRIVER_UPGRADE, "Upgrade the NVIDIA driver to %s or newer, or use "
 			     "builds for an older CUDA (%s)", c->min_driver, c->why);
 	}
 	dropped = legacy_steps(g, last, v, &major);
 	if (g->hidden)
-		gd_v_step(v, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
+		gd_v_step(v, GD_C_VISIBILITY_UNHIDE_CUDA, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
 			     "or include this GPU%s%s", g->visible_note,
-			  gd_known(&g->nv_uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
-			  gd_known(&g->nv_uuid) ? g->nv_uuid.v : "");
+			  gd_known(&g->nv.uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
+			  gd_known(&g->nv.uuid) ? g->nv.uuid.v : "");
 	v->status = too_old || g->hidden ? GD_V_SETUP
 		    : dropped		     ? GD_V_WORKAROUND
 					     : GD_V_WORKS;

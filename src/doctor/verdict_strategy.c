@@ -33,7 +33,7 @@ static void add_try_step(struct gd_verdict *v, const struct gd_strategy_list *l,
 		if (strstr(v->steps.v[i].text, list))
 			return;
 	if (n)
-		gd_v_step(v, "If ML work fails or hangs, let 'gpudoctor try -- "
+		gd_v_step(v, GD_C_STRATEGY_TRY, "If ML work fails or hangs, let 'gpudoctor try -- "
 			     "YOUR COMMAND' test the known workarounds one by "
 			     "one (%d: %s) and '--save' the first that works",
 			  n, list);
@@ -47,7 +47,7 @@ static void add_user_steps(struct gd_verdict *v,
 
 		if (s->gpu != gpu || s->kind != GD_STRAT_USER_STEP)
 			continue;
-		gd_v_step(v, "If it still hangs (not applied by gpudoctor): %s%s%s",
+		gd_v_step(v, GD_C_STRATEGY_USER_STEP, "If it still hangs (not applied by gpudoctor): %s%s%s",
 			  s->steps, s->reason[0] ? " — " : "", s->reason);
 	}
 }
@@ -58,7 +58,7 @@ void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 	struct gd_strategy_list l;
 
 	memset(&l, 0, sizeof l);
-	if (!m->n_gpus || gd_strategy_candidates(ctx, gd_kb_root(ctx->kb), m, &l) < 0) {
+	if (!m->n_gpus || gd_strategy_candidates(ctx, m, &l) < 0) {
 		gd_strategy_list_free(&l);
 		return;
 	}

@@ -8,31 +8,34 @@
 #include "kb/kb.h"
 #include "verdict_util.h"
 
-static void push_line(gd_lines *lines, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-static void push_line(gd_lines *lines, const char *fmt, va_list ap)
+static void push_line(gd_lines *lines, enum gd_code code, const char *fmt,
+		      va_list ap) __attribute__((format(printf, 3, 0)));
+static void push_line(gd_lines *lines, enum gd_code code, const char *fmt,
+		      va_list ap)
 {
 	struct gd_line *l = gd_vec_push(lines);
 
-	if (l)
-		gd_vfmt(l->text, sizeof l->text, fmt, ap);
+	if (!l)
+		return;
+	l->code = code;
+	gd_vfmt(l->text, sizeof l->text, fmt, ap);
 }
 
-void gd_v_fact(struct gd_verdict *v, const char *fmt, ...)
+void gd_v_fact(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	push_line(&v->facts, fmt, ap);
+	push_line(&v->facts, code, fmt, ap);
 	va_end(ap);
 }
 
-void gd_v_step(struct gd_verdict *v, const char *fmt, ...)
+void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	push_line(&v->steps, fmt, ap);
+	push_line(&v->steps, code, fmt, ap);
 	va_end(ap);
 	/* the same step reached by two facts (cudart and cuBLAS both too new
 	 * for the driver) is said once */
@@ -45,28 +48,37 @@ void gd_v_step(struct gd_verdict *v, const char *fmt, ...)
 
 void gd_v_source(struct gd_verdict *v, const char *id)
 {
-	struct gd_line *l;
+	struct gd_verdict_source *l;
 
 	if (!id || !*id)
 		return;
 	for (size_t i = 0; i < v->sources.n; i++)
-		if (!strcmp(v->sources.v[i].text, id))
+		if (!strcmp(v->sources.v[i].id, id))
 			return;
 	l = gd_vec_push(&v->sources);
-	if (l)
-		gd_strlcpy(l->text, id, sizeof l->text);
+	if (l) {
+		memset(l, 0, sizeof *l);
+		gd_strlcpy(l->id, id, sizeof l->id);
+	}
 }
 
-void gd_v_sources(struct gd_verdict *v, const json_t *ids)
+void gd_v_resolve_sources(gd_ctx *ctx, struct gd_verdict *v)
 {
-	size_t i;
-	json_t *id;
+	for (size_t i = 0; i < v->sources.n; i++) {
+		struct gd_verdict_source *l = &v->sources.v[i];
+		struct gd_kb_source s;
 
-	if (json_is_string(ids)) {
-		gd_v_source(v, json_string_value(ids));
-		return;
+		if (gd_kb_source_get(ctx->kb, l->id, &s) < 0)
+			continue;
+		gd_strlcpy(l->title, s.title ? s.title : "", sizeof l->title);
+		gd_strlcpy(l->url, s.url ? s.url : "", sizeof l->url);
 	}
-	json_array_foreach(ids, i, id) gd_v_source(v, json_string_value(id));
+}
+
+void gd_v_sources(struct gd_verdict *v, struct gd_kb_list ids)
+{
+	for (size_t i = 0; i < gd_kb_list_n(ids); i++)
+		gd_v_source(v, gd_kb_list_at(ids, i));
 }
 
 static const char *stack_name(const char *stack)
@@ -83,35 +95,35 @@ static const char *stack_name(const char *stack)
 void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 			      const char *stack, const char *verdict)
 {
-	static const char *wl[] = {"ctranslate2", "pytorch", "llama.cpp"};
-	const json_t *w = gd_kb_get(ctx->kb, "workloads");
-
-	for (size_t i = 0; i < sizeof wl / sizeof *wl; i++) {
-		const json_t *a = json_object_get(json_object_get(w, wl[i]), stack);
-		const char *text = gd_kb_str(a, "text") ? gd_kb_str(a, "text")
-							: gd_kb_str(a, "caveats");
+	for (int i = 0; i < GD_KB_N_WORKLOADS; i++) {
+		struct gd_kb_advice a;
+		const char *text;
 		struct gd_workload_advice *adv;
 
-		if (!a)
+		if (gd_kb_workload_get(ctx->kb, (enum gd_kb_workload)i, stack,
+				       &a) < 0)
 			continue;
+		text = a.text ? a.text : a.caveats;
 		adv = gd_vec_push(&v->workloads);
 		if (!adv)
 			return;
-		gd_strlcpy(adv->workload, wl[i], sizeof adv->workload);
+		adv->code = GD_C_ADVICE_STACK;
+		gd_strlcpy(adv->workload, gd_kb_workload_name((enum gd_kb_workload)i),
+			   sizeof adv->workload);
 		gd_strlcpy(adv->verdict, verdict, sizeof adv->verdict);
 		gd_strlcpy(adv->backend, stack_name(stack), sizeof adv->backend);
 		gd_strlcpy(adv->text, text ? text : "", sizeof adv->text);
-		gd_strlcpy(adv->install, gd_kb_str(a, "install") ? gd_kb_str(a, "install") : "",
+		gd_strlcpy(adv->install, a.install ? a.install : "",
 			   sizeof adv->install);
-		gd_v_sources(v, json_object_get(a, "sources"));
+		gd_v_sources(v, a.sources);
 	}
 }
 
 /* "AMD Radeon RX 5700 XT (RDNA 1, gfx1010)" */
-void gd_v_gpu_title(const struct gd_gpu *g, const json_t *t, char *buf,
-		    size_t cap)
+void gd_v_gpu_title(const struct gd_gpu *g, const struct gd_kb_target *t,
+		    char *buf, size_t cap)
 {
-	const char *fam = gd_kb_str(t, "family");
+	const char *fam = t ? t->family : NULL;
 	char name[200];
 
 	/* the same name `list` prints, unknown ones included */
@@ -120,8 +132,8 @@ void gd_v_gpu_title(const struct gd_gpu *g, const json_t *t, char *buf,
 		gd_fmt(buf, cap, "%s (%s, %s)", name, fam, g->gfx);
 	else if (g->gfx[0])
 		gd_fmt(buf, cap, "%s (%s)", name, g->gfx);
-	else if (g->sm[0])
-		gd_fmt(buf, cap, "%s (%s)", name, g->sm);
+	else if (g->nv.sm[0])
+		gd_fmt(buf, cap, "%s (%s)", name, g->nv.sm);
 	else
 		gd_fmt(buf, cap, "%s", name);
 }
@@ -131,16 +143,16 @@ void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g)
 	const struct gd_access *a = &g->access;
 
 	if (a->kfd.st == GD_KNOWN && !a->kfd_ok)
-		gd_v_fact(v, "/dev/kfd: %s", a->kfd.v);
+		gd_v_fact(v, GD_C_ACCESS_KFD, "/dev/kfd: %s", a->kfd.v);
 	if (a->render.st == GD_KNOWN && !a->render_ok)
-		gd_v_fact(v, "render node: %s", a->render.v);
+		gd_v_fact(v, GD_C_ACCESS_RENDER, "render node: %s", a->render.v);
 	if ((a->kfd.st == GD_KNOWN && !a->kfd_ok) ||
 	    (a->render.st == GD_KNOWN && !a->render_ok)) {
 		if (a->fix[0])
-			gd_v_step(v, "Give your user access to the GPU: %s",
+			gd_v_step(v, GD_C_ACCESS_GRANT, "Give your user access to the GPU: %s",
 				  a->fix);
 		if (a->in_container && a->container_flags[0])
-			gd_v_step(v, "In a container, start it with %s",
+			gd_v_step(v, GD_C_ACCESS_CONTAINER, "In a container, start it with %s",
 				  a->container_flags);
 	}
 }
@@ -179,68 +191,70 @@ void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,
 
 	*covered = kind;
 	if (!inv || !inv->n_rocblas) {
-		gd_v_fact(v, "rocBLAS: no rocBLAS library directory found");
+		gd_v_fact(v, GD_C_ROCBLAS_NOT_FOUND, "rocBLAS: no rocBLAS library directory found");
 		return;
 	}
 	switch (kind) {
 	case GD_ROCBLAS_TENSILE_LAZY:
 	case GD_ROCBLAS_TENSILE_SINGLE:
-		gd_v_fact(v, "rocBLAS: Tensile GEMM kernels for %s are installed",
+		gd_v_fact(v, GD_C_ROCBLAS_TENSILE, "rocBLAS: Tensile GEMM kernels for %s are installed",
 			  gfx);
 		break;
 	case GD_ROCBLAS_FALLBACK_ONLY:
-		gd_v_fact(v, "rocBLAS: only fallback kernels for %s (no Tensile "
+		gd_v_fact(v, GD_C_ROCBLAS_FALLBACK_ONLY, "rocBLAS: only fallback kernels for %s (no Tensile "
 			     "library): GEMM runs on slow generic kernels", gfx);
 		break;
 	default:
-		gd_v_fact(v, "rocBLAS: no kernels for %s in any rocBLAS library "
+		gd_v_fact(v, GD_C_ROCBLAS_NO_KERNELS, "rocBLAS: no kernels for %s in any rocBLAS library "
 			     "directory found", gfx);
 	}
 }
 
-void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v, const json_t *t)
+void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v,
+		       const struct gd_kb_target *t)
 {
-	const json_t *issues = json_object_get(t, "issues");
-	size_t i;
-	json_t *id;
+	for (size_t i = 0; t && i < gd_kb_list_n(t->issues); i++) {
+		struct gd_kb_issue is;
+		const char *st;
 
-	json_array_foreach(issues, i, id) {
-		const json_t *is = gd_kb_issue(ctx->kb, json_string_value(id));
-		const char *title = gd_kb_str(is, "title");
-		const char *url = gd_kb_str(is, "url");
-		const char *st = gd_kb_str(is, "status");
-
-		if (!is)
+		if (gd_kb_issue_get(ctx->kb, gd_kb_list_at(t->issues, i), &is) < 0)
 			continue;
+		st = is.status;
 		if (st && !strcmp(st, "unknown"))
 			st = NULL;
-		gd_v_fact(v, "known issue: %s%s%s%s%s%s", title ? title : "?",
-			  st ? " (" : "", st ? st : "", st ? ")" : "",
-			  url ? " — " : "", url ? url : "");
-		gd_v_sources(v, json_object_get(is, "sources"));
+		gd_v_fact(v, GD_C_KB_KNOWN_ISSUE, "known issue: %s%s%s%s%s%s",
+			  is.title ? is.title : "?", st ? " (" : "",
+			  st ? st : "", st ? ")" : "", is.url ? " — " : "",
+			  is.url ? is.url : "");
+		gd_v_sources(v, is.sources);
 	}
 }
 
-void gd_v_workload_advice(struct gd_verdict *v, const json_t *t)
+static const char *or_empty(const char *s)
 {
-	static const char *wl[] = {"ctranslate2", "pytorch", "llama.cpp"};
-	const json_t *adv = json_object_get(t, "advice");
+	return s ? s : "";
+}
 
-	for (size_t i = 0; i < sizeof wl / sizeof *wl; i++) {
-		const json_t *a = json_object_get(adv, wl[i]);
+void gd_v_workload_advice(struct gd_verdict *v, const struct gd_kb_target *t)
+{
+	for (int i = 0; t && i < GD_KB_N_WORKLOADS; i++) {
+		const struct gd_kb_advice *a = &t->advice[i];
 		struct gd_workload_advice *w;
 
-		if (!a)
+		if (!a->present)
 			continue;
 		w = gd_vec_push(&v->workloads);
 		if (!w)
 			return;
-		gd_strlcpy(w->workload, wl[i], sizeof w->workload);
-		gd_strlcpy(w->verdict, gd_kb_str(a, "verdict") ? gd_kb_str(a, "verdict") : "unknown", sizeof w->verdict);
-		gd_strlcpy(w->backend, gd_kb_str(a, "backend") ? gd_kb_str(a, "backend") : "", sizeof w->backend);
-		gd_strlcpy(w->text, gd_kb_str(a, "text") ? gd_kb_str(a, "text") : "", sizeof w->text);
-		gd_strlcpy(w->install, gd_kb_str(a, "install") ? gd_kb_str(a, "install") : "", sizeof w->install);
-		gd_v_sources(v, json_object_get(a, "sources"));
+		w->code = GD_C_ADVICE_TARGET;
+		gd_strlcpy(w->workload, gd_kb_workload_name((enum gd_kb_workload)i),
+			   sizeof w->workload);
+		gd_strlcpy(w->verdict, a->verdict ? a->verdict : "unknown",
+			   sizeof w->verdict);
+		gd_strlcpy(w->backend, or_empty(a->backend), sizeof w->backend);
+		gd_strlcpy(w->text, or_empty(a->text), sizeof w->text);
+		gd_strlcpy(w->install, or_empty(a->install), sizeof w->install);
+		gd_v_sources(v, a->sources);
 	}
 }
 

@@ -2,25 +2,27 @@
 #ifndef GD_VERDICT_UTIL_H
 #define GD_VERDICT_UTIL_H
 
-#include <jansson.h>
-
+#include "kb/kb.h"
 #include "verdict.h"
 
-void gd_v_fact(struct gd_verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void gd_v_step(struct gd_verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void gd_v_fact(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void gd_v_source(struct gd_verdict *v, const char *id);
-void gd_v_sources(struct gd_verdict *v, const json_t *ids);
-void gd_v_gpu_title(const struct gd_gpu *g, const json_t *t, char *buf,
-		    size_t cap);
+void gd_v_sources(struct gd_verdict *v, struct gd_kb_list ids);
+/* Titles and URLs of the cited sources, from the kb (once, at the end). */
+void gd_v_resolve_sources(gd_ctx *ctx, struct gd_verdict *v);
+void gd_v_gpu_title(const struct gd_gpu *g, const struct gd_kb_target *t,
+		    char *buf, size_t cap);
 void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g);
 int gd_v_access_blocked(const struct gd_gpu *g);
 const struct gd_rocm_install *gd_v_rocm_pick(const struct gd_inventory *inv);
 void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,
 			const char *gfx, int *covered);
-void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v, const json_t *t);
-void gd_v_workload_advice(struct gd_verdict *v, const json_t *t);
+void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v,
+		       const struct gd_kb_target *t);
+void gd_v_workload_advice(struct gd_verdict *v, const struct gd_kb_target *t);
 /* Some workload's advice has this verdict (and this backend, unless NULL). */
 int gd_v_advice_any(const struct gd_verdict *v, const char *verdict,
 		    const char *backend);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kb/kb.h"
 #include "inv_int.h"
 
 static const char *const cuda_bases[] = {
@@ -278,10 +277,9 @@ static void find_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 static void add_check(gd_ctx *ctx, struct gd_inventory *inv, const char *lib,
 		      const char *cuda, const char *path)
 {
-	const json_t *kb = ctx->kb ? gd_kb_root(ctx->kb) : NULL;
-	const char *drv = gd_known(&inv->cuda_driver) ? inv->cuda_driver.v : NULL;
 	struct gd_cuda_check *c;
 
+	(void)ctx;
 	for (size_t i = 0; i < inv->n_cuda_checks; i++)
 		if (!strcmp(inv->cuda_checks[i].lib, lib) &&
 		    !strcmp(inv->cuda_checks[i].path, path))
@@ -291,8 +289,10 @@ static void add_check(gd_ctx *ctx, struct gd_inventory *inv, const char *lib,
 		return;
 	gd_strlcpy(c->lib, lib, sizeof c->lib);
 	gd_strlcpy(c->path, path, sizeof c->path);
-	gd_cuda_driver_check(kb, drv, cuda, c);
+	/* what it was built for; doctor/cuda_driver.c judges the driver */
 	gd_strlcpy(c->version, cuda ? cuda : "", sizeof c->version);
+	gd_strlcpy(c->cuda, cuda ? cuda : "", sizeof c->cuda);
+	c->driver_ok = -1;
 }
 
 /* "12.4.127" -> "12.4"; "13" -> "13.0". */
@@ -371,17 +371,8 @@ static void make_checks(gd_ctx *ctx, struct gd_inventory *inv)
 void gd_inv_cuda_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			 struct gd_inventory *inv)
 {
-	const json_t *kb = ctx->kb ? gd_kb_root(ctx->kb) : NULL;
-	char api[32];
-
 	read_driver(ctx, ld, inv);
-	if (gd_known(&inv->cuda_driver) &&
-	    !gd_cuda_driver_api(kb, inv->cuda_driver.v, api, sizeof api))
-		gd_text_set(&inv->cuda_driver_api, api, "kb nvidia.cuda_driver_min");
-	else
-		gd_text_unknown(&inv->cuda_driver_api, GD_UNKNOWN, "%s",
-				!gd_known(&inv->cuda_driver) ? "driver version unknown"
-				: "not in the knowledge base's nvidia.cuda_driver_min");
+	gd_text_unknown(&inv->cuda_driver_api, GD_UNKNOWN, "not judged");
 	find_toolkits(ctx, inv);
 	find_ld_libs(ctx, ld, inv);
 	make_checks(ctx, inv);

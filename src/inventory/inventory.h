@@ -81,7 +81,7 @@ struct gd_cuda_toolkit {
 struct gd_cuda_check {
 	char lib[32];       /* "cudart" */
 	char version[64];   /* "12.4" */
-	char min_driver[32];/* from the kb, "" when unknown */
+	char min_driver[32];/* judged by doctor/cuda_driver.c: "" unknown */
 	int driver_ok;      /* 1 ok, 0 too old, -1 unknown */
 	char why[200];
 	/* added by inventory/ (inv) */
@@ -138,8 +138,6 @@ void gd_inventory_free(struct gd_inventory *inv);
 int gd_rocblas_coverage(const struct gd_inventory *inv, const char *gfx);
 
 /* ---- parsers on bytes (unit-tested and fuzzed) ---- */
-struct json_t;
-
 const char *gd_rocblas_kind_name(enum gd_rocblas_kind kind); /* "tensile-lazy" ... */
 
 /* Classify the file names of one rocBLAS library directory into per-target
@@ -171,15 +169,5 @@ int gd_cuda_parse_version_json(const char *buf, size_t len,
 			       struct gd_cuda_version_json *out);
 /* "#define NAME 123" in a header text; 0 and *v, or -1. */
 int gd_parse_c_define(const char *buf, const char *name, unsigned long *v);
-
-/* Whether driver (e.g. "535.104.05", NULL = unknown) runs code built for
- * CUDA cuda ("12.4") by the knowledge base's nvidia.cuda_driver_min table
- * (kb_root may be NULL). Fills out->min_driver, full_driver, driver_ok, why. */
-void gd_cuda_driver_check(const struct json_t *kb_root, const char *driver,
-			  const char *cuda, struct gd_cuda_check *out);
-/* Highest CUDA release whose minimum driver is <= driver, from the kb
- * table; 0 and the release in out, or -1 when unknown. */
-int gd_cuda_driver_api(const struct json_t *kb_root, const char *driver,
-		       char *out, size_t cap);
 
 #endif

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "kb.h"
+#include "kb_raw.h"
 #include "kb_internal.h"
 
 struct gd_kb {
@@ -103,6 +103,19 @@ gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
 	fclose(f);
 	kb = gd_kb_parse(buf, n, path, err, errlen);
 	free(buf);
+	return kb;
+}
+
+gd_kb *gd_kb_wrap(json_t *root)
+{
+	gd_kb *kb = calloc(1, sizeof *kb);
+
+	if (!kb) {
+		json_decref(root);
+		return NULL;
+	}
+	kb->root = root;
+	gd_strlcpy(kb->origin, "(unvalidated)", sizeof kb->origin);
 	return kb;
 }
 
@@ -337,6 +350,33 @@ static const json_t *by_id(const gd_kb *kb, const char *list,
 		if (gd_streq(gd_kb_str(o, "id"), id))
 			return o;
 	return NULL;
+}
+
+/* The i-th entry of a list kept in file order (strategies, signatures),
+ * parsed alone when the index has it. */
+size_t gd_kb_list_count(const gd_kb *kb, enum gd_kb_ix_list l,
+			const char *key)
+{
+	if (!kb)
+		return 0;
+	if (kb->ix)
+		return kb->ix->nlist[l];
+	return json_array_size(json_object_get(kb->root, key));
+}
+
+const json_t *gd_kb_list_entry(const gd_kb *kb, enum gd_kb_ix_list l,
+			       const char *key, size_t i)
+{
+	if (!kb)
+		return NULL;
+	if (kb->ix) {
+		const struct gd_kb_ix_named *e = kb->ix->list[l];
+
+		if (i >= kb->ix->nlist[l])
+			return NULL;
+		return ix_value(kb, e[i].slot, e[i].off, e[i].len);
+	}
+	return json_array_get(json_object_get(kb->root, key), i);
 }
 
 const json_t *gd_kb_issue(const gd_kb *kb, const char *id)

@@ -1,11 +1,17 @@
 /* kb/: the knowledge base. A JSON data file (kb/gpudoctor-kb.json), embedded
  * in the binary and installed beside it; --kb FILE loads a newer one. The
  * schema is documented in docs/kb.md. Knowledge is data: doctor/ reads
- * these objects instead of growing if-chains. */
+ * these entries instead of growing if-chains.
+ *
+ * Other layers see typed entries only (no JSON): small structs whose
+ * strings are borrowed from the kb (valid until gd_kb_free, NULL when the
+ * member is absent or null). Each lookup parses only the entry it returns
+ * (the lazy index, kb_internal.h); the whole document is parsed only for
+ * `gpudoctor kb` (kb_raw.h). A kb fills caches on reads: one kb per
+ * thread. */
 #ifndef GD_KB_H
 #define GD_KB_H
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -20,36 +26,200 @@ gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen);
  * device (errno ENODEV for those): every command glances at kb files. */
 FILE *gd_kb_fopen(const char *path);
 /* The copy built into the binary, validated at build time (tools/kbgen.c).
- * Parsed lazily: each lookup parses only the entry it returns, the first
- * gd_kb_root() the whole document. So an entry found by a lookup is equal
- * to, but not the same pointer as, its copy under gd_kb_root(), and a kb
- * fills caches on reads: one kb per thread. NULL only out of memory. */
+ * NULL only out of memory. */
 gd_kb *gd_kb_load_embedded(void);
 void gd_kb_free(gd_kb *kb);
 
 const char *gd_kb_origin(const gd_kb *kb); /* "embedded" or the file path */
-const json_t *gd_kb_root(const gd_kb *kb);
+const char *gd_kb_date(const gd_kb *kb);   /* "2026-11-20", NULL unknown */
 
-/* Lookups; NULL when not found. The returned objects follow docs/kb.md;
- * the kb owns them (valid until gd_kb_free) and the same lookup returns
- * the same pointer. */
-const json_t *gd_kb_target(const gd_kb *kb, const char *gfx);
-const json_t *gd_kb_target_for_pci(const gd_kb *kb, unsigned device_id);
-const json_t *gd_kb_source(const gd_kb *kb, const char *id);
-const json_t *gd_kb_issue(const gd_kb *kb, const char *id);
-const json_t *gd_kb_nvidia_for_pci(const gd_kb *kb, unsigned device_id);
-const json_t *gd_kb_nvidia_cc(const gd_kb *kb, const char *sm); /* "sm_90" */
+/* A list of strings in the kb (source ids, issue ids, gfx names, variable
+ * names): a view, read with the functions below. */
+struct gd_kb_list {
+	const void *a;
+};
+size_t gd_kb_list_n(struct gd_kb_list l);
+const char *gd_kb_list_at(struct gd_kb_list l, size_t i); /* NULL: not a string */
+int gd_kb_list_has(struct gd_kb_list l, const char *s);
 
-/* Added lookups. A gfx name may carry target features ("gfx90a:xnack-")
- * and any case; an sm may be written "sm_90", "sm90", "compute_90", "9.0". */
-const json_t *gd_kb_target_for_version(const gd_kb *kb, unsigned version);
-const json_t *gd_kb_product_for_pci(const gd_kb *kb, unsigned device_id);
-const json_t *gd_kb_strategy(const gd_kb *kb, const char *id);
-const json_t *gd_kb_signature(const gd_kb *kb, const char *id);
-/* A top-level member: "strategies", "signatures", "nvidia", "workloads"... */
-const json_t *gd_kb_get(const gd_kb *kb, const char *key);
+/* sources{}: a title and, for public pages, a URL. */
+struct gd_kb_source {
+	const char *id, *title, *url;
+};
+int gd_kb_source_get(const gd_kb *kb, const char *id, struct gd_kb_source *out);
+/* Space-separated URLs of the sources named in ids; sources without a URL
+ * (field reports) are left out. */
+void gd_kb_source_urls(const gd_kb *kb, struct gd_kb_list ids, char *buf,
+		       size_t cap);
 
-/* Convenience: string member of an object, or NULL. */
-const char *gd_kb_str(const json_t *obj, const char *key);
+/* The workloads advice is given for, in report order. */
+enum gd_kb_workload {
+	GD_KB_WL_CTRANSLATE2,
+	GD_KB_WL_PYTORCH,
+	GD_KB_WL_LLAMACPP,
+	GD_KB_N_WORKLOADS
+};
+const char *gd_kb_workload_name(enum gd_kb_workload w); /* "pytorch" */
+
+/* targets[].advice.<w> and workloads.<w>.<stack> (docs/kb.md). */
+struct gd_kb_advice {
+	int present;
+	const char *verdict, *backend, *text, *install, *caveats;
+	struct gd_kb_list sources;
+};
+
+struct gd_kb_support { /* targets[].rocm_linux */
+	const char *status, *since, *note;
+	struct gd_kb_list sources;
+};
+
+struct gd_kb_override { /* targets[].override */
+	const char *value, *caveat;
+	struct gd_kb_list sources;
+};
+
+/* An AMD target. Lookups return 0, or -1 (out zeroed, apu -1) when the kb
+ * has no such target. A gfx name may carry target features
+ * ("gfx90a:xnack-") and any case. */
+struct gd_kb_target {
+	const char *gfx, *family;
+	long long version; /* gfx_target_version, -1 when null */
+	int apu;	   /* 1, 0, -1 unknown */
+	struct gd_kb_support rocm_linux;
+	struct gd_kb_override override;
+	struct gd_kb_list issues, sources;
+	struct gd_kb_advice advice[GD_KB_N_WORKLOADS];
+};
+int gd_kb_target_get(const gd_kb *kb, const char *gfx, struct gd_kb_target *out);
+int gd_kb_target_for_pci_get(const gd_kb *kb, unsigned device_id,
+			     struct gd_kb_target *out);
+int gd_kb_target_for_version_get(const gd_kb *kb, unsigned version,
+				 struct gd_kb_target *out);
+/* The name of the product entry that lists this PCI id, or NULL. */
+const char *gd_kb_product_name(const gd_kb *kb, unsigned device_id);
+
+struct gd_kb_issue {
+	const char *id, *title, *url, *status, *summary, *workaround;
+	struct gd_kb_list targets, sources;
+};
+int gd_kb_issue_get(const gd_kb *kb, const char *id, struct gd_kb_issue *out);
+
+/* strategies[], in file order. */
+struct gd_kb_strategy {
+	const char *id, *kind, *vendor, *condition, *reason, *caveat, *steps;
+	int order, recommended;
+	int has_targets; /* "targets" given (else vendor or condition) */
+	struct gd_kb_list targets, unset, sources;
+	const void *env; /* read with gd_kb_env_n / gd_kb_env_at */
+};
+size_t gd_kb_strategy_count(const gd_kb *kb);
+int gd_kb_strategy_at(const gd_kb *kb, size_t i, struct gd_kb_strategy *out);
+int gd_kb_strategy_get(const gd_kb *kb, const char *id,
+		       struct gd_kb_strategy *out);
+size_t gd_kb_env_n(const struct gd_kb_strategy *s);
+/* The i-th variable; *val is NULL when the kb's value is not a string. */
+int gd_kb_env_at(const struct gd_kb_strategy *s, size_t i, const char **key,
+		 const char **val);
+
+/* The machine facts a signature's "check" names (docs/kb.md). The one list
+ * of names: the validator accepts these, doctor/explain_check.c has one
+ * function per value. */
+enum gd_kb_check {
+	GD_KB_CHECK_NONE,
+	GD_KB_CHECK_ROCBLAS_COVERAGE,
+	GD_KB_CHECK_GFX_SUPPORTED,
+	GD_KB_CHECK_KFD_ACCESS,
+	GD_KB_CHECK_CUDA_DRIVER,
+	GD_KB_CHECK_HIP_MAJOR_MISMATCH,
+	GD_KB_CHECK_OVERRIDE_VALID,
+	GD_KB_CHECK_OVERRIDE_SPOOF,
+	GD_KB_CHECK_KFD_NODE,
+	GD_KB_CHECK_GPU_FAULT,
+	GD_KB_CHECK_CODE_FOR_GPU,
+	GD_KB_CHECK_APU,
+	GD_KB_CHECK_GPU_MEMORY,
+	GD_KB_CHECK_VISIBLE_DEVICES,
+	GD_KB_N_CHECKS
+};
+const char *gd_kb_check_name(enum gd_kb_check c); /* "rocblas-coverage" */
+int gd_kb_check_from_name(const char *name);      /* -1: not a check */
+
+/* signatures[], in file order. */
+struct gd_kb_signature {
+	const char *id, *regex, *title, *meaning, *fix, *example;
+	const char *check_name; /* as written; NULL when absent */
+	enum gd_kb_check check; /* NONE when absent or unknown */
+	int icase;
+	struct gd_kb_list literals; /* strings one of which every match holds */
+	struct gd_kb_list sources;
+};
+size_t gd_kb_signature_count(const gd_kb *kb);
+int gd_kb_signature_at(const gd_kb *kb, size_t i, struct gd_kb_signature *out);
+int gd_kb_signature_get(const gd_kb *kb, const char *id,
+			struct gd_kb_signature *out);
+
+/* nvidia.gpus[] by PCI id; nvidia.compute_capabilities[] by sm, written
+ * "sm_90", "sm90", "compute_90", "9.0". */
+struct gd_kb_nvidia_gpu {
+	const char *name, *sm;
+};
+int gd_kb_nvidia_gpu_get(const gd_kb *kb, unsigned device_id,
+			 struct gd_kb_nvidia_gpu *out);
+struct gd_kb_cc {
+	const char *sm, *cc, *arch, *min_cuda, *last_cuda, *note;
+	const char *pytorch_install; /* its own PyTorch line, or NULL */
+	struct gd_kb_list sources;
+};
+int gd_kb_cc_get(const gd_kb *kb, const char *sm, struct gd_kb_cc *out);
+
+/* nvidia.cuda_driver_min[]: fills at most cap rows, returns how many the
+ * kb has. */
+struct gd_kb_driver_min {
+	const char *cuda;      /* "12.x", "12.4" */
+	const char *linux_min; /* NULL: not verified */
+	const char *windows_min;
+};
+size_t gd_kb_driver_mins(const gd_kb *kb, struct gd_kb_driver_min *out,
+			 size_t cap);
+
+/* nvidia_chips[]: the entry with the longest chip prefix of chip, a
+ * pci.ids chip name ("GV100GL" -> the "GV100" entry). 0, or -1 (out
+ * zeroed) when no prefix matches. */
+struct gd_kb_nvidia_chip {
+	const char *prefix; /* the matched chip prefix */
+	const char *sm, *cc, *arch, *last_cuda, *last_driver, *note;
+	struct gd_kb_list sources;
+};
+int gd_kb_nvidia_chip_get(const gd_kb *kb, const char *chip,
+			  struct gd_kb_nvidia_chip *out);
+
+/* pci_not_gpu[]: a display-class PCI device that is no GPU (a BMC's VGA,
+ * an emulated adapter). 0, or -1 (out zeroed) when not listed. */
+struct gd_kb_not_gpu {
+	const char *kind; /* "bmc", "emulated" */
+	const char *name, *note;
+	struct gd_kb_list sources;
+};
+int gd_kb_not_gpu_get(const gd_kb *kb, unsigned vendor_id, unsigned device_id,
+		      struct gd_kb_not_gpu *out);
+
+/* amd_no_kfd[]: an AMD family KFD never supported, by PCI id or else by
+ * the chip its pci.ids name starts with ("Cape Verde PRO [...]", not
+ * "Cape Verdes"; pci_name may be NULL or ""). 0, or -1 (out zeroed). */
+struct gd_kb_no_kfd {
+	const char *family, *gfx, *note;
+	int by_chip; /* found by the chip name, not by the PCI id */
+	struct gd_kb_list sources;
+};
+int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
+			 const char *pci_name, struct gd_kb_no_kfd *out);
+
+/* workloads.<w>.<stack> ("cuda", "rocm", "vulkan", "cpu"). 0, or -1 when
+ * the kb has no such advice (out->present 0). */
+int gd_kb_workload_get(const gd_kb *kb, enum gd_kb_workload w,
+		       const char *stack, struct gd_kb_advice *out);
+/* workloads.<w>.<stack>.install_by_cuda_major["13"], or NULL. */
+const char *gd_kb_workload_install_for(const gd_kb *kb, enum gd_kb_workload w,
+				       const char *stack, unsigned major);
 
 #endif

@@ -1,4 +1,4 @@
-/* kb/ internals shared by kb.c, kb_index.c, kb_parse.c, kb_validate.c,
+/* kb/ internals shared by kb.c, kb_entries.c, kb_parse.c, kb_validate.c,
  * the build-time generator tools/kbgen.c and the kb_embedded.c it writes.
  * Not for other layers: they use kb.h. */
 #ifndef GD_KB_INTERNAL_H
@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "kb.h"
+#include "kb_raw.h"
 
 /* A knowledge base larger than this is refused, not parsed: the shipped
  * one is ~0.2 MiB, so 8 MiB leaves room and bounds memory on bad input. */
@@ -73,6 +73,13 @@ struct gd_kb_index {
 	size_t nlist[GD_KB_IX_NLISTS];
 	unsigned nslots;
 };
+
+/* Entries of strategies[] / signatures[] in file order: through the index
+ * (one entry parsed) or the parsed document's array named key. */
+size_t gd_kb_list_count(const gd_kb *kb, enum gd_kb_ix_list l,
+			const char *key);
+const json_t *gd_kb_list_entry(const gd_kb *kb, enum gd_kb_ix_list l,
+			       const char *key, size_t i);
 
 /* Written by tools/kbgen.c into ${build}/generated/kb_embedded.c. */
 extern const struct gd_kb_index gd_kb_embedded_index;

@@ -423,11 +423,6 @@ static int check_strategy(struct vctx *v, const json_t *st)
 
 static int check_signature(struct vctx *v, const json_t *sg)
 {
-	static const char *const checks[] = {
-		"rocblas-coverage", "gfx-supported", "kfd-access",
-		"cuda-driver", "hip-major-mismatch", "override-valid",
-		"code-for-gpu", "apu", "override-spoof", "kfd-node",
-		"gpu-fault", "gpu-memory", "visible-devices", "none", NULL};
 	const char *re = jstr(sg, "regex");
 	const json_t *ic = json_object_get(sg, "icase");
 	regex_t rx;
@@ -438,7 +433,7 @@ static int check_signature(struct vctx *v, const json_t *sg)
 		return fail(v, "regex", 1, "a signature needs a \"regex\"");
 	if (ic && !json_is_boolean(ic))
 		return fail(v, "icase", 1, "\"icase\" must be true or false");
-	if (!one_of(jstr(sg, "check"), checks))
+	if (gd_kb_check_from_name(jstr(sg, "check")) < 0)
 		return fail(v, "check", 1, "\"check\" is not one of the checks "
 			    "docs/kb.md lists");
 	if (!jstr(sg, "title") || !jstr(sg, "meaning") || !jstr(sg, "fix"))

@@ -23,7 +23,7 @@ static struct gd_explain_sigs *sigs(void)
 		if (gd_ctx_init(&ctx, "/", envp) < 0)
 			abort();
 		ctx.kb = gd_kb_load_embedded();
-		s = gd_explain_sigs_new(&ctx, gd_kb_root(ctx.kb));
+		s = gd_explain_sigs_new(&ctx);
 		if (!s)
 			abort();
 	}

@@ -7,9 +7,38 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The typed entries of kb.h on whatever validated. */
+static void typed(const gd_kb *kb)
+{
+	struct gd_kb_target t;
+	struct gd_kb_strategy st;
+	struct gd_kb_signature sg;
+	struct gd_kb_driver_min rows[8];
+	struct gd_kb_advice a;
+	const char *k, *v;
+	char urls[256];
+
+	if (gd_kb_target_get(kb, "gfx1010", &t) == 0) {
+		gd_kb_source_urls(kb, t.sources, urls, sizeof urls);
+		for (size_t i = 0; i < gd_kb_list_n(t.issues); i++)
+			(void)gd_kb_list_at(t.issues, i);
+	}
+	(void)gd_kb_target_for_pci_get(kb, 0x731f, &t);
+	for (size_t i = 0; i < gd_kb_strategy_count(kb); i++)
+		if (gd_kb_strategy_at(kb, i, &st) == 0)
+			for (size_t j = 0; gd_kb_env_at(&st, j, &k, &v) == 0; j++)
+				(void)v;
+	for (size_t i = 0; i < gd_kb_signature_count(kb); i++)
+		(void)gd_kb_signature_at(kb, i, &sg);
+	(void)gd_kb_driver_mins(kb, rows, 8);
+	(void)gd_kb_workload_get(kb, GD_KB_WL_PYTORCH, "cuda", &a);
+	(void)gd_kb_workload_install_for(kb, GD_KB_WL_PYTORCH, "cuda", 12);
+	(void)gd_kb_date(kb);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)gd_kb_nvidia_for_pci(kb, 0x2330);
 	(void)gd_kb_nvidia_cc(kb, "sm_90");
 	(void)gd_kb_nvidia_cc(kb, "9.0");
+	typed(kb);
 	gd_kb_free(kb);
 	return 0;
 }

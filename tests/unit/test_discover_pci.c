@@ -238,11 +238,11 @@ static void test_nvidia_chip(void)
 	CHECK_INT(gd_discover(&ctx, &m), 0);
 	CHECK_INT(m.n_gpus, 1);
 	if (m.n_gpus == 1) {
-		CHECK_STR(m.gpus[0].sm, "sm_35");
-		CHECK_STR(m.gpus[0].sm_src, "from pci.ids chip name GK208B");
-		CHECK_STR(m.gpus[0].nv_arch, "Kepler");
-		CHECK_STR(m.gpus[0].nv_last_driver, "470");
-		CHECK_STR(m.gpus[0].nv_last_cuda, "11.8");
+		CHECK_STR(m.gpus[0].nv.sm, "sm_35");
+		CHECK_STR(m.gpus[0].nv.sm_src, "from pci.ids chip name GK208B");
+		CHECK_STR(m.gpus[0].nv.arch, "Kepler");
+		CHECK_STR(m.gpus[0].nv.last_driver, "470");
+		CHECK_STR(m.gpus[0].nv.last_cuda, "11.8");
 	}
 	gd_machine_free(&m);
 	gd_kb_free(ctx.kb);

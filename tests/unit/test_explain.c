@@ -38,6 +38,28 @@ static char *slurp(const char *path, size_t *len)
 	return log.head;
 }
 
+/* A check name from kb/kb_checks.c's table. */
+static enum gd_kb_check ck(const char *name)
+{
+	int c = gd_kb_check_from_name(name);
+
+	CHECK(c >= 0);
+	return c < 0 ? GD_KB_CHECK_NONE : (enum gd_kb_check)c;
+}
+
+/* The one check table: every name round-trips, no two share a name. */
+static void test_check_table(void)
+{
+	for (int i = 0; i < GD_KB_N_CHECKS; i++) {
+		CHECK_INT(gd_kb_check_from_name(gd_kb_check_name(
+				  (enum gd_kb_check)i)), i);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(gd_kb_check_name((enum gd_kb_check)i),
+				     gd_kb_check_name((enum gd_kb_check)j)));
+	}
+	CHECK_INT(gd_kb_check_from_name("no-such-check"), -1);
+}
+
 static int matched(const struct gd_explain_result *r, const char *id)
 {
 	for (size_t i = 0; i < r->m.n; i++)
@@ -47,20 +69,22 @@ static int matched(const struct gd_explain_result *r, const char *id)
 }
 
 /* Each signature fires on its own real log and is cited. */
-static void test_every_signature(gd_ctx *ctx, const json_t *root)
+static void test_every_signature(gd_ctx *ctx)
 {
-	const json_t *sigs = json_object_get(root, "signatures"), *s;
-	size_t i;
+	size_t nsig = gd_kb_signature_count(ctx->kb);
+	struct gd_kb_signature s;
 
-	CHECK(json_array_size(sigs) >= 25);
-	json_array_foreach(sigs, i, s) {
-		const char *id = gd_kb_str(s, "id");
+	CHECK(nsig >= 25);
+	for (size_t i = 0; i < nsig; i++) {
+		const char *id;
 		struct gd_explain_result r;
 		char path[1024], urls[1024];
 		size_t len;
 		char *buf;
 		int k;
 
+		CHECK_INT(gd_kb_signature_at(ctx->kb, i, &s), 0);
+		id = s.id;
 		gd_fmt(path, sizeof path, "%s/tests/fixtures/logs/%s.txt",
 		       srcdir(), id);
 		buf = slurp(path, &len);
@@ -70,8 +94,8 @@ static void test_every_signature(gd_ctx *ctx, const json_t *root)
 			continue;
 		}
 		memset(&r, 0, sizeof r);
-		CHECK_INT(gd_explain_scan(ctx, root, buf, len, &r), 0);
-		CHECK_INT(r.n_signatures, json_array_size(sigs));
+		CHECK_INT(gd_explain_scan(ctx, buf, len, &r), 0);
+		CHECK_INT(r.n_signatures, nsig);
 		k = matched(&r, id);
 		if (!k) {
 			t_fail++;
@@ -81,19 +105,23 @@ static void test_every_signature(gd_ctx *ctx, const json_t *root)
 			CHECK(r.m.v[k - 1].line >= 1);
 			CHECK(r.m.v[k - 1].text[0] != '\0');
 		}
-		gd_kb_source_urls(root, json_object_get(s, "sources"), urls,
-				  sizeof urls);
+		gd_kb_source_urls(ctx->kb, s.sources, urls, sizeof urls);
 		if (!gd_startswith(urls, "http")) {
 			t_fail++;
 			fprintf(stderr, "%s: no source URL\n", id);
 		}
-		CHECK(gd_kb_str(s, "meaning") && gd_kb_str(s, "fix"));
+		/* the match carries them, resolved: renderers need no kb */
+		if (k)
+			CHECK_STR(r.m.v[k - 1].urls, urls);
+		CHECK(s.meaning && s.fix);
+		CHECK(s.check_name == NULL ||
+		      gd_kb_check_from_name(s.check_name) >= 0);
 		gd_explain_result_free(&r);
 		free(buf);
 	}
 }
 
-static void test_benign(gd_ctx *ctx, const json_t *root)
+static void test_benign(gd_ctx *ctx)
 {
 	static const char *files[] = {
 		"tests/fixtures/rx5700xt/root/sys/class/kfd/kfd/topology/nodes/1/properties",
@@ -111,7 +139,7 @@ static void test_benign(gd_ctx *ctx, const json_t *root)
 		if (!buf)
 			continue; /* the README is optional */
 		memset(&r, 0, sizeof r);
-		CHECK_INT(gd_explain_scan(ctx, root, buf, len, &r), 0);
+		CHECK_INT(gd_explain_scan(ctx, buf, len, &r), 0);
 		if (f == 0 && r.m.n) {
 			t_fail++;
 			fprintf(stderr, "benign KFD properties matched %s\n",
@@ -123,11 +151,11 @@ static void test_benign(gd_ctx *ctx, const json_t *root)
 }
 
 /* Line numbers, once per signature, CRLF, binary junk. */
-static void test_lines(gd_ctx *ctx, const json_t *root)
+static void test_lines(gd_ctx *ctx)
 {
-	const json_t *sig = json_array_get(json_object_get(root, "signatures"),
-					   0);
-	const char *ex = gd_kb_str(sig, "example");
+	struct gd_kb_signature sig;
+	const char *ex = gd_kb_signature_at(ctx->kb, 0, &sig) == 0 ? sig.example
+								   : NULL;
 	struct gd_explain_result r;
 	char buf[4096];
 	size_t n;
@@ -139,8 +167,8 @@ static void test_lines(gd_ctx *ctx, const json_t *root)
 	n = strlen(buf);
 	buf[4] = '\0'; /* a NUL inside line 2 */
 	memset(&r, 0, sizeof r);
-	CHECK_INT(gd_explain_scan(ctx, root, buf, n, &r), 0);
-	CHECK_INT(matched(&r, gd_kb_str(sig, "id")), 1);
+	CHECK_INT(gd_explain_scan(ctx, buf, n, &r), 0);
+	CHECK_INT(matched(&r, sig.id), 1);
 	if (r.m.n)
 		CHECK_INT(r.m.v[0].line, 3);
 	CHECK_INT(r.lines, 4);
@@ -181,7 +209,7 @@ static void test_read_pipe(void)
 
 /* A regular file: the tail by seeking; the crash line at the end is found
  * though the middle was never read. */
-static void test_read_file_tail(gd_ctx *ctx, const json_t *root)
+static void test_read_file_tail(gd_ctx *ctx)
 {
 	static const char crash[] = "rocBLAS error: Cannot read /opt/rocm/"
 		"lib/rocblas/library/TensileLibrary.dat: No such file or "
@@ -206,7 +234,7 @@ static void test_read_file_tail(gd_ctx *ctx, const json_t *root)
 	CHECK_INT(log.total, 88000 + sizeof crash - 1);
 	CHECK_INT(log.skipped, log.total - 4096 - 8192);
 	memset(&r, 0, sizeof r);
-	CHECK_INT(gd_explain_scan_log(ctx, root, &log, &r), 0);
+	CHECK_INT(gd_explain_scan_log(ctx, &log, &r), 0);
 	CHECK(r.truncated);
 	CHECK_INT(r.skipped, log.skipped);
 	k = matched(&r, "rocblas-no-tensile");
@@ -221,31 +249,31 @@ static void test_read_file_tail(gd_ctx *ctx, const json_t *root)
 	gd_explain_log_free(&log);
 }
 
-static void test_checks_captured(const json_t *root)
+static void test_checks_captured(void)
 {
 	struct gd_machine m;
 	char root_dir[1024], text[512];
 	char *env[] = {"HSA_OVERRIDE_GFX_VERSION=gfx1030", NULL};
-	gd_ctx ctx;
+	gd_ctx ctx, *kc = &ctx;
 
 	gd_fmt(root_dir, sizeof root_dir, "%s/tests/fixtures/rx5700xt/root",
 	       srcdir());
 	CHECK_INT(gd_ctx_init(&ctx, root_dir, env), 0);
 	ctx.kb = gd_kb_load_embedded();
 	CHECK_INT(gd_discover(&ctx, &m), 0);
-	CHECK_INT(gd_explain_check(root, "gfx-supported", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("gfx-supported"), &m, NULL, text,
 				   sizeof text), GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "gfx1010") && strstr(text, "unsupported"));
-	CHECK_INT(gd_explain_check(root, "override-valid", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("override-valid"), &m, NULL, text,
 				   sizeof text), GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "gfx1030") != NULL);
-	CHECK_INT(gd_explain_check(root, "apu", &m, NULL, text, sizeof text),
+	CHECK_INT(gd_explain_check(kc, ck("apu"), &m, NULL, text, sizeof text),
 		  GD_CHECK_CONTRADICTED);
-	CHECK_INT(gd_explain_check(root, "cuda-driver", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("cuda-driver"), &m, NULL, text,
 				   sizeof text), GD_CHECK_NA);
-	CHECK_INT(gd_explain_check(root, "none", &m, NULL, text, sizeof text),
+	CHECK_INT(gd_explain_check(kc, ck("none"), &m, NULL, text, sizeof text),
 		  GD_CHECK_NA);
-	CHECK_INT(gd_explain_check(root, "code-for-gpu", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("code-for-gpu"), &m, NULL, text,
 				   sizeof text), GD_CHECK_NA);
 	CHECK(strstr(text, "gfx1010") != NULL);
 	gd_machine_free(&m);
@@ -253,7 +281,7 @@ static void test_checks_captured(const json_t *root)
 	gd_ctx_free(&ctx);
 }
 
-static void test_checks_facts(const json_t *root)
+static void test_checks_facts(gd_ctx *kc)
 {
 	struct gd_gpu g[2];
 	struct gd_machine m;
@@ -271,7 +299,7 @@ static void test_checks_facts(const json_t *root)
 	g[0].integrated = 1;
 	gd_strlcpy(g[0].gfx, "gfx90c", sizeof g[0].gfx);
 	gd_strlcpy(g[1].gfx, "gfx1100", sizeof g[1].gfx);
-	CHECK_INT(gd_explain_check(root, "apu", &m, NULL, text, sizeof text),
+	CHECK_INT(gd_explain_check(kc, ck("apu"), &m, NULL, text, sizeof text),
 		  GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "beside") != NULL);
 
@@ -279,12 +307,12 @@ static void test_checks_facts(const json_t *root)
 	gd_strlcpy(g[1].access.fix, "sudo usermod -aG render,video $USER",
 		   sizeof g[1].access.fix);
 	g[0].access.kfd_ok = 0;
-	CHECK_INT(gd_explain_check(root, "kfd-access", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("kfd-access"), &m, NULL, text,
 				   sizeof text), GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "usermod") != NULL);
 	g[1].access.kfd_ok = 1;
 	gd_text_set(&g[1].access.kfd, "ok", "test");
-	CHECK_INT(gd_explain_check(root, "kfd-access", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("kfd-access"), &m, NULL, text,
 				   sizeof text), GD_CHECK_CONTRADICTED);
 
 	inv.rocm = ri;
@@ -293,13 +321,13 @@ static void test_checks_facts(const json_t *root)
 	ri[1].hip_major = 7;
 	gd_strlcpy(ri[0].path, "/opt/rocm-6.2.4", sizeof ri[0].path);
 	gd_strlcpy(ri[1].path, "/opt/rocm-7.1.0", sizeof ri[1].path);
-	CHECK_INT(gd_explain_check(root, "hip-major-mismatch", &m, &inv, text,
+	CHECK_INT(gd_explain_check(kc, ck("hip-major-mismatch"), &m, &inv, text,
 				   sizeof text), GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, ".so.6") && strstr(text, ".so.7"));
 	ri[1].hip_major = 6;
-	CHECK_INT(gd_explain_check(root, "hip-major-mismatch", &m, &inv, text,
+	CHECK_INT(gd_explain_check(kc, ck("hip-major-mismatch"), &m, &inv, text,
 				   sizeof text), GD_CHECK_NA);
-	CHECK_INT(gd_explain_check(root, "rocblas-coverage", &m, &inv, text,
+	CHECK_INT(gd_explain_check(kc, ck("rocblas-coverage"), &m, &inv, text,
 				   sizeof text), GD_CHECK_NA);
 	CHECK(strstr(text, "no system rocBLAS") != NULL);
 }
@@ -325,7 +353,7 @@ static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
 		return -1;
 	}
 	ctx->kb = gd_kb_load_embedded();
-	if (gd_discover(ctx, m) < 0 || !gd_kb_root(ctx->kb)) {
+	if (gd_discover(ctx, m) < 0 || !ctx->kb) {
 		machine_done(ctx, m);
 		t_fail++;
 		fprintf(stderr, "cannot discover %s\n", dir);
@@ -335,20 +363,14 @@ static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
 }
 
 /* The verdict on the check the kb gives signature id. */
-static enum gd_check_verdict sig_verdict(const json_t *root, const char *id,
+static enum gd_check_verdict sig_verdict(gd_ctx *kc, const char *id,
 					 const struct gd_machine *m,
 					 char *text, size_t cap)
 {
-	const json_t *sigs = json_object_get(root, "signatures"), *s;
-	size_t i;
+	struct gd_kb_signature s;
 
-	json_array_foreach(sigs, i, s) {
-		const char *sid = gd_kb_str(s, "id");
-
-		if (sid && !strcmp(sid, id))
-			return gd_explain_check(root, gd_kb_str(s, "check"), m,
-						NULL, text, cap);
-	}
+	if (gd_kb_signature_get(kc->kb, id, &s) == 0)
+		return gd_explain_check(kc, s.check, m, NULL, text, cap);
 	t_fail++;
 	fprintf(stderr, "no signature %s in the kb\n", id);
 	return GD_CHECK_NA;
@@ -371,12 +393,9 @@ static void test_checks_memfault(void)
 	gd_ctx ctx;
 
 	for (size_t i = 0; i < 3; i++) {
-		const json_t *root;
-
 		if (machine_at("rx5700xt-rocm-6.2.4", spoof, &ctx, &m))
 			return;
-		root = gd_kb_root(ctx.kb);
-		CHECK_INT(sig_verdict(root, ids[i], &m, text, sizeof text),
+		CHECK_INT(sig_verdict(&ctx, ids[i], &m, text, sizeof text),
 			  GD_CHECK_CONFIRMED);
 		CHECK(strstr(text, "gfx1010") && strstr(text, "as gfx1030"));
 		CHECK(strstr(text, "#2527") != NULL); /* the kb caveat */
@@ -384,24 +403,24 @@ static void test_checks_memfault(void)
 	}
 	if (machine_at("rx5700xt-rocm-6.2.4", own, &ctx, &m))
 		return;
-	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), ids[0], &m, text,
+	CHECK_INT(sig_verdict(&ctx, ids[0], &m, text,
 			      sizeof text), GD_CHECK_NA);
 	CHECK(strstr(text, "another cause") != NULL);
 	machine_done(&ctx, &m);
 	if (machine_at("rx5700xt-rocm-6.2.4", none, &ctx, &m))
 		return;
-	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), ids[1], &m, text,
+	CHECK_INT(sig_verdict(&ctx, ids[1], &m, text,
 			      sizeof text), GD_CHECK_NA);
 	CHECK(gd_startswith(text, "no override here: the fault has another "
 			    "cause"));
 	machine_done(&ctx, &m);
 	if (machine_at("rx5700xt-rocm-6.2.4", bad, &ctx, &m))
 		return;
-	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), ids[2], &m, text,
+	CHECK_INT(sig_verdict(&ctx, ids[2], &m, text,
 			      sizeof text), GD_CHECK_NA);
 	CHECK(gd_startswith(text, "override invalid"));
 	/* ...and override-invalid itself still says so */
-	CHECK_INT(sig_verdict(gd_kb_root(ctx.kb), "override-invalid", &m, text,
+	CHECK_INT(sig_verdict(&ctx, "override-invalid", &m, text,
 			      sizeof text), GD_CHECK_CONFIRMED);
 	machine_done(&ctx, &m);
 }
@@ -409,7 +428,7 @@ static void test_checks_memfault(void)
 /* A captured RX 5700: the GPU is there, /dev/kfd is not in the capture;
  * it has a KFD node, so a log about a chip KFD skips is not about it; page
  * faults and MES hangs are not contradicted by its being discrete. */
-static void test_checks_kfd_unknown(const json_t *root)
+static void test_checks_kfd_unknown(gd_ctx *kc)
 {
 	static const char *const kfd_ids[] = {"kfd-permission",
 					      "kfd-open-failed",
@@ -422,19 +441,19 @@ static void test_checks_kfd_unknown(const json_t *root)
 	if (machine_at("rx5700xt", none, &ctx, &m))
 		return;
 	for (size_t i = 0; i < 3; i++) {
-		CHECK_INT(sig_verdict(root, kfd_ids[i], &m, text, sizeof text),
+		CHECK_INT(sig_verdict(kc, kfd_ids[i], &m, text, sizeof text),
 			  GD_CHECK_NA);
 		CHECK(gd_startswith(text, "an AMD GPU is present; access to "
 				    "/dev/kfd is unknown here ("));
 		CHECK(strstr(text, "not in the capture") != NULL);
 	}
-	CHECK_INT(sig_verdict(root, "kfd-not-supported", &m, text, sizeof text),
+	CHECK_INT(sig_verdict(kc, "kfd-not-supported", &m, text, sizeof text),
 		  GD_CHECK_CONTRADICTED);
 	CHECK(strstr(text, "has a KFD node") != NULL);
-	CHECK_INT(sig_verdict(root, "mes-failed", &m, text, sizeof text),
+	CHECK_INT(sig_verdict(kc, "mes-failed", &m, text, sizeof text),
 		  GD_CHECK_NA);
 	CHECK(strstr(text, "discrete") != NULL);
-	CHECK_INT(sig_verdict(root, "amdgpu-gfxhub-page-fault", &m, text,
+	CHECK_INT(sig_verdict(kc, "amdgpu-gfxhub-page-fault", &m, text,
 			      sizeof text), GD_CHECK_NA);
 	/* a GPU KFD skipped: no node */
 	CHECK(m.n_gpus == 1);
@@ -445,16 +464,16 @@ static void test_checks_kfd_unknown(const json_t *root)
 	free(m.gpus[0].kfd_nodes);
 	m.gpus[0].kfd_nodes = NULL;
 	m.gpus[0].n_kfd_nodes = 0;
-	CHECK_INT(gd_explain_check(root, "kfd-node", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("kfd-node"), &m, NULL, text,
 				   sizeof text), GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "no KFD node") != NULL);
 	machine_done(&ctx, &m);
 
 	if (machine_at("no-gpu", none, &ctx, &m))
 		return;
-	CHECK_INT(gd_explain_check(root, "kfd-node", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("kfd-node"), &m, NULL, text,
 				   sizeof text), GD_CHECK_NA);
-	CHECK_INT(gd_explain_check(root, "gpu-fault", &m, NULL, text,
+	CHECK_INT(gd_explain_check(kc, ck("gpu-fault"), &m, NULL, text,
 				   sizeof text), GD_CHECK_NA);
 	machine_done(&ctx, &m);
 }
@@ -462,22 +481,21 @@ static void test_checks_kfd_unknown(const json_t *root)
 int main(void)
 {
 	char *env[] = {NULL};
-	const json_t *root;
 	gd_ctx ctx;
 
 	gd_ctx_init(&ctx, "/", env);
 	ctx.kb = gd_kb_load_embedded();
-	root = gd_kb_root(ctx.kb);
-	CHECK(root != NULL);
-	test_every_signature(&ctx, root);
-	test_benign(&ctx, root);
-	test_lines(&ctx, root);
+	CHECK(ctx.kb != NULL);
+	test_every_signature(&ctx);
+	test_benign(&ctx);
+	test_lines(&ctx);
 	test_read_pipe();
-	test_read_file_tail(&ctx, root);
+	test_read_file_tail(&ctx);
 	test_checks_memfault();
-	test_checks_kfd_unknown(root);
-	test_checks_captured(root);
-	test_checks_facts(root);
+	test_checks_kfd_unknown(&ctx);
+	test_checks_captured();
+	test_checks_facts(&ctx);
+	test_check_table();
 	CHECK_INT(ctx.diags.n, 0); /* every kb regex compiled */
 	gd_kb_free(ctx.kb);
 	gd_ctx_free(&ctx);

@@ -104,7 +104,7 @@ static char *read_all(const char *path, size_t *n)
 	return m.b;
 }
 
-static int matches(gd_ctx *ctx, const json_t *root, const char *id,
+static int matches(gd_ctx *ctx, const char *id,
 		   const struct mbuf *m)
 {
 	char path[] = "/tmp/gd-test-decode-XXXXXX";
@@ -121,7 +121,7 @@ static int matches(gd_ctx *ctx, const json_t *root, const char *id,
 	memset(&r, 0, sizeof r);
 	if (gd_explain_read_log(fd, GD_EXPLAIN_HEAD_BYTES,
 				GD_EXPLAIN_TAIL_BYTES, &log) == 0) {
-		if (gd_explain_scan_log(ctx, root, &log, &r) == 0)
+		if (gd_explain_scan_log(ctx, &log, &r) == 0)
 			for (size_t i = 0; i < r.m.n; i++)
 				hit |= !strcmp(r.m.v[i].id, id);
 		gd_explain_log_free(&log);
@@ -131,18 +131,20 @@ static int matches(gd_ctx *ctx, const json_t *root, const char *id,
 	return hit;
 }
 
-static void test_every_log_every_form(gd_ctx *ctx, const json_t *root)
+static void test_every_log_every_form(gd_ctx *ctx)
 {
-	const json_t *sigs = json_object_get(root, "signatures"), *s;
 	const char *src = getenv("GD_SRCDIR");
-	size_t i;
+	struct gd_kb_signature sg;
 
-	json_array_foreach(sigs, i, s) {
-		const char *id = gd_kb_str(s, "id");
+	for (size_t i = 0; i < gd_kb_signature_count(ctx->kb); i++) {
+		const char *id;
 		char path[1024];
 		size_t n;
 		char *t;
 
+		if (gd_kb_signature_at(ctx->kb, i, &sg) < 0 || !sg.id)
+			continue;
+		id = sg.id;
 		gd_fmt(path, sizeof path, "%s/tests/fixtures/logs/%s.txt",
 		       src ? src : "..", id);
 		t = read_all(path, &n);
@@ -152,7 +154,7 @@ static void test_every_log_every_form(gd_ctx *ctx, const json_t *root)
 			struct mbuf m = {0};
 
 			encode(&m, t, n, (enum form)f);
-			if (!matches(ctx, root, id, &m)) {
+			if (!matches(ctx, id, &m)) {
 				t_fail++;
 				fprintf(stderr, "%s: not found in its log as %s\n",
 					id, form_name[f]);
@@ -207,16 +209,14 @@ static void test_edges(void)
 int main(void)
 {
 	char *env[] = {NULL};
-	const json_t *root;
 	gd_ctx ctx;
 
 	gd_ctx_init(&ctx, "/", env);
 	ctx.kb = gd_kb_load_embedded();
-	root = gd_kb_root(ctx.kb);
-	CHECK(root != NULL);
+	CHECK(ctx.kb != NULL && gd_kb_signature_count(ctx.kb) > 0);
 	test_edges();
-	if (root)
-		test_every_log_every_form(&ctx, root);
+	if (ctx.kb)
+		test_every_log_every_form(&ctx);
 	gd_kb_free(ctx.kb);
 	gd_ctx_free(&ctx);
 	return t_done("test_explain_decode");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doctor/cuda_driver.h"
 #include "inventory/inventory.h"
 #include "inventory/ldpath.h"
 #include "t.h"
@@ -316,20 +317,18 @@ static void test_version_json(void)
 /* Minimum drivers from NVIDIA's CUDA Toolkit release notes (Table 3, Linux
  * x86_64): 10.2 GA 440.33, 11.0 GA 450.36.06, 11.5 GA 495.29.05, 12.0 GA
  * 525.60.13, 12.4 GA 550.54.14. */
-static json_t *test_kb(void)
-{
-	return json_pack("{s:{s:[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s}]}}",
-			 "nvidia", "cuda_driver_min",
-			 "cuda", "10.2", "linux", "440.33",
-			 "cuda", "11.0", "linux", "450.36.06",
-			 "cuda", "11.5", "linux", "495.29.05",
-			 "cuda", "12.0", "linux", "525.60.13",
-			 "cuda", "12.4", "linux", "550.54.14");
-}
+static const struct gd_cuda_min_table test_kb = {
+	{{"10.2", "440.33", NULL},
+	 {"11.0", "450.36.06", NULL},
+	 {"11.5", "495.29.05", NULL},
+	 {"12.0", "525.60.13", NULL},
+	 {"12.4", "550.54.14", NULL}},
+	5,
+};
 
 static void test_driver_check(void)
 {
-	json_t *kb = test_kb();
+	const struct gd_cuda_min_table *kb = &test_kb;
 	struct gd_cuda_check c;
 	char api[32];
 
@@ -363,18 +362,19 @@ static void test_driver_check(void)
 	CHECK_STR(api, "12.0");
 	CHECK_INT(gd_cuda_driver_api(kb, "400.1", api, sizeof api), -1);
 	CHECK_INT(gd_cuda_driver_api(NULL, "400.1", api, sizeof api), -1);
-	json_decref(kb);
 }
 
 /* The knowledge base's own shape: one "X.x" row per major (NVIDIA CUDA
  * Compatibility guide, minor-version compatibility table). */
 static void test_driver_check_major_rows(void)
 {
-	json_t *kb = json_pack("{s:{s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}}",
-			       "nvidia", "cuda_driver_min",
-			       "cuda", "11.x", "linux", "450.80.02",
-			       "cuda", "12.x", "linux", "525.60.13",
-			       "cuda", "12.4", "linux", "550.54.14");
+	static const struct gd_cuda_min_table tab = {
+		{{"11.x", "450.80.02", NULL},
+		 {"12.x", "525.60.13", NULL},
+		 {"12.4", "550.54.14", NULL}},
+		3,
+	};
+	const struct gd_cuda_min_table *kb = &tab;
 	struct gd_cuda_check c;
 	char api[32];
 
@@ -393,7 +393,6 @@ static void test_driver_check_major_rows(void)
 	CHECK_STR(c.full_driver, "550.54.14");
 	CHECK_INT(gd_cuda_driver_api(kb, "535.104.05", api, sizeof api), 0);
 	CHECK_STR(api, "12.x");
-	json_decref(kb);
 }
 
 static void test_ldconf(void)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 #include "t.h"
 
 static void test_embedded(void)

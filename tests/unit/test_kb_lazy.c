@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 #include "t.h"
 
 static gd_kb *load_source(void)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 #include "t.h"
 
 static char *slurp(const char *path)

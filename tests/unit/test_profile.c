@@ -336,7 +336,7 @@ static void test_paths(void)
 	g.vendor = GD_VENDOR_NVIDIA;
 	g.pci.vendor_id = 0x10de;
 	g.pci.device_id = 0x2330;
-	gd_strlcpy(g.sm, "sm_90", sizeof g.sm);
+	gd_strlcpy(g.nv.sm, "sm_90", sizeof g.nv.sm);
 	gd_profile_gpu_name(&g, buf, sizeof buf);
 	CHECK_STR(buf, "gpu-10de-2330-sm_90");
 }

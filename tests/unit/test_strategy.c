@@ -9,7 +9,7 @@
 
 #include "discover/discover.h"
 #include "doctor/strategy.h"
-#include "kb/kb.h"
+#include "kb/kb_raw.h"
 #include "t.h"
 
 static const char kb_text[] =
@@ -72,7 +72,7 @@ static const char *ids(const struct gd_strategy_list *l)
 
 static void test_small_kb(void)
 {
-	json_t *kb = json_loads(kb_text, 0, NULL);
+	gd_kb *kb = gd_kb_wrap(json_loads(kb_text, 0, NULL));
 	struct gd_gpu gpus[2];
 	struct gd_machine m;
 	struct gd_strategy_list l;
@@ -81,10 +81,11 @@ static void test_small_kb(void)
 
 	CHECK(kb != NULL);
 	gd_ctx_init(&ctx, "/", env);
+	ctx.kb = kb;
 	memset(&m, 0, sizeof m);
 
 	/* No GPU: only the baseline. */
-	CHECK_INT(gd_strategy_candidates(&ctx, kb, &m, &l), 0);
+	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(ids(&l), "baseline");
 	gd_strategy_list_free(&l);
 
@@ -95,7 +96,7 @@ static void test_small_kb(void)
 	m.gpus = gpus;
 	m.n_gpus = 1;
 	ctx.diags.n = 0;
-	CHECK_INT(gd_strategy_candidates(&ctx, kb, &m, &l), 0);
+	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(ids(&l), "baseline a-ovr-101 a-cwsr a-ovr-103");
 	CHECK_INT(ctx.diags.n, 2);
 	CHECK_INT(l.v.v[0].kind, GD_STRAT_BASELINE);
@@ -116,32 +117,33 @@ static void test_small_kb(void)
 	gpus[0] = amd("gfx90c", 1, 1, 0);
 	gpus[1] = amd("gfx1100", 0, 2, 0x1234abcdULL);
 	m.n_gpus = 2;
-	CHECK_INT(gd_strategy_candidates(&ctx, kb, &m, &l), 0);
+	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(ids(&l), "baseline apu");
 	CHECK_STR(l.v.v[1].prof.items.v[0].value, "GPU-000000001234abcd");
 	CHECK_INT(l.v.v[1].gpu, 1);
 	CHECK_INT(gd_strategy_primary_gpu(&m), 1);
 	gd_strategy_list_free(&l);
 	gpus[1] = amd("gfx1100", 0, 2, 0);
-	CHECK_INT(gd_strategy_candidates(&ctx, kb, &m, &l), 0);
+	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(l.v.v[1].prof.items.v[0].value, "1");
 	gd_strategy_list_free(&l);
 
 	/* NVIDIA by vendor. */
 	memset(&gpus[0], 0, sizeof gpus[0]);
 	gpus[0].vendor = GD_VENDOR_NVIDIA;
-	gd_strlcpy(gpus[0].sm, "sm_90", sizeof gpus[0].sm);
+	gd_strlcpy(gpus[0].nv.sm, "sm_90", sizeof gpus[0].nv.sm);
 	m.n_gpus = 1;
-	CHECK_INT(gd_strategy_candidates(&ctx, kb, &m, &l), 0);
+	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(ids(&l), "baseline nv");
 	gd_strategy_list_free(&l);
 
 	/* A kb without strategies. */
-	CHECK_INT(gd_strategy_candidates(&ctx, NULL, &m, &l), 0);
+	ctx.kb = NULL;
+	CHECK_INT(gd_strategy_candidates(&ctx, &m, &l), 0);
 	CHECK_STR(ids(&l), "baseline");
 	gd_strategy_list_free(&l);
 	gd_ctx_free(&ctx);
-	json_decref(kb);
+	gd_kb_free(kb);
 }
 
 static int has_id(const struct gd_strategy_list *l, const char *id,
@@ -182,7 +184,7 @@ static int captured(const char *name, gd_ctx *ctx, struct gd_machine *m,
 	ctx->kb = gd_kb_load_embedded();
 	if (gd_discover(ctx, m) < 0)
 		return -1;
-	return gd_strategy_candidates(ctx, gd_kb_root(ctx->kb), m, l);
+	return gd_strategy_candidates(ctx, m, l);
 }
 
 static void done(gd_ctx *ctx, struct gd_machine *m, struct gd_strategy_list *l)
@@ -243,7 +245,7 @@ static void test_recommended(void)
 {
 	static const char *const machines[] = {"rx5700xt", "strixhalo",
 					       "apu-plus-dgpu"};
-	json_t *kb = json_loads(kb_text, 0, NULL);
+	gd_kb *kb = gd_kb_wrap(json_loads(kb_text, 0, NULL));
 	struct gd_gpu gpus[1];
 	struct gd_strategy_list l;
 	struct gd_machine m;
@@ -257,14 +259,14 @@ static void test_recommended(void)
 	gpus[0] = amd("gfx1010", 0, 1, 0);
 	m.gpus = gpus;
 	m.n_gpus = 1;
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, kb, &pk, err, sizeof err),
-		  0);
+	ctx.kb = kb;
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err, sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_RECOMMENDED);
 	CHECK_STR(pk.prof.name, "a-ovr-101");
 	CHECK_STR(pk.gpu_name, "gpu-1002-731f-gfx1010");
 	gd_pick_free(&pk);
 	gd_ctx_free(&ctx);
-	json_decref(kb);
+	gd_kb_free(kb);
 
 	for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++) {
 		int n = 0;
@@ -293,7 +295,7 @@ static void test_pick(void)
 	gd_ctx_setenv(&ctx, "XDG_CONFIG_HOME", xdg);
 
 	/* Nothing saved: nothing applies, and the GPU's name is known. */
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, gd_kb_root(ctx.kb), &pk, err,
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
 				  sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_NONE);
 	CHECK_STR(pk.gpu_name, "gpu-1002-731f-gfx1010");
@@ -305,7 +307,7 @@ static void test_pick(void)
 	gd_fmt(path, sizeof path, "%s/gpudoctor/gpu-1002-731f-gfx1010.profile",
 	       xdg);
 	CHECK_INT(gd_profile_save(path, &p, err, sizeof err), 0);
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, gd_kb_root(ctx.kb), &pk, err,
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
 				  sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_SAVED);
 	CHECK_INT(pk.prof.items.n, 1);
@@ -313,19 +315,19 @@ static void test_pick(void)
 
 	/* A saved profile that is refused is an error, never skipped. */
 	chmod(path, 0666);
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, gd_kb_root(ctx.kb), &pk, err,
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
 				  sizeof err), -EPERM);
 	CHECK(strstr(err, "chmod go-w") != NULL);
 	gd_pick_free(&pk);
 
 	/* Named. */
-	CHECK_INT(gd_profile_pick(&ctx, "nosuch", NULL, NULL, &pk, err,
+	CHECK_INT(gd_profile_pick(&ctx, "nosuch", NULL, &pk, err,
 				  sizeof err), -ENOENT);
 	CHECK(strstr(err, "no profile 'nosuch'") != NULL);
 	gd_pick_free(&pk);
 	gd_fmt(path, sizeof path, "%s/gpudoctor/llama.profile", xdg);
 	CHECK_INT(gd_profile_save(path, &p, err, sizeof err), 0);
-	CHECK_INT(gd_profile_pick(&ctx, "llama", NULL, NULL, &pk, err,
+	CHECK_INT(gd_profile_pick(&ctx, "llama", NULL, &pk, err,
 				  sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_NAMED);
 	CHECK_STR(pk.prof.name, "llama");
@@ -336,7 +338,7 @@ static void test_pick(void)
 	gd_fmt(path, sizeof path, "%s/gpudoctor/gpu-1002-731f-gfx1010.profile",
 	       xdg);
 	CHECK_INT(unlink(path), 0);
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, gd_kb_root(ctx.kb), &pk, err,
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
 				  sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_NONE);
 	gd_pick_free(&pk);

@@ -1,11 +1,12 @@
-/* cli/render_probe_verdict: probe results -> one line per backend and
- * device, for `probe` and for `check` ("Vulkan works on ...", "CPU only:
- * Vulkan device is llvmpipe (software)", "HIP on gfx1010: gemm_fp32 hangs
- * in phase 'hipblasSgemm'; Vulkan works on this machine"). */
+/* doctor/probe_verdict: judgement of probe results: one verdict (level
+ * and line) per backend and device, for `probe` and for `check` ("Vulkan
+ * works on ...", "CPU only: Vulkan device is llvmpipe (software)", "HIP on
+ * gfx1010: gemm_fp32 hangs in phase 'hipblasSgemm'; Vulkan works on this
+ * machine"). cli/ only prints these lines. */
 #include <string.h>
 
+#include "evidence.h"
 #include "probe/backend.h"
-#include "render_probe.h"
 
 static const char *title_of(const char *backend)
 {
@@ -24,12 +25,12 @@ static const struct gd_probe_result *find_op(const struct gd_probe_report *r,
 	return NULL;
 }
 
-static int no_device_text(const char *d)
+/* The one place that says "no device" of a backend's init: the runtime's
+ * own answer (hipErrorNoDevice, CUDA_ERROR_NO_DEVICE, CL_DEVICE_NOT_FOUND,
+ * no Vulkan ICD), which each probe backend reports as GD_PS_NODEVICE. */
+int gd_probe_init_says_no_device(const struct gd_probe_result *init)
 {
-	return strstr(d, "NoDevice") || strstr(d, "no device") ||
-	       strstr(d, "NO_DEVICE") || strstr(d, "No device") ||
-	       strstr(d, "no NVIDIA GPU") || strstr(d, "DEVICE_NOT_FOUND") ||
-	       strstr(d, "no ROCm-capable");
+	return init->status == GD_PS_NODEVICE;
 }
 
 /* The backend could not start: missing, skipped, no device, init fails. */
@@ -62,9 +63,8 @@ static int init_verdict(const struct gd_probe_result *init,
 		break;
 	case GD_PS_NODEVICE: /* the runtime's own "no device" code */
 	case GD_PS_ERROR:
-		v->level = init->status == GD_PS_NODEVICE ||
-				   no_device_text(init->detail)
-			   ? GD_PV_ABSENT : GD_PV_BROKEN;
+		v->level = gd_probe_init_says_no_device(init) ? GD_PV_ABSENT
+							      : GD_PV_BROKEN;
 		gd_fmt(v->text, sizeof v->text, "%s: %s: %s", t,
 		       v->level == GD_PV_ABSENT ? "no usable device"
 						: "fails at init",

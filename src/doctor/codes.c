@@ -1,0 +1,20 @@
+/* doctor/codes: the code table (codes.h). */
+#include "codes.h"
+
+static const struct {
+	const char *code, *meaning;
+} table[GD_N_CODES] = {
+#define GD_CODE_ROW(e, code, meaning) [e] = {code, meaning},
+	GD_CODES(GD_CODE_ROW)
+#undef GD_CODE_ROW
+};
+
+const char *gd_code_name(enum gd_code c)
+{
+	return (unsigned)c < GD_N_CODES ? table[c].code : "unknown";
+}
+
+const char *gd_code_meaning(enum gd_code c)
+{
+	return (unsigned)c < GD_N_CODES ? table[c].meaning : "";
+}

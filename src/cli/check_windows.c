@@ -13,6 +13,7 @@
 #include "inventory/win_inventory.h"
 #include "render_gpu.h"
 #include "check_brief.h"
+#include "discover/vendor.h"
 #include "render_windows.h"
 
 static void nvidia_verdict(const struct gd_gpu *g,
@@ -129,7 +130,7 @@ static void win_brief_fill(const struct gd_gpu *g, const struct gd_win_inventory
 			   const struct gd_win_verdict *v, size_t i,
 			   struct gd_brief *b)
 {
-	const char *t = g->vendor == GD_VENDOR_NVIDIA ? g->sm : g->gfx;
+	const char *t = gd_gpu_code_target(g);
 
 	memset(b, 0, sizeof *b);
 	b->index = (int)i;

@@ -212,6 +212,11 @@ int gd_pc_bench_begin(struct gd_pc *pc, int dev)
 {
 	if (!gd_pc_begin(pc, dev, GD_OP_BENCH))
 		return 0;
+	/* The bench is a series of measurements, each one phase: the per-op
+	 * deadline applies to each (with the overall cap), so a CPU device
+	 * (lavapipe, PoCL) that takes seconds per 256 MiB copy is not called
+	 * hung while it still moves on. */
+	gd_pc_progress(pc);
 	pc->bench_fig0 = pc->figures;
 	return 1;
 }

@@ -25,8 +25,12 @@ bench() { # name program
 ran=0
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
 	command -v nvcc >/dev/null; then
-	nvcc -O2 -x cu -DGD_CUDA -cudart shared -o "$tmp/loop_cuda" \
-		"$here/trace_loop.c" && bench cuda "$tmp/loop_cuda" && ran=1
+	# plain C against the shared libcudart (the loop declares the two
+	# calls itself; nvcc's own headers would clash with those)
+	cudalib=$(dirname "$(command -v nvcc)")/../lib64
+	cc -O2 -DGD_CUDA -o "$tmp/loop_cuda" "$here/trace_loop.c" \
+		-L"$cudalib" -Wl,-rpath,"$cudalib" -lcudart &&
+		bench cuda "$tmp/loop_cuda" && ran=1
 fi
 if [ -e /dev/kfd ] && command -v hipcc >/dev/null &&
 	ls /sys/class/kfd/kfd/topology/nodes/*/gpu_id >/dev/null 2>&1 &&

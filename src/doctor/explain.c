@@ -477,7 +477,8 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		rc = scan_plain(&sc);
 	free(e);
 	free(sc.copy);
-	qsort(r->m.v + first, r->m.n - first, sizeof *r->m.v, cmp_pos);
+	if (r->m.n > first) /* no matches: r->m.v may be NULL */
+		qsort(r->m.v + first, r->m.n - first, sizeof *r->m.v, cmp_pos);
 	return rc;
 }
 

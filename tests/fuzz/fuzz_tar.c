@@ -60,6 +60,34 @@ static unsigned long long oct(const unsigned char *p, size_t w)
 	return v;
 }
 
+/* The path and linkpath records of a pax extended header (POSIX.1-2001
+ * pax format: "<decimal length> <key>=<value>\n", the length counting the
+ * whole record). A malformed record is the writer's bug: trap. */
+static void pax_records(const char *p, size_t n, char *path, char *link)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		size_t len = 0, i = off;
+		const char *kv, *eq;
+
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			len = len * 10 + (size_t)(p[i++] - '0');
+		if (i >= n || p[i] != ' ' || !len || len > n - off ||
+		    p[off + len - 1] != '\n')
+			__builtin_trap();
+		kv = p + i + 1;
+		eq = memchr(kv, '=', (size_t)(p + off + len - 1 - kv));
+		if (!eq)
+			__builtin_trap();
+		if ((size_t)(eq - kv) == 4 && !memcmp(kv, "path", 4))
+			gd_fmt(path, 4096, "%.*s", (int)(p + off + len - 1 - eq - 1), eq + 1);
+		else if ((size_t)(eq - kv) == 8 && !memcmp(kv, "linkpath", 8))
+			gd_fmt(link, 4096, "%.*s", (int)(p + off + len - 1 - eq - 1), eq + 1);
+		off += len;
+	}
+}
+
 /* Reads the archive back and compares it with what was written. */
 static void check(const struct ent *e, size_t ne)
 {
@@ -100,6 +128,12 @@ static void check(const struct ent *e, size_t ne)
 			pos += (size + 511) / 512 * 512;
 			continue;
 		}
+		if (h[156] == 'x') { /* pax: "LEN path=...\n" / "LEN linkpath=...\n" */
+			pax_records((const char *)buf + pos, (size_t)size, longname,
+				    longlink);
+			pos += (size + 511) / 512 * 512;
+			continue;
+		}
 		if (longname[0])
 			gd_strlcpy(name, longname, sizeof name);
 		else if (h[345])
@@ -133,7 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256], link[1100];
 	const uint8_t *p = data, *end = data + size;
 	size_t ne = 0;
-	gd_tar *t = gd_tar_open(tar_path(), err, sizeof err);
+	struct gd_tar_opts o = {0, 1}; /* replace the last input's archive */
+	gd_tar *t = gd_tar_open(tar_path(), &o, err, sizeof err);
 
 	if (!t)
 		return 0;
@@ -172,7 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free((char *)x->link);
 		p = az ? az + 1 : end;
 	}
-	if (gd_tar_close(t) == 0)
+	if (gd_tar_close(t, err, sizeof err) == 0)
 		check(e, ne);
 	for (size_t i = 0; i < ne; i++)
 		if (e[i].type == '2')

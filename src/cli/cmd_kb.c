@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "core/json.h"
 #include "cli.h"
@@ -52,20 +53,26 @@ static const char *str_or(const json_t *o, const char *key, const char *def)
 }
 
 const struct gd_opt gd_opts_kb[] = {
+	{"stale", 0, 's', GD_ARG_NONE, NULL, "list entries whose sources were last checked over --days ago", NULL, NULL},
+	{"days", 0, 'd', GD_ARG_REQUIRED, "N", "age in days that counts as stale (default 365)", NULL, NULL},
 	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: gpudoctor kb [--json] [TARGET]\n\n"
+	fprintf(f, "Usage: gpudoctor kb [--json] [TARGET]\n"
+		   "       gpudoctor kb [--json] --stale [--days N]\n\n"
 		   "Without TARGET: every GPU target the knowledge base knows.\n"
 		   "TARGET is one of:\n"
 		   "  gfx1010, gfx90a:xnack-   an AMD gfx target\n"
 		   "  0x731f, 731f             a PCI device id (AMD, then NVIDIA)\n"
 		   "  sm_90, 9.0               an NVIDIA compute capability\n"
 		   "  rocm-2527                a known issue\n\n"
-		   "Exit status: 0 found, 3 unknown TARGET or bad usage.\n\n");
+		   "--stale: entries whose newest source was checked more than N\n"
+		   "days before today (SOURCE_DATE_EPOCH overrides today).\n\n"
+		   "Exit status: 0 found (--stale: none stale), 1 some stale,\n"
+		   "3 unknown TARGET or bad usage.\n\n");
 	gd_opts_help(f, gd_opts_kb);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);
@@ -495,11 +502,61 @@ static int show(struct gd_cli *cli, const gd_kb *kb, const char *q)
 	return GD_EXIT_OK;
 }
 
+/* Today in days since 1970-01-01: SOURCE_DATE_EPOCH (reproducible-builds.org)
+ * when set, so tests can move the clock; -1 when it is not a number. */
+static long today_day(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long t;
+
+	if (!s)
+		return (long)(time(NULL) / 86400);
+	t = strtoll(s, &end, 10);
+	return *s && !*end && t >= 0 ? (long)(t / 86400) : -1;
+}
+
+static int stale(struct gd_cli *cli, const gd_kb *kb, long days)
+{
+	long today = today_day();
+	json_t *list, *e, *s;
+	size_t i, j, n;
+
+	if (today < 0)
+		return gd_cli_error(cli, "kb: SOURCE_DATE_EPOCH is not a number");
+	list = gd_kb_stale(kb, today, days);
+	if (!list)
+		return gd_cli_error(cli, "out of memory");
+	n = json_array_size(list);
+	if (cli->json) {
+		json_t *r = json_pack("{s:I, s:I, s:o}", "today_days",
+				      (json_int_t)today, "days", (json_int_t)days,
+				      "entries", list);
+		int rc = emit_json(cli, kb, NULL, "stale", r);
+
+		return rc != GD_EXIT_OK ? rc : n ? GD_EXIT_UNUSABLE : GD_EXIT_OK;
+	}
+	printf("%zu entries last checked more than %ld days ago\n", n, days);
+	json_array_foreach(list, i, e) {
+		printf("  %-18s %-28s %s %5lld days  sources:",
+		       gd_kb_str(e, "kind"), str_or(e, "id", "-"),
+		       str_or(e, "checked", "never"),
+		       (long long)json_integer_value(json_object_get(e, "age_days")));
+		json_array_foreach(json_object_get(e, "sources"), j, s)
+			printf(" %s", json_string_value(s));
+		printf("\n");
+	}
+	json_decref(list);
+	return n ? GD_EXIT_UNUSABLE : GD_EXIT_OK;
+}
+
 int gd_cmd_kb(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_getopt g;
 	const gd_kb *kb = cli->ctx.kb;
-	int c;
+	long days = 365;
+	int c, want_stale = 0;
+	char *end;
 
 	gd_opts_build(&g, gd_opts_kb, 0);
 	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
@@ -507,10 +564,25 @@ int gd_cmd_kb(struct gd_cli *cli, int argc, char **argv)
 			usage(stdout);
 			return GD_EXIT_OK;
 		}
+		if (c == 's') {
+			want_stale = 1;
+			continue;
+		}
+		if (c == 'd') {
+			days = strtol(optarg, &end, 10);
+			if (!*optarg || *end || days < 0)
+				return gd_cli_usage_error(cli, "kb", "--days takes "
+							  "a number of days");
+			continue;
+		}
 		return gd_cli_usage_error(cli, "kb", "unknown option");
 	}
 	if (!kb)
 		return gd_cli_error(cli, "no knowledge base could be loaded");
+	if (want_stale && optind < argc)
+		return gd_cli_usage_error(cli, "kb", "--stale takes no TARGET");
+	if (want_stale)
+		return stale(cli, kb, days);
 	if (argc - optind > 1)
 		return gd_cli_usage_error(cli, "kb", "one TARGET at most");
 	if (optind < argc)

@@ -84,4 +84,7 @@ const json_t *gd_kb_list_entry(const gd_kb *kb, enum gd_kb_ix_list l,
 /* Written by tools/kbgen.c into ${build}/generated/kb_embedded.c. */
 extern const struct gd_kb_index gd_kb_embedded_index;
 
+/* Days since 1970-01-01 of a real "YYYY-MM-DD" date; -1 when not one. */
+long gd_kb_day(const char *ymd);
+
 #endif

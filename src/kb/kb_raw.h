@@ -37,4 +37,10 @@ const json_t *gd_kb_get(const gd_kb *kb, const char *key);
 /* Convenience: string member of an object, or NULL. */
 const char *gd_kb_str(const json_t *obj, const char *key);
 
+/* Entries whose newest source "checked" date is more than max_age days
+ * before today (days since 1970-01-01): a new array of {"kind", "id",
+ * "checked", "age_days", "sources"} in kb order. An
+ * entry's freshness is that of its newest source (docs/kb.md). */
+json_t *gd_kb_stale(const gd_kb *kb, long today, long max_age);
+
 #endif

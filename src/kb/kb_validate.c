@@ -198,18 +198,52 @@ static int check_refs(struct vctx *v, const json_t *o)
 	return 0;
 }
 
-static int check_sources_map(struct vctx *v)
+/* Days since 1970-01-01 of a real "YYYY-MM-DD" date, -1 otherwise (civil
+ * calendar arithmetic: no timegm, which Windows lacks). */
+long gd_kb_day(const char *s)
 {
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, m, d, n = 0;
+	long era, yoe, doy;
+
+	if (!s || strlen(s) != 10 ||
+	    sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || n != 10 ||
+	    y < 1970 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] ||
+	    (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return -1;
+	y -= m <= 2;
+	era = y / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+static int check_sources_map(struct vctx *v, const json_t *root)
+{
+	long kbday = gd_kb_day(jstr(root, "kb_date"));
 	const char *k;
 	json_t *s;
 
+	if (kbday < 0)
+		return fail(v, "kb_date", 1, "\"kb_date\" must be a date "
+			    "YYYY-MM-DD");
 	json_object_foreach((json_t *)v->sources, k, s) {
+		long day;
+
 		enter(v, NULL, NULL);
 		if (!json_is_object(s) || !jstr(s, "title"))
 			return fail(v, k, 1, "source \"%s\" needs a \"title\"", k);
 		if (!str_or_null(s, "url"))
 			return fail(v, k, 1, "source \"%s\": \"url\" must be a "
 				    "string or null", k);
+		day = gd_kb_day(jstr(s, "checked"));
+		if (day < 0)
+			return fail(v, k, 1, "source \"%s\" needs \"checked\": "
+				    "the date YYYY-MM-DD its claims were last "
+				    "checked", k);
+		if (day > kbday)
+			return fail(v, k, 1, "source \"%s\": \"checked\" is "
+				    "after kb_date", k);
 	}
 	return 0;
 }
@@ -598,7 +632,7 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 		return -1;
 	v.sources = json_object_get(root, "sources");
 	v.issues = json_object_get(root, "issues");
-	if (check_sources_map(&v) < 0 ||
+	if (check_sources_map(&v, root) < 0 ||
 	    check_targets(&v, json_object_get(root, "targets")) < 0 ||
 	    check_ids(&v, v.issues, "issues") < 0 ||
 	    each(&v, v.issues, check_issue) < 0 ||

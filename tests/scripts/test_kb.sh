@@ -103,4 +103,66 @@ fi
 check "missing --kb file falls back" test $rc -eq 0
 check "missing --kb file is named" has "$tmp/m.err" 'does-not-exist.json: No such file'
 
+# --stale: the clock is SOURCE_DATE_EPOCH, moved relative to kb_date.
+kbday=$(sed -n 's/^"kb_date": "\([0-9-]*\)".*/\1/p' "$GD_SRCDIR/src/kb/gpudoctor-kb.json")
+epoch=$(date -u -d "$kbday" +%s)
+SOURCE_DATE_EPOCH=$((epoch + 10 * 86400)) "$GPUDOCTOR" kb --stale >"$tmp/s0" 2>&1; rc=$?
+check "stale: kb_date + 10 days exits 0" test $rc -eq 0
+check "stale: kb_date + 10 days lists none" has "$tmp/s0" '^0 entries'
+SOURCE_DATE_EPOCH=$((epoch + 730 * 86400)) "$GPUDOCTOR" --json kb --stale >"$tmp/s2" 2>&1; rc=$?
+check "stale: 2 years later exits 1" test $rc -eq 1
+SOURCE_DATE_EPOCH=$((epoch + 730 * 86400)) "$GPUDOCTOR" kb --stale --days 800 >/dev/null 2>&1; rc=$?
+check "stale: --days 800 exits 0 two years later" test $rc -eq 0
+"$GPUDOCTOR" kb --stale --days x >/dev/null 2>&1; rc=$?
+check "stale: bad --days exits 3" test $rc -eq 3
+# Every entry that cites a source is stale two years on (counted here
+# independently of the C code), and the JSON parses.
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$tmp/s2" <<'PY'; rc=$?
+import json, sys
+kb = json.load(open(sys.argv[1])); out = json.load(open(sys.argv[2]))
+def cites(o):
+    if isinstance(o, list): return any(cites(x) for x in o)
+    if isinstance(o, dict): return bool(o.get("sources")) or any(cites(v) for k, v in o.items() if k != "sources")
+    return False
+n = sum(cites(e) for k in ("targets", "issues", "strategies", "signatures", "pci_not_gpu", "nvidia_chips", "amd_no_kfd") for e in kb[k])
+n += sum(cites(e) for k in ("gpus", "compute_capabilities", "cuda_driver_min") for e in kb["nvidia"][k])
+n += sum(cites(a) for w in kb["workloads"].values() for a in w.values())
+got = out["result"]["entries"]
+assert out["kind"] == "stale" and len(got) == n, (len(got), n)
+assert all(e["age_days"] >= 730 for e in got)
+PY
+check "stale: 2 years later lists every entry, JSON parses" test $rc -eq 0
+# One source dated old: exactly the entries citing only that source.
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$tmp/old.json" "$tmp/old.ids" <<'PY'
+import collections, json, re, sys
+text = open(sys.argv[1]).read(); kb = json.loads(text)
+def ids(o, acc):
+    if isinstance(o, list): [ids(x, acc) for x in o]
+    elif isinstance(o, dict):
+        acc.update(o.get("sources") or []); [ids(v, acc) for k, v in o.items() if k != "sources"]
+    return acc
+ent = [(e.get("gfx") or e.get("id") or e.get("name") or e.get("sm") or e.get("family") or e.get("pci_id") or e.get("cuda"), ids(e, set()))
+       for k in ("targets", "issues", "strategies", "signatures", "pci_not_gpu", "nvidia_chips", "amd_no_kfd") for e in kb[k]]
+ent += [(e.get("pci_id") or e.get("sm") or e.get("cuda"), ids(e, set())) for k in ("gpus", "compute_capabilities", "cuda_driver_min") for e in kb["nvidia"][k]]
+ent += [(w + "/" + s, ids(a, set())) for w, st in kb["workloads"].items() for s, a in st.items()]
+only = collections.Counter(next(iter(s)) for _, s in ent if len(s) == 1)
+src = only.most_common(1)[0][0]
+text = re.sub(r'(^"%s": \{.*"checked": ")[0-9-]+' % re.escape(src), r"\g<1>2020-01-01", text, count=1, flags=re.M)
+open(sys.argv[2], "w").write(text)
+open(sys.argv[3], "w").write("".join(sorted(i + "\n" for i, s in ent if s == {src})))
+PY
+SOURCE_DATE_EPOCH=$((epoch + 10 * 86400)) "$GPUDOCTOR" --kb "$tmp/old.json" --json kb --stale >"$tmp/s3" 2>"$tmp/s3.err"; rc=$?
+check "stale: one old source exits 1" test $rc -eq 1
+jq -r '.result.entries[].id' "$tmp/s3" 2>/dev/null | sort >"$tmp/s3.ids"
+check "stale: one old source lists exactly its sole citers" cmp -s "$tmp/s3.ids" "$tmp/old.ids"
+check "stale: that list is not empty" test -s "$tmp/old.ids"
+
+# The validator wants a real "checked" date, not after kb_date.
+sed '5s/"checked": "[0-9-]*"/"checked": "2026-13-01"/' "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$tmp/bad3.json"
+"$GPUDOCTOR" --kb "$tmp/bad3.json" kb gfx1010 >/dev/null 2>"$tmp/b3.err"
+check "bad checked date reported at its line" has "$tmp/b3.err" "$tmp/bad3.json:5: source .* needs \"checked\""
+sed '5s/"checked": "[0-9-]*"/"checked": "2099-01-01"/' "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$tmp/bad4.json"
+"$GPUDOCTOR" --kb "$tmp/bad4.json" kb gfx1010 >/dev/null 2>"$tmp/b4.err"
+check "checked after kb_date refused" has "$tmp/b4.err" "$tmp/bad4.json:5: .*after kb_date"
+
 exit $fail

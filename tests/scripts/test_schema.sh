@@ -56,6 +56,7 @@ live kb-pci "$G" --json kb 0x731f
 live kb-sm "$G" --json kb sm_90
 live kb-nvidia "$G" --json kb 0x2330
 live kb-issue "$G" --json kb rocm-2527
+live kb-stale env SOURCE_DATE_EPOCH=4102444800 "$G" --json kb --stale
 live try "$G" --root "$R" --json try -- true
 live try-hang "$G" --root "$FX/rx5700xt-override-invalid/root" --json try --timeout 1 -- sleep 5
 live env-nvidia "$G" --root "$N" --json env

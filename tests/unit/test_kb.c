@@ -51,7 +51,8 @@ static void expect_error(const char *text, const char *want, const char *line)
 }
 
 #define HEAD "{\"schema_version\": 1, \"kb_date\": \"2026-11-22\",\n"
-#define SRCS "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null}},\n"
+#define SRCS "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null, " \
+	     "\"checked\": \"2026-11-22\"}},\n"
 #define TAIL "\"issues\": [], \"strategies\": [], \"signatures\": [],\n" \
 	     "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], " \
 	     "\"cuda_driver_min\": []}, \"workloads\": {}}\n"

@@ -47,8 +47,10 @@ static int run_gen(const char *in, char *out, size_t cap)
 }
 
 #define HEAD "{\"schema_version\": 1, \"kb_date\": \"2026-11-22\",\n" \
-	     "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null},\n" \
-	     " \"odd \\\"q\\\" ?\?) \\\\ \\u00e9\": {\"title\": \"t\"}},\n"
+	     "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null, " \
+	     "\"checked\": \"2026-11-22\"},\n" \
+	     " \"odd \\\"q\\\" ?\?) \\\\ \\u00e9\": {\"title\": \"t\", " \
+	     "\"checked\": \"2026-11-22\"}},\n"
 #define NV "\"nvidia\": {\"gpus\": [{\"pci_id\": \"0x2330\", \"name\": " \
 	   "\"H100\", \"sm\": \"sm_90\"}], \"compute_capabilities\": " \
 	   "[{\"sm\": \"sm_90\", \"cc\": \"9.0\"}], \"cuda_driver_min\": []},\n"

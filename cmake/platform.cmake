@@ -19,7 +19,8 @@ set(GD_LINUX_ONLY
   probe/backend_opencl.c probe/backend_opencl_bench.c probe/backend_vulkan.c
   probe/backend_vulkan_bench.c probe/vulkan_util.c probe/device.c
   probe/backend_cuda_dev.c probe/backend_hip_dev.c probe/backend_opencl_dev.c
-  probe/child_ref.c probe/reap.c probe/trace_hang.c cli/trace_cli.c
+  probe/child_ref.c probe/reap.c probe/trace_hang.c probe/trace_slot.c
+  cli/trace_cli.c
   cli/cmd_probe.c cli/cmd_try.c cli/try_report.c)
 
 function(gd_platform_filter var)

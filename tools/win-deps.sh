@@ -70,5 +70,7 @@ done
 rm -f "$prefix/lib/libtre.a"
 x86_64-w64-mingw32-ar rcs "$prefix/lib/libtre.a" "$dir"/b-tre/*.o
 cp "$t/lib/regex.h" "$t/lib/tre.h" "$dir/b-tre/tre-config.h" "$prefix/include/"
+# relocatable: a build-win/ copied or moved elsewhere still finds its deps
+sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|' "$prefix"/lib/pkgconfig/*.pc
 touch "$prefix/.done"
 echo "win-deps: static jansson, zstd, zlib, TRE in $prefix"

@@ -5,9 +5,13 @@
 # Exit 77 (skipped) when Wine is not installed.
 set -u
 bdir=$1; shift
-wine=$(command -v wine64 || command -v wine || true)
+# wine64 itself before the wine wrapper: Debian's wrapper says "wine32 is
+# missing" on every call when only wine64 is installed.
+wine=$(command -v wine64 || true)
 if [ -z "$wine" ]; then
-  for w in /usr/lib/wine/wine64 /usr/lib/wine/wine; do [ -x "$w" ] && wine=$w && break; done
+  for w in /usr/lib/wine/wine64 "$(command -v wine || true)" /usr/lib/wine/wine; do
+    [ -n "$w" ] && [ -x "$w" ] && wine=$w && break
+  done
 fi
 [ -n "$wine" ] || { echo "skipped: wine not installed (Debian: wine64)"; exit 77; }
 export WINEPREFIX=$(realpath -m "$bdir/wineprefix") WINEDEBUG=-all
@@ -20,6 +24,10 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
   boot=$(command -v wineboot || echo "$(dirname "$wine")/wineboot")
   WINE=$wine timeout 180 "$boot" -i >/dev/null 2>&1 ||
     timeout 180 "$wine" wineboot -i >/dev/null 2>&1 || true
+  # the registry files are written when the wineserver exits, after wineboot
+  srv=$(command -v wineserver || echo "$(dirname "$wine")/wineserver")
+  [ -x "$srv" ] || srv=/usr/lib/wine/wineserver
+  timeout 60 "$srv" -w >/dev/null 2>&1 || true
   [ -f "$WINEPREFIX/system.reg" ] || { echo "wine-run: wineboot -i failed in $WINEPREFIX" >&2; exit 1; }
   # a crashing test child must end, not wait in a crash dialog
   timeout 60 "$wine" reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog \

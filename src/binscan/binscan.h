@@ -234,6 +234,12 @@ int gd_bs_scan_fd(const char *path, int fd, uint64_t size,
 /* Internal (scan.c): the bytes of one mapped file, zip or not. */
 int gd_bs_scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
 		      const struct gd_bs_opts *o, gd_bs_files *out);
+/* Internal (scan_guard_posix.c / scan_guard_win32.c): gd_bs_scan_mapped
+ * on a map of fd, or GD_BS_MAP_FAULT when the map faulted under it (the
+ * file shrank: SIGBUS on POSIX; Windows refuses to truncate a mapped file). */
+#define GD_BS_MAP_FAULT (-2)
+int gd_bs_scan_guarded(const char *path, const uint8_t *b, size_t n, int fd,
+		       const struct gd_bs_opts *o, gd_bs_files *out);
 /* Scan bytes already in memory (fuzzing, tests, zip members). fd >= 0:
  * the same bytes as an open file, for pread walks of large sections. */
 int gd_bs_scan_bytes(const uint8_t *b, size_t n, struct gd_bs_file *f);

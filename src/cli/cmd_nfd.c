@@ -13,6 +13,7 @@
 #include "check_brief.h"
 #include "check_data.h"
 #include "core/k8s_label.h"
+#include "core/plat.h"
 #include "opts.h"
 #include "out_file.h"
 #include "probe/probe.h"
@@ -194,6 +195,7 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d,
 {
 	char *buf = NULL, err[4200];
 	size_t len = 0;
+	gd_memstream ms;
 	FILE *f;
 	int r;
 
@@ -201,14 +203,12 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d,
 		nfd_text(cli, stdout, d, expiry);
 		return 0;
 	}
-	f = open_memstream(&buf, &len);
+	f = gd_plat_memstream_open(&ms);
 	if (!f)
 		return gd_cli_error(cli, "out of memory");
 	nfd_text(cli, f, d, expiry);
-	if (fclose(f) != 0) {
-		free(buf);
+	if (gd_plat_memstream_close(&ms, &buf, &len) != 0)
 		return gd_cli_error(cli, "out of memory");
-	}
 	r = gd_out_write_atomic(dir, "gpudoctor", buf, len, err, sizeof err);
 	free(buf);
 	return r < 0 ? gd_cli_error(cli, "%s", err) : 0;

@@ -8,6 +8,26 @@
 #include <sys/mman.h>
 #include <windows.h>
 
+#include "plat_win32.h"
+
+int gd_w32_rename(const char *from, const char *to)
+{
+	wchar_t *wf = gd_w32_wide(from), *wt = gd_w32_wide(to);
+	int ok = wf && wt &&
+		 MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING |
+					     MOVEFILE_WRITE_THROUGH);
+	DWORD e = ok ? 0 : GetLastError();
+
+	free(wf);
+	free(wt);
+	if (ok)
+		return 0;
+	errno = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? ENOENT
+		: e == ERROR_ACCESS_DENIED || e == ERROR_SHARING_VIOLATION
+		? EACCES : EIO;
+	return -1;
+}
+
 long long gd_w32_pread(int fd, void *buf, size_t n, long long off)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(fd);

@@ -8,8 +8,11 @@
 #include <fcntl.h>
 #include <sys/types.h>
 
+/* Every open(2) of shared code says O_CLOEXEC and wants the bytes as they
+ * are: not inherited by children, and binary (the CRT's default text mode
+ * would write CRLF and stop reading at ^Z). */
 #ifndef O_CLOEXEC
-#define O_CLOEXEC 0
+#define O_CLOEXEC (_O_NOINHERIT | _O_BINARY)
 #endif
 #ifndef O_NONBLOCK
 #define O_NONBLOCK 0
@@ -26,6 +29,28 @@
 #ifndef O_NOFOLLOW
 #define O_NOFOLLOW 0
 #endif
+
+/* fcntl(2) is used only to clear O_NONBLOCK after a guarded open, and
+ * O_NONBLOCK is 0 here: nothing to do. */
+#ifndef F_GETFL
+#define F_GETFL 3
+#endif
+#ifndef F_SETFL
+#define F_SETFL 4
+#endif
+static inline int gd_fcntl(int fd, int cmd, ...)
+{
+	(void)fd;
+	(void)cmd;
+	return 0;
+}
+#define fcntl gd_fcntl
+
+/* No sockets in the file system; no POSIX modes to set. */
+#ifndef S_ISSOCK
+#define S_ISSOCK(m) 0
+#endif
+#define fchmod(fd, mode) ((void)(fd), (void)(mode), 0)
 
 /* No symbolic links as far as the fs layer reports. */
 #ifndef S_ISLNK
@@ -56,6 +81,9 @@ long long gd_w32_pread(int fd, void *buf, size_t n, long long off);
 void *memmem(const void *h, size_t hn, const void *n, size_t nn);
 char *strndup(const char *s, size_t n);
 #define mkdir(p, m) _mkdir(p)
+/* POSIX rename replaces an existing destination; the CRT's refuses. */
+int gd_w32_rename(const char *from, const char *to);
+#define rename gd_w32_rename
 #define fsync _commit
 /* No POSIX groups nor device nodes: access checks answer from _access. */
 #define AT_FDCWD (-100)

@@ -8,6 +8,7 @@
 #define GD_PLAT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- the system gpudoctor runs on ---- */
 
@@ -24,6 +25,22 @@ void gd_plat_sleep_ms(int ms);
 char **gd_plat_environ(void);
 /* Path of this executable, for re-running itself. 0 or -errno. */
 int gd_plat_self_exe(char *buf, size_t cap);
+
+/* ---- output built in memory ---- */
+
+/* A stream whose bytes end up in memory (a file written whole afterwards):
+ * open_memstream on POSIX; Windows has none, so a delete-on-close
+ * temporary file read back at the end. */
+typedef struct gd_memstream {
+	FILE *f;
+	char *buf;
+	size_t len;
+} gd_memstream;
+/* m->f, or NULL (errno set). */
+FILE *gd_plat_memstream_open(gd_memstream *m);
+/* Closes m->f; 0 with the bytes in *buf (malloc'd, NUL-terminated; the
+ * caller frees) and *len, or -1 (nothing to free). */
+int gd_plat_memstream_close(gd_memstream *m, char **buf, size_t *len);
 
 /* ---- library loading ---- */
 

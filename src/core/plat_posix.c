@@ -24,6 +24,29 @@ const char *gd_plat_name(void)
 	return "linux";
 }
 
+FILE *gd_plat_memstream_open(gd_memstream *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	return m->f;
+}
+
+int gd_plat_memstream_close(gd_memstream *m, char **buf, size_t *len)
+{
+	int rc = fclose(m->f);
+
+	m->f = NULL;
+	if (rc != 0) {
+		free(m->buf);
+		m->buf = NULL;
+		return -1;
+	}
+	*buf = m->buf;
+	*len = m->len;
+	return 0;
+}
+
 void gd_plat_sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};

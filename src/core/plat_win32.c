@@ -22,6 +22,50 @@ void gd_plat_sleep_ms(int ms)
 	Sleep(ms > 0 ? (DWORD)ms : 0);
 }
 
+/* "TD": a temporary file, deleted when closed, kept in memory by the cache
+ * manager while it is small. In %TEMP%: tmpfile() wants the drive root. */
+FILE *gd_plat_memstream_open(gd_memstream *m)
+{
+	wchar_t dir[MAX_PATH + 1], name[MAX_PATH + 1];
+
+	m->buf = NULL;
+	m->len = 0;
+	m->f = NULL;
+	if (!GetTempPathW(MAX_PATH + 1, dir) ||
+	    !GetTempFileNameW(dir, L"gd", 0, name)) {
+		errno = EACCES;
+		return NULL;
+	}
+	m->f = _wfopen(name, L"w+bTD");
+	if (!m->f)
+		DeleteFileW(name);
+	return m->f;
+}
+
+int gd_plat_memstream_close(gd_memstream *m, char **buf, size_t *len)
+{
+	long n = -1;
+	char *b = NULL;
+
+	if (fflush(m->f) == 0 && fseek(m->f, 0, SEEK_END) == 0)
+		n = ftell(m->f);
+	if (n >= 0 && (b = malloc((size_t)n + 1))) {
+		rewind(m->f);
+		if (fread(b, 1, (size_t)n, m->f) != (size_t)n) {
+			free(b);
+			b = NULL;
+		}
+	}
+	fclose(m->f);
+	m->f = NULL;
+	if (!b)
+		return -1;
+	b[n] = '\0';
+	*buf = b;
+	*len = (size_t)n;
+	return 0;
+}
+
 wchar_t *gd_w32_wide(const char *s)
 {
 	int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);

@@ -76,6 +76,24 @@ else
 	report_answer
 	out=$(W --root fixtures/winreg/capture-rx5700xt check --json 2>/dev/null)
 	report_json
+	# files written whole (plat.h memory stream, then a rename over the
+	# old one): byte for byte what Linux writes, LF, the second time too
+	who="wine files"
+	tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+	lin=fixtures/rx7900xtx/root
+	"$GPUDOCTOR" --root "$lin" nfd >"$tmp/nfd.lin" 2>/dev/null
+	for i in 1 2; do
+		W --root "$lin" nfd --dir "Z:$tmp" >/dev/null 2>&1
+		cmp -s "$tmp/gpudoctor" "$tmp/nfd.lin"
+		ok $? "$who: nfd --dir, run $i: not the Linux build's bytes"
+	done
+	out=$(W explain fixtures/logs/amdgpu-ring-timeout.txt 2>/dev/null | tr -d '\r')
+	[ "$out" = "$("$GPUDOCTOR" explain fixtures/logs/amdgpu-ring-timeout.txt 2>/dev/null)" ]
+	ok $? "$who: explain differs from the Linux build's"
+	# the tracer is an LD_PRELOAD library: --trace refuses, runs nothing
+	out=$(W run --trace -- cmd /c echo traced 2>&1); rc=$?
+	ok $((rc != 125)) "$who: run --trace exit $rc, want 125"
+	has 'not in the Windows build yet'
 fi
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

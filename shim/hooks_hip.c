@@ -11,7 +11,9 @@
 
 typedef int hipError_t;
 typedef void *hipStream_t;
-typedef struct { uint32_t x, y, z; } dim3;
+typedef struct {
+	uint32_t x, y, z;
+} dim3;
 
 /* hip_runtime_api.h: hipHostMallocCoherent / hipHostMallocNonCoherent */
 #define HIP_HOST_COHERENT 0x40000000u
@@ -35,8 +37,7 @@ SHIM_HOOK(hipError_t, hipExtModuleLaunchKernel,
 	  (f, gx, gy, gz, lx, ly, lz, sh, s, p, e, ev0, ev1, fl), 0, fl, s)
 SHIM_HOOK(hipError_t, __hipPushCallConfiguration,
 	  (dim3 g, dim3 b, size_t sh, hipStream_t s), (g, b, sh, s), 0, 0, s)
-SHIM_HOOK(hipError_t, hipGraphLaunch, (void *g, hipStream_t s), (g, s), 0, 0,
-	  s)
+SHIM_HOOK(hipError_t, hipGraphLaunch, (void *g, hipStream_t s), (g, s), 0, 0, s)
 SHIM_HOOK(hipError_t, hipMemcpy, (void *d, const void *s, size_t n, int k),
 	  (d, s, n, k), n, k, NULL)
 SHIM_HOOK(hipError_t, hipMemcpyAsync,
@@ -48,14 +49,14 @@ SHIM_HOOK(hipError_t, hipMemcpyWithStream,
 SHIM_HOOK(hipError_t, hipMemcpy2D,
 	  (void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
 	   int k),
-	  (d, dp, s, sp, w, h, k), w * h, k, NULL)
+	  (d, dp, s, sp, w, h, k), w *h, k, NULL)
 SHIM_HOOK(hipError_t, hipMemcpy2DAsync,
 	  (void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
 	   int k, hipStream_t st),
-	  (d, dp, s, sp, w, h, k, st), w * h, k, st)
+	  (d, dp, s, sp, w, h, k, st), w *h, k, st)
 SHIM_HOOK(hipError_t, hipMemcpyPeer,
-	  (void *d, int dd, const void *s, int sd, size_t n),
-	  (d, dd, s, sd, n), n, HIP_D2D, NULL)
+	  (void *d, int dd, const void *s, int sd, size_t n), (d, dd, s, sd, n),
+	  n, HIP_D2D, NULL)
 SHIM_HOOK(hipError_t, hipMemcpyPeerAsync,
 	  (void *d, int dd, const void *s, int sd, size_t n, hipStream_t st),
 	  (d, dd, s, sd, n, st), n, HIP_D2D, st)

@@ -34,7 +34,7 @@ static int log_fd = -1;
 
 /* Summary (log mode): per API count, total and max duration; slowest. */
 static uint64_t sum_count[GD_TRACE_API_COUNT], sum_ns[GD_TRACE_API_COUNT],
-	sum_max[GD_TRACE_API_COUNT];
+    sum_max[GD_TRACE_API_COUNT];
 
 /* The slowest calls of this process (log mode), under a spin lock taken
  * only by a call slower than the current fifth. */
@@ -97,7 +97,8 @@ static struct gd_trace_slot_raw *my_slot(void)
 		return NULL;
 	}
 	tls.slot = (struct gd_trace_slot_raw *)(void *)((char *)region +
-		GD_TRACE_HDR_SIZE + i * GD_TRACE_SLOT_SIZE);
+							GD_TRACE_HDR_SIZE +
+							i * GD_TRACE_SLOT_SIZE);
 	tls.slot->last_api = GD_TRACE_API_COUNT;
 	return tls.slot;
 }
@@ -176,8 +177,8 @@ static void note_slow(const struct shim_call *c, int result, uint64_t dur)
 		if (slowest[i].dur < slowest[lo].dur)
 			lo = i;
 	if (dur > slowest[lo].dur) {
-		slowest[lo] = (struct slow_call){dur, c->bytes, c->api, c->kind,
-						 (int)gettid(), result, ""};
+		slowest[lo] = (struct slow_call){
+		    dur, c->bytes, c->api, c->kind, (int)gettid(), result, ""};
 		memcpy(slowest[lo].caller, tls.caller, sizeof tls.caller);
 		slowest_min = slowest[0].dur;
 		for (size_t i = 1; i < SLOWEST; i++)
@@ -226,9 +227,9 @@ void shim_exit(struct shim_call *c, int result)
 	__atomic_fetch_add(&sum_count[c->api], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&sum_ns[c->api], dur, __ATOMIC_RELAXED);
 	for (uint64_t m = __atomic_load_n(&sum_max[c->api], __ATOMIC_RELAXED);
-	     dur > m && !__atomic_compare_exchange_n(&sum_max[c->api], &m, dur,
-						    0, __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED);)
+	     dur > m &&
+	     !__atomic_compare_exchange_n(&sum_max[c->api], &m, dur, 0,
+					  __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
 		;
 	note_slow(c, result, dur);
 	log_call(c, result, dur);
@@ -243,8 +244,9 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags)
 		return;
 	n = snprintf(line, sizeof line,
 		     "rewrite pid=%d tid=%d api=%s old_flags=0x%x "
-		     "new_flags=0x%x\n", (int)getpid(), (int)gettid(),
-		     api_names[api], old_flags, new_flags);
+		     "new_flags=0x%x\n",
+		     (int)getpid(), (int)gettid(), api_names[api], old_flags,
+		     new_flags);
 	if (n > 0 && write(log_fd, line, (size_t)n) < 0)
 		return;
 }
@@ -263,8 +265,8 @@ static void map_region(const char *fd_s)
 	if (fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size < (off_t)GD_TRACE_REGION_SIZE)
 		return;
-	h = mmap(NULL, GD_TRACE_REGION_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_SHARED, (int)fd, 0);
+	h = mmap(NULL, GD_TRACE_REGION_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 (int)fd, 0);
 	if (h == MAP_FAILED)
 		return;
 	if (h->magic != GD_TRACE_MAGIC || h->version != GD_TRACE_VERSION ||
@@ -286,8 +288,8 @@ __attribute__((constructor)) static void shim_init(void)
 		map_region(s);
 	s = getenv("GPUDOCTOR_TRACE_LOG");
 	if (s && (mode & (GD_TRACE_M_LOG | GD_TRACE_M_REWRITE)))
-		log_fd = open(s, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-			      0600);
+		log_fd =
+		    open(s, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	pthread_atfork(NULL, NULL, at_fork_child);
 }
 
@@ -303,7 +305,8 @@ __attribute__((destructor)) static void shim_fini(void)
 			continue;
 		n = snprintf(line, sizeof line,
 			     "summary pid=%d api=%s calls=%llu total_ns=%llu "
-			     "max_ns=%llu\n", (int)getpid(), api_names[i],
+			     "max_ns=%llu\n",
+			     (int)getpid(), api_names[i],
 			     (unsigned long long)sum_count[i],
 			     (unsigned long long)sum_ns[i],
 			     (unsigned long long)sum_max[i]);
@@ -315,13 +318,14 @@ __attribute__((destructor)) static void shim_fini(void)
 
 		if (!sc->dur)
 			continue;
-		n = snprintf(line, sizeof line,
-			     "slowest pid=%d tid=%d api=%s dur_ns=%llu result=%d "
-			     "bytes=%llu kind=0x%x caller=%s\n", (int)getpid(),
-			     sc->tid, api_names[sc->api],
-			     (unsigned long long)sc->dur, sc->result,
-			     (unsigned long long)sc->bytes, sc->kind,
-			     sc->caller[0] ? sc->caller : "?");
+		n = snprintf(
+		    line, sizeof line,
+		    "slowest pid=%d tid=%d api=%s dur_ns=%llu result=%d "
+		    "bytes=%llu kind=0x%x caller=%s\n",
+		    (int)getpid(), sc->tid, api_names[sc->api],
+		    (unsigned long long)sc->dur, sc->result,
+		    (unsigned long long)sc->bytes, sc->kind,
+		    sc->caller[0] ? sc->caller : "?");
 		if (n > 0 && write(log_fd, line, (size_t)n) < 0)
 			return;
 	}

@@ -36,30 +36,30 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags);
 
 /* Resolve the next definition into a typed function pointer (object to
  * function pointer conversion is not ISO C; memcpy is). */
-#define SHIM_REAL(fnvar, name)                                              \
-	do {                                                                \
-		static void *real_cache_;                                   \
-		void *p_ = shim_real(name, &real_cache_);                   \
-		memcpy(&fnvar, &p_, sizeof fnvar);                          \
+#define SHIM_REAL(fnvar, name)                                                 \
+	do {                                                                   \
+		static void *real_cache_;                                      \
+		void *p_ = shim_real(name, &real_cache_);                      \
+		memcpy(&fnvar, &p_, sizeof fnvar);                             \
 	} while (0)
 
 /* A hook: declare, resolve, record around the forwarded call. */
-#define SHIM_HOOK(ret_t, name, params, args, bytes, kind, stream)          \
-	SHIM_EXPORT ret_t name params;                                      \
-	SHIM_EXPORT ret_t name params                                       \
-	{                                                                   \
-		ret_t(*fn_) params = NULL;                                  \
-		struct shim_call c_;                                        \
-		ret_t r_;                                                   \
-		SHIM_REAL(fn_, #name);                                      \
-		if (!fn_)                                                   \
-			return (ret_t)SHIM_ENOSYM;                          \
-		shim_enter(&c_, GD_TRACE_API_##name,                        \
-			   __builtin_return_address(0), (uint64_t)(bytes),  \
-			   (unsigned)(kind), (const void *)(stream));       \
-		r_ = fn_ args;                                              \
-		shim_exit(&c_, (int)r_);                                    \
-		return r_;                                                  \
+#define SHIM_HOOK(ret_t, name, params, args, bytes, kind, stream)              \
+	SHIM_EXPORT ret_t name params;                                         \
+	SHIM_EXPORT ret_t name params                                          \
+	{                                                                      \
+		ret_t(*fn_) params = NULL;                                     \
+		struct shim_call c_;                                           \
+		ret_t r_;                                                      \
+		SHIM_REAL(fn_, #name);                                         \
+		if (!fn_)                                                      \
+			return (ret_t)SHIM_ENOSYM;                             \
+		shim_enter(&c_, GD_TRACE_API_##name,                           \
+			   __builtin_return_address(0), (uint64_t)(bytes),     \
+			   (unsigned)(kind), (const void *)(stream));          \
+		r_ = fn_ args;                                                 \
+		shim_exit(&c_, (int)r_);                                       \
+		return r_;                                                     \
 	}
 
 #endif

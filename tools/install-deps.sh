@@ -19,7 +19,7 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # (the metrics textfile's real consumer).
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
-  python3 python3-jsonschema binutils perl procps gcc-mingw-w64-x86-64-win32 dpkg-dev
+  python3 python3-jsonschema binutils perl procps clang-format-14 gcc-mingw-w64-x86-64-win32 dpkg-dev
   python3-setuptools python3-wheel python3-yaml prometheus-node-exporter"
 # The Windows build (make windows, part of make test): dpkg-dev for the
 # source packages tools/win-deps.sh builds, Wine to run the .exe.

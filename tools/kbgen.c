@@ -36,8 +36,8 @@ struct gen {
 	unsigned nslots;
 };
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						      noreturn));
+static void die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -82,7 +82,8 @@ static void locate(const struct gen *g, const json_t *v, unsigned *off,
 	at = memmem(g->text, g->len, s, n);
 	if (!at)
 		die("%s: an entry's compact text is not in the compact "
-		    "document (jansson changed its output?)", g->src);
+		    "document (jansson changed its output?)",
+		    g->src);
 	back = json_loadb(at, n, JSON_DECODE_ANY, NULL);
 	if (!back || !json_equal(back, v))
 		die("%s: an entry does not parse back equal to itself", g->src);
@@ -137,14 +138,17 @@ static unsigned put_target_pci(struct gen *g, const json_t *t, size_t i)
 	unsigned n = 0;
 
 	json_array_foreach(json_object_get(t, "products"), j, p)
-		json_array_foreach(json_object_get(p, "pci_ids"), k, id) {
-			if (pci_of(id) < 0)
-				continue;
-			if (!n++)
-				fprintf(g->out, "static const unsigned pci_%zu[] "
-					"= {", i);
-			fprintf(g->out, "0x%04lx,", (unsigned long)pci_of(id));
-		}
+	    json_array_foreach(json_object_get(p, "pci_ids"), k, id)
+	{
+		if (pci_of(id) < 0)
+			continue;
+		if (!n++)
+			fprintf(g->out,
+				"static const unsigned pci_%zu[] "
+				"= {",
+				i);
+		fprintf(g->out, "0x%04lx,", (unsigned long)pci_of(id));
+	}
 	if (n)
 		fprintf(g->out, "};\n");
 	return n;
@@ -159,27 +163,31 @@ static size_t put_targets(struct gen *g, const json_t *targets)
 
 	if (!npci)
 		die("out of memory");
-	json_array_foreach(targets, i, t)
-		npci[i] = put_target_pci(g, t, i);
+	json_array_foreach(targets, i, t) npci[i] = put_target_pci(g, t, i);
 	if (!json_array_size(targets)) {
 		free(npci);
 		return 0;
 	}
-	fprintf(g->out, "\nstatic const struct gd_kb_ix_target targets[] = {\n");
-	json_array_foreach(targets, i, t) {
+	fprintf(g->out,
+		"\nstatic const struct gd_kb_ix_target targets[] = {\n");
+	json_array_foreach(targets, i, t)
+	{
 		ver = json_object_get(t, "gfx_target_version");
 		apu = json_object_get(t, "apu");
 		locate(g, t, &off, &len);
 		fprintf(g->out, "\t{");
 		put_str(g->out, json_string_value(json_object_get(t, "gfx")));
-		fprintf(g->out, ", %lld, ", json_is_integer(ver)
-			? (long long)json_integer_value(ver) : -1LL);
+		fprintf(g->out, ", %lld, ",
+			json_is_integer(ver)
+			    ? (long long)json_integer_value(ver)
+			    : -1LL);
 		if (npci[i])
 			fprintf(g->out, "pci_%zu, %u, ", i, npci[i]);
 		else
 			fprintf(g->out, "NULL, 0, ");
-		fprintf(g->out, "%d, %u, %u, %u},\n", json_is_boolean(apu)
-			? json_is_true(apu) : -1, off, len, g->nslots++);
+		fprintf(g->out, "%d, %u, %u, %u},\n",
+			json_is_boolean(apu) ? json_is_true(apu) : -1, off, len,
+			g->nslots++);
 	}
 	fprintf(g->out, "};\n\n");
 	free(npci);
@@ -192,14 +200,15 @@ static size_t put_gpus(struct gen *g, const json_t *gpus)
 	unsigned off, len;
 	size_t i, n = 0;
 
-	json_array_foreach(gpus, i, o) {
+	json_array_foreach(gpus, i, o)
+	{
 		long pci = pci_of(json_object_get(o, "pci_id"));
 
 		if (pci < 0)
 			continue; /* never found by a lookup either */
 		if (!n++)
 			fprintf(g->out, "static const struct gd_kb_ix_gpu "
-				"gpus[] = {\n");
+					"gpus[] = {\n");
 		locate(g, o, &off, &len);
 		fprintf(g->out, "\t{0x%04lx, %u, %u, %u},\n",
 			(unsigned long)pci, off, len, g->nslots++);
@@ -234,12 +243,11 @@ static size_t put_list(struct gen *g, const char *name, const json_t *o,
 	size_t i, n = 0;
 
 	if (by) {
-		json_array_foreach(o, i, v)
-			put_named(g, name, json_string_value(json_object_get(
-					v, by)), v, &n);
+		json_array_foreach(o, i, v) put_named(
+		    g, name, json_string_value(json_object_get(v, by)), v, &n);
 	} else {
 		json_object_foreach((json_t *)o, k, v)
-			put_named(g, name, k, v, &n);
+		    put_named(g, name, k, v, &n);
 	}
 	if (n)
 		fprintf(g->out, "};\n\n");
@@ -249,28 +257,30 @@ static size_t put_list(struct gen *g, const char *name, const json_t *o,
 static void put_index(struct gen *g, const json_t *root)
 {
 	static const char *const names[GD_KB_IX_NLISTS] = {
-		"top", "sources", "issues", "strategies", "signatures", "ccs"};
+	    "top", "sources", "issues", "strategies", "signatures", "ccs"};
 	const json_t *nv = json_object_get(root, "nvidia");
 	size_t nt, ng, n[GD_KB_IX_NLISTS];
 
 	nt = put_targets(g, json_object_get(root, "targets"));
 	ng = put_gpus(g, json_object_get(nv, "gpus"));
 	n[GD_KB_IX_TOP] = put_list(g, "top", root, NULL);
-	n[GD_KB_IX_SOURCES] = put_list(g, "sources",
-				       json_object_get(root, "sources"), NULL);
-	n[GD_KB_IX_ISSUES] = put_list(g, "issues",
-				      json_object_get(root, "issues"), "id");
+	n[GD_KB_IX_SOURCES] =
+	    put_list(g, "sources", json_object_get(root, "sources"), NULL);
+	n[GD_KB_IX_ISSUES] =
+	    put_list(g, "issues", json_object_get(root, "issues"), "id");
 	n[GD_KB_IX_STRATEGIES] = put_list(
-		g, "strategies", json_object_get(root, "strategies"), "id");
+	    g, "strategies", json_object_get(root, "strategies"), "id");
 	n[GD_KB_IX_SIGNATURES] = put_list(
-		g, "signatures", json_object_get(root, "signatures"), "id");
-	n[GD_KB_IX_CCS] = put_list(g, "ccs", json_object_get(
-					   nv, "compute_capabilities"), "sm");
-	fprintf(g->out, "const struct gd_kb_index gd_kb_embedded_index = {\n"
-		"\ttext, %zu,\n\t%s, %zu,\n\t%s, %zu,\n\t{", g->len,
-		nt ? "targets" : "NULL", nt, ng ? "gpus" : "NULL", ng);
+	    g, "signatures", json_object_get(root, "signatures"), "id");
+	n[GD_KB_IX_CCS] = put_list(
+	    g, "ccs", json_object_get(nv, "compute_capabilities"), "sm");
+	fprintf(g->out,
+		"const struct gd_kb_index gd_kb_embedded_index = {\n"
+		"\ttext, %zu,\n\t%s, %zu,\n\t%s, %zu,\n\t{",
+		g->len, nt ? "targets" : "NULL", nt, ng ? "gpus" : "NULL", ng);
 	for (int i = 0; i < GD_KB_IX_NLISTS; i++)
-		fprintf(g->out, "%s%s", i ? ", " : "", n[i] ? names[i] : "NULL");
+		fprintf(g->out, "%s%s", i ? ", " : "",
+			n[i] ? names[i] : "NULL");
 	fprintf(g->out, "},\n\t{");
 	for (int i = 0; i < GD_KB_IX_NLISTS; i++)
 		fprintf(g->out, "%s%zu", i ? ", " : "", n[i]);
@@ -291,7 +301,8 @@ int main(int argc, char **argv)
 	root = gd_kb_parse_root(buf, len, g.src, err, sizeof err);
 	if (!root)
 		die("%s\nkbgen: refusing to embed a knowledge base that "
-		    "gpudoctor would refuse (schema: docs/kb.md)", err);
+		    "gpudoctor would refuse (schema: docs/kb.md)",
+		    err);
 	free(buf);
 	g.text = json_dumps(root, DUMP_FLAGS);
 	if (!g.text)
@@ -305,7 +316,8 @@ int main(int argc, char **argv)
 	g.out = fopen(tmp, "w");
 	if (!g.out)
 		die("%s: %s", tmp, strerror(errno));
-	fprintf(g.out, "/* Generated by tools/kbgen.c from %s. Do not edit. "
+	fprintf(g.out,
+		"/* Generated by tools/kbgen.c from %s. Do not edit. "
 		"*/\n#include <stddef.h>\n\n#include \"kb/kb_internal.h\"\n\n",
 		"src/kb/gpudoctor-kb.json");
 	put_text(&g);

@@ -1,10 +1,10 @@
 /* binscan/: what is inside binaries. Readers are pure functions over
  * mapped bytes (ELF64, Windows PE32/PE32+, clang offload bundles incl.
- * compressed CCOB, AMDGPU code objects, NVIDIA fatbins, zip archives); every read is bounds-checked
- * through the gd_bs_rd* helpers below, never by pointer arithmetic past the
- * buffer. gd_bs_scan_path() drives them over user paths (files, dirs,
- * wheels); fit.c and ldresolve.c judge the result against a GPU and the
- * machine's loader. The library never prints. */
+ * compressed CCOB, AMDGPU code objects, NVIDIA fatbins, zip archives); every
+ * read is bounds-checked through the gd_bs_rd* helpers below, never by pointer
+ * arithmetic past the buffer. gd_bs_scan_path() drives them over user paths
+ * (files, dirs, wheels); fit.c and ldresolve.c judge the result against a GPU
+ * and the machine's loader. The library never prints. */
 #ifndef GD_BINSCAN_H
 #define GD_BINSCAN_H
 
@@ -30,19 +30,23 @@ const char *gd_bs_kind_name(enum gd_bs_kind k); /* "amdgcn", "sass", "ptx" */
 
 struct gd_bs_target {
 	enum gd_bs_kind kind;
-	char target[32];    /* "gfx1030", "gfx10-3-generic", "sm_90a", "compute_90" */
-	char features[32];  /* AMD target-id features: "xnack-", "sramecc+:xnack-" */
-	char container[24]; /* "offload-bundle", "ccob-zstd", "code-object", "fatbin" */
-	unsigned co_version;   /* AMD code object version (2..6), 0 unknown */
+	char target[32]; /* "gfx1030", "gfx10-3-generic", "sm_90a", "compute_90"
+			  */
+	char features[32];   /* AMD target-id features: "xnack-",
+				"sramecc+:xnack-" */
+	char container[24];  /* "offload-bundle", "ccob-zstd", "code-object",
+				"fatbin" */
+	unsigned co_version; /* AMD code object version (2..6), 0 unknown */
 	unsigned ptx_major, ptx_minor; /* PTX ISA of a PTX entry */
-	int compressed;     /* stored compressed (fatbin entry / CCOB) */
-	unsigned count;     /* code objects with this exact target */
+	int compressed; /* stored compressed (fatbin entry / CCOB) */
+	unsigned count; /* code objects with this exact target */
 };
 
 struct gd_bs_symver {
-	char lib[128];  /* verneed file: "libamdhip64.so.6" */
-	char ver[64];   /* "ROCR_1", "hip_6.0" */
-	char *sym;      /* owned: "hsa_amd_enable_logging", "" for a bare version need */
+	char lib[128]; /* verneed file: "libamdhip64.so.6" */
+	char ver[64];  /* "ROCR_1", "hip_6.0" */
+	char *sym;     /* owned: "hsa_amd_enable_logging", "" for a bare version
+			  need */
 };
 
 struct gd_bs_dyn {
@@ -51,42 +55,46 @@ struct gd_bs_dyn {
 	char rpath[1024];
 	GD_VEC(char *) needed;
 	GD_VEC(struct gd_bs_symver) symvers; /* undefined versioned symbols */
-	size_t n_symvers_total; /* before the cap */
-	size_t n_delay; /* PE: the last n_delay of needed are delay-load imports */
+	size_t n_symvers_total;		     /* before the cap */
+	size_t
+	    n_delay; /* PE: the last n_delay of needed are delay-load imports */
 };
 
 /* One needed library, resolved as ld.so would. */
 struct gd_bs_need {
 	char soname[128];
 	int found;
-	char path[1024];  /* where it was found */
-	char how[24];     /* "RPATH", "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache", "default", "archive" */
-	char note[256];   /* "needs HIP 7, installed: libamdhip64.so.5 (...)" */
+	char path[1024]; /* where it was found */
+	char how[24];	/* "RPATH", "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache",
+			   "default", "archive" */
+	char note[256]; /* "needs HIP 7, installed: libamdhip64.so.5 (...)" */
 	unsigned missing_syms; /* versioned symbols the found library lacks */
 	char missing_first[160];
 };
 
 enum gd_bs_fit {
 	GD_FIT_NONE = 0, /* no GPU code in the file (host-only) */
-	GD_FIT_YES,      /* has code for the GPU */
-	GD_FIT_PTX,      /* only through PTX JIT */
-	GD_FIT_NO,       /* no code for the GPU */
-	GD_FIT_NOGPU,    /* no GPU to compare with */
+	GD_FIT_YES,	 /* has code for the GPU */
+	GD_FIT_PTX,	 /* only through PTX JIT */
+	GD_FIT_NO,	 /* no code for the GPU */
+	GD_FIT_NOGPU,	 /* no GPU to compare with */
 };
 
 struct gd_bs_file {
-	char path[1024];   /* "x.whl!torch/lib/libtorch_cuda.so" inside archives */
-	char format[32];   /* "elf", "amdgpu-code-object", "cubin", "offload-bundle", "ccob", "fatbin", "zip" */
-	char error[256];   /* one line, "" when read fine */
+	char
+	    path[1024]; /* "x.whl!torch/lib/libtorch_cuda.so" inside archives */
+	char format[32]; /* "elf", "amdgpu-code-object", "cubin",
+			    "offload-bundle", "ccob", "fatbin", "zip" */
+	char error[256]; /* one line, "" when read fine */
 	uint64_t size;
-	uint16_t machine;  /* ELF e_machine, 0 when not an ELF */
+	uint16_t machine; /* ELF e_machine, 0 when not an ELF */
 	GD_VEC(struct gd_bs_target) targets;
 	int has_dyn;
 	struct gd_bs_dyn dyn;
 	/* filled by gd_bs_judge */
 	GD_VEC(struct gd_bs_need) needs;
 	enum gd_bs_fit fit;
-	int runtime_ok;    /* every needed library found with its symbols */
+	int runtime_ok; /* every needed library found with its symbols */
 	char detail[384];
 	uint16_t pe_machine; /* PE COFF Machine (0x8664 x64), 0 when not a PE */
 };
@@ -94,13 +102,15 @@ struct gd_bs_file {
 typedef GD_VEC(struct gd_bs_file) gd_bs_files;
 
 /* Add a target (merged with an equal one, count++); NULL when out of memory. */
-struct gd_bs_target *gd_bs_add_target(struct gd_bs_file *f, enum gd_bs_kind kind,
-		     const char *target, const char *features,
-		     const char *container);
+struct gd_bs_target *gd_bs_add_target(struct gd_bs_file *f,
+				      enum gd_bs_kind kind, const char *target,
+				      const char *features,
+				      const char *container);
 void gd_bs_file_free(struct gd_bs_file *f);
 void gd_bs_files_free(gd_bs_files *v);
 
-/* ---- readers (each: bytes in, targets/facts out; -1 + err on bad input) ---- */
+/* ---- readers (each: bytes in, targets/facts out; -1 + err on bad input) ----
+ */
 
 /* ELF64 little-endian. */
 struct gd_elf_shdr {
@@ -123,7 +133,8 @@ int gd_elf_open(struct gd_elf *e, const uint8_t *b, size_t n, char *err,
 		size_t errcap);
 int gd_elf_shdr(const struct gd_elf *e, unsigned i, struct gd_elf_shdr *s);
 const char *gd_elf_shname(const struct gd_elf *e, const struct gd_elf_shdr *s);
-int gd_elf_find(const struct gd_elf *e, const char *name, struct gd_elf_shdr *s);
+int gd_elf_find(const struct gd_elf *e, const char *name,
+		struct gd_elf_shdr *s);
 /* Section contents inside the buffer (NOBITS: none). */
 int gd_elf_bytes(const struct gd_elf *e, const struct gd_elf_shdr *s,
 		 const uint8_t **p, size_t *len);
@@ -158,8 +169,8 @@ int gd_offload_bundles_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
  * reads the n bytes at off of a file with pread (headers only). */
 int gd_nvfatbin_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 		     char *err, size_t errcap);
-int gd_nvfatbin_scan_fd(int fd, uint64_t off, uint64_t n,
-			struct gd_bs_file *f, char *err, size_t errcap);
+int gd_nvfatbin_scan_fd(int fd, uint64_t off, uint64_t n, struct gd_bs_file *f,
+			char *err, size_t errcap);
 
 /* Zip: call fn for each member whose bytes could be read (stored in place,
  * or inflated under the caps). fn returns <0 to stop. An archive whose
@@ -170,13 +181,13 @@ struct gd_zip_member {
 	const char *name;
 	const uint8_t *data;
 	size_t len;
-	int inflated;  /* data is a temporary buffer */
+	int inflated; /* data is a temporary buffer */
 };
 /* Every member name of the archive, indexed so that a lookup costs
  * log(n): an archive of 100,000 members whose libraries each name 20
  * others must not cost 100,000^2 string compares. */
 struct gd_zip_names {
-	const char **v;    /* sorted by strcmp */
+	const char **v;	   /* sorted by strcmp */
 	const char **base; /* sorted by basename, case-insensitively */
 	size_t n;
 };
@@ -194,7 +205,9 @@ typedef int (*gd_zip_fn)(void *arg, const struct gd_zip_member *m,
 #define GD_ZIP_MAX_MEMBER (1024ull * 1024 * 1024) /* inflated size cap */
 #define GD_ZIP_MAX_RATIO 1032u /* deflate cannot exceed ~1032:1 */
 #define GD_ZIP_MAX_ENTRIES 200000u
-#define GD_ZIP_MAX_TOTAL (32ull << 30) /* inflated bytes per archive, at most */
+#define GD_ZIP_MAX_TOTAL                                                       \
+	(32ull << 30)	       /* inflated bytes per archive, at most          \
+				*/
 #define GD_ZIP_TOTAL_RATIO 64u /* ... and at most 64 x the archive's size */
 /* Inflated bytes one archive of n bytes may produce in all: 64 x its size
  * (shared libraries deflate 3-5:1, code objects ~10:1), never less than
@@ -209,18 +222,21 @@ int gd_zip_walk(const uint8_t *b, size_t n, uint64_t max_member,
 
 /* ---- driver ---- */
 struct gd_bs_opts {
-	size_t max_files;   /* directory walk cap */
+	size_t max_files; /* directory walk cap */
 	unsigned max_depth;
 	uint64_t max_member; /* zip member inflate cap */
 };
-#define GD_BS_OPTS_DEFAULT {100000, 32, GD_ZIP_MAX_MEMBER}
+#define GD_BS_OPTS_DEFAULT                                                     \
+	{                                                                      \
+		100000, 32, GD_ZIP_MAX_MEMBER                                  \
+	}
 
 /* Scan one user path (file, directory, archive), appending one entry per
  * binary. A path that cannot be read becomes an entry with error set.
  * explicit_path: the user named it (a non-binary is then an error; inside
  * a directory it is skipped). */
-int gd_bs_scan_path(gd_ctx *ctx, const char *path,
-		    const struct gd_bs_opts *o, gd_bs_files *out);
+int gd_bs_scan_path(gd_ctx *ctx, const char *path, const struct gd_bs_opts *o,
+		    gd_bs_files *out);
 /* One file: explicit_path as above. */
 int gd_bs_scan_file(const char *path, int explicit_path,
 		    const struct gd_bs_opts *o, gd_bs_files *out);
@@ -248,12 +264,13 @@ int gd_bs_scan_bytes_fd(const uint8_t *b, size_t n, int fd,
 
 /* ---- judgement ---- */
 struct gd_bs_gpu {
-	char name[48];    /* "gfx1010" / "sm_90" as given */
-	int amd;          /* else NVIDIA */
-	char gfx[24];     /* "gfx90a" */
-	int xnack, sramecc; /* -1 unknown/any, 0 off, 1 on */
+	char name[48];		     /* "gfx1010" / "sm_90" as given */
+	int amd;		     /* else NVIDIA */
+	char gfx[24];		     /* "gfx90a" */
+	int xnack, sramecc;	     /* -1 unknown/any, 0 off, 1 on */
 	unsigned sm_major, sm_minor; /* 9, 0 */
-	unsigned ptx_max_major, ptx_max_minor; /* driver's PTX JIT ceiling, 0 unknown */
+	unsigned ptx_max_major,
+	    ptx_max_minor; /* driver's PTX JIT ceiling, 0 unknown */
 };
 /* "gfx1010 gfx90a:xnack-" (targets joined by sep, with their features). */
 void gd_bs_targets_str(const struct gd_bs_target *t, size_t n, const char *sep,
@@ -274,7 +291,7 @@ enum gd_bs_fit gd_bs_target_fits(const struct gd_bs_target *t,
 struct gd_bs_env {
 	const struct gd_bs_gpu *gpus;
 	size_t n_gpus;
-	char *ldcache;     /* the raw cache file, NULL when absent */
+	char *ldcache; /* the raw cache file, NULL when absent */
 	size_t ldcache_len;
 	size_t ldcache_hdr; /* offset of the "glibc-ld.so.cache1.1" header */
 	unsigned ldcache_n;
@@ -316,19 +333,20 @@ void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f);
 #define GD_PE_MACHINE_I386 0x14c
 #define GD_PE_MACHINE_ARM64 0xaa64
 struct gd_pe_sect {
-	char name[64];     /* "/4" names resolved through the COFF string table */
+	char name[64]; /* "/4" names resolved through the COFF string table */
 	uint32_t vsize, va, rawsize, rawoff, flags;
 };
 struct gd_pe {
 	const uint8_t *b;
 	size_t n;
-	uint64_t pe_off;   /* "PE\0\0" */
-	uint64_t sect_off; /* section table */
-	uint64_t dir_off;  /* data directories */
+	uint64_t pe_off;     /* "PE\0\0" */
+	uint64_t sect_off;   /* section table */
+	uint64_t dir_off;    /* data directories */
 	uint64_t strtab_off; /* COFF string table, strtab_len 0 when none */
 	uint64_t image_base;
 	uint32_t size_of_headers, n_dirs, strtab_len;
-	uint16_t machine, nsect, opt_size, magic; /* magic 0x10b PE32, 0x20b PE32+ */
+	uint16_t machine, nsect, opt_size,
+	    magic; /* magic 0x10b PE32, 0x20b PE32+ */
 };
 int gd_pe_open(struct gd_pe *p, const uint8_t *b, size_t n, char *err,
 	       size_t errcap);
@@ -338,8 +356,7 @@ int gd_pe_find(const struct gd_pe *p, const char *name, struct gd_pe_sect *s);
  * FileAlignment-padded size); -1 when outside the file or empty. */
 int gd_pe_sect_bytes(const struct gd_pe *p, const struct gd_pe_sect *s,
 		     const uint8_t **d, size_t *len);
-int gd_pe_dir(const struct gd_pe *p, unsigned i, uint32_t *rva,
-	      uint32_t *size);
+int gd_pe_dir(const struct gd_pe *p, unsigned i, uint32_t *rva, uint32_t *size);
 /* File offset of an RVA and the bytes of its section from there on. */
 int gd_pe_rva(const struct gd_pe *p, uint64_t rva, uint64_t *off,
 	      uint64_t *avail);

@@ -44,9 +44,10 @@ const char *gd_bs_kind_name(enum gd_bs_kind k)
 	return k == GD_BS_AMDGCN ? "amdgcn" : k == GD_BS_SASS ? "sass" : "ptx";
 }
 
-struct gd_bs_target *gd_bs_add_target(struct gd_bs_file *f, enum gd_bs_kind kind,
-		     const char *target, const char *features,
-		     const char *container)
+struct gd_bs_target *gd_bs_add_target(struct gd_bs_file *f,
+				      enum gd_bs_kind kind, const char *target,
+				      const char *features,
+				      const char *container)
 {
 	struct gd_bs_target *t;
 

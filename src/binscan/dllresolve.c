@@ -26,17 +26,18 @@
 /* Present on every supported Windows (System32 / KnownDLLs), plus the
  * Visual C++ runtime that nearly every installer and Python ships. */
 static const char *const system_dlls[] = {
-	"kernel32.dll", "kernelbase.dll", "ntdll.dll", "user32.dll",
-	"gdi32.dll", "advapi32.dll", "shell32.dll", "shlwapi.dll",
-	"ole32.dll", "oleaut32.dll", "ws2_32.dll", "wsock32.dll",
-	"msvcrt.dll", "ucrtbase.dll", "bcrypt.dll", "crypt32.dll",
-	"rpcrt4.dll", "secur32.dll", "version.dll", "winmm.dll",
-	"setupapi.dll", "cfgmgr32.dll", "dbghelp.dll", "psapi.dll",
-	"iphlpapi.dll", "imm32.dll", "comctl32.dll", "comdlg32.dll",
-	"userenv.dll", "powrprof.dll", "wintrust.dll", "normaliz.dll",
-	"dxgi.dll", "d3d11.dll", "d3d12.dll", "dxcore.dll", "opengl32.dll",
-	"dwmapi.dll", "uxtheme.dll", "winhttp.dll", "wininet.dll",
-	"ncrypt.dll", "netapi32.dll", "mswsock.dll", "dnsapi.dll",
+    "kernel32.dll", "kernelbase.dll", "ntdll.dll",    "user32.dll",
+    "gdi32.dll",    "advapi32.dll",   "shell32.dll",  "shlwapi.dll",
+    "ole32.dll",    "oleaut32.dll",   "ws2_32.dll",   "wsock32.dll",
+    "msvcrt.dll",   "ucrtbase.dll",   "bcrypt.dll",   "crypt32.dll",
+    "rpcrt4.dll",   "secur32.dll",    "version.dll",  "winmm.dll",
+    "setupapi.dll", "cfgmgr32.dll",   "dbghelp.dll",  "psapi.dll",
+    "iphlpapi.dll", "imm32.dll",      "comctl32.dll", "comdlg32.dll",
+    "userenv.dll",  "powrprof.dll",   "wintrust.dll", "normaliz.dll",
+    "dxgi.dll",	    "d3d11.dll",      "d3d12.dll",    "dxcore.dll",
+    "opengl32.dll", "dwmapi.dll",     "uxtheme.dll",  "winhttp.dll",
+    "wininet.dll",  "ncrypt.dll",     "netapi32.dll", "mswsock.dll",
+    "dnsapi.dll",
 };
 
 static void lower(const char *s, char *out, size_t cap)
@@ -56,9 +57,11 @@ int gd_dll_is_system(const char *name)
 	/* API sets are names only, mapped by the loader (Microsoft "Windows
 	 * API sets"); the VC++ 2015-2022 runtime is vcruntime140*, msvcp140*,
 	 * vcomp140, concrt140. */
-	if (gd_startswith(low, "api-ms-win-") || gd_startswith(low, "ext-ms-") ||
-	    gd_startswith(low, "vcruntime140") || gd_startswith(low, "msvcp140") ||
-	    gd_startswith(low, "vcomp140") || gd_startswith(low, "concrt140"))
+	if (gd_startswith(low, "api-ms-win-") ||
+	    gd_startswith(low, "ext-ms-") ||
+	    gd_startswith(low, "vcruntime140") ||
+	    gd_startswith(low, "msvcp140") || gd_startswith(low, "vcomp140") ||
+	    gd_startswith(low, "concrt140"))
 		return 1;
 	for (size_t i = 0; i < sizeof system_dlls / sizeof system_dlls[0]; i++)
 		if (!strcmp(low, system_dlls[i]))
@@ -88,8 +91,7 @@ static uint16_t machine_at(const char *path)
 }
 
 /* name in dir, case-insensitively, the exact spelling first. */
-static int find_in_dir(const char *dir, const char *name, char *out,
-		       size_t cap)
+static int find_in_dir(const char *dir, const char *name, char *out, size_t cap)
 {
 	struct stat st;
 	struct dirent *de;
@@ -111,8 +113,8 @@ static int find_in_dir(const char *dir, const char *name, char *out,
 	return hit;
 }
 
-static int try_dir(const struct gd_bs_file *f, const char *dir,
-		   const char *how, struct gd_bs_need *need)
+static int try_dir(const struct gd_bs_file *f, const char *dir, const char *how,
+		   struct gd_bs_need *need)
 {
 	char path[1024];
 	uint16_t m;
@@ -128,7 +130,8 @@ static int try_dir(const struct gd_bs_file *f, const char *dir,
 	}
 	if (!need->note[0])
 		gd_fmt(need->note, sizeof need->note, "%s is %s", path,
-		       m ? (m == GD_PE_MACHINE_I386 ? "for i386" : "for another machine")
+		       m ? (m == GD_PE_MACHINE_I386 ? "for i386"
+						    : "for another machine")
 			 : "not a PE file");
 	return 0;
 }
@@ -138,11 +141,11 @@ static int try_dir(const struct gd_bs_file *f, const char *dir,
  * -> "cudart64" + "12", "libhipblas.dll" -> "hipblas" + "" (the ROCm 7
  * Windows naming, field report rdna1-ctranslate2-windows). */
 static const char *const families[] = {
-	"amdhip64", "hiprtc", "hiprtc-builtins", "amd_comgr", "rocblas",
-	"hipblas", "hipblaslt", "rocsolver", "hipsolver", "rocsparse",
-	"hipsparse", "rocfft", "hipfft", "rocrand", "hiprand", "miopen",
-	"cudart64", "cublas64", "cublaslt64", "cudnn64", "cufft64",
-	"curand64", "cusparse64", "cusolver64",
+    "amdhip64",	 "hiprtc",    "hiprtc-builtins", "amd_comgr",  "rocblas",
+    "hipblas",	 "hipblaslt", "rocsolver",	 "hipsolver",  "rocsparse",
+    "hipsparse", "rocfft",    "hipfft",		 "rocrand",    "hiprand",
+    "miopen",	 "cudart64",  "cublas64",	 "cublaslt64", "cudnn64",
+    "cufft64",	 "curand64",  "cusparse64",	 "cusolver64",
 };
 
 static int family(const char *name, char *fam, size_t fcap, char *ver,
@@ -179,7 +182,8 @@ static int family(const char *name, char *fam, size_t fcap, char *ver,
 static void ver_words(const char *v, char *out, size_t cap)
 {
 	if (strlen(v) == 4)
-		gd_fmt(out, cap, "%d.%d", atoi((char[3]){v[0], v[1], 0}), atoi(v + 2));
+		gd_fmt(out, cap, "%d.%d", atoi((char[3]){v[0], v[1], 0}),
+		       atoi(v + 2));
 	else
 		gd_strlcpy(out, v, cap);
 }
@@ -193,11 +197,15 @@ static void say_other(const char *need, const char *found, const char *dir,
 	family(found, ff, sizeof ff, fv, sizeof fv);
 	ver_words(nv, nw, sizeof nw);
 	ver_words(fv, fw, sizeof fw);
-	if (nv[0] && fv[0] && (!strcmp(nf, "amdhip64") || gd_startswith(nf, "hiprtc")))
-		gd_fmt(note, cap, "needs %s; found %s in %s (HIP SDK %s%s): the build is for ROCm %s",
+	if (nv[0] && fv[0] &&
+	    (!strcmp(nf, "amdhip64") || gd_startswith(nf, "hiprtc")))
+		gd_fmt(note, cap,
+		       "needs %s; found %s in %s (HIP SDK %s%s): the build is "
+		       "for ROCm %s",
 		       need, found, dir, fw, strchr(fw, '.') ? "" : ".x", nw);
 	else
-		gd_fmt(note, cap, "needs %s; found %s in %s (another version or naming)",
+		gd_fmt(note, cap,
+		       "needs %s; found %s in %s (another version or naming)",
 		       need, found, dir);
 }
 
@@ -213,8 +221,9 @@ static int other_in_dir(const char *dir, const char *need, char *best,
 	if (!family(need, nf, sizeof nf, nv, sizeof nv) || !(d = opendir(dir)))
 		return 0;
 	while ((de = readdir(d))) {
-		if (!family(de->d_name, cf, sizeof cf, cv, sizeof cv) || strcmp(cf, nf) ||
-		    !strcasecmp(de->d_name, need) || strlen(de->d_name) >= cap)
+		if (!family(de->d_name, cf, sizeof cf, cv, sizeof cv) ||
+		    strcmp(cf, nf) || !strcasecmp(de->d_name, need) ||
+		    strlen(de->d_name) >= cap)
 			continue;
 		if (!best[0] || strcmp(de->d_name, best) > 0)
 			gd_strlcpy(best, de->d_name, cap);
@@ -242,15 +251,19 @@ static void explain_missing(const struct gd_bs_env *env, const char *dir,
 	size_t used;
 
 	if (dir && other_in_dir(dir, need->soname, other, sizeof other))
-		say_other(need->soname, other, dir, need->note, sizeof need->note);
+		say_other(need->soname, other, dir, need->note,
+			  sizeof need->note);
 	for (size_t i = 0; !need->note[0] && i < env->n_dll_dirs; i++)
-		if (other_in_dir(env->dll_dirs[i], need->soname, other, sizeof other))
-			say_other(need->soname, other, env->dll_dirs[i], need->note,
-				  sizeof need->note);
+		if (other_in_dir(env->dll_dirs[i], need->soname, other,
+				 sizeof other))
+			say_other(need->soname, other, env->dll_dirs[i],
+				  need->note, sizeof need->note);
 	used = strlen(need->note);
 	if (delay)
-		gd_fmt(need->note + used, sizeof need->note - used, "%sdelay-loaded: "
-		       "fails only when first used", used ? "; " : "");
+		gd_fmt(need->note + used, sizeof need->note - used,
+		       "%sdelay-loaded: "
+		       "fails only when first used",
+		       used ? "; " : "");
 }
 
 void gd_dllresolve(gd_ctx *ctx, const struct gd_bs_env *env,
@@ -300,7 +313,8 @@ static int in_libs_dir(const char *name)
 {
 	const char *sl = strchr(name, '/');
 
-	return sl && !strchr(sl + 1, '/') && sl - name > 5 && !strncmp(sl - 5, ".libs", 5);
+	return sl && !strchr(sl + 1, '/') && sl - name > 5 &&
+	       !strncmp(sl - 5, ".libs", 5);
 }
 
 void gd_dll_archive_needs(struct gd_bs_file *f, const char *member,

@@ -66,7 +66,8 @@ int gd_elf_open(struct gd_elf *e, const uint8_t *b, size_t n, char *err,
 	if (e->shoff && (e->shnum == 0 || e->shstrndx == 0xffff)) {
 		e->shnum = 1;
 		if (gd_elf_shdr(e, 0, &s0))
-			return fail(err, errcap, "section headers outside the file");
+			return fail(err, errcap,
+				    "section headers outside the file");
 		if (s0.size > 0xffff)
 			return fail(err, errcap, "too many sections");
 		e->shnum = (uint16_t)(s0.size ? s0.size : 1);
@@ -74,7 +75,8 @@ int gd_elf_open(struct gd_elf *e, const uint8_t *b, size_t n, char *err,
 			e->shstrndx = (uint16_t)s0.link;
 	}
 	if (e->shnum && !gd_bs_in(n, e->shoff, (uint64_t)e->shnum * 64))
-		return fail(err, errcap, "section headers outside the file (truncated?)");
+		return fail(err, errcap,
+			    "section headers outside the file (truncated?)");
 	if (e->phnum && !gd_bs_in(n, e->phoff, (uint64_t)e->phnum * 56))
 		e->phnum = 0; /* unusable, sections still are */
 	return 0;
@@ -101,7 +103,8 @@ int gd_elf_shdr(const struct gd_elf *e, unsigned i, struct gd_elf_shdr *s)
 int gd_elf_bytes(const struct gd_elf *e, const struct gd_elf_shdr *s,
 		 const uint8_t **p, size_t *len)
 {
-	if (s->type == 8 /* SHT_NOBITS */ || !gd_bs_in(e->n, s->offset, s->size))
+	if (s->type == 8 /* SHT_NOBITS */ ||
+	    !gd_bs_in(e->n, s->offset, s->size))
 		return -1;
 	*p = e->b + s->offset;
 	*len = (size_t)s->size;
@@ -115,8 +118,8 @@ const char *gd_elf_shname(const struct gd_elf *e, const struct gd_elf_shdr *s)
 	size_t len;
 	const char *name;
 
-	if (gd_elf_shdr(e, e->shstrndx, &st) || gd_elf_bytes(e, &st, &p, &len) ||
-	    gd_bs_str(p, len, s->name, &name))
+	if (gd_elf_shdr(e, e->shstrndx, &st) ||
+	    gd_elf_bytes(e, &st, &p, &len) || gd_bs_str(p, len, s->name, &name))
 		return "";
 	return name;
 }
@@ -160,14 +163,15 @@ static int vaddr_off(const struct gd_elf *e, uint64_t va, uint64_t *off)
 
 /* Locate the dynamic table and its string table: by sections, else by
  * program headers (stripped section headers). */
-static int dyn_tables(const struct gd_elf *e, const uint8_t **dyn,
-		      size_t *dlen, const uint8_t **str, size_t *slen)
+static int dyn_tables(const struct gd_elf *e, const uint8_t **dyn, size_t *dlen,
+		      const uint8_t **str, size_t *slen)
 {
 	struct gd_elf_shdr s, ss;
 	uint64_t o, strva = 0, strsz = 0, stroff;
 
 	if (!find_type(e, SHT_DYNAMIC, &s)) {
-		if (gd_elf_bytes(e, &s, dyn, dlen) || gd_elf_shdr(e, s.link, &ss) ||
+		if (gd_elf_bytes(e, &s, dyn, dlen) ||
+		    gd_elf_shdr(e, s.link, &ss) ||
 		    gd_elf_bytes(e, &ss, str, slen))
 			return -1;
 		return 0;
@@ -226,8 +230,9 @@ static size_t read_verneed(const struct gd_elf *e, struct vn *out, size_t cap)
 	size_t len, slen, n = 0;
 	uint64_t o = 0;
 
-	if (find_type(e, SHT_GNU_VERNEED, &s) || gd_elf_bytes(e, &s, &p, &len) ||
-	    gd_elf_shdr(e, s.link, &ss) || gd_elf_bytes(e, &ss, &str, &slen))
+	if (find_type(e, SHT_GNU_VERNEED, &s) ||
+	    gd_elf_bytes(e, &s, &p, &len) || gd_elf_shdr(e, s.link, &ss) ||
+	    gd_elf_bytes(e, &ss, &str, &slen))
 		return 0;
 	for (unsigned guard = 0; guard < 4096; guard++) {
 		uint16_t cnt;
@@ -235,8 +240,10 @@ static size_t read_verneed(const struct gd_elf *e, struct vn *out, size_t cap)
 		const char *fname;
 		uint64_t a;
 
-		if (gd_bs_rd16(p, len, o + 2, &cnt) || gd_bs_rd32(p, len, o + 4, &file) ||
-		    gd_bs_rd32(p, len, o + 8, &aux) || gd_bs_rd32(p, len, o + 12, &next) ||
+		if (gd_bs_rd16(p, len, o + 2, &cnt) ||
+		    gd_bs_rd32(p, len, o + 4, &file) ||
+		    gd_bs_rd32(p, len, o + 8, &aux) ||
+		    gd_bs_rd32(p, len, o + 12, &next) ||
 		    gd_bs_str(str, slen, file, &fname))
 			break;
 		a = o + aux;
@@ -293,9 +300,11 @@ static void read_symvers(const struct gd_elf *e, struct gd_bs_dyn *d,
 
 	for (size_t i = 0; i < nvn; i++)
 		add_symver(d, max, vn[i].file, vn[i].ver, "");
-	if (!nvn || find_type(e, SHT_DYNSYM, &sy) || find_type(e, SHT_GNU_VERSYM, &vs) ||
-	    gd_elf_bytes(e, &sy, &sp, &slen) || gd_elf_bytes(e, &vs, &vp, &vlen) ||
-	    gd_elf_shdr(e, sy.link, &ss) || gd_elf_bytes(e, &ss, &str, &strl))
+	if (!nvn || find_type(e, SHT_DYNSYM, &sy) ||
+	    find_type(e, SHT_GNU_VERSYM, &vs) ||
+	    gd_elf_bytes(e, &sy, &sp, &slen) ||
+	    gd_elf_bytes(e, &vs, &vp, &vlen) || gd_elf_shdr(e, sy.link, &ss) ||
+	    gd_elf_bytes(e, &ss, &str, &strl))
 		return;
 	for (size_t k = 1; k < slen / 24 && k < vlen / 2; k++) {
 		uint32_t name;
@@ -324,7 +333,9 @@ int gd_elf_dynamic(const struct gd_elf *e, struct gd_bs_dyn *d,
 	int rc = dyn_tables(e, &dyn, &dlen, &str, &slen);
 
 	if (rc)
-		return rc < 0 ? fail(err, errcap, "dynamic section outside the file") : 1;
+		return rc < 0 ? fail(err, errcap,
+				     "dynamic section outside the file")
+			      : 1;
 	for (uint64_t k = 0; k + 16 <= dlen; k += 16) {
 		uint64_t tag, val;
 		const char *s;
@@ -386,17 +397,20 @@ int gd_elf_mark_defined(const struct gd_elf *e,
 	const char *names[1024] = {0};
 	uint64_t o = 0;
 
-	if (find_type(e, SHT_GNU_VERDEF, &vd) || gd_elf_bytes(e, &vd, &p, &len) ||
-	    gd_elf_shdr(e, vd.link, &vds) || gd_elf_bytes(e, &vds, &str, &slen))
+	if (find_type(e, SHT_GNU_VERDEF, &vd) ||
+	    gd_elf_bytes(e, &vd, &p, &len) || gd_elf_shdr(e, vd.link, &vds) ||
+	    gd_elf_bytes(e, &vds, &str, &slen))
 		return -1;
 	for (unsigned guard = 0; guard < 4096; guard++) {
 		uint16_t ndx;
 		uint32_t aux, next, name;
 		const char *s;
 
-		if (gd_bs_rd16(p, len, o + 4, &ndx) || gd_bs_rd32(p, len, o + 12, &aux) ||
+		if (gd_bs_rd16(p, len, o + 4, &ndx) ||
+		    gd_bs_rd32(p, len, o + 12, &aux) ||
 		    gd_bs_rd32(p, len, o + 16, &next) ||
-		    gd_bs_rd32(p, len, o + aux, &name) || gd_bs_str(str, slen, name, &s))
+		    gd_bs_rd32(p, len, o + aux, &name) ||
+		    gd_bs_str(str, slen, name, &s))
 			break;
 		ndx &= 0x7fff;
 		if (ndx < 1024)
@@ -406,9 +420,11 @@ int gd_elf_mark_defined(const struct gd_elf *e,
 			break;
 		o += next;
 	}
-	if (find_type(e, SHT_DYNSYM, &sy) || find_type(e, SHT_GNU_VERSYM, &vs) ||
-	    gd_elf_bytes(e, &sy, &sp, &splen) || gd_elf_bytes(e, &vs, &vp, &vlen) ||
-	    gd_elf_shdr(e, sy.link, &ss) || gd_elf_bytes(e, &ss, &sstr, &sstrl))
+	if (find_type(e, SHT_DYNSYM, &sy) ||
+	    find_type(e, SHT_GNU_VERSYM, &vs) ||
+	    gd_elf_bytes(e, &sy, &sp, &splen) ||
+	    gd_elf_bytes(e, &vs, &vp, &vlen) || gd_elf_shdr(e, sy.link, &ss) ||
+	    gd_elf_bytes(e, &ss, &sstr, &sstrl))
 		return 0;
 	for (size_t k = 1; k < splen / 24 && k < vlen / 2; k++) {
 		uint32_t nm;

@@ -19,12 +19,14 @@ static const struct {
 	const char *generic;
 	const char *members;
 } generics[] = {
-	{"gfx9-generic", " gfx900 gfx902 gfx904 gfx906 gfx909 gfx90c "},
-	{"gfx9-4-generic", " gfx940 gfx941 gfx942 gfx950 "},
-	{"gfx10-1-generic", " gfx1010 gfx1011 gfx1012 gfx1013 "},
-	{"gfx10-3-generic", " gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 "},
-	{"gfx11-generic", " gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 "},
-	{"gfx12-generic", " gfx1200 gfx1201 "},
+    {"gfx9-generic", " gfx900 gfx902 gfx904 gfx906 gfx909 gfx90c "},
+    {"gfx9-4-generic", " gfx940 gfx941 gfx942 gfx950 "},
+    {"gfx10-1-generic", " gfx1010 gfx1011 gfx1012 gfx1013 "},
+    {"gfx10-3-generic",
+     " gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 "},
+    {"gfx11-generic",
+     " gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 "},
+    {"gfx12-generic", " gfx1200 gfx1201 "},
 };
 
 /* CUDA driver branch -> PTX ISA it can JIT (CUDA toolkit release notes,
@@ -32,10 +34,10 @@ static const struct {
 static const struct {
 	unsigned branch, ptx_major, ptx_minor;
 } ptx_by_driver[] = {
-	{450, 7, 0}, {455, 7, 1}, {460, 7, 2}, {465, 7, 3}, {470, 7, 4},
-	{495, 7, 5}, {510, 7, 6}, {515, 7, 7}, {520, 7, 8}, {525, 8, 0},
-	{530, 8, 1}, {535, 8, 2}, {545, 8, 3}, {550, 8, 4}, {555, 8, 5},
-	{560, 8, 5}, {570, 8, 7}, {575, 8, 8}, {580, 9, 0},
+    {450, 7, 0}, {455, 7, 1}, {460, 7, 2}, {465, 7, 3}, {470, 7, 4},
+    {495, 7, 5}, {510, 7, 6}, {515, 7, 7}, {520, 7, 8}, {525, 8, 0},
+    {530, 8, 1}, {535, 8, 2}, {545, 8, 3}, {550, 8, 4}, {555, 8, 5},
+    {560, 8, 5}, {570, 8, 7}, {575, 8, 8}, {580, 9, 0},
 };
 
 int gd_bs_ptx_ceiling(const char *driver_version, unsigned *major,
@@ -44,7 +46,8 @@ int gd_bs_ptx_ceiling(const char *driver_version, unsigned *major,
 	unsigned br = (unsigned)strtoul(driver_version, NULL, 10);
 	int found = -1;
 
-	for (size_t i = 0; i < sizeof ptx_by_driver / sizeof ptx_by_driver[0]; i++)
+	for (size_t i = 0; i < sizeof ptx_by_driver / sizeof ptx_by_driver[0];
+	     i++)
 		if (br >= ptx_by_driver[i].branch)
 			found = (int)i;
 	if (found < 0)
@@ -110,13 +113,15 @@ int gd_bs_gpu_parse(const char *s, struct gd_bs_gpu *g)
 static enum gd_bs_fit fit_amd(const struct gd_bs_target *t,
 			      const struct gd_bs_gpu *g, char *why, size_t cap)
 {
-	int tx = feature(t->features, "xnack"), ts = feature(t->features, "sramecc");
+	int tx = feature(t->features, "xnack"),
+	    ts = feature(t->features, "sramecc");
 	int match = !strcmp(t->target, g->gfx);
 	char key[32];
 
 	if (!match && strstr(t->target, "generic")) {
 		gd_fmt(key, sizeof key, " %s ", g->gfx);
-		for (size_t i = 0; i < sizeof generics / sizeof generics[0]; i++)
+		for (size_t i = 0; i < sizeof generics / sizeof generics[0];
+		     i++)
 			if (!strcmp(generics[i].generic, t->target) &&
 			    strstr(generics[i].members, key))
 				match = 1;
@@ -125,8 +130,8 @@ static enum gd_bs_fit fit_amd(const struct gd_bs_target *t,
 		return GD_FIT_NO;
 	if ((tx >= 0 && g->xnack >= 0 && tx != g->xnack) ||
 	    (ts >= 0 && g->sramecc >= 0 && ts != g->sramecc)) {
-		gd_fmt(why, cap, "%s:%s does not match the GPU's mode", t->target,
-		       t->features);
+		gd_fmt(why, cap, "%s:%s does not match the GPU's mode",
+		       t->target, t->features);
 		return GD_FIT_NO;
 	}
 	return GD_FIT_YES;
@@ -158,8 +163,10 @@ static enum gd_bs_fit fit_nv(const struct gd_bs_target *t,
 	if (g->ptx_max_major && (t->ptx_major > g->ptx_max_major ||
 				 (t->ptx_major == g->ptx_max_major &&
 				  t->ptx_minor > g->ptx_max_minor))) {
-		gd_fmt(why, cap, "PTX ISA %u.%u is newer than the driver's %u.%u",
-		       t->ptx_major, t->ptx_minor, g->ptx_max_major, g->ptx_max_minor);
+		gd_fmt(why, cap,
+		       "PTX ISA %u.%u is newer than the driver's %u.%u",
+		       t->ptx_major, t->ptx_minor, g->ptx_max_major,
+		       g->ptx_max_minor);
 		return GD_FIT_NO;
 	}
 	return GD_FIT_PTX;
@@ -183,8 +190,8 @@ void gd_bs_targets_str(const struct gd_bs_target *t, size_t n, const char *sep,
 
 	out[0] = '\0';
 	for (size_t i = 0; i < n && used + 1 < cap; i++) {
-		gd_fmt(out + used, cap - used, "%s%s%s%s", i ? sep : "", t[i].target,
-		       t[i].features[0] ? ":" : "", t[i].features);
+		gd_fmt(out + used, cap - used, "%s%s%s%s", i ? sep : "",
+		       t[i].target, t[i].features[0] ? ":" : "", t[i].features);
 		used = strlen(out);
 	}
 }
@@ -198,7 +205,8 @@ static enum gd_bs_fit fit_gpu(const struct gd_bs_file *f,
 
 	why[0] = '\0';
 	for (size_t i = 0; i < f->targets.n; i++) {
-		enum gd_bs_fit r = gd_bs_target_fits(&f->targets.v[i], g, w, sizeof w);
+		enum gd_bs_fit r =
+		    gd_bs_target_fits(&f->targets.v[i], g, w, sizeof w);
 
 		if (r == GD_FIT_YES)
 			return r;
@@ -235,7 +243,8 @@ static void judge_gpu(const struct gd_bs_env *env, struct gd_bs_file *f)
 		enum gd_bs_fit r;
 		const char *gn = g->amd ? g->gfx : g->name;
 
-		/* CUDA code is no news for the AMD iGPU beside an NVIDIA card */
+		/* CUDA code is no news for the AMD iGPU beside an NVIDIA card
+		 */
 		if (any_rel && !(vendors & (g->amd ? 1 : 2)))
 			continue;
 		r = fit_gpu(f, g, why, sizeof why);
@@ -251,14 +260,14 @@ static void judge_gpu(const struct gd_bs_env *env, struct gd_bs_file *f)
 			       used ? "; " : "", gn, has);
 		else
 			gd_fmt(f->detail + used, sizeof f->detail - used,
-			       "%sno code for %s (has: %s)%s%s", used ? "; " : "",
-			       gn, has, why[0] ? ": " : "", why);
+			       "%sno code for %s (has: %s)%s%s",
+			       used ? "; " : "", gn, has, why[0] ? ": " : "",
+			       why);
 		used = strlen(f->detail);
 	}
 }
 
-void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
-		 struct gd_bs_file *f)
+void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env, struct gd_bs_file *f)
 {
 	if (f->error[0])
 		return;
@@ -269,8 +278,9 @@ void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
 
 		/* Windows DLL names are case-insensitive */
 		for (size_t k = 0; k < f->needs.n; k++)
-			if (gd_bs_is_pe(f) ? !strcasecmp(f->needs.v[k].soname, so)
-					   : !strcmp(f->needs.v[k].soname, so))
+			if (gd_bs_is_pe(f)
+				? !strcasecmp(f->needs.v[k].soname, so)
+				: !strcmp(f->needs.v[k].soname, so))
 				nd = &f->needs.v[k];
 		if (nd)
 			continue;
@@ -278,7 +288,8 @@ void gd_bs_judge(gd_ctx *ctx, const struct gd_bs_env *env,
 			return;
 		if (gd_bs_is_pe(f))
 			gd_dllresolve(ctx, env, f, so,
-				      i >= f->dyn.needed.n - f->dyn.n_delay, nd);
+				      i >= f->dyn.needed.n - f->dyn.n_delay,
+				      nd);
 		else
 			gd_ldresolve(ctx, env, f, so, nd);
 	}

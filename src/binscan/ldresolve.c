@@ -27,8 +27,8 @@ void gd_bs_env_set_ldcache(struct gd_bs_env *env, char *buf, size_t len)
 	env->ldcache = buf;
 	env->ldcache_len = len;
 	m = buf ? memmem(buf, len, CACHE_MAGIC, strlen(CACHE_MAGIC)) : NULL;
-	if (!m || gd_bs_rd32((const uint8_t *)m, len - (size_t)(m - buf), 20,
-			     &cnt)) {
+	if (!m ||
+	    gd_bs_rd32((const uint8_t *)m, len - (size_t)(m - buf), 20, &cnt)) {
 		free(env->ldcache);
 		env->ldcache = NULL;
 		env->ldcache_len = 0;
@@ -81,14 +81,17 @@ static int usable(gd_ctx *ctx, const char *path, int via_fs, uint16_t machine)
 {
 	uint8_t h[20];
 	uint16_t m;
-	int fd = via_fs ? gd_fs_open(&ctx->fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+	int fd = via_fs ? gd_fs_open(&ctx->fs, path,
+				     O_RDONLY | O_CLOEXEC | O_NONBLOCK)
 			: open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	ssize_t r;
 	struct stat st;
 
 	if (fd < 0)
 		return 0;
-	r = (fstat(fd, &st) || !S_ISREG(st.st_mode)) ? -1 : pread(fd, h, sizeof h, 0);
+	r = (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		? -1
+		: pread(fd, h, sizeof h, 0);
 	close(fd);
 	if (r != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4))
 		return 0;
@@ -97,7 +100,8 @@ static int usable(gd_ctx *ctx, const char *path, int via_fs, uint16_t machine)
 }
 
 static int try_dirs(gd_ctx *ctx, const struct gd_bs_file *f, const char *list,
-		    const char *soname, const char *how, struct gd_bs_need *need)
+		    const char *soname, const char *how,
+		    struct gd_bs_need *need)
 {
 	char buf[2048], origin[1024], *save, *tok;
 	const char *sl = strrchr(f->path, '/');
@@ -106,15 +110,18 @@ static int try_dirs(gd_ctx *ctx, const struct gd_bs_file *f, const char *list,
 	if (!list || !*list)
 		return 0;
 	if (sl)
-		gd_fmt(origin, sizeof origin, "%.*s", (int)(sl - f->path), f->path);
+		gd_fmt(origin, sizeof origin, "%.*s", (int)(sl - f->path),
+		       f->path);
 	else
 		gd_strlcpy(origin, ".", sizeof origin);
 	gd_strlcpy(buf, list, sizeof buf);
-	for (tok = strtok_r(buf, ":;", &save); tok; tok = strtok_r(NULL, ":;", &save)) {
+	for (tok = strtok_r(buf, ":;", &save); tok;
+	     tok = strtok_r(NULL, ":;", &save)) {
 		char cand[4096];
 		int via_fs = 1;
 
-		if (!strncmp(tok, "$ORIGIN", 7) || !strncmp(tok, "${ORIGIN}", 9)) {
+		if (!strncmp(tok, "$ORIGIN", 7) ||
+		    !strncmp(tok, "${ORIGIN}", 9)) {
 			if (in_archive)
 				continue;
 			gd_fmt(cand, sizeof cand, "%s%s/%s", origin,
@@ -188,7 +195,8 @@ void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
 		  struct gd_bs_need *need)
 {
 	static const char *const defaults =
-		"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
+	    "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/"
+	    "lib64:/lib:/usr/lib";
 
 	memset(need, 0, sizeof *need);
 	gd_strlcpy(need->soname, soname, sizeof need->soname);
@@ -200,7 +208,8 @@ void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
 		}
 		return;
 	}
-	if ((!f->dyn.runpath[0] && try_dirs(ctx, f, f->dyn.rpath, soname, "RPATH", need)) ||
+	if ((!f->dyn.runpath[0] &&
+	     try_dirs(ctx, f, f->dyn.rpath, soname, "RPATH", need)) ||
 	    try_dirs(ctx, f, gd_ctx_getenv(ctx, "LD_LIBRARY_PATH"), soname,
 		     "LD_LIBRARY_PATH", need) ||
 	    try_dirs(ctx, f, f->dyn.runpath, soname, "RUNPATH", need) ||
@@ -317,8 +326,9 @@ void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f)
 		if (!nd || !nd->found || !strcmp(nd->how, "archive"))
 			continue;
 		if (!nd->missing_syms++)
-			gd_fmt(nd->missing_first, sizeof nd->missing_first, "%s%s%s",
-			       v[i]->sym, v[i]->sym[0] ? "@" : "version ", v[i]->ver);
+			gd_fmt(nd->missing_first, sizeof nd->missing_first,
+			       "%s%s%s", v[i]->sym,
+			       v[i]->sym[0] ? "@" : "version ", v[i]->ver);
 	}
 out:
 	free(v);

@@ -50,7 +50,9 @@ static int rd(const struct src *s, uint64_t off, void *buf, size_t len)
 		memcpy(buf, s->b + off, len);
 		return 0;
 	}
-	return pread(s->fd, buf, len, (off_t)(s->base + off)) == (ssize_t)len ? 0 : -1;
+	return pread(s->fd, buf, len, (off_t)(s->base + off)) == (ssize_t)len
+		   ? 0
+		   : -1;
 }
 
 static int entry(const struct src *s, uint64_t q, uint64_t end,
@@ -74,14 +76,17 @@ static int entry(const struct src *s, uint64_t q, uint64_t end,
 	gd_bs_rd32(h, 64, 28, &arch);
 	gd_bs_rd64(h, 64, 40, &flags);
 	if (hs < 64 || hs > 4096 || size > end || q + hs > end - size)
-		return fail(err, errcap, "fatbin entry size points outside its container");
+		return fail(err, errcap,
+			    "fatbin entry size points outside its container");
 	*next = q + hs + size;
 	if (kind != 1 && kind != 2)
 		return 0; /* LTO-IR and other kinds: not runnable code */
 	if (arch > 10000)
-		return fail(err, errcap, "fatbin entry with an implausible arch");
+		return fail(err, errcap,
+			    "fatbin entry with an implausible arch");
 	sfx = (flags & FL_ARCH_SPECIFIC) ? "a" : (flags & FL_FAMILY) ? "f" : "";
-	gd_fmt(name, sizeof name, "%s_%u%s", kind == 2 ? "sm" : "compute", arch, sfx);
+	gd_fmt(name, sizeof name, "%s_%u%s", kind == 2 ? "sm" : "compute", arch,
+	       sfx);
 	t = gd_bs_add_target(f, kind == 2 ? GD_BS_SASS : GD_BS_PTX, name, "",
 			     "fatbin");
 	if (!t)
@@ -108,7 +113,8 @@ static int container(const struct src *s, uint64_t p, struct gd_bs_file *f,
 	gd_bs_rd16(h, 16, 6, &hs);
 	gd_bs_rd64(h, 16, 8, &size);
 	if (hs < 16 || !gd_bs_in(s->n, p, hs) || !gd_bs_in(s->n, p + hs, size))
-		return fail(err, errcap, "fatbin size points outside the data (truncated?)");
+		return fail(err, errcap,
+			    "fatbin size points outside the data (truncated?)");
 	q = p + hs;
 	end = q + size;
 	while (q + 64 <= end) {
@@ -127,7 +133,8 @@ static int next_magic(const struct src *s, uint64_t *p)
 	uint8_t w[4096];
 
 	while (*p + 4 <= s->n) {
-		size_t len = s->n - *p < sizeof w ? (size_t)(s->n - *p) : sizeof w;
+		size_t len =
+		    s->n - *p < sizeof w ? (size_t)(s->n - *p) : sizeof w;
 		const uint8_t *m;
 
 		if (rd(s, *p, w, len))
@@ -166,8 +173,8 @@ int gd_nvfatbin_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 	return walk(&s, f, err, errcap);
 }
 
-int gd_nvfatbin_scan_fd(int fd, uint64_t off, uint64_t n,
-			struct gd_bs_file *f, char *err, size_t errcap)
+int gd_nvfatbin_scan_fd(int fd, uint64_t off, uint64_t n, struct gd_bs_file *f,
+			char *err, size_t errcap)
 {
 	struct src s = {NULL, fd, off, n};
 

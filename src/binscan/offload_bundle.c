@@ -86,42 +86,51 @@ static int parse_table(const uint8_t *b, size_t n, struct gd_bs_file *f,
 		return fail(err, errcap, "bad offload bundle magic");
 	gd_bs_rd64(b, n, MAGIC_LEN, &cnt);
 	if (cnt == 0 || cnt > 65536)
-		return fail(err, errcap, "offload bundle with an implausible entry count");
+		return fail(err, errcap,
+			    "offload bundle with an implausible entry count");
 	/* Pass 0 checks the whole table, pass 1 records: a short prefix never
 	 * leaves half a table behind. */
 	for (int pass = 0; pass < 2; pass++, o = MAGIC_LEN + 8)
-	for (uint64_t i = 0; i < cnt; i++) {
-		uint64_t off, size, tlen;
-		enum gd_bs_kind kind;
-		char target[64], feat[64];
-		struct gd_bs_target *t;
+		for (uint64_t i = 0; i < cnt; i++) {
+			uint64_t off, size, tlen;
+			enum gd_bs_kind kind;
+			char target[64], feat[64];
+			struct gd_bs_target *t;
 
-		if (gd_bs_rd64(b, n, o, &off) || gd_bs_rd64(b, n, o + 8, &size) ||
-		    gd_bs_rd64(b, n, o + 16, &tlen))
-			return 1;
-		if (tlen > 4096)
-			return fail(err, errcap, "offload bundle entry ID too long");
-		if (!gd_bs_in(n, o + 24, tlen))
-			return 1;
-		if (off + size < off)
-			return fail(err, errcap, "offload bundle entry overflows");
-		if (off + size > ext)
-			ext = off + size;
-		if (pass && !parse_id((const char *)b + o + 24, (size_t)tlen, &kind, target,
-			      sizeof target, feat, sizeof feat)) {
-			t = gd_bs_add_target(f, kind, target, feat, container);
-			if (!t)
-				return fail(err, errcap, "out of memory");
-			t->compressed = compressed;
-			if (!compressed && gd_bs_in(n, off, size)) {
-				char g[40], ft[40];
+			if (gd_bs_rd64(b, n, o, &off) ||
+			    gd_bs_rd64(b, n, o + 8, &size) ||
+			    gd_bs_rd64(b, n, o + 16, &tlen))
+				return 1;
+			if (tlen > 4096)
+				return fail(err, errcap,
+					    "offload bundle entry ID too long");
+			if (!gd_bs_in(n, o + 24, tlen))
+				return 1;
+			if (off + size < off)
+				return fail(err, errcap,
+					    "offload bundle entry overflows");
+			if (off + size > ext)
+				ext = off + size;
+			if (pass &&
+			    !parse_id((const char *)b + o + 24, (size_t)tlen,
+				      &kind, target, sizeof target, feat,
+				      sizeof feat)) {
+				t = gd_bs_add_target(f, kind, target, feat,
+						     container);
+				if (!t)
+					return fail(err, errcap,
+						    "out of memory");
+				t->compressed = compressed;
+				if (!compressed && gd_bs_in(n, off, size)) {
+					char g[40], ft[40];
 
-				gd_amdgpu_co_target(b + off, (size_t)size, g, sizeof g,
-						    ft, sizeof ft, &t->co_version);
+					gd_amdgpu_co_target(
+					    b + off, (size_t)size, g, sizeof g,
+					    ft, sizeof ft, &t->co_version);
+				}
 			}
+			o += 24 + tlen;
 		}
-		o += 24 + tlen;
-	}
 	*end = ext;
 	return 0;
 }
@@ -162,7 +171,9 @@ static int prefix(int method, const uint8_t *src, size_t slen, uint8_t *dst,
 		r = inflate(&z, Z_SYNC_FLUSH);
 		*got = want - z.avail_out;
 		inflateEnd(&z);
-		return (r == Z_OK || r == Z_STREAM_END || r == Z_BUF_ERROR) ? 0 : -1;
+		return (r == Z_OK || r == Z_STREAM_END || r == Z_BUF_ERROR)
+			   ? 0
+			   : -1;
 	}
 }
 
@@ -181,27 +192,33 @@ static int scan_ccob(const uint8_t *b, size_t n, struct gd_bs_file *f,
 	if (ver == 1) {
 		hs = 20;
 		if (gd_bs_rd32(b, n, 8, &v32))
-			return fail(err, errcap, "truncated compressed bundle header");
+			return fail(err, errcap,
+				    "truncated compressed bundle header");
 		usize = v32;
 	} else if (ver == 2) {
 		hs = 24;
 		if (gd_bs_rd32(b, n, 8, &v32))
-			return fail(err, errcap, "truncated compressed bundle header");
+			return fail(err, errcap,
+				    "truncated compressed bundle header");
 		total = v32;
 		if (gd_bs_rd32(b, n, 12, &v32))
-			return fail(err, errcap, "truncated compressed bundle header");
+			return fail(err, errcap,
+				    "truncated compressed bundle header");
 		usize = v32;
 	} else if (ver == 3) {
 		hs = 32;
 		if (gd_bs_rd64(b, n, 8, &total) || gd_bs_rd64(b, n, 16, &usize))
-			return fail(err, errcap, "truncated compressed bundle header");
+			return fail(err, errcap,
+				    "truncated compressed bundle header");
 	} else {
-		return fail(err, errcap, "unknown compressed bundle (CCOB) version");
+		return fail(err, errcap,
+			    "unknown compressed bundle (CCOB) version");
 	}
 	if (method > 1)
 		return fail(err, errcap, "unknown compressed bundle method");
 	if (n < hs || (total && (total < hs || total > n)))
-		return fail(err, errcap, "compressed bundle size points outside the data");
+		return fail(err, errcap,
+			    "compressed bundle size points outside the data");
 	if (!total && method == 1) {
 		size_t fs = ZSTD_findFrameCompressedSize(b + hs, n - hs);
 
@@ -218,19 +235,23 @@ static int scan_ccob(const uint8_t *b, size_t n, struct gd_bs_file *f,
 			return fail(err, errcap, "out of memory");
 		}
 		buf = nb;
-		if (prefix(method, b + hs, (total ? total : n) - hs, buf, want, &got)) {
+		if (prefix(method, b + hs, (total ? total : n) - hs, buf, want,
+			   &got)) {
 			free(buf);
-			return fail(err, errcap, method ? "zstd: corrupt compressed bundle"
-						       : "zlib: corrupt compressed bundle");
+			return fail(err, errcap,
+				    method ? "zstd: corrupt compressed bundle"
+					   : "zlib: corrupt compressed bundle");
 		}
-		rc = parse_table(buf, got, f, method ? "ccob-zstd" : "ccob-zlib", 1,
-				 &hs, err, errcap);
+		rc =
+		    parse_table(buf, got, f, method ? "ccob-zstd" : "ccob-zlib",
+				1, &hs, err, errcap);
 		if (rc <= 0 || got < want || want == PREFIX_MAX)
 			break;
 	}
 	free(buf);
 	if (rc > 0)
-		return fail(err, errcap, "compressed bundle ends inside its entry table");
+		return fail(err, errcap,
+			    "compressed bundle ends inside its entry table");
 	return rc;
 }
 
@@ -247,7 +268,8 @@ int gd_offload_bundle_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 	if (rc > 0)
 		return fail(err, errcap, "truncated offload bundle");
 	if (rc == 0 && end > n)
-		return fail(err, errcap, "offload bundle entry points outside the data");
+		return fail(err, errcap,
+			    "offload bundle entry points outside the data");
 	*used = end;
 	return rc;
 }
@@ -281,10 +303,12 @@ int gd_offload_bundles_scan(const uint8_t *b, size_t n, struct gd_bs_file *f,
 		}
 		found++;
 		if (!used)
-			break; /* extent unknown (CCOB v1 zlib): rest is this one */
+			break; /* extent unknown (CCOB v1 zlib): rest is this
+				  one */
 		pos = at + (size_t)used;
 	}
 	if (!found)
-		return fail(err, errcap, e1[0] ? e1 : "no offload bundle in .hip_fatbin");
+		return fail(err, errcap,
+			    e1[0] ? e1 : "no offload bundle in .hip_fatbin");
 	return 0;
 }

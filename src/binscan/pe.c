@@ -44,10 +44,12 @@ static int open_coff(struct gd_pe *p, char *err, size_t cap)
 		return fail(err, cap, "truncated MZ header");
 	gd_bs_rd32(p->b, p->n, 0x3c, &lfanew);
 	if (!gd_bs_in(p->n, lfanew, 24))
-		return fail(err, cap, "MZ file whose PE header lies outside it "
-				      "(truncated, or a DOS program)");
+		return fail(err, cap,
+			    "MZ file whose PE header lies outside it "
+			    "(truncated, or a DOS program)");
 	if (memcmp(p->b + lfanew, "PE\0\0", 4))
-		return fail(err, cap, "MZ file without a PE signature (a DOS program?)");
+		return fail(err, cap,
+			    "MZ file without a PE signature (a DOS program?)");
 	p->pe_off = lfanew;
 	gd_bs_rd16(p->b, p->n, lfanew + 4, &p->machine);
 	gd_bs_rd16(p->b, p->n, lfanew + 6, &p->nsect);
@@ -58,8 +60,8 @@ static int open_coff(struct gd_pe *p, char *err, size_t cap)
 	 * led by its u32 size; images use it only for long section names (GNU
 	 * ld). A table outside the file is ignored: names stay "/N". */
 	p->strtab_off = symptr + (uint64_t)nsym * 18;
-	if (symptr && !gd_bs_rd32(p->b, p->n, p->strtab_off, &len) && len >= 4 &&
-	    gd_bs_in(p->n, p->strtab_off, len))
+	if (symptr && !gd_bs_rd32(p->b, p->n, p->strtab_off, &len) &&
+	    len >= 4 && gd_bs_in(p->n, p->strtab_off, len))
 		p->strtab_len = len;
 	return 0;
 }
@@ -74,12 +76,16 @@ static int open_optional(struct gd_pe *p, char *err, size_t cap)
 	uint32_t ndirs, base32;
 
 	if (p->opt_size < 2)
-		return fail(err, cap, "PE file without an optional header (an object file?)");
+		return fail(
+		    err, cap,
+		    "PE file without an optional header (an object file?)");
 	if (!gd_bs_in(p->n, opt, p->opt_size))
 		return fail(err, cap, "truncated PE optional header");
 	gd_bs_rd16(p->b, p->n, opt, &p->magic);
 	if (p->magic != 0x10b && p->magic != 0x20b)
-		return fail(err, cap, "unknown PE optional header magic (not PE32 or PE32+)");
+		return fail(
+		    err, cap,
+		    "unknown PE optional header magic (not PE32 or PE32+)");
 	dirs = p->magic == 0x20b ? 112 : 96;
 	if (p->opt_size < dirs)
 		return fail(err, cap, "PE optional header too short");
@@ -114,13 +120,15 @@ int gd_pe_open(struct gd_pe *p, const uint8_t *b, size_t n, char *err,
 	 * NumberOfSections entries of 40 bytes. */
 	p->sect_off = p->pe_off + 24 + p->opt_size;
 	if (!gd_bs_in(n, p->sect_off, (uint64_t)p->nsect * 40))
-		return fail(err, errcap, "PE section table outside the file (truncated?)");
+		return fail(err, errcap,
+			    "PE section table outside the file (truncated?)");
 	if (p->nsect > MAX_SECTIONS)
 		return fail(err, errcap, "PE file claims over 1024 sections");
 	/* SizeOfHeaders covers "the MS-DOS stub, PE header, and section
 	 * headers": a count that runs past it is corrupt. */
 	if (p->sect_off + (uint64_t)p->nsect * 40 > p->size_of_headers)
-		return fail(err, errcap, "PE section count runs past the headers (corrupt)");
+		return fail(err, errcap,
+			    "PE section count runs past the headers (corrupt)");
 	return 0;
 }
 
@@ -131,8 +139,8 @@ static int long_name_off(const char *raw, uint64_t *off)
 	uint64_t v = 0;
 
 	if (raw[1] == '/') {
-		static const char a[] =
-			"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+		static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
+					"mnopqrstuvwxyz0123456789+/";
 
 		for (int i = 2; i < 8 && raw[i]; i++) {
 			const char *c = strchr(a, raw[i]);
@@ -164,7 +172,8 @@ static void sect_name(const struct gd_pe *p, const uint8_t *h, char *out,
 	raw[8] = '\0';
 	gd_strlcpy(out, raw, cap);
 	if (raw[0] == '/' && p->strtab_len && !long_name_off(raw, &off) &&
-	    off >= 4 && !gd_bs_str(p->b + p->strtab_off, p->strtab_len, off, &s))
+	    off >= 4 &&
+	    !gd_bs_str(p->b + p->strtab_off, p->strtab_len, off, &s))
 		gd_strlcpy(out, s, cap);
 }
 
@@ -188,7 +197,8 @@ int gd_pe_section(const struct gd_pe *p, unsigned i, struct gd_pe_sect *s)
 {
 	if (sect_geom(p, i, s))
 		return -1;
-	sect_name(p, p->b + p->sect_off + (uint64_t)i * 40, s->name, sizeof s->name);
+	sect_name(p, p->b + p->sect_off + (uint64_t)i * 40, s->name,
+		  sizeof s->name);
 	return 0;
 }
 
@@ -219,8 +229,7 @@ int gd_pe_sect_bytes(const struct gd_pe *p, const struct gd_pe_sect *s,
 	return 0;
 }
 
-int gd_pe_dir(const struct gd_pe *p, unsigned i, uint32_t *rva,
-	      uint32_t *size)
+int gd_pe_dir(const struct gd_pe *p, unsigned i, uint32_t *rva, uint32_t *size)
 {
 	if (i >= p->n_dirs)
 		return -1;
@@ -260,13 +269,15 @@ static int rva_name(const struct gd_pe *p, uint64_t rva, const char **s)
 	uint64_t off, avail;
 	size_t len;
 
-	if (gd_pe_rva(p, rva, &off, &avail) || gd_bs_str(p->b + off, avail, 0, s))
+	if (gd_pe_rva(p, rva, &off, &avail) ||
+	    gd_bs_str(p->b + off, avail, 0, s))
 		return -1;
 	len = strlen(*s);
 	if (!len || len > MAX_NAME)
 		return -1;
 	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)(*s)[i] < 0x20 || (unsigned char)(*s)[i] >= 0x7f)
+		if ((unsigned char)(*s)[i] < 0x20 ||
+		    (unsigned char)(*s)[i] >= 0x7f)
 			return -1;
 	return 0;
 }
@@ -305,7 +316,9 @@ static int walk_table(const struct gd_pe *p, uint32_t rva, unsigned esize,
 		int r;
 
 		if (gd_pe_rva(p, e, &off, &avail) || avail < esize)
-			return fail(err, cap, "import table runs outside the file (truncated?)");
+			return fail(
+			    err, cap,
+			    "import table runs outside the file (truncated?)");
 		if (!memcmp(p->b + off, (const uint8_t[32]){0}, esize))
 			return added;
 		gd_bs_rd32(p->b, p->n, off + name_at, &name);
@@ -315,7 +328,9 @@ static int walk_table(const struct gd_pe *p, uint32_t rva, unsigned esize,
 		if (esize == 32 && !(attr & 1) && name >= p->image_base)
 			name -= (uint32_t)p->image_base;
 		if (rva_name(p, name, &s))
-			return fail(err, cap, "imported DLL name outside the file or not text");
+			return fail(
+			    err, cap,
+			    "imported DLL name outside the file or not text");
 		if ((r = add_needed(d, s)) < 0)
 			return fail(err, cap, "out of memory");
 		added += r;
@@ -356,11 +371,11 @@ int gd_pe_imports(const struct gd_pe *p, struct gd_bs_dyn *d, char *err,
 const char *gd_pe_machine_name(uint16_t m)
 {
 	/* "Machine Types" */
-	return m == GD_PE_MACHINE_AMD64 ? "x86-64"
-	       : m == GD_PE_MACHINE_I386 ? "i386"
+	return m == GD_PE_MACHINE_AMD64	  ? "x86-64"
+	       : m == GD_PE_MACHINE_I386  ? "i386"
 	       : m == GD_PE_MACHINE_ARM64 ? "arm64"
-	       : m == 0x1c4 ? "arm"
-	       : "other";
+	       : m == 0x1c4		  ? "arm"
+					  : "other";
 }
 
 static void set_err(struct gd_bs_file *f, const char *msg)
@@ -390,12 +405,15 @@ static int follow_wrapper(const struct gd_pe *p, const struct gd_pe_sect *s,
 	uint32_t m, lo = 0;
 	uint64_t va = 0, off, avail;
 
-	if (gd_pe_sect_bytes(p, s, &w, &wl) || gd_bs_rd32(w, wl, 0, &m) || m != magic)
+	if (gd_pe_sect_bytes(p, s, &w, &wl) || gd_bs_rd32(w, wl, 0, &m) ||
+	    m != magic)
 		return -1;
-	if (p->magic == 0x20b ? gd_bs_rd64(w, wl, 8, &va) : gd_bs_rd32(w, wl, 8, &lo))
+	if (p->magic == 0x20b ? gd_bs_rd64(w, wl, 8, &va)
+			      : gd_bs_rd32(w, wl, 8, &lo))
 		return -1;
 	va = p->magic == 0x20b ? va : lo;
-	if (va < p->image_base || gd_pe_rva(p, va - p->image_base, &off, &avail))
+	if (va < p->image_base ||
+	    gd_pe_rva(p, va - p->image_base, &off, &avail))
 		return -1;
 	*code = p->b + off;
 	*len = (size_t)avail;
@@ -410,14 +428,16 @@ static void scan_code(const struct gd_pe *p, const struct gd_pe_sect *s,
 	char err[200];
 
 	if (gd_pe_sect_bytes(p, s, &d, &len)) {
-		gd_fmt(err, sizeof err, "section %s points outside the file (truncated?)",
+		gd_fmt(err, sizeof err,
+		       "section %s points outside the file (truncated?)",
 		       s->name);
 		set_err(f, err);
 		return;
 	}
 	if (hip ? gd_offload_bundles_scan(d, len, f, err, sizeof err)
-		: fd >= 0 ? gd_nvfatbin_scan_fd(fd, s->rawoff, len, f, err, sizeof err)
-			  : gd_nvfatbin_scan(d, len, f, err, sizeof err))
+	    : fd >= 0
+		? gd_nvfatbin_scan_fd(fd, s->rawoff, len, f, err, sizeof err)
+		: gd_nvfatbin_scan(d, len, f, err, sizeof err))
 		set_err(f, err);
 }
 
@@ -436,16 +456,20 @@ static void scan_sections(const struct gd_pe *p, int fd, struct gd_bs_file *f)
 			hip |= is_hip_name(s.name);
 			nv |= is_nv_name(s.name);
 			scan_code(p, &s, is_hip_name(s.name), fd, f);
-		} else if (!strcmp(s.name, ".hipFatB") || !strcmp(s.name, ".hipFatBinSegment")) {
+		} else if (!strcmp(s.name, ".hipFatB") ||
+			   !strcmp(s.name, ".hipFatBinSegment")) {
 			hipw = s;
-		} else if (!strcmp(s.name, ".nvFatBi") || !strcmp(s.name, ".nvFatBinSegment")) {
+		} else if (!strcmp(s.name, ".nvFatBi") ||
+			   !strcmp(s.name, ".nvFatBinSegment")) {
 			nvw = s;
 		}
 	}
-	if (!hip && hipw.name[0] && !follow_wrapper(p, &hipw, HIPF_MAGIC, &d, &len) &&
+	if (!hip && hipw.name[0] &&
+	    !follow_wrapper(p, &hipw, HIPF_MAGIC, &d, &len) &&
 	    gd_offload_bundle_scan(d, len, f, &(uint64_t){0}, err, sizeof err))
 		set_err(f, err);
-	if (!nv && nvw.name[0] && !follow_wrapper(p, &nvw, NVFB_MAGIC, &d, &len) &&
+	if (!nv && nvw.name[0] &&
+	    !follow_wrapper(p, &nvw, NVFB_MAGIC, &d, &len) &&
 	    gd_nvfatbin_scan(d, len, f, err, sizeof err))
 		set_err(f, err);
 }

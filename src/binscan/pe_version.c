@@ -27,7 +27,8 @@ int gd_pe_version(const uint8_t *b, size_t n, char *file_ver, char *prod_ver,
 	for (size_t i = 0; i + 52 <= n; i += 4) {
 		uint32_t fms, fls, pms, pls;
 
-		if (le32(b + i) != 0xFEEF04BDu || le32(b + i + 4) != 0x00010000u)
+		if (le32(b + i) != 0xFEEF04BDu ||
+		    le32(b + i + 4) != 0x00010000u)
 			continue;
 		fms = le32(b + i + 8);
 		fls = le32(b + i + 12);

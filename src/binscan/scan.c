@@ -36,18 +36,25 @@ static void scan_sections(const struct gd_elf *e, int fd, struct gd_bs_file *f)
 			continue;
 		nm = gd_elf_shname(e, &s);
 		if (strcmp(nm, ".hip_fatbin") && strcmp(nm, ".nv_fatbin") &&
-		    strcmp(nm, "__nv_relfatbin") && strcmp(nm, "__CLANG_OFFLOAD_BUNDLE__"))
+		    strcmp(nm, "__nv_relfatbin") &&
+		    strcmp(nm, "__CLANG_OFFLOAD_BUNDLE__"))
 			continue;
 		if (gd_elf_bytes(e, &s, &p, &len)) {
-			gd_fmt(err, sizeof err, "section %s points outside the file (truncated?)", nm);
+			gd_fmt(
+			    err, sizeof err,
+			    "section %s points outside the file (truncated?)",
+			    nm);
 			set_err(f, err);
 			continue;
 		}
 		if (nm[1] == 'h' || (nm[0] == '_' && nm[2] == 'C')) {
 			if (gd_offload_bundles_scan(p, len, f, err, sizeof err))
 				set_err(f, err);
-		} else if (len && (fd >= 0 ? gd_nvfatbin_scan_fd(fd, s.offset, len, f, err, sizeof err)
-					   : gd_nvfatbin_scan(p, len, f, err, sizeof err))) {
+		} else if (len &&
+			   (fd >= 0 ? gd_nvfatbin_scan_fd(fd, s.offset, len, f,
+							  err, sizeof err)
+				    : gd_nvfatbin_scan(p, len, f, err,
+						       sizeof err))) {
 			set_err(f, err);
 		}
 	}
@@ -70,7 +77,8 @@ static int scan_elf(const uint8_t *b, size_t n, int fd, struct gd_bs_file *f)
 		unsigned cov;
 
 		gd_strlcpy(f->format, "amdgpu-code-object", sizeof f->format);
-		gd_amdgpu_co_target(b, n, gfx, sizeof gfx, feat, sizeof feat, &cov);
+		gd_amdgpu_co_target(b, n, gfx, sizeof gfx, feat, sizeof feat,
+				    &cov);
 		t = gd_bs_add_target(f, GD_BS_AMDGCN, gfx, feat, "code-object");
 		if (t)
 			t->co_version = cov;
@@ -119,7 +127,8 @@ int gd_bs_scan_bytes_fd(const uint8_t *b, size_t n, int fd,
 		}
 		return 0;
 	}
-	if (n >= 4 && b[0] == 0x50 && b[1] == 0xed && b[2] == 0x55 && b[3] == 0xba) {
+	if (n >= 4 && b[0] == 0x50 && b[1] == 0xed && b[2] == 0x55 &&
+	    b[3] == 0xba) {
 		gd_strlcpy(f->format, "fatbin", sizeof f->format);
 		if (gd_nvfatbin_scan(b, n, f, err, sizeof err)) {
 			set_err(f, err);
@@ -165,7 +174,8 @@ static void normalize(char *p)
 	char *save, *tok;
 	size_t len = 0;
 
-	for (tok = strtok_r(p, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+	for (tok = strtok_r(p, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(tok, "."))
 			continue;
 		if (!strcmp(tok, "..")) {
@@ -175,7 +185,8 @@ static void normalize(char *p)
 			out[len] = '\0';
 			continue;
 		}
-		gd_fmt(out + len, sizeof out - len, "%s%s", len ? "/" : "", tok);
+		gd_fmt(out + len, sizeof out - len, "%s%s", len ? "/" : "",
+		       tok);
 		len = strlen(out);
 	}
 	strcpy(p, out);
@@ -190,17 +201,20 @@ static void archive_needs(struct gd_bs_file *f, const char *member,
 	const char *sl = strrchr(member, '/');
 
 	gd_fmt(dir, sizeof dir, "%.*s", sl ? (int)(sl - member) : 0, member);
-	gd_fmt(paths, sizeof paths, "%s:%s:$ORIGIN", f->dyn.runpath, f->dyn.rpath);
+	gd_fmt(paths, sizeof paths, "%s:%s:$ORIGIN", f->dyn.runpath,
+	       f->dyn.rpath);
 	for (size_t i = 0; i < f->dyn.needed.n; i++) {
 		const char *so = f->dyn.needed.v[i];
 		char tmp[2100], *save, *tok;
 
 		gd_strlcpy(tmp, paths, sizeof tmp);
-		for (tok = strtok_r(tmp, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		for (tok = strtok_r(tmp, ":", &save); tok;
+		     tok = strtok_r(NULL, ":", &save)) {
 			char cand[1024];
 			struct gd_bs_need *nd;
 
-			if (strncmp(tok, "$ORIGIN", 7) && strncmp(tok, "${ORIGIN}", 9))
+			if (strncmp(tok, "$ORIGIN", 7) &&
+			    strncmp(tok, "${ORIGIN}", 9))
 				continue;
 			gd_fmt(cand, sizeof cand, "%s/%s/%s", dir,
 			       tok + (tok[1] == '{' ? 9 : 7), so);
@@ -249,8 +263,8 @@ int gd_bs_scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
 
 	if (is_zip(b, n)) {
 		size_t before = out->n;
-		int rc = gd_zip_walk(b, n, o->max_member, want_member, zip_member,
-				     &z, err, sizeof err);
+		int rc = gd_zip_walk(b, n, o->max_member, want_member,
+				     zip_member, &z, err, sizeof err);
 
 		if (rc == 0 && out->n > before)
 			return 0;
@@ -258,7 +272,9 @@ int gd_bs_scan_mapped(const char *path, const uint8_t *b, size_t n, int fd,
 			return -1;
 		gd_strlcpy(f->path, path, sizeof f->path);
 		gd_strlcpy(f->format, "zip", sizeof f->format);
-		gd_strlcpy(f->error, rc ? err : "archive holds no libraries or code objects",
+		gd_strlcpy(f->error,
+			   rc ? err
+			      : "archive holds no libraries or code objects",
 			   sizeof f->error);
 		return 0;
 	}
@@ -275,8 +291,9 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* *cut counts the directories left out at the depth limit. */
-static int scan_dir(const char *path, unsigned depth, const struct gd_bs_opts *o,
-		    gd_bs_files *out, size_t *seen, size_t *cut)
+static int scan_dir(const char *path, unsigned depth,
+		    const struct gd_bs_opts *o, gd_bs_files *out, size_t *seen,
+		    size_t *cut)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -320,15 +337,16 @@ static int scan_dir(const char *path, unsigned depth, const struct gd_bs_opts *o
 		else if (S_ISDIR(st.st_mode))
 			++*cut;
 		else if (S_ISREG(st.st_mode) ||
-			 (S_ISLNK(st.st_mode) && !stat(p, &st) && S_ISREG(st.st_mode)))
+			 (S_ISLNK(st.st_mode) && !stat(p, &st) &&
+			  S_ISREG(st.st_mode)))
 			rc = gd_bs_scan_file(p, 0, o, out);
 	}
 	gd_strvec_free(&names);
 	return rc;
 }
 
-int gd_bs_scan_path(gd_ctx *ctx, const char *path,
-		    const struct gd_bs_opts *o, gd_bs_files *out)
+int gd_bs_scan_path(gd_ctx *ctx, const char *path, const struct gd_bs_opts *o,
+		    gd_bs_files *out)
 {
 	struct stat st;
 	size_t seen = 0, cut = 0;
@@ -340,11 +358,14 @@ int gd_bs_scan_path(gd_ctx *ctx, const char *path,
 
 		if (seen > o->max_files)
 			gd_diag_add(ctx, GD_DIAG_WARN, path,
-				    "stopped after %zu files (cap)", o->max_files);
+				    "stopped after %zu files (cap)",
+				    o->max_files);
 		if (rc == 0 && cut)
-			gd_diag_add(ctx, GD_DIAG_INFO, path,
-				    "depth limit (%u) reached: %zu directories below "
-				    "it not scanned", o->max_depth, cut);
+			gd_diag_add(
+			    ctx, GD_DIAG_INFO, path,
+			    "depth limit (%u) reached: %zu directories below "
+			    "it not scanned",
+			    o->max_depth, cut);
 		else if (rc == 0 && out->n == before)
 			gd_diag_add(ctx, GD_DIAG_INFO, path,
 				    "no binaries found in this directory");

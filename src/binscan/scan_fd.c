@@ -38,8 +38,10 @@ static int scan_guarded(const char *path, const uint8_t *b, size_t n, int fd,
 		return rc;
 	while (out->n > before)
 		gd_bs_file_free(&out->v[--out->n]);
-	return push_err(out, path, "file changed while being read "
-			"(truncated during the scan); scan it again", NULL);
+	return push_err(out, path,
+			"file changed while being read "
+			"(truncated during the scan); scan it again",
+			NULL);
 }
 
 /* A file whose stat says size 0: procfs and sysfs say so of files that do
@@ -70,7 +72,8 @@ static int scan_size0(const char *path, int fd, const struct gd_bs_opts *o,
 	else if (!n)
 		rc = push_err(out, path, "empty file", NULL);
 	else if (n >= SIZE0_MAX)
-		rc = push_err(out, path, "not a regular on-disk file (stat "
+		rc = push_err(out, path,
+			      "not a regular on-disk file (stat "
 			      "says size 0, yet it holds more than 16 MiB)",
 			      NULL);
 	else
@@ -107,8 +110,8 @@ static int known_magic(int fd)
 	if (pread(fd, m, 4, 0) != 4)
 		return 0;
 	return !memcmp(m, "\177ELF", 4) || !memcmp(m, "PK\3\4", 4) ||
-	       (m[0] == 'M' && m[1] == 'Z') ||
-	       !memcmp(m, "CCOB", 4) || !memcmp(m, "__CL", 4) ||
+	       (m[0] == 'M' && m[1] == 'Z') || !memcmp(m, "CCOB", 4) ||
+	       !memcmp(m, "__CL", 4) ||
 	       (m[0] == 0x50 && m[1] == 0xed && m[2] == 0x55 && m[3] == 0xba);
 }
 

@@ -35,7 +35,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		bus_cur = NULL;
 		siglongjmp(g->jb, 1);
 	}
-	signal(sig, SIG_DFL); /* not ours: the fault repeats and kills, as before */
+	signal(sig,
+	       SIG_DFL); /* not ours: the fault repeats and kills, as before */
 }
 
 int gd_bs_scan_guarded(const char *path, const uint8_t *b, size_t n, int fd,

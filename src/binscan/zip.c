@@ -13,8 +13,8 @@
  * minutes) refuse the archive, and the inflated bytes of all members
  * together are capped (gd_zip_total_cap). */
 #include <stdlib.h>
-#include <strings.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 #include "binscan.h"
@@ -50,8 +50,8 @@ static int find_cd(const uint8_t *b, size_t n, uint64_t *cd, uint64_t *cnt)
 		gd_bs_rd32(b, n, p + 16, &off32);
 		*cnt = c16;
 		*cd = off32;
-		if (p >= 20 && !gd_bs_rd32(b, n, p - 20, &loc) && loc == SIG_Z64LOC &&
-		    !gd_bs_rd64(b, n, p - 12, &z64) &&
+		if (p >= 20 && !gd_bs_rd32(b, n, p - 20, &loc) &&
+		    loc == SIG_Z64LOC && !gd_bs_rd64(b, n, p - 12, &z64) &&
 		    !gd_bs_rd32(b, n, z64, &sig) && sig == SIG_Z64EOCD) {
 			gd_bs_rd64(b, n, z64 + 32, cnt);
 			gd_bs_rd64(b, n, z64 + 48, cd);
@@ -75,9 +75,11 @@ static void zip64_extra(const uint8_t *b, size_t n, uint64_t x, uint16_t xlen,
 			return;
 		if (id == 1) {
 			q = x + 4;
-			if (*usize == 0xffffffffu && !gd_bs_rd64(b, n, q, usize))
+			if (*usize == 0xffffffffu &&
+			    !gd_bs_rd64(b, n, q, usize))
 				q += 8;
-			if (*csize == 0xffffffffu && !gd_bs_rd64(b, n, q, csize))
+			if (*csize == 0xffffffffu &&
+			    !gd_bs_rd64(b, n, q, csize))
 				q += 8;
 			if (*loff == 0xffffffffu)
 				gd_bs_rd64(b, n, q, loff);
@@ -133,7 +135,8 @@ static const char *member_data(const uint8_t *b, size_t n, uint16_t method,
 	const char *why;
 
 	if (gd_bs_rd32(b, n, loff, &sig) || sig != SIG_LFH ||
-	    gd_bs_rd16(b, n, loff + 26, &nl) || gd_bs_rd16(b, n, loff + 28, &xl))
+	    gd_bs_rd16(b, n, loff + 26, &nl) ||
+	    gd_bs_rd16(b, n, loff + 28, &xl))
 		return "local header outside the archive (truncated?)";
 	d = loff + 30 + nl + xl;
 	if (!gd_bs_in(n, d, csize))
@@ -181,7 +184,8 @@ static size_t read_entries(const uint8_t *b, size_t n, uint64_t cd,
 		uint16_t nl, xl, cl, lnl, lxl;
 
 		if (gd_bs_rd32(b, n, p, &sig) || sig != SIG_CDH ||
-		    gd_bs_rd16(b, n, p + 28, &nl) || gd_bs_rd16(b, n, p + 30, &xl) ||
+		    gd_bs_rd16(b, n, p + 28, &nl) ||
+		    gd_bs_rd16(b, n, p + 30, &xl) ||
 		    gd_bs_rd16(b, n, p + 32, &cl) || !gd_bs_in(n, p + 46, nl))
 			break;
 		if (!(e->name = strndup((const char *)b + p + 46, nl)))
@@ -192,7 +196,8 @@ static size_t read_entries(const uint8_t *b, size_t n, uint64_t cd,
 		gd_bs_rd32(b, n, p + 24, &u32);
 		gd_bs_rd32(b, n, p + 42, &o32);
 		e->csize = c32, e->usize = u32, e->loff = o32;
-		zip64_extra(b, n, p + 46 + nl, xl, &e->usize, &e->csize, &e->loff);
+		zip64_extra(b, n, p + 46 + nl, xl, &e->usize, &e->csize,
+			    &e->loff);
 		e->end = e->loff + 30;
 		if (!gd_bs_rd16(b, n, e->loff + 26, &lnl) &&
 		    !gd_bs_rd16(b, n, e->loff + 28, &lxl) &&
@@ -367,15 +372,19 @@ int gd_zip_walk(const uint8_t *b, size_t n, uint64_t max_member,
 	int rc;
 
 	if (find_cd(b, n, &cd, &cnt))
-		return fail(err, errcap, "no zip end-of-central-directory record (truncated?)");
+		return fail(
+		    err, errcap,
+		    "no zip end-of-central-directory record (truncated?)");
 	if (cnt > GD_ZIP_MAX_ENTRIES || !gd_bs_in(n, cd, cnt * 46))
-		return fail(err, errcap, "zip central directory outside the archive");
+		return fail(err, errcap,
+			    "zip central directory outside the archive");
 	nn = read_entries(b, n, cd, cnt, &v);
 	if (!v)
 		return fail(err, errcap, "out of memory");
 	if (overlapping(v, nn)) {
 		free_entries(v, nn);
-		return fail(err, errcap, "zip members overlap or repeat (zip bomb?)");
+		return fail(err, errcap,
+			    "zip members overlap or repeat (zip bomb?)");
 	}
 	names = calloc(nn ? nn : 1, sizeof *names);
 	if (names)

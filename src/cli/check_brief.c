@@ -37,9 +37,12 @@ static void family_slug(const char *fam, char *buf, size_t cap)
 	for (; fam && *fam && n + 1 < cap; fam++) {
 		if (*fam == '(')
 			break;
-		if ((*fam >= 'A' && *fam <= 'Z') || (*fam >= 'a' && *fam <= 'z') ||
+		if ((*fam >= 'A' && *fam <= 'Z') ||
+		    (*fam >= 'a' && *fam <= 'z') ||
 		    (*fam >= '0' && *fam <= '9'))
-			buf[n++] = (char)(*fam | (*fam >= 'A' && *fam <= 'Z' ? 0x20 : 0));
+			buf[n++] =
+			    (char)(*fam |
+				   (*fam >= 'A' && *fam <= 'Z' ? 0x20 : 0));
 	}
 	buf[n] = '\0';
 }
@@ -56,7 +59,8 @@ static void guide_for(struct gd_cli *cli, const struct gd_gpu *g,
 	} else if (g->vendor == GD_VENDOR_NVIDIA) {
 		snprintf(buf, cap, "nvidia");
 	} else if (g->vendor != GD_VENDOR_AMD) {
-		snprintf(buf, cap, "%s", g->vendor == GD_VENDOR_INTEL ? "intel" : "cpu");
+		snprintf(buf, cap, "%s",
+			 g->vendor == GD_VENDOR_INTEL ? "intel" : "cpu");
 	} else if (g->integrated && (s == GD_V_WORKS || s == GD_V_SETUP)) {
 		snprintf(buf, cap, "amd#apu");
 	} else if (s == GD_V_WORKS || s == GD_V_SETUP) {
@@ -64,8 +68,8 @@ static void guide_for(struct gd_cli *cli, const struct gd_gpu *g,
 	} else {
 		gd_kb_target_get(cli->ctx.kb, g->gfx, &t);
 		family_slug(t.family, slug, sizeof slug);
-		snprintf(buf, cap, "amd#%s", !strcmp(slug, "rdna1") ? "rdna1"
-								: "unsupported");
+		snprintf(buf, cap, "amd#%s",
+			 !strcmp(slug, "rdna1") ? "rdna1" : "unsupported");
 	}
 }
 
@@ -80,7 +84,8 @@ static void split_headline(const struct gd_verdict *v, struct gd_brief *b)
 		n = sizeof b->label - 1;
 	memcpy(b->label, v->headline, n);
 	b->label[n] = '\0';
-	snprintf(b->reason, sizeof b->reason, "%s", colon ? colon + 2 : v->headline);
+	snprintf(b->reason, sizeof b->reason, "%s",
+		 colon ? colon + 2 : v->headline);
 	see = strstr(b->reason, " (see steps)");
 	if (see)
 		*see = '\0';
@@ -99,15 +104,17 @@ static void workaround_reason(struct gd_cli *cli, const struct gd_gpu *g,
 	if (strcmp(b->backend, "ROCm"))
 		return;
 	if (g->ovr.gfx[0] && strcmp(g->gfx_effective, g->gfx))
-		snprintf(b->reason, sizeof b->reason, "HSA_OVERRIDE_GFX_VERSION "
-			 "already set: %s runs as %s", g->gfx, g->gfx_effective);
+		snprintf(b->reason, sizeof b->reason,
+			 "HSA_OVERRIDE_GFX_VERSION "
+			 "already set: %s runs as %s",
+			 g->gfx, g->gfx_effective);
 	else if (ov)
 		snprintf(b->reason, sizeof b->reason,
 			 "HSA_OVERRIDE_GFX_VERSION=%s", ov);
 }
 
-void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d,
-		   size_t i, struct gd_brief *b)
+void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d, size_t i,
+		   struct gd_brief *b)
 {
 	const struct gd_verdict *v = &d->diag.v[i];
 	const struct gd_gpu *g = d->m.n_gpus ? &d->m.gpus[i] : NULL;
@@ -142,18 +149,20 @@ void gd_brief_line(const struct gd_brief *b, char *buf, size_t cap)
 	} else if (!strcmp(b->status, "works")) {
 		snprintf(buf, cap, "%s: usable via %s", b->label, b->backend);
 	} else if (!strcmp(b->status, "workaround")) {
-		snprintf(buf, cap, "%s: usable with a workaround via %s (%s)%s%s",
+		snprintf(buf, cap,
+			 "%s: usable with a workaround via %s (%s)%s%s",
 			 b->label, b->backend, b->reason, see, b->guide);
 	} else if (!strcmp(b->status, "needs-setup")) {
 		snprintf(buf, cap, "%s: usable via %s after setup (%s)%s%s",
 			 b->label, b->backend, b->reason, see, b->guide);
 	} else if (strcmp(b->backend, "CPU")) {
-		snprintf(buf, cap, "%s: not usable for ML via ROCm or CUDA (%s); "
-			 "%s works for some apps, else CPU mode%s%s", b->label,
-			 b->reason, b->backend, see, b->guide);
+		snprintf(buf, cap,
+			 "%s: not usable for ML via ROCm or CUDA (%s); "
+			 "%s works for some apps, else CPU mode%s%s",
+			 b->label, b->reason, b->backend, see, b->guide);
 	} else {
-		snprintf(buf, cap, "%s: not usable (%s) — CPU mode%s%s", b->label,
-			 b->reason, see, b->guide);
+		snprintf(buf, cap, "%s: not usable (%s) — CPU mode%s%s",
+			 b->label, b->reason, see, b->guide);
 	}
 }
 
@@ -174,14 +183,13 @@ void gd_check_brief_text(struct gd_cli *cli, FILE *f,
 
 json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line)
 {
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-			 "index", b->index, "name", gd_json_str(b->name),
-			 "vendor", gd_json_str(b->vendor),
-			 "target", gd_json_str_or_null(b->target),
-			 "status", gd_json_str(b->status), "usable", b->usable,
-			 "backend", gd_json_str(b->backend),
-			 "reason", gd_json_str(b->reason),
-			 "guide", gd_json_str(b->guide), "line", gd_json_str(line));
+	return json_pack(
+	    "{s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}", "index",
+	    b->index, "name", gd_json_str(b->name), "vendor",
+	    gd_json_str(b->vendor), "target", gd_json_str_or_null(b->target),
+	    "status", gd_json_str(b->status), "usable", b->usable, "backend",
+	    gd_json_str(b->backend), "reason", gd_json_str(b->reason), "guide",
+	    gd_json_str(b->guide), "line", gd_json_str(line));
 }
 
 /* The fields issue #13 asks for, plus each GPU's brief line and "lines"
@@ -198,11 +206,13 @@ json_t *gd_check_brief_json(struct gd_cli *cli, const struct gd_check_data *d)
 		gd_brief_line(&b, line, sizeof line);
 		json_array_append_new(lines, gd_json_str(line));
 		if (b.index >= 0)
-			json_array_append_new(gpus, gd_brief_gpu_json(&b, line));
+			json_array_append_new(gpus,
+					      gd_brief_gpu_json(&b, line));
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!d->diag.any_gpu));
 	json_object_set_new(doc, "lines", lines);
-	json_object_set_new(doc, "exit_code", json_integer(gd_check_exit_code(d)));
+	json_object_set_new(doc, "exit_code",
+			    json_integer(gd_check_exit_code(d)));
 	return doc;
 }

@@ -9,7 +9,7 @@
 #include "inventory/inventory.h"
 
 struct gd_check_opts {
-	int probes;        /* run the quick probe set (live machine only) */
+	int probes; /* run the quick probe set (live machine only) */
 	double probe_timeout;
 };
 
@@ -18,7 +18,7 @@ struct gd_check_data {
 	struct gd_inventory inv;
 	struct gd_diagnosis diag;
 	char probe_note[200]; /* why probes did not run, "" when they did */
-	void *extra;          /* framework and probe results (check_extra.c) */
+	void *extra;	      /* framework and probe results (check_extra.c) */
 };
 
 int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
@@ -39,6 +39,7 @@ void gd_check_extra_evidence(const struct gd_check_data *d,
 			     struct gd_evidence *ev);
 void gd_check_extra_free(struct gd_check_data *d);
 struct gd_probe_report;
-const struct gd_probe_report *gd_check_extra_probes(const struct gd_check_data *d);
+const struct gd_probe_report *
+gd_check_extra_probes(const struct gd_check_data *d);
 
 #endif

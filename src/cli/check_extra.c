@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "discover/vendor.h"
 #include "check_data.h"
+#include "discover/vendor.h"
 #include "doctor/evidence.h"
 #include "inventory/frameworks.h"
 #include "probe/probe.h"
@@ -36,8 +36,10 @@ static size_t bs_gpus(const struct gd_check_data *d, struct gd_bs_gpu *out,
 
 		if (!t[0] || gd_bs_gpu_parse(t, &out[n]) < 0)
 			continue;
-		if (g->vendor == GD_VENDOR_NVIDIA && gd_known(&d->inv.cuda_driver))
-			gd_bs_ptx_ceiling(d->inv.cuda_driver.v, &out[n].ptx_max_major,
+		if (g->vendor == GD_VENDOR_NVIDIA &&
+		    gd_known(&d->inv.cuda_driver))
+			gd_bs_ptx_ceiling(d->inv.cuda_driver.v,
+					  &out[n].ptx_max_major,
 					  &out[n].ptx_max_minor);
 		n++;
 	}
@@ -52,8 +54,8 @@ static void collect_frameworks(struct gd_cli *cli, struct gd_check_data *d,
 	if (gd_frameworks_collect(&cli->ctx, &x->fws) < 0)
 		return;
 	x->have_fws = 1;
-	gd_frameworks_check_rocm(&x->fws, gpus, bs_gpus(d, gpus, 16), d->inv.rocm,
-				 d->inv.n_rocm);
+	gd_frameworks_check_rocm(&x->fws, gpus, bs_gpus(d, gpus, 16),
+				 d->inv.rocm, d->inv.n_rocm);
 	gd_evidence_frameworks(&cli->ctx, &d->inv, &x->fws, &x->ev);
 }
 
@@ -64,12 +66,15 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 	int rc;
 
 	if (!o->probes) {
-		gd_strlcpy(d->probe_note, "not run (--no-probe)", sizeof d->probe_note);
+		gd_strlcpy(d->probe_note, "not run (--no-probe)",
+			   sizeof d->probe_note);
 		return;
 	}
 	if (!cli->ctx.fs.is_slash) {
-		gd_strlcpy(d->probe_note, "not run: a captured machine (--root) "
-			   "has no runtimes to load", sizeof d->probe_note);
+		gd_strlcpy(d->probe_note,
+			   "not run: a captured machine (--root) "
+			   "has no runtimes to load",
+			   sizeof d->probe_note);
 		return;
 	}
 	memset(&po, 0, sizeof po);
@@ -142,9 +147,10 @@ void gd_check_extra_text(struct gd_cli *cli, FILE *f,
 	if (!x->have_probes)
 		return;
 	n = gd_probe_verdicts(&x->probes, pv, 32);
-	fprintf(f, "%sProbes%s (quick set, %.1f s; 'gpudoctor probe' for the "
-		   "whole matrix)\n", gd_c_bold(cli), gd_c_off(cli),
-		x->probes.wall_seconds);
+	fprintf(f,
+		"%sProbes%s (quick set, %.1f s; 'gpudoctor probe' for the "
+		"whole matrix)\n",
+		gd_c_bold(cli), gd_c_off(cli), x->probes.wall_seconds);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %s\n", pv[i].text);
 }
@@ -165,7 +171,8 @@ void gd_check_extra_free(struct gd_check_data *d)
 }
 
 /* The probe results, for metrics; NULL when probes did not run. */
-const struct gd_probe_report *gd_check_extra_probes(const struct gd_check_data *d)
+const struct gd_probe_report *
+gd_check_extra_probes(const struct gd_check_data *d)
 {
 	const struct check_extra *x = d->extra;
 

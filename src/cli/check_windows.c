@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_brief.h"
 #include "cli.h"
 #include "core/json.h"
 #include "discover/discover.h"
+#include "discover/vendor.h"
 #include "doctor/verdict_windows.h"
 #include "inventory/win_inventory.h"
 #include "render_gpu.h"
-#include "check_brief.h"
-#include "discover/vendor.h"
 #include "render_windows.h"
 
 static void nvidia_verdict(const struct gd_gpu *g,
@@ -24,10 +24,12 @@ static void nvidia_verdict(const struct gd_gpu *g,
 	v->sdk = -1;
 	v->usable = wi->has_nvcuda;
 	gd_fmt(v->summary, sizeof v->summary, "NVIDIA driver %s: %s",
-	       gd_known(&g->win.driver_user) ? g->win.driver_user.v : "(version unknown)",
-	       wi->has_nvcuda ? "nvcuda.dll is in System32"
-			      : "nvcuda.dll is missing from System32; reinstall "
-				"the NVIDIA driver");
+	       gd_known(&g->win.driver_user) ? g->win.driver_user.v
+					     : "(version unknown)",
+	       wi->has_nvcuda
+		   ? "nvcuda.dll is in System32"
+		   : "nvcuda.dll is missing from System32; reinstall "
+		     "the NVIDIA driver");
 }
 
 static int collect(struct gd_cli *cli, struct gd_machine *m,
@@ -47,13 +49,15 @@ static int collect(struct gd_cli *cli, struct gd_machine *m,
 		else if (g->vendor == GD_VENDOR_NVIDIA)
 			nvidia_verdict(g, wi, &(*vs)[i]);
 		else
-			gd_strlcpy((*vs)[i].summary, "not judged on Windows yet",
-				   sizeof (*vs)[i].summary);
+			gd_strlcpy((*vs)[i].summary,
+				   "not judged on Windows yet",
+				   sizeof(*vs)[i].summary);
 	}
 	return 0;
 }
 
-static int exit_code(const struct gd_machine *m, const struct gd_win_verdict *vs)
+static int exit_code(const struct gd_machine *m,
+		     const struct gd_win_verdict *vs)
 {
 	int judged = 0;
 
@@ -80,8 +84,10 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		json_t *o = json_array_get(gpus, i);
 
-		json_object_set_new(o, "windows", gd_render_win_adapter_json(&m->gpus[i]));
-		json_object_set_new(o, "verdict", gd_render_win_verdict_json(&vs[i]));
+		json_object_set_new(o, "windows",
+				    gd_render_win_adapter_json(&m->gpus[i]));
+		json_object_set_new(o, "verdict",
+				    gd_render_win_verdict_json(&vs[i]));
 	}
 	if (m->n_gpus) {
 		json_object_set_new(doc, "verdict", json_null());
@@ -89,8 +95,9 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		json_t *v = json_object();
 
 		json_object_set_new(v, "status", gd_json_str("cpu-only"));
-		json_object_set_new(v, "headline", gd_json_str(
-			"no GPU found in the display class key"));
+		json_object_set_new(
+		    v, "headline",
+		    gd_json_str("no GPU found in the display class key"));
 		json_object_set_new(v, "facts", json_array());
 		json_object_set_new(v, "steps", json_array());
 		json_object_set_new(doc, "verdict", v);
@@ -110,8 +117,9 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 	FILE *f = stdout;
 
 	if (!m->n_gpus)
-		fprintf(f, "No GPU: the registry's display class key names no PCI "
-			   "display adapter (%s).\n\n",
+		fprintf(f,
+			"No GPU: the registry's display class key names no PCI "
+			"display adapter (%s).\n\n",
 			m->pci_why[0] ? m->pci_why : "Windows");
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		fprintf(f, "%sGPU %zu%s  ", gd_c_bold(cli), i, gd_c_off(cli));
@@ -126,7 +134,8 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 
 /* check --brief on Windows: the same line and JSON as on Linux, from the
  * Windows verdicts. */
-static void win_brief_fill(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+static void win_brief_fill(const struct gd_gpu *g,
+			   const struct gd_win_inventory *wi,
 			   const struct gd_win_verdict *v, size_t i,
 			   struct gd_brief *b)
 {
@@ -143,15 +152,18 @@ static void win_brief_fill(const struct gd_gpu *g, const struct gd_win_inventory
 	gd_strlcpy(b->target, t ? t : "", sizeof b->target);
 	gd_strlcpy(b->target_eff, t ? t : "", sizeof b->target_eff);
 	b->status = gd_win_verdict_status(v);
-	b->usable = !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
+	b->usable =
+	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
 	(void)wi; /* the SDK is named in the reason (summary) */
 	if (g->vendor == GD_VENDOR_AMD && v->sdk >= 0)
 		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
 	else
-		gd_strlcpy(b->backend, g->vendor == GD_VENDOR_NVIDIA ? "CUDA" : "CPU",
+		gd_strlcpy(b->backend,
+			   g->vendor == GD_VENDOR_NVIDIA ? "CUDA" : "CPU",
 			   sizeof b->backend);
 	gd_strlcpy(b->reason, v->summary, sizeof b->reason);
-	gd_strlcpy(b->guide, g->vendor == GD_VENDOR_NVIDIA ? "nvidia" : "amd#rocm",
+	gd_strlcpy(b->guide,
+		   g->vendor == GD_VENDOR_NVIDIA ? "nvidia" : "amd#rocm",
 		   sizeof b->guide);
 }
 
@@ -174,7 +186,8 @@ static void brief_out(struct gd_cli *cli, const struct gd_machine *m,
 			printf("%s\n", line);
 		json_array_append_new(lines, gd_json_str(line));
 		if (b.index >= 0)
-			json_array_append_new(gpus, gd_brief_gpu_json(&b, line));
+			json_array_append_new(gpus,
+					      gd_brief_gpu_json(&b, line));
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!m->n_gpus));

@@ -11,10 +11,11 @@
 
 /* Exit codes (documented in the man page and docs/exit-codes.md). */
 enum {
-	GD_EXIT_OK = 0,       /* every GPU found works for ML as the machine is */
-	GD_EXIT_UNUSABLE = 1, /* a GPU is present but needs changes or cannot work */
-	GD_EXIT_NO_GPU = 2,   /* no GPU: CPU only */
-	GD_EXIT_ERROR = 3,    /* gpudoctor's own error: bad usage, bad input */
+	GD_EXIT_OK = 0, /* every GPU found works for ML as the machine is */
+	GD_EXIT_UNUSABLE =
+	    1, /* a GPU is present but needs changes or cannot work */
+	GD_EXIT_NO_GPU = 2, /* no GPU: CPU only */
+	GD_EXIT_ERROR = 3,  /* gpudoctor's own error: bad usage, bad input */
 };
 
 #define GD_JSON_SCHEMA_VERSION 1
@@ -23,12 +24,12 @@ enum {
 
 struct gd_cli {
 	gd_ctx ctx;
-	int json;             /* --json */
-	int color;            /* colour on stdout */
-	int tty;              /* stdout is a terminal */
-	const char *kb_path;  /* --kb FILE, NULL for the embedded copy */
-	const char *prog;     /* argv[0] */
-	int argc;             /* the command's own argv, for error messages */
+	int json;	     /* --json */
+	int color;	     /* colour on stdout */
+	int tty;	     /* stdout is a terminal */
+	const char *kb_path; /* --kb FILE, NULL for the embedded copy */
+	const char *prog;    /* argv[0] */
+	int argc;	     /* the command's own argv, for error messages */
 	char **argv;
 };
 
@@ -37,12 +38,12 @@ typedef int (*gd_cmd_fn)(struct gd_cli *cli, int argc, char **argv);
 struct gd_cmd {
 	const char *name;
 	gd_cmd_fn fn;
-	const char *summary;       /* one line for --help */
-	int hidden;                /* internal (re-exec'd children) */
+	const char *summary;	   /* one line for --help */
+	int hidden;		   /* internal (re-exec'd children) */
 	const struct gd_opt *opts; /* its option table (NULL: parses by hand) */
-	const char *operands;      /* what follows the options, for completion:
+	const char *operands;	   /* what follows the options, for completion:
 				    * FILE/PATH/LOG file names, CMD a command */
-	int own_argv;              /* operands are the user's own command line:
+	int own_argv;		   /* operands are the user's own command line:
 				    * no option of ours after the first one */
 };
 
@@ -57,23 +58,24 @@ int gd_cmd_complete(struct gd_cli *cli, int argc, char **argv);
 
 /* Each command's option table, in its cmd_<name>.c. */
 extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],
-	gd_opts_scan[], gd_opts_run[], gd_opts_try[], gd_opts_env[],
-	gd_opts_explain[], gd_opts_report[], gd_opts_gather[], gd_opts_kb[],
-	gd_opts_guide[], gd_opts_nfd[], gd_opts_metrics[];
+    gd_opts_scan[], gd_opts_run[], gd_opts_try[], gd_opts_env[],
+    gd_opts_explain[], gd_opts_report[], gd_opts_gather[], gd_opts_kb[],
+    gd_opts_guide[], gd_opts_nfd[], gd_opts_metrics[];
 
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root); /* steals root */
 /* s made safe for a terminal (no control bytes, valid UTF-8), in buf. */
 const char *gd_cli_term(char *buf, size_t cap, const char *s);
-json_t *gd_cli_json_doc(const char *command);     /* {"schema_version":1,"command":...} */
+json_t *
+gd_cli_json_doc(const char *command); /* {"schema_version":1,"command":...} */
 void gd_cli_print_diags(struct gd_cli *cli, FILE *f);
 /* [{level, source, message}] of the diagnostics collected so far. */
 json_t *gd_cli_diags_json(const struct gd_cli *cli);
-int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
 int gd_cli_error(struct gd_cli *cli, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Colour helpers: return the escape or "" when colour is off. */
 const char *gd_c_bold(const struct gd_cli *cli);
 const char *gd_c_red(const struct gd_cli *cli);

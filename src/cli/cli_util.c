@@ -1,11 +1,11 @@
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json.h"
 #include "cli.h"
+#include "core/json.h"
 #include "core/util.h"
 
 void gd_cli_common_help(FILE *f)
@@ -40,8 +40,9 @@ int gd_cli_emit_json(struct gd_cli *cli, json_t *root)
 	    !json_object_get(root, "platform"))
 		json_object_set_new(root, "platform",
 				    gd_json_str(cli->ctx.platform));
-	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					     JSON_ENSURE_ASCII) < 0) {
+	if (json_dumpf(root, stdout,
+		       JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			   JSON_ENSURE_ASCII) < 0) {
 		json_decref(root);
 		return -1;
 	}
@@ -84,7 +85,8 @@ void gd_cli_print_diags(struct gd_cli *cli, FILE *f)
 	}
 }
 
-int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt, ...)
+int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt,
+		       ...)
 {
 	va_list ap;
 
@@ -93,9 +95,11 @@ int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt, ...
 	 * last word may be a known option that lacks its value */
 	if (!strcmp(fmt, "unknown option") && cli->argv && optind > 0 &&
 	    optind <= cli->argc) {
-		fprintf(stderr, optind == cli->argc
-				? "'%s' is not an option or needs a value"
-				: "unknown option '%s'", cli->argv[optind - 1]);
+		fprintf(stderr,
+			optind == cli->argc
+			    ? "'%s' is not an option or needs a value"
+			    : "unknown option '%s'",
+			cli->argv[optind - 1]);
 	} else {
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);
@@ -138,10 +142,10 @@ json_t *gd_cli_diags_json(const struct gd_cli *cli)
 	for (size_t i = 0; i < cli->ctx.diags.n; i++) {
 		const gd_diag *g = &cli->ctx.diags.v[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "level",
-						   lv[g->level], "source",
-						   gd_json_str(g->source), "message",
-						   gd_json_str(g->msg)));
+		json_array_append_new(
+		    a, json_pack("{s:s, s:o, s:o}", "level", lv[g->level],
+				 "source", gd_json_str(g->source), "message",
+				 gd_json_str(g->msg)));
 	}
 	return a;
 }

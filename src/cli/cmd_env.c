@@ -6,21 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json.h"
 #include "cli.h"
+#include "core/json.h"
 #include "wa_common.h"
 
 enum shell { SH, FISH, PWSH, CMD };
 
 /* The names shell_parse() takes. */
-static const char *const shell_names[] = {"sh", "bash", "zsh", "dash", "ksh",
-	"fish", "pwsh", "powershell", "cmd", NULL};
+static const char *const shell_names[] = {"sh",	 "bash", "zsh",	 "dash",
+					  "ksh", "fish", "pwsh", "powershell",
+					  "cmd", NULL};
 
 const struct gd_opt gd_opts_env[] = {
-	{"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a named profile or a profile file path", NULL, NULL},
-	{"shell", 's', 's', GD_ARG_REQUIRED, "SHELL", "sh, bash, zsh, fish, powershell, cmd (default: from $SHELL)", shell_names, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME",
+     "a named profile or a profile file path", NULL, NULL},
+    {"shell", 's', 's', GD_ARG_REQUIRED, "SHELL",
+     "sh, bash, zsh, fish, powershell, cmd (default: from $SHELL)", shell_names,
+     NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
@@ -213,8 +217,10 @@ static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
 	for (size_t i = 0; (sh == PWSH || sh == CMD) && i < p->items.n; i++) {
 		if (p->items.v[i].op != GD_PROF_PREPEND)
 			continue;
-		fprintf(f, "%s Python programs: import os; "
-			   "os.add_dll_directory(", rem);
+		fprintf(f,
+			"%s Python programs: import os; "
+			"os.add_dll_directory(",
+			rem);
 		q_fish(f, p->items.v[i].value);
 		fprintf(f, ") before importing the GPU package\n");
 	}
@@ -226,8 +232,8 @@ static int shell_parse(const char *s, enum shell *out)
 	static const struct {
 		const char *name;
 		enum shell sh;
-	} t[] = {{"sh", SH},     {"bash", SH},	  {"zsh", SH},
-		 {"dash", SH},   {"ksh", SH},	  {"fish", FISH},
+	} t[] = {{"sh", SH},	 {"bash", SH},	       {"zsh", SH},
+		 {"dash", SH},	 {"ksh", SH},	       {"fish", FISH},
 		 {"pwsh", PWSH}, {"powershell", PWSH}, {"cmd", CMD}};
 	const char *base = strrchr(s, '/');
 
@@ -250,7 +256,7 @@ static json_t *env_json(const struct gd_pick *pk, enum shell sh)
 	for (size_t i = 0; i < pk->prof.items.n; i++)
 		if (pk->prof.items.v[i].op == GD_PROF_PREPEND)
 			json_array_append_new(
-				dll, gd_wa_jstr(pk->prof.items.v[i].value));
+			    dll, gd_wa_jstr(pk->prof.items.v[i].value));
 	json_object_set_new(doc, "dll_directories", dll);
 	return doc;
 }
@@ -291,7 +297,8 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 	} else {
 		gd_wa_describe(&pk, desc, sizeof desc);
 		if (print_lines(stdout, sh, &pk, desc) < 0)
-			rc = gd_cli_error(cli, "env: a value holds \", %%, ! "
+			rc = gd_cli_error(cli,
+					  "env: a value holds \", %%, ! "
 					  "or ^, which cmd.exe cannot take "
 					  "literally; use --shell powershell");
 	}

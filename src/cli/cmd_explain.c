@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/json.h"
 #include "cli.h"
+#include "core/json.h"
 #include "doctor/cuda_driver.h"
 #include "doctor/explain.h"
 #include "wa_common.h"
@@ -25,32 +25,33 @@ struct explain_run {
 };
 
 const struct gd_opt gd_opts_explain[] = {
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: gpudoctor explain [FILE|-]\n\n"
-		"Read a log (FILE, or stdin when FILE is '-' or missing), match "
-		"it against\nthe knowledge base's error signatures and, for each "
-		"one found, print what it\nmeans, the fact on this machine that "
-		"confirms or contradicts it, and the fix.\nA log longer than %u "
-		"MiB is read as its first %u MiB and its last %u MiB.\n"
-		"Known causes (by cause, whatever the framework's wording): no "
-		"code for the GPU\n(HIP/CUDA invalid device function, no kernel "
-		"image, no binary, rocBLAS Tensile\nlibrary missing, ollama "
-		"unsupported gfx), missing or wrong-version libraries\n(cuBLAS/"
-		"cuDNN sonames and DLLs, WinError 126, HSA symbols), driver "
-		"missing or\ntoo old (also in containers), hidden or refused "
-		"GPUs (CUDA_VISIBLE_DEVICES,\n/dev/kfd, overrides, KFD support), "
-		"out of memory (which case, from the\nline's numbers), and GPU "
-		"faults and hangs (illegal address, memory and page\nfaults, "
-		"ring timeouts, MES, Xid). docs/workarounds.md lists them.\n"
-		"Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
-		GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
-		GD_EXPLAIN_TAIL_BYTES >> 20);
+	fprintf(
+	    f,
+	    "Usage: gpudoctor explain [FILE|-]\n\n"
+	    "Read a log (FILE, or stdin when FILE is '-' or missing), match "
+	    "it against\nthe knowledge base's error signatures and, for each "
+	    "one found, print what it\nmeans, the fact on this machine that "
+	    "confirms or contradicts it, and the fix.\nA log longer than %u "
+	    "MiB is read as its first %u MiB and its last %u MiB.\n"
+	    "Known causes (by cause, whatever the framework's wording): no "
+	    "code for the GPU\n(HIP/CUDA invalid device function, no kernel "
+	    "image, no binary, rocBLAS Tensile\nlibrary missing, ollama "
+	    "unsupported gfx), missing or wrong-version libraries\n(cuBLAS/"
+	    "cuDNN sonames and DLLs, WinError 126, HSA symbols), driver "
+	    "missing or\ntoo old (also in containers), hidden or refused "
+	    "GPUs (CUDA_VISIBLE_DEVICES,\n/dev/kfd, overrides, KFD support), "
+	    "out of memory (which case, from the\nline's numbers), and GPU "
+	    "faults and hangs (illegal address, memory and page\nfaults, "
+	    "ring timeouts, MES, Xid). docs/workarounds.md lists them.\n"
+	    "Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
+	    GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
+	    GD_EXPLAIN_TAIL_BYTES >> 20);
 	gd_opts_help(f, gd_opts_explain);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);
@@ -68,7 +69,8 @@ static int open_input(struct gd_cli *cli, const char *path)
 		if (fstat(STDIN_FILENO, &st) == 0 && !S_ISREG(st.st_mode) &&
 		    !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) &&
 		    !isatty(STDIN_FILENO)) {
-			gd_cli_error(cli, "explain: stdin is a device, not a "
+			gd_cli_error(cli,
+				     "explain: stdin is a device, not a "
 				     "log; name the log file or pipe it in");
 			return -1;
 		}
@@ -84,12 +86,14 @@ static int open_input(struct gd_cli *cli, const char *path)
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		gd_cli_error(cli, "explain: %s is a directory, not a log", path);
+		gd_cli_error(cli, "explain: %s is a directory, not a log",
+			     path);
 		close(fd);
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		gd_cli_error(cli, "explain: %s is not a regular file (a device "
+		gd_cli_error(cli,
+			     "explain: %s is not a regular file (a device "
 			     "or FIFO); pipe it in: ... | gpudoctor explain",
 			     path);
 		close(fd);
@@ -126,8 +130,8 @@ static json_t *match_json(struct explain_run *x,
 	char fact[1024];
 	enum gd_check_verdict v;
 
-	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv,
-			     fact, sizeof fact);
+	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
+			     sizeof fact);
 	source_urls(mt, &first, &all);
 	json_object_set_new(o, "id", gd_json_str(mt->id));
 	json_object_set_new(o, "title", gd_wa_jstr(mt->sig.title));
@@ -136,8 +140,7 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
 	if (mt->detail[0])
 		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
-	json_object_set_new(o, "meaning",
-			    gd_wa_jstr(mt->sig.meaning));
+	json_object_set_new(o, "meaning", gd_wa_jstr(mt->sig.meaning));
 	json_object_set_new(o, "fix", gd_wa_jstr(mt->sig.fix));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
 	json_object_set_new(chk, "verdict",
@@ -181,16 +184,16 @@ static void print_match(struct explain_run *x, size_t k,
 	col = v == GD_CHECK_CONFIRMED	   ? gd_c_red(cli)
 	      : v == GD_CHECK_CONTRADICTED ? gd_c_green(cli)
 					   : gd_c_dim(cli);
-	printf("\n%s[%zu] %s%s%s (line %lu%s)\n", gd_c_bold(cli), k + 1,
-	       mt->id, title ? ": " : "", title ? title : "", mt->line,
+	printf("\n%s[%zu] %s%s%s (line %lu%s)\n", gd_c_bold(cli), k + 1, mt->id,
+	       title ? ": " : "", title ? title : "", mt->line,
 	       mt->in_tail ? " of the last part read" : "");
 	printf("%s", gd_c_off(cli));
 	printf("    log:     %s\n", mt->text);
 	if (mt->detail[0])
 		printf("    so:      %s\n", mt->detail);
 	printf("    means:   %s\n", mt->sig.meaning
-					    ? mt->sig.meaning
-					    : "(the knowledge base says nothing)");
+					? mt->sig.meaning
+					: "(the knowledge base says nothing)");
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
 	printf("    fix:     %s\n", mt->sig.fix ? mt->sig.fix : "-");
@@ -211,7 +214,8 @@ static void emit_text(struct explain_run *x)
 
 	mib(tot, sizeof tot, x->r.total);
 	mib(skip, sizeof skip, x->r.skipped);
-	gd_fmt(parts, sizeof parts, "the first %u MiB and the last %u MiB of "
+	gd_fmt(parts, sizeof parts,
+	       "the first %u MiB and the last %u MiB of "
 	       "%s (%s in all; %s in between skipped)",
 	       GD_EXPLAIN_HEAD_BYTES >> 20, GD_EXPLAIN_TAIL_BYTES >> 20, in,
 	       tot, skip);
@@ -222,18 +226,20 @@ static void emit_text(struct explain_run *x)
 		       x->r.lines == 1 ? "" : "s");
 	else if (!x->r.m.n)
 		printf("gpudoctor explain: no known error signature in %s "
-		       "(%zu signatures, %lu line%s looked at).\n", in,
-		       x->r.n_signatures, x->r.lines,
+		       "(%zu signatures, %lu line%s looked at).\n",
+		       in, x->r.n_signatures, x->r.lines,
 		       x->r.lines == 1 ? "" : "s");
 	else
 		printf("gpudoctor explain: %zu known error%s in %s (%lu "
-		       "line%s)\n", x->r.m.n, x->r.m.n == 1 ? "" : "s", in,
-		       x->r.lines, x->r.lines == 1 ? "" : "s");
+		       "line%s)\n",
+		       x->r.m.n, x->r.m.n == 1 ? "" : "s", in, x->r.lines,
+		       x->r.lines == 1 ? "" : "s");
 	for (size_t i = 0; i < x->r.m.n; i++)
 		print_match(x, i, &x->r.m.v[i]);
 	if (x->r.skipped && x->r.m.n)
 		printf("\nnote: read %s; a signature only in the skipped part "
-		       "is not shown.\n", parts);
+		       "is not shown.\n",
+		       parts);
 }
 
 static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
@@ -277,11 +283,13 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (rc < 0)
-		return gd_cli_error(cli, "explain: cannot read %s: %s",
-				    x.input, strerror(-rc));
+		return gd_cli_error(cli, "explain: cannot read %s: %s", x.input,
+				    strerror(-rc));
 	if (log.stream_cut)
-		fprintf(stderr, "gpudoctor explain: stopped reading %s after "
-			"%llu MiB\n", x.input, GD_EXPLAIN_STREAM_MAX >> 20);
+		fprintf(stderr,
+			"gpudoctor explain: stopped reading %s after "
+			"%llu MiB\n",
+			x.input, GD_EXPLAIN_STREAM_MAX >> 20);
 	if (gd_explain_scan_log(&cli->ctx, &log, &x.r) < 0 ||
 	    gd_discover(&cli->ctx, &x.m) < 0 ||
 	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {

@@ -5,37 +5,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json.h"
 #include "cli.h"
 #include "core/capture.h"
+#include "core/json.h"
 #include "core/util.h"
 #include "discover/discover.h"
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 
 const struct gd_opt gd_opts_gather[] = {
-	{"force", 'f', 'f', GD_ARG_NONE, NULL, "replace an existing FILE", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"force", 'f', 'f', GD_ARG_NONE, NULL, "replace an existing FILE", NULL,
+     NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
-	printf("Usage: gpudoctor gather [--force] [OPTIONS] FILE.tar.gz\n\n"
-	       "Capture exactly the files gpudoctor reads on this machine (sysfs,\n"
-	       "procfs, ids files, ROCm/CUDA/Vulkan/OpenCL install layout) and the\n"
-	       "environment variables it consults, into FILE.tar.gz. Libraries are\n"
-	       "stored as empty files (only their presence matters), device nodes\n"
-	       "are not stored, so framework libraries show up on a replay\n"
-	       "without the GPU code inside them. Replay it anywhere:\n\n"
-	       "  mkdir cap && tar xzf FILE.tar.gz -C cap && gpudoctor --root cap\n\n"
-	       "Attach the archive to a bug report: it holds no file contents\n"
-	       "beyond system information, but it does hold the values of\n"
-	       "variables such as PATH, HOME and LD_LIBRARY_PATH (see\n"
-	       ".gpudoctor/environ inside).\n\n"
-	       "The archive is reproducible (every mtime 0, or SOURCE_DATE_EPOCH)\n"
-	       "and appears only once complete; an existing FILE is kept unless\n"
-	       "--force is given.\n\n");
+	printf(
+	    "Usage: gpudoctor gather [--force] [OPTIONS] FILE.tar.gz\n\n"
+	    "Capture exactly the files gpudoctor reads on this machine "
+	    "(sysfs,\n"
+	    "procfs, ids files, ROCm/CUDA/Vulkan/OpenCL install layout) and "
+	    "the\n"
+	    "environment variables it consults, into FILE.tar.gz. Libraries "
+	    "are\n"
+	    "stored as empty files (only their presence matters), device "
+	    "nodes\n"
+	    "are not stored, so framework libraries show up on a replay\n"
+	    "without the GPU code inside them. Replay it anywhere:\n\n"
+	    "  mkdir cap && tar xzf FILE.tar.gz -C cap && gpudoctor --root "
+	    "cap\n\n"
+	    "Attach the archive to a bug report: it holds no file contents\n"
+	    "beyond system information, but it does hold the values of\n"
+	    "variables such as PATH, HOME and LD_LIBRARY_PATH (see\n"
+	    ".gpudoctor/environ inside).\n\n"
+	    "The archive is reproducible (every mtime 0, or "
+	    "SOURCE_DATE_EPOCH)\n"
+	    "and appears only once complete; an existing FILE is kept unless\n"
+	    "--force is given.\n\n");
 	gd_opts_help(stdout, gd_opts_gather);
 	printf("\n");
 	gd_cli_common_help(stdout);
@@ -68,9 +76,10 @@ static void report_failures(const struct gd_capture_stats *st)
 			gd_cli_term(line, sizeof line, st->failures.v[i]));
 	}
 	if (st->failed)
-		fprintf(stderr, "gpudoctor: gather: %zu entr%s could not be "
-			"stored; the archive is incomplete\n", st->failed,
-			st->failed == 1 ? "y" : "ies");
+		fprintf(stderr,
+			"gpudoctor: gather: %zu entr%s could not be "
+			"stored; the archive is incomplete\n",
+			st->failed, st->failed == 1 ? "y" : "ies");
 }
 
 static json_t *gather_json(const char *file, const struct gd_capture_stats *st)
@@ -82,8 +91,10 @@ static json_t *gather_json(const char *file, const struct gd_capture_stats *st)
 	json_object_set_new(doc, "dirs", json_integer((json_int_t)st->dirs));
 	json_object_set_new(doc, "links", json_integer((json_int_t)st->links));
 	json_object_set_new(doc, "bytes", json_integer((json_int_t)st->bytes));
-	json_object_set_new(doc, "skipped", json_integer((json_int_t)st->skipped));
-	json_object_set_new(doc, "failed", json_integer((json_int_t)st->failed));
+	json_object_set_new(doc, "skipped",
+			    json_integer((json_int_t)st->skipped));
+	json_object_set_new(doc, "failed",
+			    json_integer((json_int_t)st->failed));
 	for (size_t i = 0; i < st->failures.n; i++)
 		json_array_append_new(f, gd_json_str(st->failures.v[i]));
 	json_object_set_new(doc, "failures", f);
@@ -116,18 +127,21 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 		return gd_cli_usage_error(cli, "gather", "unknown option");
 	}
 	if (optind != argc - 1)
-		return gd_cli_usage_error(cli, "gather", "expected one FILE.tar.gz");
+		return gd_cli_usage_error(cli, "gather",
+					  "expected one FILE.tar.gz");
 	/* A Windows capture is already the format gather would write (a
 	 * directory of registry exports and file headers, see
 	 * tests/fixtures/windows/FORMAT.md); gathering it again through the
 	 * Linux sysfs reader would lose it. */
 	if (cli->ctx.platform && strcmp(cli->ctx.platform, "windows") == 0)
-		return gd_cli_error(cli, "gather: %s is a Windows capture already: "
+		return gd_cli_error(cli,
+				    "gather: %s is a Windows capture already: "
 				    "archive the directory itself (tar -czf "
-				    "FILE.tar.gz -C DIR .)", cli->ctx.fs.root);
+				    "FILE.tar.gz -C DIR .)",
+				    cli->ctx.fs.root);
 	if (source_date_epoch(&topts.mtime) < 0)
 		return gd_cli_error(cli, "gather: SOURCE_DATE_EPOCH is not a "
-				    "number of seconds");
+					 "number of seconds");
 	cap = gd_capture_new();
 	if (!cap)
 		return gd_cli_error(cli, "out of memory");
@@ -162,7 +176,9 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 		       "gpudoctor --root cap\n",
 		       gd_cli_term(safe, sizeof safe, argv[optind]), st.files,
 		       st.bytes, st.dirs, st.links,
-		       st.skipped ? " (device nodes and unreadable files left out)" : "",
+		       st.skipped
+			   ? " (device nodes and unreadable files left out)"
+			   : "",
 		       safe);
 	gd_capture_stats_free(&st);
 	return rc;

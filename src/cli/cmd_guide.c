@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "opts.h"
 #include "guide_kb.h"
+#include "opts.h"
 
 #define MAX_T 128
 
@@ -21,8 +21,8 @@ struct guide {
 };
 
 static const char *const workloads[] = {"ctranslate2", "pytorch", "llama.cpp"};
-static const char *const wl_title[] = {"CTranslate2 / faster-whisper", "PyTorch",
-				       "llama.cpp"};
+static const char *const wl_title[] = {"CTranslate2 / faster-whisper",
+				       "PyTorch", "llama.cpp"};
 
 static const char *or_dash(const char *s)
 {
@@ -73,12 +73,14 @@ static void installs(struct guide *g, const char *backend)
 	struct gd_guide_howto h;
 
 	for (size_t i = 0; i < 3; i++) {
-		if (gd_guide_workload(g->cli->ctx.kb, workloads[i], backend, &h) < 0 ||
+		if (gd_guide_workload(g->cli->ctx.kb, workloads[i], backend,
+				      &h) < 0 ||
 		    !h.install)
 			continue;
 		code(g, wl_title[i], h.install);
 		if (h.caveats)
-			fprintf(g->f, g->md ? "  %s\n" : "      %s\n", h.caveats);
+			fprintf(g->f, g->md ? "  %s\n" : "      %s\n",
+				h.caveats);
 	}
 	end_list(g);
 }
@@ -90,20 +92,25 @@ static void nvidia(struct guide *g)
 	size_t n = gd_guide_nvidia_ccs(g->cli->ctx.kb, cc, 64), k;
 
 	heading(g, "nvidia", "NVIDIA (CUDA)");
-	para(g, "Install the NVIDIA driver; the CUDA libraries come with the framework "
-		"wheels. The driver decides the newest CUDA a framework build may use. "
-		"Verify with `nvidia-smi` (driver and CUDA version in its header) and "
+	para(g, "Install the NVIDIA driver; the CUDA libraries come with the "
+		"framework "
+		"wheels. The driver decides the newest CUDA a framework build "
+		"may use. "
+		"Verify with `nvidia-smi` (driver and CUDA version in its "
+		"header) and "
 		"`gpudoctor check`.");
 	sub(g, "Minimum driver per CUDA major");
 	k = gd_guide_cuda_drivers(g->cli->ctx.kb, dr, 16);
 	for (size_t i = 0; i < k; i++)
-		fprintf(g->f, "%sCUDA %s: Linux %s, Windows %s\n", g->md ? "- " : "  - ",
-			dr[i].cuda, or_dash(dr[i].linux_min), or_dash(dr[i].windows_min));
+		fprintf(g->f, "%sCUDA %s: Linux %s, Windows %s\n",
+			g->md ? "- " : "  - ", dr[i].cuda,
+			or_dash(dr[i].linux_min), or_dash(dr[i].windows_min));
 	end_list(g);
-	sub(g, "Supported GPU generations (compute capability: last CUDA with it)");
+	sub(g, "Supported GPU generations (compute capability: last CUDA with "
+	       "it)");
 	for (size_t i = 0; i < n; i++)
-		fprintf(g->f, "%s%s (%s, %s): CUDA %s%s%s\n", g->md ? "- " : "  - ",
-			cc[i].arch, cc[i].cc, cc[i].sm,
+		fprintf(g->f, "%s%s (%s, %s): CUDA %s%s%s\n",
+			g->md ? "- " : "  - ", cc[i].arch, cc[i].cc, cc[i].sm,
 			cc[i].min_cuda ? cc[i].min_cuda : "any",
 			cc[i].last_cuda ? " to " : " and newer",
 			cc[i].last_cuda ? cc[i].last_cuda : "");
@@ -114,11 +121,14 @@ static void nvidia(struct guide *g)
 
 static void target_line(struct guide *g, const struct gd_guide_target *t)
 {
-	fprintf(g->f, "%s%s (%s): %s — Linux ROCm: %s%s%s; Windows HIP SDK: %s%s%s\n",
-		g->md ? "- " : "  - ", t->gfx, or_dash(t->family), or_dash(t->product),
-		or_dash(t->linux_status), t->linux_since ? " since " : "",
+	fprintf(g->f,
+		"%s%s (%s): %s — Linux ROCm: %s%s%s; Windows HIP SDK: %s%s%s\n",
+		g->md ? "- " : "  - ", t->gfx, or_dash(t->family),
+		or_dash(t->product), or_dash(t->linux_status),
+		t->linux_since ? " since " : "",
 		t->linux_since ? t->linux_since : "", or_dash(t->win_status),
-		t->win_since ? " since " : "", t->win_since ? t->win_since : "");
+		t->win_since ? " since " : "",
+		t->win_since ? t->win_since : "");
 }
 
 static int official(const struct gd_guide_target *t)
@@ -131,17 +141,21 @@ static int official(const struct gd_guide_target *t)
  * getting to; older APUs stay with the other unsupported targets. */
 static int apu_section(const struct gd_guide_target *t)
 {
-	return t->apu && (official(t) || (t->family && !strcmp(t->family, "RDNA 3.5")));
+	return t->apu &&
+	       (official(t) || (t->family && !strcmp(t->family, "RDNA 3.5")));
 }
 
 static void amd_rocm(struct guide *g)
 {
 	heading(g, "amd#rocm", "AMD with ROCm (RDNA 2 and newer, Instinct)");
-	para(g, "On Linux install ROCm (the amdgpu driver and the ROCm runtime) in the "
-		"version your framework build was made for; on Windows install the "
-		"HIP SDK whose HIP major matches the driver's own HIP runtime "
-		"(amdhip64_6.dll or amdhip64_7.dll in System32). Verify with "
-		"`rocminfo` / `hipinfo` and `gpudoctor check`.");
+	para(
+	    g,
+	    "On Linux install ROCm (the amdgpu driver and the ROCm runtime) in "
+	    "the "
+	    "version your framework build was made for; on Windows install the "
+	    "HIP SDK whose HIP major matches the driver's own HIP runtime "
+	    "(amdhip64_6.dll or amdhip64_7.dll in System32). Verify with "
+	    "`rocminfo` / `hipinfo` and `gpudoctor check`.");
 	sub(g, "Targets AMD supports");
 	for (size_t i = 0; i < g->n_t; i++)
 		if (official(&g->t[i]) && !g->t[i].apu)
@@ -156,12 +170,19 @@ static void advice_list(struct guide *g, const char *gfx)
 	struct gd_guide_advice a;
 
 	for (size_t i = 0; i < 3; i++)
-		if (!gd_guide_target_advice(g->cli->ctx.kb, gfx, workloads[i], &a))
-			fprintf(g->f, "%s%s: %s%s%s — %s%s%s\n", g->md ? "  - " : "      - ",
-				wl_title[i], a.verdict && !strcmp(a.verdict, "cpu")
-						     ? "CPU only" : or_dash(a.verdict),
-				a.verdict && !strcmp(a.verdict, "cpu") ? "" : " via ",
-				a.verdict && !strcmp(a.verdict, "cpu") ? "" : or_dash(a.backend),
+		if (!gd_guide_target_advice(g->cli->ctx.kb, gfx, workloads[i],
+					    &a))
+			fprintf(g->f, "%s%s: %s%s%s — %s%s%s\n",
+				g->md ? "  - " : "      - ", wl_title[i],
+				a.verdict && !strcmp(a.verdict, "cpu")
+				    ? "CPU only"
+				    : or_dash(a.verdict),
+				a.verdict && !strcmp(a.verdict, "cpu")
+				    ? ""
+				    : " via ",
+				a.verdict && !strcmp(a.verdict, "cpu")
+				    ? ""
+				    : or_dash(a.backend),
 				or_dash(a.text), a.install ? " Install: " : "",
 				a.install ? a.install : "");
 }
@@ -179,7 +200,9 @@ static void unsupported(struct guide *g, const char *id, const char *title,
 			continue;
 		target_line(g, t);
 		if (t->override)
-			fprintf(g->f, "%sLinux override: HSA_OVERRIDE_GFX_VERSION=%s. %s\n",
+			fprintf(g->f,
+				"%sLinux override: "
+				"HSA_OVERRIDE_GFX_VERSION=%s. %s\n",
 				g->md ? "  - " : "      - ", t->override,
 				or_dash(t->override_caveat));
 		if (rdna1 || t->override)
@@ -190,10 +213,14 @@ static void unsupported(struct guide *g, const char *id, const char *title,
 
 static void amd_apu(struct guide *g)
 {
-	heading(g, "amd#apu", "AMD APUs (Ryzen AI Max / Strix Halo and other iGPUs)");
-	para(g, "An APU has no VRAM of its own: the firmware's carve-out and the GTT "
-		"share of system memory bound what a model can use (`gpudoctor check -v` "
-		"shows both). Vulkan (llama.cpp with RADV) needs no ROCm and is the "
+	heading(g, "amd#apu",
+		"AMD APUs (Ryzen AI Max / Strix Halo and other iGPUs)");
+	para(g, "An APU has no VRAM of its own: the firmware's carve-out and "
+		"the GTT "
+		"share of system memory bound what a model can use (`gpudoctor "
+		"check -v` "
+		"shows both). Vulkan (llama.cpp with RADV) needs no ROCm and "
+		"is the "
 		"first thing to try; ROCm support for APUs is new or absent.");
 	for (size_t i = 0; i < g->n_t; i++)
 		if (apu_section(&g->t[i])) {
@@ -206,9 +233,11 @@ static void amd_apu(struct guide *g)
 static void intel(struct guide *g)
 {
 	heading(g, "intel", "Intel GPUs");
-	para(g, "The knowledge base has no Intel GPU backend for these frameworks; "
-		"llama.cpp's Vulkan backend runs on Intel's Mesa driver (ANV). "
-		"Otherwise use the CPU (below).");
+	para(
+	    g,
+	    "The knowledge base has no Intel GPU backend for these frameworks; "
+	    "llama.cpp's Vulkan backend runs on Intel's Mesa driver (ANV). "
+	    "Otherwise use the CPU (below).");
 	sub(g, "Vulkan builds");
 	installs(g, "vulkan");
 }
@@ -216,8 +245,9 @@ static void intel(struct guide *g)
 static void cpu(struct guide *g)
 {
 	heading(g, "cpu", "CPU fallback");
-	para(g, "Always works and needs no extra setup; slower than a working GPU "
-		"(int8 models help CTranslate2 on the CPU).");
+	para(g,
+	     "Always works and needs no extra setup; slower than a working GPU "
+	     "(int8 models help CTranslate2 on the CPU).");
 	installs(g, "cpu");
 }
 
@@ -228,27 +258,35 @@ struct section {
 
 static void amd_rdna1(struct guide *g)
 {
-	unsupported(g, "amd#rdna1", "AMD RDNA 1 (RX 5000 series, gfx101x)",
-		    "AMD never supported RDNA 1 in ROCm. What works: overrides on "
-		    "Linux for some frameworks, Vulkan for llama.cpp, and on Windows a "
-		    "CTranslate2 built for the target against HIP SDK 6.2 with "
-		    "community rocBLAS kernels.", 1);
+	unsupported(
+	    g, "amd#rdna1", "AMD RDNA 1 (RX 5000 series, gfx101x)",
+	    "AMD never supported RDNA 1 in ROCm. What works: overrides on "
+	    "Linux for some frameworks, Vulkan for llama.cpp, and on Windows a "
+	    "CTranslate2 built for the target against HIP SDK 6.2 with "
+	    "community rocBLAS kernels.",
+	    1);
 }
 
 static void amd_other(struct guide *g)
 {
-	unsupported(g, "amd#unsupported", "Other AMD targets ROCm does not support",
-		    "For these, ROCm does not work or needs an override to pretend a "
-		    "supported target (a debugging aid, per AMD); llama.cpp's Vulkan "
-		    "backend and the CPU work. Building a framework for the target "
-		    "itself (e.g. CMAKE_HIP_ARCHITECTURES=gfxNNNN) is the other route "
-		    "where rocBLAS has kernels for it.", 0);
+	unsupported(
+	    g, "amd#unsupported", "Other AMD targets ROCm does not support",
+	    "For these, ROCm does not work or needs an override to pretend a "
+	    "supported target (a debugging aid, per AMD); llama.cpp's Vulkan "
+	    "backend and the CPU work. Building a framework for the target "
+	    "itself (e.g. CMAKE_HIP_ARCHITECTURES=gfxNNNN) is the other route "
+	    "where rocBLAS has kernels for it.",
+	    0);
 }
 
 static const struct section sections[] = {
-	{"nvidia", nvidia},       {"amd#rocm", amd_rocm}, {"amd#rdna1", amd_rdna1},
-	{"amd#unsupported", amd_other}, {"amd#apu", amd_apu}, {"intel", intel},
-	{"cpu", cpu},
+    {"nvidia", nvidia},
+    {"amd#rocm", amd_rocm},
+    {"amd#rdna1", amd_rdna1},
+    {"amd#unsupported", amd_other},
+    {"amd#apu", amd_apu},
+    {"intel", intel},
+    {"cpu", cpu},
 };
 
 /* "amd" selects every amd# section, "amd#rdna1" just that one. */
@@ -256,26 +294,34 @@ static int selected(const char *id, const char *want)
 {
 	size_t n = strcspn(id, "#");
 
-	return !want || !strcmp(id, want) || (strlen(want) == n && !strncmp(id, want, n));
+	return !want || !strcmp(id, want) ||
+	       (strlen(want) == n && !strncmp(id, want, n));
 }
 
-static const char *const guide_vendors[] = {"nvidia", "amd", "amd#rocm", "amd#rdna1", "amd#unsupported", "amd#apu", "intel", "cpu", NULL};
+static const char *const guide_vendors[] = {
+    "nvidia",  "amd",	"amd#rocm", "amd#rdna1", "amd#unsupported",
+    "amd#apu", "intel", "cpu",	    NULL};
 
 const struct gd_opt gd_opts_guide[] = {
-	{"vendor", 0, 'v', GD_ARG_REQUIRED, "V", "nvidia, amd, intel or cpu; or one section:\namd#rocm, amd#rdna1, amd#unsupported, amd#apu", guide_vendors, NULL},
-	{"markdown", 0, 'm', GD_ARG_NONE, NULL, "Markdown (docs/gpu-setup.md is this output)", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"vendor", 0, 'v', GD_ARG_REQUIRED, "V",
+     "nvidia, amd, intel or cpu; or one section:\namd#rocm, amd#rdna1, "
+     "amd#unsupported, amd#apu",
+     guide_vendors, NULL},
+    {"markdown", 0, 'm', GD_ARG_NONE, NULL,
+     "Markdown (docs/gpu-setup.md is this output)", NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
-	printf("Usage: gpudoctor guide [--vendor V] [--markdown]\n\n"
-	       "The GPU setup guide per vendor, from the knowledge base.\n\n"
-	       "Options:\n"
-	       "  --vendor V   nvidia, amd, intel or cpu; or one section:\n"
-	       "               amd#rocm, amd#rdna1, amd#unsupported, amd#apu\n"
-	       "  --markdown   Markdown (docs/gpu-setup.md is this output)\n\n");
+	printf(
+	    "Usage: gpudoctor guide [--vendor V] [--markdown]\n\n"
+	    "The GPU setup guide per vendor, from the knowledge base.\n\n"
+	    "Options:\n"
+	    "  --vendor V   nvidia, amd, intel or cpu; or one section:\n"
+	    "               amd#rocm, amd#rdna1, amd#unsupported, amd#apu\n"
+	    "  --markdown   Markdown (docs/gpu-setup.md is this output)\n\n");
 	gd_cli_common_help(stdout);
 }
 
@@ -301,24 +347,30 @@ int gd_cmd_guide(struct gd_cli *cli, int argc, char **argv)
 			g.md = 1;
 			break;
 		default:
-			return gd_cli_usage_error(cli, "guide", "unknown option");
+			return gd_cli_usage_error(cli, "guide",
+						  "unknown option");
 		}
 	}
 	if (optind < argc)
-		return gd_cli_usage_error(cli, "guide", "unexpected argument '%s'",
-					  argv[optind]);
+		return gd_cli_usage_error(
+		    cli, "guide", "unexpected argument '%s'", argv[optind]);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		hits += selected(sections[i].id, want) ? 1 : 0;
 	if (!hits)
-		return gd_cli_usage_error(cli, "guide", "no section '%s' (nvidia, amd, "
-					  "amd#rdna1, intel, cpu, ...)", want);
+		return gd_cli_usage_error(cli, "guide",
+					  "no section '%s' (nvidia, amd, "
+					  "amd#rdna1, intel, cpu, ...)",
+					  want);
 	g.cli = cli;
 	g.f = stdout;
 	g.n_t = gd_guide_targets(cli->ctx.kb, g.t, MAX_T);
 	if (g.md && !want)
-		fprintf(g.f, "# GPU setup for ML work\n\n<!-- generated by `gpudoctor "
-			     "guide --markdown` from the knowledge base (kb_date %s); "
-			     "do not edit -->\n\n", or_dash(gd_guide_kb_date(cli->ctx.kb)));
+		fprintf(
+		    g.f,
+		    "# GPU setup for ML work\n\n<!-- generated by `gpudoctor "
+		    "guide --markdown` from the knowledge base (kb_date %s); "
+		    "do not edit -->\n\n",
+		    or_dash(gd_guide_kb_date(cli->ctx.kb)));
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		if (selected(sections[i].id, want))
 			sections[i].fn(&g);

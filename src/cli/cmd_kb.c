@@ -7,8 +7,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "core/json.h"
 #include "cli.h"
+#include "core/json.h"
 #include "kb/kb_raw.h"
 
 /* Footnotes: source ids in order of first use. */
@@ -36,11 +36,13 @@ static const char *refs(struct notes *fn, const json_t *o, char *buf,
 	json_t *s;
 
 	buf[0] = '\0';
-	json_array_foreach(json_object_get(o, "sources"), i, s) {
+	json_array_foreach(json_object_get(o, "sources"), i, s)
+	{
 		int k = note_no(fn, json_string_value(s));
 
 		if (k && len + 8 < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "[%d]", k);
+			len +=
+			    (size_t)snprintf(buf + len, cap - len, "[%d]", k);
 	}
 	return buf;
 }
@@ -53,26 +55,30 @@ static const char *str_or(const json_t *o, const char *key, const char *def)
 }
 
 const struct gd_opt gd_opts_kb[] = {
-	{"stale", 0, 's', GD_ARG_NONE, NULL, "list entries whose sources were last checked over --days ago", NULL, NULL},
-	{"days", 0, 'd', GD_ARG_REQUIRED, "N", "age in days that counts as stale (default 365)", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"stale", 0, 's', GD_ARG_NONE, NULL,
+     "list entries whose sources were last checked over --days ago", NULL,
+     NULL},
+    {"days", 0, 'd', GD_ARG_REQUIRED, "N",
+     "age in days that counts as stale (default 365)", NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: gpudoctor kb [--json] [TARGET]\n"
-		   "       gpudoctor kb [--json] --stale [--days N]\n\n"
-		   "Without TARGET: every GPU target the knowledge base knows.\n"
-		   "TARGET is one of:\n"
-		   "  gfx1010, gfx90a:xnack-   an AMD gfx target\n"
-		   "  0x731f, 731f             a PCI device id (AMD, then NVIDIA)\n"
-		   "  sm_90, 9.0               an NVIDIA compute capability\n"
-		   "  rocm-2527                a known issue\n\n"
-		   "--stale: entries whose newest source was checked more than N\n"
-		   "days before today (SOURCE_DATE_EPOCH overrides today).\n\n"
-		   "Exit status: 0 found (--stale: none stale), 1 some stale,\n"
-		   "3 unknown TARGET or bad usage.\n\n");
+	fprintf(
+	    f, "Usage: gpudoctor kb [--json] [TARGET]\n"
+	       "       gpudoctor kb [--json] --stale [--days N]\n\n"
+	       "Without TARGET: every GPU target the knowledge base knows.\n"
+	       "TARGET is one of:\n"
+	       "  gfx1010, gfx90a:xnack-   an AMD gfx target\n"
+	       "  0x731f, 731f             a PCI device id (AMD, then NVIDIA)\n"
+	       "  sm_90, 9.0               an NVIDIA compute capability\n"
+	       "  rocm-2527                a known issue\n\n"
+	       "--stale: entries whose newest source was checked more than N\n"
+	       "days before today (SOURCE_DATE_EPOCH overrides today).\n\n"
+	       "Exit status: 0 found (--stale: none stale), 1 some stale,\n"
+	       "3 unknown TARGET or bad usage.\n\n");
 	gd_opts_help(f, gd_opts_kb);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);
@@ -86,26 +92,26 @@ static void print_list(struct gd_cli *cli, const gd_kb *kb)
 	printf("%s%-8s %-14s %-26s %-12s %-13s %-8s %s%s\n", gd_c_bold(cli),
 	       "TARGET", "FAMILY", "GENERATION", "ROCM LINUX", "ROCM WINDOWS",
 	       "OVERRIDE", "PCI IDS", gd_c_off(cli));
-	json_array_foreach(json_object_get(gd_kb_root(kb), "targets"), i, t) {
+	json_array_foreach(json_object_get(gd_kb_root(kb), "targets"), i, t)
+	{
 		char ids[64] = "";
 		size_t j, k, len = 0;
 		json_t *p, *id;
 
 		json_array_foreach(json_object_get(t, "products"), j, p)
-			json_array_foreach(json_object_get(p, "pci_ids"), k, id)
-				if (len + 8 < sizeof ids)
-					len += (size_t)snprintf(ids + len,
-						sizeof ids - len, "%s%s",
-						len ? " " : "",
-						json_string_value(id) + 2);
+		    json_array_foreach(json_object_get(p, "pci_ids"), k,
+				       id) if (len + 8 < sizeof ids) len +=
+		    (size_t)snprintf(ids + len, sizeof ids - len, "%s%s",
+				     len ? " " : "", json_string_value(id) + 2);
 		if (len + 8 >= sizeof ids)
 			strcpy(ids + sizeof ids - 5, "...");
-		printf("%-8s %-14s %-26.26s %-12s %-13s %-8s %s\n",
-		       gd_kb_str(t, "gfx"), str_or(t, "family", "?"),
-		       str_or(t, "generation", "?"),
-		       str_or(json_object_get(t, "rocm_linux"), "status", "?"),
-		       str_or(json_object_get(t, "rocm_windows"), "status", "?"),
-		       str_or(json_object_get(t, "override"), "value", "-"), ids);
+		printf(
+		    "%-8s %-14s %-26.26s %-12s %-13s %-8s %s\n",
+		    gd_kb_str(t, "gfx"), str_or(t, "family", "?"),
+		    str_or(t, "generation", "?"),
+		    str_or(json_object_get(t, "rocm_linux"), "status", "?"),
+		    str_or(json_object_get(t, "rocm_windows"), "status", "?"),
+		    str_or(json_object_get(t, "override"), "value", "-"), ids);
 	}
 	printf("\n%zu targets; 'gpudoctor kb TARGET' for details. "
 	       "Knowledge base: %s (%s).\n",
@@ -113,8 +119,7 @@ static void print_list(struct gd_cli *cli, const gd_kb *kb)
 	       gd_kb_origin(kb), str_or(gd_kb_root(kb), "kb_date", "?"));
 }
 
-static void print_sources(struct gd_cli *cli, const gd_kb *kb,
-			  struct notes *fn)
+static void print_sources(struct gd_cli *cli, const gd_kb *kb, struct notes *fn)
 {
 	printf("\n%sSources%s\n", gd_c_bold(cli), gd_c_off(cli));
 	for (int i = 0; i < fn->n; i++) {
@@ -128,8 +133,7 @@ static void print_sources(struct gd_cli *cli, const gd_kb *kb,
 }
 
 /* One "label: status since/until, note [n]" line for a support object. */
-static void support_line(struct notes *fn, const char *label,
-			 const json_t *o)
+static void support_line(struct notes *fn, const char *label, const json_t *o)
 {
 	char r[96];
 	const json_t *st = json_object_get(o, "status");
@@ -138,9 +142,11 @@ static void support_line(struct notes *fn, const char *label,
 		return;
 	/* rocblas_amd has no status: "since" is the release that builds it. */
 	printf("  %-15s %s", label,
-	       json_is_string(st) ? json_string_value(st)
-	       : json_is_true(st) ? "yes" : json_is_false(st) ? "no"
-	       : gd_kb_str(o, "since") ? "built" : "not built");
+	       json_is_string(st)      ? json_string_value(st)
+	       : json_is_true(st)      ? "yes"
+	       : json_is_false(st)     ? "no"
+	       : gd_kb_str(o, "since") ? "built"
+				       : "not built");
 	if (gd_kb_str(o, "since"))
 		printf(", since %s", gd_kb_str(o, "since"));
 	if (gd_kb_str(o, "until"))
@@ -157,12 +163,14 @@ static void print_products(const json_t *t)
 	size_t i, j;
 	json_t *p, *id;
 
-	json_array_foreach(json_object_get(t, "products"), i, p) {
+	json_array_foreach(json_object_get(t, "products"), i, p)
+	{
 		printf("  - %s", str_or(p, "name", "?"));
 		json_array_foreach(json_object_get(p, "pci_ids"), j, id)
-			printf("%s%s", j ? " " : "  [", json_string_value(id));
+		    printf("%s%s", j ? " " : "  [", json_string_value(id));
 		printf("%s\n", json_array_size(json_object_get(p, "pci_ids"))
-				       ? "]" : "");
+				   ? "]"
+				   : "");
 	}
 }
 
@@ -178,32 +186,33 @@ static void print_override(struct notes *fn, const json_t *t)
 	printf("  %-15s %s", "override",
 	       gd_kb_str(ov, "value") ? gd_kb_str(ov, "value") : "none");
 	json_array_foreach(json_object_get(ov, "alternatives"), i, a)
-		printf("%s%s", i ? ", " : " (alternatives: ",
-		       json_string_value(a));
+	    printf("%s%s", i ? ", " : " (alternatives: ", json_string_value(a));
 	if (json_array_size(json_object_get(ov, "alternatives")))
 		printf(")");
-	printf(". %s %s\n", str_or(ov, "caveat", ""), refs(fn, ov, r, sizeof r));
+	printf(". %s %s\n", str_or(ov, "caveat", ""),
+	       refs(fn, ov, r, sizeof r));
 }
 
-static void print_advice(struct gd_cli *cli, struct notes *fn,
-			 const json_t *t)
+static void print_advice(struct gd_cli *cli, struct notes *fn, const json_t *t)
 {
 	const char *k;
 	json_t *a;
 	char r[96];
 
 	printf("\n%sWhat to use%s\n", gd_c_bold(cli), gd_c_off(cli));
-	json_object_foreach(json_object_get(t, "advice"), k, a) {
+	json_object_foreach(json_object_get(t, "advice"), k, a)
+	{
 		printf("  %-12s %s (%s): %s %s\n", k, str_or(a, "verdict", "?"),
 		       str_or(a, "backend", "?"), str_or(a, "text", ""),
 		       refs(fn, a, r, sizeof r));
 		if (gd_kb_str(a, "install") && *gd_kb_str(a, "install"))
-			printf("  %-12s install: %s\n", "", gd_kb_str(a, "install"));
+			printf("  %-12s install: %s\n", "",
+			       gd_kb_str(a, "install"));
 	}
 }
 
-static void print_issues(struct gd_cli *cli, const gd_kb *kb,
-			 struct notes *fn, const json_t *t)
+static void print_issues(struct gd_cli *cli, const gd_kb *kb, struct notes *fn,
+			 const json_t *t)
 {
 	size_t i;
 	json_t *id;
@@ -212,14 +221,16 @@ static void print_issues(struct gd_cli *cli, const gd_kb *kb,
 	if (!json_array_size(json_object_get(t, "issues")))
 		return;
 	printf("\n%sKnown issues%s\n", gd_c_bold(cli), gd_c_off(cli));
-	json_array_foreach(json_object_get(t, "issues"), i, id) {
+	json_array_foreach(json_object_get(t, "issues"), i, id)
+	{
 		const json_t *is = gd_kb_issue(kb, json_string_value(id));
 
 		printf("  %s (%s): %s %s\n", json_string_value(id),
 		       str_or(is, "status", "?"), str_or(is, "title", ""),
 		       refs(fn, is, r, sizeof r));
 		if (gd_kb_str(is, "workaround"))
-			printf("    workaround: %s\n", gd_kb_str(is, "workaround"));
+			printf("    workaround: %s\n",
+			       gd_kb_str(is, "workaround"));
 	}
 }
 
@@ -232,24 +243,26 @@ static void print_strategies(struct gd_cli *cli, const gd_kb *kb,
 	char r[96];
 	int any = 0;
 
-	json_array_foreach(gd_kb_get(kb, "strategies"), i, s) {
+	json_array_foreach(gd_kb_get(kb, "strategies"), i, s)
+	{
 		const char *k;
 		json_t *v;
 		int hit = 0;
 
-		json_array_foreach(json_object_get(s, "targets"), j, g)
-			hit |= gd_streq(json_string_value(g), gfx);
+		json_array_foreach(json_object_get(s, "targets"), j, g) hit |=
+		    gd_streq(json_string_value(g), gfx);
 		if (!hit)
 			continue;
 		if (!any++)
 			printf("\n%sWorkaround strategies%s (tried in order by "
-			       "'gpudoctor try')\n", gd_c_bold(cli),
-			       gd_c_off(cli));
+			       "'gpudoctor try')\n",
+			       gd_c_bold(cli), gd_c_off(cli));
 		printf("  %s%s:", gd_kb_str(s, "id"),
 		       gd_streq(gd_kb_str(s, "kind"), "user-step")
-		       ? " (a step for you, never applied)" : "");
+			   ? " (a step for you, never applied)"
+			   : "");
 		json_object_foreach(json_object_get(s, "env"), k, v)
-			printf(" %s=%s", k, json_string_value(v));
+		    printf(" %s=%s", k, json_string_value(v));
 		if (!json_object_size(json_object_get(s, "env")) &&
 		    !gd_kb_str(s, "steps"))
 			printf(" (nothing changed)");
@@ -273,16 +286,19 @@ static void print_target(struct gd_cli *cli, const gd_kb *kb, const json_t *t)
 	       str_or(t, "family", "?"), str_or(t, "generation", "?"),
 	       refs(&fn, t, r, sizeof r));
 	if (json_is_integer(v))
-		printf("  %-15s %lld\n", "KFD version", (long long)json_integer_value(v));
+		printf("  %-15s %lld\n", "KFD version",
+		       (long long)json_integer_value(v));
 	else
-		printf("  %-15s none (the kernel's KFD does not report this target)\n",
+		printf("  %-15s none (the kernel's KFD does not report this "
+		       "target)\n",
 		       "KFD version");
 	printf("  %-15s %s\n  %-15s %lld%s\n  %-15s %s\n", "LLVM generic",
 	       str_or(t, "llvm_generic", "none"), "wave size",
 	       (long long)json_integer_value(json_object_get(t, "wave_size")),
 	       json_integer_value(json_object_get(t, "wave_size")) == 32
-	       ? " (wave64 capable)" : "", "APU",
-	       json_is_true(json_object_get(t, "apu")) ? "yes" : "no");
+		   ? " (wave64 capable)"
+		   : "",
+	       "APU", json_is_true(json_object_get(t, "apu")) ? "yes" : "no");
 	if (gd_kb_str(t, "note"))
 		printf("  %-15s %s\n", "note", gd_kb_str(t, "note"));
 	printf("\n%sProducts%s\n", gd_c_bold(cli), gd_c_off(cli));
@@ -291,7 +307,8 @@ static void print_target(struct gd_cli *cli, const gd_kb *kb, const json_t *t)
 	support_line(&fn, "ROCm Linux", json_object_get(t, "rocm_linux"));
 	support_line(&fn, "ROCm Windows", json_object_get(t, "rocm_windows"));
 	support_line(&fn, "AMD rocBLAS", json_object_get(t, "rocblas_amd"));
-	support_line(&fn, "PyTorch wheels", json_object_get(t, "pytorch_wheels"));
+	support_line(&fn, "PyTorch wheels",
+		     json_object_get(t, "pytorch_wheels"));
 	support_line(&fn, "TheRock", json_object_get(t, "therock"));
 	support_line(&fn, "Debian", json_object_get(t, "debian"));
 	print_override(&fn, t);
@@ -301,8 +318,8 @@ static void print_target(struct gd_cli *cli, const gd_kb *kb, const json_t *t)
 	print_sources(cli, kb, &fn);
 }
 
-static void print_nvidia(struct gd_cli *cli, const gd_kb *kb,
-			 const json_t *gpu, const json_t *cc)
+static void print_nvidia(struct gd_cli *cli, const gd_kb *kb, const json_t *gpu,
+			 const json_t *cc)
 {
 	struct notes fn = {.n = 0};
 	char r[96];
@@ -316,25 +333,29 @@ static void print_nvidia(struct gd_cli *cli, const gd_kb *kb,
 		       refs(&fn, gpu, r, sizeof r));
 	if (cc) {
 		printf("%s%s%s  compute capability %s, %s %s\n", gd_c_bold(cli),
-		       gd_kb_str(cc, "sm"), gd_c_off(cli), str_or(cc, "cc", "?"),
-		       str_or(cc, "arch", "?"), refs(&fn, cc, r, sizeof r));
+		       gd_kb_str(cc, "sm"), gd_c_off(cli),
+		       str_or(cc, "cc", "?"), str_or(cc, "arch", "?"),
+		       refs(&fn, cc, r, sizeof r));
 		printf("  %-15s %s\n  %-15s %s\n", "first CUDA",
 		       str_or(cc, "min_cuda", "unknown"), "last CUDA",
 		       str_or(cc, "last_cuda", "still supported"));
 		if (gd_kb_str(cc, "note"))
 			printf("  %-15s %s\n", "note", gd_kb_str(cc, "note"));
-		printf("\n%sGPUs with %s%s\n", gd_c_bold(cli), gd_kb_str(cc, "sm"),
-		       gd_c_off(cli));
-		json_array_foreach(json_object_get(gd_kb_get(kb, "nvidia"), "gpus"), i, g)
-			if (gd_streq(gd_kb_str(g, "sm"), gd_kb_str(cc, "sm")))
-				printf("  - %s [%s]\n", gd_kb_str(g, "name"),
-				       gd_kb_str(g, "pci_id"));
+		printf("\n%sGPUs with %s%s\n", gd_c_bold(cli),
+		       gd_kb_str(cc, "sm"), gd_c_off(cli));
+		json_array_foreach(
+		    json_object_get(gd_kb_get(kb, "nvidia"), "gpus"), i,
+		    g) if (gd_streq(gd_kb_str(g, "sm"), gd_kb_str(cc, "sm")))
+		    printf("  - %s [%s]\n", gd_kb_str(g, "name"),
+			   gd_kb_str(g, "pci_id"));
 	}
-	printf("\n%sMinimum driver per CUDA major%s\n", gd_c_bold(cli), gd_c_off(cli));
-	json_array_foreach(json_object_get(gd_kb_get(kb, "nvidia"), "cuda_driver_min"), i, g)
-		printf("  CUDA %-6s Linux >= %-10s Windows >= %-8s %s\n",
-		       gd_kb_str(g, "cuda"), str_or(g, "linux", "?"),
-		       str_or(g, "windows", "?"), refs(&fn, g, r, sizeof r));
+	printf("\n%sMinimum driver per CUDA major%s\n", gd_c_bold(cli),
+	       gd_c_off(cli));
+	json_array_foreach(
+	    json_object_get(gd_kb_get(kb, "nvidia"), "cuda_driver_min"), i, g)
+	    printf("  CUDA %-6s Linux >= %-10s Windows >= %-8s %s\n",
+		   gd_kb_str(g, "cuda"), str_or(g, "linux", "?"),
+		   str_or(g, "windows", "?"), refs(&fn, g, r, sizeof r));
 	print_sources(cli, kb, &fn);
 }
 
@@ -343,9 +364,10 @@ static void print_issue(struct gd_cli *cli, const gd_kb *kb, const json_t *is)
 	struct notes fn = {.n = 0};
 	char r[96];
 
-	printf("%s%s%s  %s (%s) %s\n  %s\n", gd_c_bold(cli), gd_kb_str(is, "id"),
-	       gd_c_off(cli), str_or(is, "title", ""), str_or(is, "status", "?"),
-	       refs(&fn, is, r, sizeof r), str_or(is, "url", ""));
+	printf("%s%s%s  %s (%s) %s\n  %s\n", gd_c_bold(cli),
+	       gd_kb_str(is, "id"), gd_c_off(cli), str_or(is, "title", ""),
+	       str_or(is, "status", "?"), refs(&fn, is, r, sizeof r),
+	       str_or(is, "url", ""));
 	printf("  %s\n", str_or(is, "summary", ""));
 	if (gd_kb_str(is, "workaround"))
 		printf("  workaround: %s\n", gd_kb_str(is, "workaround"));
@@ -360,21 +382,23 @@ static void collect_sources(const gd_kb *kb, const json_t *o, json_t *out)
 	size_t i;
 
 	if (json_is_array(o)) {
-		json_array_foreach(o, i, m)
-			collect_sources(kb, m, out);
+		json_array_foreach(o, i, m) collect_sources(kb, m, out);
 		return;
 	}
-	json_object_foreach((json_t *)o, k, m) {
+	json_object_foreach((json_t *)o, k, m)
+	{
 		if (strcmp(k, "sources")) {
 			collect_sources(kb, m, out);
 			continue;
 		}
-		json_array_foreach(m, i, s) {
+		json_array_foreach(m, i, s)
+		{
 			const char *id = json_string_value(s);
 			const json_t *src = gd_kb_source(kb, id);
 
 			if (id && src)
-				json_object_set_new(out, id, json_deep_copy(src));
+				json_object_set_new(out, id,
+						    json_deep_copy(src));
 		}
 	}
 }
@@ -386,11 +410,13 @@ static int emit_json(struct gd_cli *cli, const gd_kb *kb, const char *query,
 	json_t *srcs = json_object();
 
 	json_object_set_new(info, "origin", gd_json_str(gd_kb_origin(kb)));
-	json_object_set(info, "kb_date", json_object_get(gd_kb_root(kb), "kb_date"));
+	json_object_set(info, "kb_date",
+			json_object_get(gd_kb_root(kb), "kb_date"));
 	json_object_set(info, "schema_version",
 			json_object_get(gd_kb_root(kb), "schema_version"));
 	json_object_set_new(doc, "kb", info);
-	json_object_set_new(doc, "query", query ? gd_json_str(query) : json_null());
+	json_object_set_new(doc, "query",
+			    query ? gd_json_str(query) : json_null());
 	json_object_set_new(doc, "kind", gd_json_str(kind));
 	json_object_set_new(doc, "result", found);
 	collect_sources(kb, found, srcs);
@@ -405,16 +431,18 @@ static json_t *target_json(const gd_kb *kb, const json_t *t)
 	json_t *id, *s, *g;
 
 	json_object_set_new(r, "target", json_deep_copy(t));
-	json_array_foreach(json_object_get(t, "issues"), i, id) {
+	json_array_foreach(json_object_get(t, "issues"), i, id)
+	{
 		const json_t *is = gd_kb_issue(kb, json_string_value(id));
 
 		if (is)
 			json_array_append_new(iss, json_deep_copy(is));
 	}
 	json_array_foreach(gd_kb_get(kb, "strategies"), i, s)
-		json_array_foreach(json_object_get(s, "targets"), j, g)
-			if (gd_streq(json_string_value(g), gd_kb_str(t, "gfx")))
-				json_array_append_new(strat, json_deep_copy(s));
+	    json_array_foreach(
+		json_object_get(s, "targets"), j,
+		g) if (gd_streq(json_string_value(g), gd_kb_str(t, "gfx")))
+		json_array_append_new(strat, json_deep_copy(s));
 	json_object_set_new(r, "issues", iss);
 	json_object_set_new(r, "strategies", strat);
 	return r;
@@ -425,25 +453,34 @@ static json_t *list_json(const gd_kb *kb)
 	json_t *r = json_object(), *arr = json_array(), *t;
 	size_t i;
 
-	json_array_foreach(json_object_get(gd_kb_root(kb), "targets"), i, t) {
+	json_array_foreach(json_object_get(gd_kb_root(kb), "targets"), i, t)
+	{
 		json_t *o = json_object();
 
 		json_object_set_new(o, "gfx", gd_json_str(gd_kb_str(t, "gfx")));
 		json_object_set(o, "gfx_target_version",
 				json_object_get(t, "gfx_target_version"));
 		json_object_set(o, "family", json_object_get(t, "family"));
-		json_object_set(o, "generation", json_object_get(t, "generation"));
-		json_object_set(o, "rocm_linux", json_object_get(
-			json_object_get(t, "rocm_linux"), "status"));
-		json_object_set(o, "rocm_windows", json_object_get(
-			json_object_get(t, "rocm_windows"), "status"));
-		json_object_set(o, "override", json_object_get(
-			json_object_get(t, "override"), "value"));
+		json_object_set(o, "generation",
+				json_object_get(t, "generation"));
+		json_object_set(
+		    o, "rocm_linux",
+		    json_object_get(json_object_get(t, "rocm_linux"),
+				    "status"));
+		json_object_set(
+		    o, "rocm_windows",
+		    json_object_get(json_object_get(t, "rocm_windows"),
+				    "status"));
+		json_object_set(
+		    o, "override",
+		    json_object_get(json_object_get(t, "override"), "value"));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(r, "targets", arr);
-	json_object_set_new(r, "nvidia_compute_capabilities", json_deep_copy(
-		json_object_get(gd_kb_get(kb, "nvidia"), "compute_capabilities")));
+	json_object_set_new(
+	    r, "nvidia_compute_capabilities",
+	    json_deep_copy(json_object_get(gd_kb_get(kb, "nvidia"),
+					   "compute_capabilities")));
 	return r;
 }
 
@@ -475,22 +512,29 @@ static int show(struct gd_cli *cli, const gd_kb *kb, const char *q)
 	if (gpu)
 		cc = gd_kb_nvidia_cc(kb, gd_kb_str(gpu, "sm"));
 	if (!t && !gpu && !cc && !is) {
-		fprintf(stderr, "gpudoctor kb: the knowledge base (%s) knows "
+		fprintf(stderr,
+			"gpudoctor kb: the knowledge base (%s) knows "
 			"nothing about '%s'; 'gpudoctor kb' lists what it "
-			"knows\n", gd_kb_origin(kb), q);
+			"knows\n",
+			gd_kb_origin(kb), q);
 		return GD_EXIT_ERROR;
 	}
 	if (cli->json) {
 		if (t)
-			return emit_json(cli, kb, q, "amd-target", target_json(kb, t));
+			return emit_json(cli, kb, q, "amd-target",
+					 target_json(kb, t));
 		if (is)
-			return emit_json(cli, kb, q, "issue", json_deep_copy(is));
+			return emit_json(cli, kb, q, "issue",
+					 json_deep_copy(is));
 		r = json_object();
-		json_object_set_new(r, "gpu", gpu ? json_deep_copy(gpu) : json_null());
+		json_object_set_new(r, "gpu",
+				    gpu ? json_deep_copy(gpu) : json_null());
 		json_object_set_new(r, "compute_capability",
 				    cc ? json_deep_copy(cc) : json_null());
-		json_object_set_new(r, "cuda_driver_min", json_deep_copy(json_object_get(
-			gd_kb_get(kb, "nvidia"), "cuda_driver_min")));
+		json_object_set_new(
+		    r, "cuda_driver_min",
+		    json_deep_copy(json_object_get(gd_kb_get(kb, "nvidia"),
+						   "cuda_driver_min")));
 		return emit_json(cli, kb, q, "nvidia", r);
 	}
 	if (t)
@@ -523,27 +567,32 @@ static int stale(struct gd_cli *cli, const gd_kb *kb, long days)
 	size_t i, j, n;
 
 	if (today < 0)
-		return gd_cli_error(cli, "kb: SOURCE_DATE_EPOCH is not a number");
+		return gd_cli_error(cli,
+				    "kb: SOURCE_DATE_EPOCH is not a number");
 	list = gd_kb_stale(kb, today, days);
 	if (!list)
 		return gd_cli_error(cli, "out of memory");
 	n = json_array_size(list);
 	if (cli->json) {
 		json_t *r = json_pack("{s:I, s:I, s:o}", "today_days",
-				      (json_int_t)today, "days", (json_int_t)days,
-				      "entries", list);
+				      (json_int_t)today, "days",
+				      (json_int_t)days, "entries", list);
 		int rc = emit_json(cli, kb, NULL, "stale", r);
 
-		return rc != GD_EXIT_OK ? rc : n ? GD_EXIT_UNUSABLE : GD_EXIT_OK;
+		return rc != GD_EXIT_OK ? rc
+		       : n		? GD_EXIT_UNUSABLE
+					: GD_EXIT_OK;
 	}
 	printf("%zu entries last checked more than %ld days ago\n", n, days);
-	json_array_foreach(list, i, e) {
+	json_array_foreach(list, i, e)
+	{
 		printf("  %-18s %-28s %s %5lld days  sources:",
 		       gd_kb_str(e, "kind"), str_or(e, "id", "-"),
 		       str_or(e, "checked", "never"),
-		       (long long)json_integer_value(json_object_get(e, "age_days")));
+		       (long long)json_integer_value(
+			   json_object_get(e, "age_days")));
 		json_array_foreach(json_object_get(e, "sources"), j, s)
-			printf(" %s", json_string_value(s));
+		    printf(" %s", json_string_value(s));
 		printf("\n");
 	}
 	json_decref(list);
@@ -571,7 +620,8 @@ int gd_cmd_kb(struct gd_cli *cli, int argc, char **argv)
 		if (c == 'd') {
 			days = strtol(optarg, &end, 10);
 			if (!*optarg || *end || days < 0)
-				return gd_cli_usage_error(cli, "kb", "--days takes "
+				return gd_cli_usage_error(cli, "kb",
+							  "--days takes "
 							  "a number of days");
 			continue;
 		}

@@ -11,9 +11,10 @@
 #include "render_gpu.h"
 
 const struct gd_opt gd_opts_list[] = {
-	{"verbose", 'v', 'v', GD_ARG_NONE, NULL, "the facts block of each GPU", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"verbose", 'v', 'v', GD_ARG_NONE, NULL, "the facts block of each GPU",
+     NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(FILE *f)
@@ -47,10 +48,12 @@ static void summary(const struct gd_gpu *g, char *buf, size_t cap)
 			o += (size_t)snprintf(buf + o, cap - o, ", %s invalid",
 					      g->ovr.var);
 		if (gd_known(&g->cu_count) && o < cap)
-			o += (size_t)snprintf(buf + o, cap - o, ", %llu CU",
-					      (unsigned long long)g->cu_count.v);
+			o +=
+			    (size_t)snprintf(buf + o, cap - o, ", %llu CU",
+					     (unsigned long long)g->cu_count.v);
 		if (g->n_kfd_nodes > 1 && o < cap)
-			o += (size_t)snprintf(buf + o, cap - o, ", %zu partitions",
+			o += (size_t)snprintf(buf + o, cap - o,
+					      ", %zu partitions",
 					      g->n_kfd_nodes);
 		if (gd_known(&g->vram_total) && o < cap) {
 			gd_render_bytes(g->vram_total.v, mem, sizeof mem);
@@ -73,9 +76,9 @@ static int print_text(struct gd_cli *cli, const struct gd_machine *m,
 
 		gd_render_gpu_name(g, name, sizeof name);
 		summary(g, sum, sizeof sum);
-		printf("GPU %zu: %s%s%s%s%s%s %s [%04x:%04x]", i, gd_c_bold(cli),
-		       name, gd_c_off(cli), sum[0] ? " (" : "", sum,
-		       sum[0] ? ")" : "", g->pci.bdf, g->pci.vendor_id,
+		printf("GPU %zu: %s%s%s%s%s%s %s [%04x:%04x]", i,
+		       gd_c_bold(cli), name, gd_c_off(cli), sum[0] ? " (" : "",
+		       sum, sum[0] ? ")" : "", g->pci.bdf, g->pci.vendor_id,
 		       g->pci.device_id);
 		if (g->hidden)
 			printf(" %s[%s]%s", gd_c_yellow(cli), g->visible_note,
@@ -88,7 +91,8 @@ static int print_text(struct gd_cli *cli, const struct gd_machine *m,
 		printf("No GPU found (%s%s%s)\n",
 		       m->pci_why[0] ? m->pci_why
 				     : "no display or accelerator PCI device",
-		       "; ", m->kfd_why[0] ? m->kfd_why : "KFD has no GPU node");
+		       "; ",
+		       m->kfd_why[0] ? m->kfd_why : "KFD has no GPU node");
 	if (m->visible_summary[0])
 		printf("%s%s%s\n", gd_c_dim(cli), m->visible_summary,
 		       gd_c_off(cli));
@@ -118,12 +122,13 @@ int gd_cmd_list(struct gd_cli *cli, int argc, char **argv)
 		} else if (c == 'v') {
 			verbose = 1;
 		} else {
-			return gd_cli_usage_error(cli, "list", "unknown option");
+			return gd_cli_usage_error(cli, "list",
+						  "unknown option");
 		}
 	}
 	if (optind < argc)
-		return gd_cli_usage_error(cli, "list", "unexpected argument '%s'",
-					  argv[optind]);
+		return gd_cli_usage_error(
+		    cli, "list", "unexpected argument '%s'", argv[optind]);
 	if (gd_discover(&cli->ctx, &m) < 0) {
 		gd_machine_free(&m);
 		return gd_cli_error(cli, "out of memory");

@@ -18,23 +18,29 @@
 #include "probe/probe.h"
 
 const struct gd_opt gd_opts_metrics[] = {
-	{"textfile", 0, 'f', GD_ARG_REQUIRED, "DIR", "write DIR/gpudoctor.prom for node_exporter's textfile\ncollector, atomically; default: standard output", NULL, NULL},
-	{"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL, NULL},
-	{"timeout", 0, 't', GD_ARG_REQUIRED, "S", "deadline per probe in seconds (default 10)", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"textfile", 0, 'f', GD_ARG_REQUIRED, "DIR",
+     "write DIR/gpudoctor.prom for node_exporter's textfile\ncollector, "
+     "atomically; default: standard output",
+     NULL, NULL},
+    {"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL,
+     NULL},
+    {"timeout", 0, 't', GD_ARG_REQUIRED, "S",
+     "deadline per probe in seconds (default 10)", NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
-	printf("Usage: gpudoctor metrics [OPTIONS]\n\n"
-	       "Print the verdict per GPU, probe outcomes and bench figures as\n"
-	       "Prometheus metrics (text exposition format).\n\n"
-	       "Options:\n"
-	       "  --textfile DIR  write DIR/gpudoctor.prom atomically, for node\n"
-	       "                  exporter's --collector.textfile.directory\n"
-	       "  --no-probe      do not run the probes (facts from files only)\n"
-	       "  --timeout S     deadline per probe in seconds (default 10)\n\n");
+	printf(
+	    "Usage: gpudoctor metrics [OPTIONS]\n\n"
+	    "Print the verdict per GPU, probe outcomes and bench figures as\n"
+	    "Prometheus metrics (text exposition format).\n\n"
+	    "Options:\n"
+	    "  --textfile DIR  write DIR/gpudoctor.prom atomically, for node\n"
+	    "                  exporter's --collector.textfile.directory\n"
+	    "  --no-probe      do not run the probes (facts from files only)\n"
+	    "  --timeout S     deadline per probe in seconds (default 10)\n\n");
 	gd_cli_common_help(stdout);
 	printf("\nExit status: as 'gpudoctor check'; 3 when the file cannot be "
 	       "written.\n");
@@ -71,11 +77,12 @@ static void gpu_labels(FILE *f, const struct gd_brief *b)
 }
 
 static const enum gd_verdict_status all_status[] = {
-	GD_V_WORKS, GD_V_SETUP, GD_V_WORKAROUND, GD_V_UNSUPPORTED, GD_V_UNKNOWN};
+    GD_V_WORKS, GD_V_SETUP, GD_V_WORKAROUND, GD_V_UNSUPPORTED, GD_V_UNKNOWN};
 
 /* Per GPU: info, the verdict as a state set (one series per verdict, 1 for
  * the current one, so alerts see changes), usable with its backend. */
-static void gpu_metrics(struct gd_cli *cli, FILE *f, const struct gd_check_data *d)
+static void gpu_metrics(struct gd_cli *cli, FILE *f,
+			const struct gd_check_data *d)
 {
 	struct gd_brief b;
 
@@ -97,7 +104,8 @@ static void gpu_metrics(struct gd_cli *cli, FILE *f, const struct gd_check_data 
 	     "1 for the GPU's current verdict, 0 for the others.");
 	for (size_t i = 0; i < d->m.n_gpus; i++) {
 		gd_brief_fill(cli, d, i, &b);
-		for (size_t k = 0; k < sizeof all_status / sizeof all_status[0]; k++) {
+		for (size_t k = 0; k < sizeof all_status / sizeof all_status[0];
+		     k++) {
 			const char *s = gd_verdict_status_name(all_status[k]);
 
 			fputs("gpudoctor_gpu_verdict{", f);
@@ -156,7 +164,8 @@ static void probe_metrics(FILE *f, const struct gd_probe_report *r)
 	}
 }
 
-static void metrics_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d)
+static void metrics_text(struct gd_cli *cli, FILE *f,
+			 const struct gd_check_data *d)
 {
 	const char *kb_date = gd_kb_date(cli->ctx.kb);
 
@@ -168,7 +177,8 @@ static void metrics_text(struct gd_cli *cli, FILE *f, const struct gd_check_data
 	fputs("} 1\n", f);
 	head(f, "gpudoctor_last_run_timestamp_seconds", "gauge",
 	     "When gpudoctor wrote these metrics, in seconds since the epoch.");
-	fprintf(f, "gpudoctor_last_run_timestamp_seconds %lld\n", (long long)time(NULL));
+	fprintf(f, "gpudoctor_last_run_timestamp_seconds %lld\n",
+		(long long)time(NULL));
 	head(f, "gpudoctor_exit_code", "gauge",
 	     "The exit status of check: 0 a GPU works, 1 not as is, 2 no GPU.");
 	fprintf(f, "gpudoctor_exit_code %d\n", gd_check_exit_code(d));
@@ -176,7 +186,8 @@ static void metrics_text(struct gd_cli *cli, FILE *f, const struct gd_check_data
 	probe_metrics(f, gd_check_extra_probes(d));
 }
 
-static int emit(struct gd_cli *cli, const struct gd_check_data *d, const char *dir)
+static int emit(struct gd_cli *cli, const struct gd_check_data *d,
+		const char *dir)
 {
 	char *buf = NULL, err[4200];
 	size_t len = 0;
@@ -194,7 +205,8 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d, const char *d
 	metrics_text(cli, f, d);
 	if (gd_plat_memstream_close(&ms, &buf, &len) != 0)
 		return gd_cli_error(cli, "out of memory");
-	r = gd_out_write_atomic(dir, "gpudoctor.prom", buf, len, err, sizeof err);
+	r = gd_out_write_atomic(dir, "gpudoctor.prom", buf, len, err,
+				sizeof err);
 	free(buf);
 	return r < 0 ? gd_cli_error(cli, "%s", err) : 0;
 }
@@ -222,22 +234,28 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 			break;
 		case 't':
 			o.probe_timeout = strtod(optarg, &end);
-			if (*end || !(o.probe_timeout > 0 && o.probe_timeout <= 86400))
-				return gd_cli_usage_error(cli, "metrics",
-							  "--timeout needs seconds > 0");
+			if (*end ||
+			    !(o.probe_timeout > 0 && o.probe_timeout <= 86400))
+				return gd_cli_usage_error(
+				    cli, "metrics",
+				    "--timeout needs seconds > 0");
 			break;
 		default:
-			return gd_cli_usage_error(cli, "metrics", "unknown option");
+			return gd_cli_usage_error(cli, "metrics",
+						  "unknown option");
 		}
 	}
 	/* Windows: no fleet output yet (the Windows verdict is not the
 	 * Linux check data these are built from) */
 	if (gd_ctx_is_windows(&cli->ctx))
-		return gd_cli_error(cli, "metrics: %s is a Windows machine; the metrics are made for Linux nodes (node_exporter)",
-				    cli->ctx.fs.root);
+		return gd_cli_error(
+		    cli,
+		    "metrics: %s is a Windows machine; the metrics are made "
+		    "for Linux nodes (node_exporter)",
+		    cli->ctx.fs.root);
 	if (optind < argc)
-		return gd_cli_usage_error(cli, "metrics", "unexpected argument '%s'",
-					  argv[optind]);
+		return gd_cli_usage_error(
+		    cli, "metrics", "unexpected argument '%s'", argv[optind]);
 	if (gd_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");

@@ -21,25 +21,37 @@
 #define NS "gpudoctor.io/"
 
 const struct gd_opt gd_opts_nfd[] = {
-	{"dir", 0, 'd', GD_ARG_REQUIRED, "DIR", "write DIR/gpudoctor (NFD's features.d), atomically;\ndefault: standard output", NULL, NULL},
-	{"expiry", 0, 'e', GD_ARG_REQUIRED, "S", "labels expire S seconds from now (# +expiry-time)", NULL, NULL},
-	{"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes (no backend labels)", NULL, NULL},
-	{"timeout", 0, 't', GD_ARG_REQUIRED, "S", "deadline per probe in seconds (default 10)", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"dir", 0, 'd', GD_ARG_REQUIRED, "DIR",
+     "write DIR/gpudoctor (NFD's features.d), atomically;\ndefault: standard "
+     "output",
+     NULL, NULL},
+    {"expiry", 0, 'e', GD_ARG_REQUIRED, "S",
+     "labels expire S seconds from now (# +expiry-time)", NULL, NULL},
+    {"no-probe", 0, 'n', GD_ARG_NONE, NULL,
+     "do not run the probes (no backend labels)", NULL, NULL},
+    {"timeout", 0, 't', GD_ARG_REQUIRED, "S",
+     "deadline per probe in seconds (default 10)", NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
-	printf("Usage: gpudoctor nfd [OPTIONS]\n\n"
-	       "Print Node Feature Discovery labels (gpudoctor.io/...): gfx target,\n"
-	       "compute capability, verdict, working backends, HIP/CUDA majors.\n\n"
-	       "Options:\n"
-	       "  --dir D         write D/gpudoctor atomically (NFD's features.d,\n"
-	       "                  /etc/kubernetes/node-feature-discovery/features.d)\n"
-	       "  --expiry S      labels expire S seconds from now (# +expiry-time)\n"
-	       "  --no-probe      do not run the probes (no backend.* labels)\n"
-	       "  --timeout S     deadline per probe in seconds (default 10)\n\n");
+	printf(
+	    "Usage: gpudoctor nfd [OPTIONS]\n\n"
+	    "Print Node Feature Discovery labels (gpudoctor.io/...): gfx "
+	    "target,\n"
+	    "compute capability, verdict, working backends, HIP/CUDA "
+	    "majors.\n\n"
+	    "Options:\n"
+	    "  --dir D         write D/gpudoctor atomically (NFD's "
+	    "features.d,\n"
+	    "                  "
+	    "/etc/kubernetes/node-feature-discovery/features.d)\n"
+	    "  --expiry S      labels expire S seconds from now (# "
+	    "+expiry-time)\n"
+	    "  --no-probe      do not run the probes (no backend.* labels)\n"
+	    "  --timeout S     deadline per probe in seconds (default 10)\n\n");
 	gd_cli_common_help(stdout);
 	printf("\nExit status: as 'gpudoctor check'; 3 when the file cannot be "
 	       "written.\n");
@@ -90,7 +102,8 @@ static void gpu_labels(FILE *f, const struct gd_brief *b)
 }
 
 /* Node-wide: the value when every GPU agrees, else "mixed". */
-static void node_labels(struct gd_cli *cli, FILE *f, const struct gd_check_data *d)
+static void node_labels(struct gd_cli *cli, FILE *f,
+			const struct gd_check_data *d)
 {
 	struct gd_brief b;
 	char verdict[32] = "", target[32] = "", count[16];
@@ -126,19 +139,22 @@ static void runtime_labels(FILE *f, const struct gd_inventory *inv)
 	char v[32];
 
 	for (size_t i = 0; i < inv->n_rocm; i++)
-		if (inv->rocm[i].hip_major && (!pick || inv->rocm[i].loader_pick))
+		if (inv->rocm[i].hip_major &&
+		    (!pick || inv->rocm[i].loader_pick))
 			pick = &inv->rocm[i];
 	if (pick) {
 		snprintf(v, sizeof v, "%u", pick->hip_major);
 		label(f, "hip-runtime.major", v);
 	}
 	if (gd_known(&inv->cuda_driver)) {
-		snprintf(v, sizeof v, "%.*s", (int)strcspn(inv->cuda_driver.v, "."),
+		snprintf(v, sizeof v, "%.*s",
+			 (int)strcspn(inv->cuda_driver.v, "."),
 			 inv->cuda_driver.v);
 		label(f, "cuda-driver.major", v);
 	}
 	if (gd_known(&inv->cuda_driver_api)) {
-		snprintf(v, sizeof v, "%.*s", (int)strcspn(inv->cuda_driver_api.v, "."),
+		snprintf(v, sizeof v, "%.*s",
+			 (int)strcspn(inv->cuda_driver_api.v, "."),
 			 inv->cuda_driver_api.v);
 		label(f, "cuda.major", v);
 	}
@@ -149,7 +165,8 @@ static void runtime_labels(FILE *f, const struct gd_inventory *inv)
 static int real_device(const struct gd_probe_report *r, const char *be, int dev)
 {
 	for (size_t i = 0; i < r->devices.n; i++)
-		if (!strcmp(r->devices.v[i].backend, be) && r->devices.v[i].index == dev)
+		if (!strcmp(r->devices.v[i].backend, be) &&
+		    r->devices.v[i].index == dev)
 			return !r->devices.v[i].software;
 	return 0;
 }
@@ -165,8 +182,9 @@ static void probe_labels(FILE *f, const struct gd_probe_report *r)
 		for (size_t i = 0; i < r->results.n && !works; i++) {
 			const struct gd_probe_result *p = &r->results.v[i];
 
-			works = !strcmp(p->backend, be[k]) && p->status == GD_PS_OK &&
-				p->dev >= 0 && strcmp(p->op, "init") &&
+			works = !strcmp(p->backend, be[k]) &&
+				p->status == GD_PS_OK && p->dev >= 0 &&
+				strcmp(p->op, "init") &&
 				real_device(r, be[k], p->dev);
 		}
 		snprintf(name, sizeof name, "backend.%s", be[k]);
@@ -236,17 +254,18 @@ int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 		case 'e':
 			expiry = strtol(optarg, &end, 10);
 			if (*end || expiry <= 0 || expiry > 365L * 86400)
-				return gd_cli_usage_error(cli, "nfd",
-							  "--expiry needs seconds > 0");
+				return gd_cli_usage_error(
+				    cli, "nfd", "--expiry needs seconds > 0");
 			break;
 		case 'n':
 			o.probes = 0;
 			break;
 		case 't':
 			o.probe_timeout = strtod(optarg, &end);
-			if (*end || !(o.probe_timeout > 0 && o.probe_timeout <= 86400))
-				return gd_cli_usage_error(cli, "nfd",
-							  "--timeout needs seconds > 0");
+			if (*end ||
+			    !(o.probe_timeout > 0 && o.probe_timeout <= 86400))
+				return gd_cli_usage_error(
+				    cli, "nfd", "--timeout needs seconds > 0");
 			break;
 		default:
 			return gd_cli_usage_error(cli, "nfd", "unknown option");
@@ -255,11 +274,13 @@ int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 	/* Windows: no fleet output yet (the Windows verdict is not the
 	 * Linux check data these are built from) */
 	if (gd_ctx_is_windows(&cli->ctx))
-		return gd_cli_error(cli, "nfd: %s is a Windows machine; node labels are made for Linux nodes (Kubernetes)",
+		return gd_cli_error(cli,
+				    "nfd: %s is a Windows machine; node labels "
+				    "are made for Linux nodes (Kubernetes)",
 				    cli->ctx.fs.root);
 	if (optind < argc)
-		return gd_cli_usage_error(cli, "nfd", "unexpected argument '%s'",
-					  argv[optind]);
+		return gd_cli_usage_error(
+		    cli, "nfd", "unexpected argument '%s'", argv[optind]);
 	if (gd_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");

@@ -15,8 +15,8 @@
 #include "probe/backend.h"
 #include "render_probe.h"
 
-/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT: the supervisor then stops the children at once.
- * The one piece of process state a signal handler forces on us. */
+/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT: the supervisor then stops the children
+ * at once. The one piece of process state a signal handler forces on us. */
 static volatile int probe_cancel;
 
 static void on_signal(int sig)
@@ -65,34 +65,43 @@ static size_t op_names(const char **out, size_t cap)
 }
 
 const struct gd_opt gd_opts_probe[] = {
-	{"backend", 0, 'b', GD_ARG_REQUIRED, "LIST", "cuda,hip,vulkan,opencl (default: all)", NULL, backend_names},
-	{"timeout", 0, 't', GD_ARG_REQUIRED, "S", "deadline per op (default 10, quick 5)", NULL, NULL},
-	{"total-timeout", 0, 'T', GD_ARG_REQUIRED, "S", "deadline for the whole run (default 120, quick 8)", NULL, NULL},
-	{"quick", 0, 'q', GD_ARG_NONE, NULL, "the small set `gpudoctor check` runs", NULL, NULL},
-	{"bench", 0, 'B', GD_ARG_NONE, NULL, "bandwidth, launch latency, GEMM rate", NULL, NULL},
-	{"selftest", 0, 's', GD_ARG_NONE, NULL, "fault probes that test the supervisor", NULL, NULL},
-	{"only", 0, 'o', GD_ARG_REQUIRED, "OPS", "just these ops and what they need (list below)", NULL, op_names},
-	{"miopen-find-mode", 0, 'm', GD_ARG_REQUIRED, "M", "MIOPEN_FIND_MODE for conv_fwd (HIP)", NULL, NULL},
-	{"json", 0, 'j', GD_ARG_NONE, NULL, NULL, NULL, NULL}, /* also global */
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"backend", 0, 'b', GD_ARG_REQUIRED, "LIST",
+     "cuda,hip,vulkan,opencl (default: all)", NULL, backend_names},
+    {"timeout", 0, 't', GD_ARG_REQUIRED, "S",
+     "deadline per op (default 10, quick 5)", NULL, NULL},
+    {"total-timeout", 0, 'T', GD_ARG_REQUIRED, "S",
+     "deadline for the whole run (default 120, quick 8)", NULL, NULL},
+    {"quick", 0, 'q', GD_ARG_NONE, NULL, "the small set `gpudoctor check` runs",
+     NULL, NULL},
+    {"bench", 0, 'B', GD_ARG_NONE, NULL, "bandwidth, launch latency, GEMM rate",
+     NULL, NULL},
+    {"selftest", 0, 's', GD_ARG_NONE, NULL,
+     "fault probes that test the supervisor", NULL, NULL},
+    {"only", 0, 'o', GD_ARG_REQUIRED, "OPS",
+     "just these ops and what they need (list below)", NULL, op_names},
+    {"miopen-find-mode", 0, 'm', GD_ARG_REQUIRED, "M",
+     "MIOPEN_FIND_MODE for conv_fwd (HIP)", NULL, NULL},
+    {"json", 0, 'j', GD_ARG_NONE, NULL, NULL, NULL, NULL}, /* also global */
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"Usage: gpudoctor probe [--backend LIST] [--timeout S] "
-		"[--total-timeout S]\n"
-		"                       [--quick] [--bench] [--selftest] "
-		"[--only OPS]\n"
-		"                       [--miopen-find-mode M] [--json]\n\n"
-		"Run the op matrix (init, allocation, copies, a JIT-compiled "
-		"kernel, GEMM,\nconvolution, context cycling) for each backend "
-		"in a supervised child with\na deadline, and report what works, "
-		"fails, gives wrong results or hangs.\n\n");
+	fprintf(
+	    f, "Usage: gpudoctor probe [--backend LIST] [--timeout S] "
+	       "[--total-timeout S]\n"
+	       "                       [--quick] [--bench] [--selftest] "
+	       "[--only OPS]\n"
+	       "                       [--miopen-find-mode M] [--json]\n\n"
+	       "Run the op matrix (init, allocation, copies, a JIT-compiled "
+	       "kernel, GEMM,\nconvolution, context cycling) for each backend "
+	       "in a supervised child with\na deadline, and report what works, "
+	       "fails, gives wrong results or hangs.\n\n");
 	gd_opts_help(f, gd_opts_probe);
-	fprintf(f, "\nEnvironment: GPUDOCTOR_LIB_PATH=DIR[:DIR] loads the runtimes "
-		"only from there.\n\n");
+	fprintf(
+	    f, "\nEnvironment: GPUDOCTOR_LIB_PATH=DIR[:DIR] loads the runtimes "
+	       "only from there.\n\n");
 	help_ops(f);
 	gd_cli_common_help(f);
 	fprintf(f, "\nExit status: 0 a backend works on a GPU, 1 an op fails, "
@@ -114,7 +123,8 @@ static int exit_code(const struct gd_probe_report *r)
 	n = gd_probe_verdicts(r, v, 16);
 	for (size_t i = 0; i < n; i++) {
 		works |= v[i].level == GD_PV_WORKS;
-		bad |= v[i].level == GD_PV_PARTIAL || v[i].level == GD_PV_BROKEN;
+		bad |=
+		    v[i].level == GD_PV_PARTIAL || v[i].level == GD_PV_BROKEN;
 	}
 	return bad ? GD_EXIT_UNUSABLE : works ? GD_EXIT_OK : GD_EXIT_NO_GPU;
 }
@@ -126,11 +136,13 @@ static int check_backends(struct gd_cli *cli, const char *list)
 	gd_strlcpy(buf, list, sizeof buf);
 	for (char *t = strtok_r(buf, ",", &save); t;
 	     t = strtok_r(NULL, ",", &save))
-		if (strcmp(t, "all") && (!gd_backend_find(t) ||
-					 !strcmp(t, "selftest")))
-			return gd_cli_usage_error(cli, "probe",
-				"unknown backend '%s' (cuda, hip, vulkan, "
-				"opencl)", t);
+		if (strcmp(t, "all") &&
+		    (!gd_backend_find(t) || !strcmp(t, "selftest")))
+			return gd_cli_usage_error(
+			    cli, "probe",
+			    "unknown backend '%s' (cuda, hip, vulkan, "
+			    "opencl)",
+			    t);
 	return 0;
 }
 
@@ -143,8 +155,10 @@ static int parse_only(struct gd_cli *cli, const char *list,
 		return 0;
 	gd_op_names(names, sizeof names, ", ");
 	return gd_cli_usage_error(cli, "probe", "%s%s%s (%s)",
-				  bad[0] ? "unknown op '" : "--only needs op "
-				  "names", bad, bad[0] ? "'" : "", names);
+				  bad[0] ? "unknown op '"
+					 : "--only needs op "
+					   "names",
+				  bad, bad[0] ? "'" : "", names);
 }
 
 static int parse(struct gd_cli *cli, int argc, char **argv,
@@ -159,23 +173,24 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 		switch (c) {
 		case 'b':
 			if (!*optarg)
-				return gd_cli_usage_error(cli, "probe", "--backend "
-					"needs a list: cuda, hip, vulkan, opencl");
+				return gd_cli_usage_error(
+				    cli, "probe",
+				    "--backend "
+				    "needs a list: cuda, hip, vulkan, opencl");
 			if (check_backends(cli, optarg))
 				return GD_EXIT_ERROR;
 			o->backends = optarg;
 			break;
 		case 't':
-		case 'T':
-			{
-				double v = strtod(optarg, &end);
+		case 'T': {
+			double v = strtod(optarg, &end);
 
-				if (*end || !(v > 0 && v <= 86400))
-					return gd_cli_usage_error(cli, "probe",
-						"bad number of seconds '%s'", optarg);
-				*(c == 't' ? &o->timeout_s : &o->total_timeout_s) = v;
-			}
-			break;
+			if (*end || !(v > 0 && v <= 86400))
+				return gd_cli_usage_error(
+				    cli, "probe", "bad number of seconds '%s'",
+				    optarg);
+			*(c == 't' ? &o->timeout_s : &o->total_timeout_s) = v;
+		} break;
 		case 'q':
 			o->quick = 1;
 			break;
@@ -199,7 +214,8 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 			help(stdout);
 			return -1;
 		default:
-			return gd_cli_usage_error(cli, "probe", "unknown option");
+			return gd_cli_usage_error(cli, "probe",
+						  "unknown option");
 		}
 	}
 	if (optind < argc)

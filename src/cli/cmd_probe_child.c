@@ -16,7 +16,8 @@ int gd_cmd_probe_child(struct gd_cli *cli, int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	a.only = -1;
 	if (argc < 2)
-		return gd_cli_usage_error(cli, "__probe-child", "backend name needed");
+		return gd_cli_usage_error(cli, "__probe-child",
+					  "backend name needed");
 	a.backend = argv[1];
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];

@@ -12,17 +12,21 @@
 #include "render_verdict.h"
 
 const struct gd_opt gd_opts_report[] = {
-	{"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL, NULL},
-	{"output", 'o', 'o', GD_ARG_REQUIRED, "FILE", "write to FILE instead of standard output", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL,
+     NULL},
+    {"output", 'o', 'o', GD_ARG_REQUIRED, "FILE",
+     "write to FILE instead of standard output", NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
 	printf("Usage: gpudoctor report [OPTIONS]\n\n"
-	       "Everything `gpudoctor check` finds, as Markdown to paste into a bug\n"
-	       "report or a forum post: verdicts, facts per GPU, the compute stack,\n"
+	       "Everything `gpudoctor check` finds, as Markdown to paste into "
+	       "a bug\n"
+	       "report or a forum post: verdicts, facts per GPU, the compute "
+	       "stack,\n"
 	       "and the full JSON in a collapsed block.\n\n"
 	       "Options:\n");
 	gd_opts_help(stdout, gd_opts_report);
@@ -37,7 +41,8 @@ static void fenced_begin(FILE *f, const char *lang)
 	fprintf(f, "```%s\n", lang);
 }
 
-static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d)
+static void report_md(struct gd_cli *cli, FILE *f,
+		      const struct gd_check_data *d)
 {
 	const struct gd_kernel_info *k = &d->m.kernel;
 	int saved = cli->color;
@@ -50,9 +55,11 @@ static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d
 		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
 	fprintf(f, "# gpudoctor report\n\n");
 	fprintf(f, "- gpudoctor %s, %s\n", GD_VERSION_FULL, date);
-	fprintf(f, "- kernel: %s\n", gd_known(&k->release) ? k->release.v : "unknown");
+	fprintf(f, "- kernel: %s\n",
+		gd_known(&k->release) ? k->release.v : "unknown");
 	if (!cli->ctx.fs.is_slash)
-		fprintf(f, "- captured machine replayed from `%s`\n", cli->ctx.fs.root);
+		fprintf(f, "- captured machine replayed from `%s`\n",
+			cli->ctx.fs.root);
 	fprintf(f, "\n## Verdicts\n\n");
 	for (size_t i = 0; i < d->diag.n; i++) {
 		gd_render_verdict_md(f, &d->diag.v[i]);
@@ -72,8 +79,9 @@ static void report_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d
 
 		fprintf(f, "<details><summary>gpudoctor check --json</summary>"
 			   "\n\n```json\n");
-		json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					   JSON_ENSURE_ASCII);
+		json_dumpf(doc, f,
+			   JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			       JSON_ENSURE_ASCII);
 		fprintf(f, "\n```\n\n</details>\n\n");
 		json_decref(doc);
 	}
@@ -106,12 +114,13 @@ int gd_cmd_report(struct gd_cli *cli, int argc, char **argv)
 		} else if (c == 'o') {
 			out = optarg;
 		} else {
-			return gd_cli_usage_error(cli, "report", "unknown option");
+			return gd_cli_usage_error(cli, "report",
+						  "unknown option");
 		}
 	}
 	if (optind < argc)
-		return gd_cli_usage_error(cli, "report", "unexpected argument '%s'",
-					  argv[optind]);
+		return gd_cli_usage_error(
+		    cli, "report", "unexpected argument '%s'", argv[optind]);
 	if (cli->json) {
 		/* the report bundle is the check document */
 		char *av[] = {"check", o.probes ? NULL : "--no-probe", NULL};

@@ -22,19 +22,30 @@ enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
 
 const struct gd_opt gd_opts_run[] = {
-	{"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a named profile ($XDG_CONFIG_HOME/gpudoctor/NAME.profile)\nor a path to a profile file", NULL, NULL},
-	{"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr", NULL, NULL},
-	{"dry-run", 'n', 'n', GD_ARG_NONE, NULL, "print what would run (with --json: as JSON) and stop", NULL, NULL},
-	{"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE", "preload libgpudoctor-trace.so (MODE hang, log, rewrite;\nlog prints the call log's path; see docs/trace.md)", trace_modes, NULL},
-	{"watch", 0, 'W', GD_ARG_REQUIRED, "S", "supervise CMD with --trace; at S seconds name the GPU call\neach stuck thread is in, end CMD, exit 124", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME",
+     "a named profile ($XDG_CONFIG_HOME/gpudoctor/NAME.profile)\nor a path to "
+     "a profile file",
+     NULL, NULL},
+    {"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr", NULL, NULL},
+    {"dry-run", 'n', 'n', GD_ARG_NONE, NULL,
+     "print what would run (with --json: as JSON) and stop", NULL, NULL},
+    {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
+     "preload libgpudoctor-trace.so (MODE hang, log, rewrite;\nlog prints the "
+     "call log's path; see docs/trace.md)",
+     trace_modes, NULL},
+    {"watch", 0, 'W', GD_ARG_REQUIRED, "S",
+     "supervise CMD with --trace; at S seconds name the GPU call\neach stuck "
+     "thread is in, end CMD, exit 124",
+     NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpudoctor run [--profile NAME] [-q] [-n] [--] CMD [ARGS...]\n\n"
+		"Usage: gpudoctor run [--profile NAME] [-q] [-n] [--] CMD "
+		"[ARGS...]\n\n"
 		"Run CMD with a workaround profile: the one named with "
 		"--profile, else this\nGPU's saved profile (written by "
 		"'gpudoctor try --save'), else a strategy\nthe knowledge base "
@@ -65,8 +76,8 @@ static json_t *run_json(const struct gd_pick *pk, char **argv)
 	return doc;
 }
 
-static void announce(struct gd_cli *cli, const struct gd_pick *pk,
-		     char **argv, int quiet, int dry)
+static void announce(struct gd_cli *cli, const struct gd_pick *pk, char **argv,
+		     int quiet, int dry)
 {
 	char line[1024];
 
@@ -77,8 +88,9 @@ static void announce(struct gd_cli *cli, const struct gd_pick *pk,
 			gd_cli_emit_json(cli, doc);
 			return;
 		}
-		json_dumpf(doc, stderr, JSON_COMPACT | JSON_PRESERVE_ORDER |
-						JSON_ENSURE_ASCII);
+		json_dumpf(doc, stderr,
+			   JSON_COMPACT | JSON_PRESERVE_ORDER |
+			       JSON_ENSURE_ASCII);
 		fputc('\n', stderr);
 		json_decref(doc);
 		return;
@@ -122,15 +134,20 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 		case 'T':
 			o->trace = gd_trace_mode_parse(optarg);
 			if (o->trace < 0)
-				return gd_cli_usage_error(cli, "run", "bad "
-					"--trace '%s' (hang, log, rewrite)",
-					optarg);
+				return gd_cli_usage_error(
+				    cli, "run",
+				    "bad "
+				    "--trace '%s' (hang, log, rewrite)",
+				    optarg);
 			break;
 		case 'W':
 			o->watch = strtod(optarg, NULL);
 			if (!(o->watch > 0) || o->watch > 86400)
-				return gd_cli_usage_error(cli, "run", "bad "
-					"--watch '%s' (seconds, > 0)", optarg);
+				return gd_cli_usage_error(
+				    cli, "run",
+				    "bad "
+				    "--watch '%s' (seconds, > 0)",
+				    optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -168,9 +185,9 @@ static void watch_deadline(void *arg, int pid)
 	(void)pid;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	w->nstuck = (int)gd_trace_hang_report(
-		w->tr->map,
-		(uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
-		w->stuck, GD_TRACE_MAX_STUCK);
+	    w->tr->map,
+	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, w->stuck,
+	    GD_TRACE_MAX_STUCK);
 }
 
 /* --watch: CMD runs supervised; at the deadline the hang report. */
@@ -205,8 +222,10 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 	if (res.outcome == GD_CHILD_EXITED)
 		return res.exit_code;
 	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
-		res.seconds, w.nstuck ? "" : " No thread was inside a traced "
-		"GPU call.");
+		res.seconds,
+		w.nstuck ? ""
+			 : " No thread was inside a traced "
+			   "GPU call.");
 	for (int i = 0; i < w.nstuck; i++)
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
 	return 124; /* as timeout(1) */
@@ -257,7 +276,7 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 	gd_pick_free(&pk);
 	if (!env) {
 		fprintf(stderr, "gpudoctor run: cannot prepare the "
-			"environment\n");
+				"environment\n");
 		return RUN_EXIT_OWN;
 	}
 	if (o.dry) {

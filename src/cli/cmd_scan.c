@@ -2,45 +2,63 @@
  * libraries and wheels, judged against the GPUs present or --gpu. */
 #include <errno.h>
 #include <getopt.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "discover/vendor.h"
-#include "core/json.h"
 #include "binscan/binscan.h"
 #include "cli.h"
+#include "core/json.h"
 #include "discover/discover.h"
+#include "discover/vendor.h"
 
 #define MAX_GPUS 16
 #define MAX_DLL_DIRS 32
 
 const struct gd_opt gd_opts_scan[] = {
-	{"gpu", 0, 'g', GD_ARG_REQUIRED, "TARGET", "judge against this GPU instead of the ones present:\ngfx1010, gfx90a:xnack+, sm_90, 8.6 (repeatable)", NULL, NULL},
-	{"dll-path", 0, 'd', GD_ARG_REQUIRED, "DIR", "look here for the DLLs a Windows file imports, after\nits own directory (e.g. a copy of ROCm\\6.2\\bin; repeatable)", NULL, NULL},
-	{"max-files", 0, 'm', GD_ARG_REQUIRED, "N", "stop a directory walk after N files (default 100000)", NULL, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"gpu", 0, 'g', GD_ARG_REQUIRED, "TARGET",
+     "judge against this GPU instead of the ones present:\ngfx1010, "
+     "gfx90a:xnack+, sm_90, 8.6 (repeatable)",
+     NULL, NULL},
+    {"dll-path", 0, 'd', GD_ARG_REQUIRED, "DIR",
+     "look here for the DLLs a Windows file imports, after\nits own directory "
+     "(e.g. a copy of ROCm\\6.2\\bin; repeatable)",
+     NULL, NULL},
+    {"max-files", 0, 'm', GD_ARG_REQUIRED, "N",
+     "stop a directory walk after N files (default 100000)", NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
-	printf("Usage: gpudoctor scan [--gpu TARGET]... [--dll-path DIR]... PATH...\n\n"
-	       "Lists the GPU code inside binaries, shared libraries, code objects,\n"
-	       "fatbins and wheels (gfx targets, sm_XX cubins, PTX), the libraries they\n"
-	       "need and where the loader finds them, and whether that fits the GPUs\n"
-	       "present. Directories are scanned recursively; wheels in place.\n"
-	       "Windows DLLs and .pyd files are read too (imports, .hip_fat, .nv_fatb).\n\n"
-	       "Options:\n");
+	printf(
+	    "Usage: gpudoctor scan [--gpu TARGET]... [--dll-path DIR]... "
+	    "PATH...\n\n"
+	    "Lists the GPU code inside binaries, shared libraries, code "
+	    "objects,\n"
+	    "fatbins and wheels (gfx targets, sm_XX cubins, PTX), the "
+	    "libraries they\n"
+	    "need and where the loader finds them, and whether that fits the "
+	    "GPUs\n"
+	    "present. Directories are scanned recursively; wheels in place.\n"
+	    "Windows DLLs and .pyd files are read too (imports, .hip_fat, "
+	    ".nv_fatb).\n\n"
+	    "Options:\n");
 	gd_opts_help(stdout, gd_opts_scan);
-	printf("\nWith --root DIR (a capture of another machine), the libraries a file\n"
-	       "needs are looked up on that captured machine, also for PATHs outside\n"
-	       "DIR: a file of this machine may then read \"not found on the captured\n"
+	printf("\nWith --root DIR (a capture of another machine), the "
+	       "libraries a file\n"
+	       "needs are looked up on that captured machine, also for PATHs "
+	       "outside\n"
+	       "DIR: a file of this machine may then read \"not found on the "
+	       "captured\n"
 	       "machine\".\n\n");
 	gd_cli_common_help(stdout);
-	printf("\nExit status: 0 every file fits, 1 a file has no code for the GPU, needs\n"
-	       "a library that is missing, or could not be read, 3 usage error\n"
-	       "(also: a PATH that does not exist).\n");
+	printf(
+	    "\nExit status: 0 every file fits, 1 a file has no code for the "
+	    "GPU, needs\n"
+	    "a library that is missing, or could not be read, 3 usage error\n"
+	    "(also: a PATH that does not exist).\n");
 }
 
 /* The installed NVIDIA driver's version, for the PTX JIT ceiling. */
@@ -48,12 +66,15 @@ static void nv_ceiling(gd_ctx *ctx, struct gd_bs_gpu *g)
 {
 	char buf[1024], *p;
 
-	if (gd_fs_read(&ctx->fs, "/proc/driver/nvidia/version", buf, sizeof buf, NULL))
+	if (gd_fs_read(&ctx->fs, "/proc/driver/nvidia/version", buf, sizeof buf,
+		       NULL))
 		return;
 	for (p = buf; *p; p++)
 		if (*p >= '1' && *p <= '9' && p[1] >= '0' && p[1] <= '9' &&
-		    p[2] >= '0' && p[2] <= '9' && p[3] == '.' && (p == buf || p[-1] == ' ')) {
-			gd_bs_ptx_ceiling(p, &g->ptx_max_major, &g->ptx_max_minor);
+		    p[2] >= '0' && p[2] <= '9' && p[3] == '.' &&
+		    (p == buf || p[-1] == ' ')) {
+			gd_bs_ptx_ceiling(p, &g->ptx_max_major,
+					  &g->ptx_max_minor);
 			return;
 		}
 }
@@ -91,27 +112,33 @@ static json_t *file_json(const struct gd_bs_file *f)
 	json_t *o = json_object(), *ts = json_array(), *ns = json_array();
 
 	json_object_set_new(o, "path", gd_json_str(f->path));
-	json_object_set_new(o, "format", f->format[0] ? gd_json_str(f->format) : json_null());
+	json_object_set_new(
+	    o, "format", f->format[0] ? gd_json_str(f->format) : json_null());
 	json_object_set_new(o, "size", json_integer((json_int_t)f->size));
-	json_object_set_new(o, "error", f->error[0] ? gd_json_str(f->error) : json_null());
+	json_object_set_new(o, "error",
+			    f->error[0] ? gd_json_str(f->error) : json_null());
 	for (size_t i = 0; i < f->targets.n; i++) {
 		const struct gd_bs_target *t = &f->targets.v[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "kind", gd_json_str(gd_bs_kind_name(t->kind)));
+		json_object_set_new(j, "kind",
+				    gd_json_str(gd_bs_kind_name(t->kind)));
 		json_object_set_new(j, "target", gd_json_str(t->target));
 		json_object_set_new(j, "features", gd_json_str(t->features));
 		json_object_set_new(j, "container", gd_json_str(t->container));
 		json_object_set_new(j, "count", json_integer(t->count));
-		json_object_set_new(j, "compressed", json_boolean(t->compressed));
+		json_object_set_new(j, "compressed",
+				    json_boolean(t->compressed));
 		if (t->kind == GD_BS_PTX) {
 			char v[16];
 
-			gd_fmt(v, sizeof v, "%u.%u", t->ptx_major, t->ptx_minor);
+			gd_fmt(v, sizeof v, "%u.%u", t->ptx_major,
+			       t->ptx_minor);
 			json_object_set_new(j, "ptx_isa", gd_json_str(v));
 		}
 		if (t->co_version)
-			json_object_set_new(j, "code_object_version", json_integer(t->co_version));
+			json_object_set_new(j, "code_object_version",
+					    json_integer(t->co_version));
 		json_array_append_new(ts, j);
 	}
 	json_object_set_new(o, "targets", ts);
@@ -121,22 +148,30 @@ static json_t *file_json(const struct gd_bs_file *f)
 
 		json_object_set_new(j, "soname", gd_json_str(nd->soname));
 		json_object_set_new(j, "found", json_boolean(nd->found));
-		json_object_set_new(j, "path", nd->found ? gd_json_str(nd->path) : json_null());
-		json_object_set_new(j, "how", nd->found ? gd_json_str(nd->how) : json_null());
+		json_object_set_new(
+		    j, "path", nd->found ? gd_json_str(nd->path) : json_null());
+		json_object_set_new(
+		    j, "how", nd->found ? gd_json_str(nd->how) : json_null());
 		json_object_set_new(j, "note", gd_json_str(nd->note));
-		json_object_set_new(j, "missing_symbols", json_integer(nd->missing_syms));
+		json_object_set_new(j, "missing_symbols",
+				    json_integer(nd->missing_syms));
 		if (nd->missing_syms)
-			json_object_set_new(j, "first_missing", gd_json_str(nd->missing_first));
+			json_object_set_new(j, "first_missing",
+					    gd_json_str(nd->missing_first));
 		json_array_append_new(ns, j);
 	}
 	json_object_set_new(o, "needed", ns);
 	json_object_set_new(o, "soname", gd_json_str(f->dyn.soname));
-	json_object_set_new(o, "runpath", gd_json_str(f->dyn.runpath[0] ? f->dyn.runpath
-								      : f->dyn.rpath));
+	json_object_set_new(
+	    o, "runpath",
+	    gd_json_str(f->dyn.runpath[0] ? f->dyn.runpath : f->dyn.rpath));
 	json_object_set_new(o, "gpu_fit", gd_json_str(fit_name(f->fit)));
 	json_object_set_new(o, "runtime_ok", json_boolean(f->runtime_ok));
-	json_object_set_new(o, "fits", f->error[0] ? json_null() : json_boolean(gd_bs_file_ok(f)));
-	json_object_set_new(o, "detail", gd_json_str(f->error[0] ? f->error : f->detail));
+	json_object_set_new(o, "fits",
+			    f->error[0] ? json_null()
+					: json_boolean(gd_bs_file_ok(f)));
+	json_object_set_new(o, "detail",
+			    gd_json_str(f->error[0] ? f->error : f->detail));
 	return o;
 }
 
@@ -146,7 +181,8 @@ static void print_targets(struct gd_cli *cli, const struct gd_bs_file *f)
 
 	printf("  targets: ");
 	if (!f->targets.n)
-		printf("%snone (host code only)%s", gd_c_dim(cli), gd_c_off(cli));
+		printf("%snone (host code only)%s", gd_c_dim(cli),
+		       gd_c_off(cli));
 	for (size_t i = 0; i < f->targets.n; i++) {
 		const struct gd_bs_target *t = &f->targets.v[i];
 
@@ -159,7 +195,8 @@ static void print_targets(struct gd_cli *cli, const struct gd_bs_file *f)
 	}
 	if (f->targets.n)
 		printf("  %s[%s%s]%s", gd_c_dim(cli), f->targets.v[0].container,
-		       f->targets.v[0].compressed ? ", compressed" : "", gd_c_off(cli));
+		       f->targets.v[0].compressed ? ", compressed" : "",
+		       gd_c_off(cli));
 	printf("\n");
 }
 
@@ -196,16 +233,19 @@ static void print_file(struct gd_cli *cli, const struct gd_bs_file *f)
 			continue;
 		missing++;
 		if (!nd->found)
-			printf("  %smissing:%s %s%s%s%s\n", gd_c_red(cli), gd_c_off(cli),
+			printf("  %smissing:%s %s%s%s%s\n", gd_c_red(cli),
+			       gd_c_off(cli),
 			       gd_cli_term(b2, sizeof b2, nd->soname),
-			       captured ? " (not found on the captured machine)" : "",
+			       captured ? " (not found on the captured machine)"
+					: "",
 			       nd->note[0] ? " — " : "",
 			       gd_cli_term(b3, sizeof b3, nd->note));
 		else
-			printf("  %s%s%s lacks %u versioned symbol(s), e.g. %s\n",
-			       gd_c_red(cli), gd_cli_term(b2, sizeof b2, nd->path),
-			       gd_c_off(cli), nd->missing_syms,
-			       gd_cli_term(b3, sizeof b3, nd->missing_first));
+			printf(
+			    "  %s%s%s lacks %u versioned symbol(s), e.g. %s\n",
+			    gd_c_red(cli), gd_cli_term(b2, sizeof b2, nd->path),
+			    gd_c_off(cli), nd->missing_syms,
+			    gd_cli_term(b3, sizeof b3, nd->missing_first));
 	}
 	if (f->needs.n && !missing)
 		printf("  needs:   %zu libraries, all found\n", f->needs.n);
@@ -224,10 +264,11 @@ static int add_dll_dir(struct gd_cli *cli, const char *dir, const char **dirs,
 	struct stat st;
 
 	if (*n >= MAX_DLL_DIRS)
-		return gd_cli_usage_error(cli, "scan", "at most %d --dll-path", MAX_DLL_DIRS);
+		return gd_cli_usage_error(cli, "scan", "at most %d --dll-path",
+					  MAX_DLL_DIRS);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return gd_cli_usage_error(cli, "scan", "bad --dll-path '%s': not a directory",
-					  dir);
+		return gd_cli_usage_error(
+		    cli, "scan", "bad --dll-path '%s': not a directory", dir);
 	dirs[(*n)++] = dir;
 	return 0;
 }
@@ -245,9 +286,13 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
-			if (*n_gpus >= MAX_GPUS || gd_bs_gpu_parse(optarg, &gpus[*n_gpus]))
-				return gd_cli_usage_error(cli, "scan", "bad --gpu '%s' "
-					"(gfx1010, gfx90a:xnack+, sm_90, 8.6)", optarg);
+			if (*n_gpus >= MAX_GPUS ||
+			    gd_bs_gpu_parse(optarg, &gpus[*n_gpus]))
+				return gd_cli_usage_error(
+				    cli, "scan",
+				    "bad --gpu '%s' "
+				    "(gfx1010, gfx90a:xnack+, sm_90, 8.6)",
+				    optarg);
 			if (!gpus[*n_gpus].amd)
 				nv_ceiling(&cli->ctx, &gpus[*n_gpus]);
 			(*n_gpus)++;
@@ -258,14 +303,17 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 			break;
 		case 'm':
 			if (gd_parse_u32(optarg, 10, &v) || !v)
-				return gd_cli_usage_error(cli, "scan", "bad --max-files '%s'", optarg);
+				return gd_cli_usage_error(
+				    cli, "scan", "bad --max-files '%s'",
+				    optarg);
 			o->max_files = v;
 			break;
 		case 'h':
 			help();
 			return -1;
 		default:
-			return gd_cli_usage_error(cli, "scan", "unknown option");
+			return gd_cli_usage_error(cli, "scan",
+						  "unknown option");
 		}
 	}
 	if (optind >= argc)
@@ -274,8 +322,9 @@ static int parse_args(struct gd_cli *cli, int argc, char **argv,
 		struct stat st;
 
 		if (stat(argv[i], &st) && errno == ENOENT)
-			return gd_cli_usage_error(cli, "scan", "%s: no such file or directory",
-						  argv[i]);
+			return gd_cli_usage_error(
+			    cli, "scan", "%s: no such file or directory",
+			    argv[i]);
 	}
 	return 0;
 }
@@ -288,7 +337,8 @@ int gd_cmd_scan(struct gd_cli *cli, int argc, char **argv)
 	gd_bs_files files = {0};
 	const char *dll_dirs[MAX_DLL_DIRS];
 	size_t n_gpus = 0, bad = 0, n_dll = 0;
-	int rc = parse_args(cli, argc, argv, gpus, &n_gpus, &o, dll_dirs, &n_dll);
+	int rc =
+	    parse_args(cli, argc, argv, gpus, &n_gpus, &o, dll_dirs, &n_dll);
 	json_t *doc, *arr;
 
 	if (rc < 0)

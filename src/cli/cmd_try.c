@@ -32,35 +32,54 @@ static void on_sigint(int sig)
 static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
 
 const struct gd_opt gd_opts_try[] = {
-	{"timeout", 't', 't', GD_ARG_REQUIRED, "S", "deadline per strategy in seconds (default 60)", NULL, NULL}, /* GD_TRY_DEFAULT_TIMEOUT */
-	{"expect", 'e', 'e', GD_ARG_REQUIRED, "REGEX", "success is this extended regex matching an output line\n(the child is stopped once it matches); default: exit 0", NULL, NULL},
-	{"save", 's', 's', GD_ARG_NONE, NULL, "save the first strategy that works as this GPU's profile\n('gpudoctor run CMD' applies it)", NULL, NULL},
-	{"save-as", 0, 'S', GD_ARG_REQUIRED, "NAME", "... as the named profile NAME instead ([A-Za-z0-9_.-],\nnot starting with '.'; 'gpudoctor run --profile NAME CMD')", NULL, NULL},
-	{"first", 'f', 'f', GD_ARG_NONE, NULL, "stop at the first strategy that works", NULL, NULL},
-	{"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE", "preload libgpudoctor-trace.so: a hang names the GPU call\neach stuck thread is in (MODE hang, the default); log:\n+ a call log with durations; rewrite: + pinned host\nallocations made non-coherent (see docs/trace.md)", trace_modes, NULL},
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"timeout", 't', 't', GD_ARG_REQUIRED, "S",
+     "deadline per strategy in seconds (default 60)", NULL,
+     NULL}, /* GD_TRY_DEFAULT_TIMEOUT */
+    {"expect", 'e', 'e', GD_ARG_REQUIRED, "REGEX",
+     "success is this extended regex matching an output line\n(the child is "
+     "stopped once it matches); default: exit 0",
+     NULL, NULL},
+    {"save", 's', 's', GD_ARG_NONE, NULL,
+     "save the first strategy that works as this GPU's profile\n('gpudoctor "
+     "run CMD' applies it)",
+     NULL, NULL},
+    {"save-as", 0, 'S', GD_ARG_REQUIRED, "NAME",
+     "... as the named profile NAME instead ([A-Za-z0-9_.-],\nnot starting "
+     "with '.'; 'gpudoctor run --profile NAME CMD')",
+     NULL, NULL},
+    {"first", 'f', 'f', GD_ARG_NONE, NULL,
+     "stop at the first strategy that works", NULL, NULL},
+    {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
+     "preload libgpudoctor-trace.so: a hang names the GPU call\neach stuck "
+     "thread is in (MODE hang, the default); log:\n+ a call log with "
+     "durations; rewrite: + pinned host\nallocations made non-coherent (see "
+     "docs/trace.md)",
+     trace_modes, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: gpudoctor try [--timeout S] [--expect REGEX] [--save | "
-		"--save-as NAME]\n"
-		"                     [--first] [[--] CMD ARGS...]\n\n"
-		"Run CMD (default: 'gpudoctor probe --quick') once per candidate "
-		"workaround\nstrategy for this machine's GPUs, each in its own "
-		"process group with a\ndeadline, and print the outcome of each: "
-		"ok, failed, crash or hang, with\nthe last output line (\"hung "
-		"after: graph_reserve: ...\"). Strategies that\nneed a kernel "
-		"parameter or firmware are listed as steps, never applied.\n"
-		"CMD starts at the first word that is not an option (or after "
-		"--).\n\n");
+	fprintf(
+	    f,
+	    "Usage: gpudoctor try [--timeout S] [--expect REGEX] [--save | "
+	    "--save-as NAME]\n"
+	    "                     [--first] [[--] CMD ARGS...]\n\n"
+	    "Run CMD (default: 'gpudoctor probe --quick') once per candidate "
+	    "workaround\nstrategy for this machine's GPUs, each in its own "
+	    "process group with a\ndeadline, and print the outcome of each: "
+	    "ok, failed, crash or hang, with\nthe last output line (\"hung "
+	    "after: graph_reserve: ...\"). Strategies that\nneed a kernel "
+	    "parameter or firmware are listed as steps, never applied.\n"
+	    "CMD starts at the first word that is not an option (or after "
+	    "--).\n\n");
 	gd_opts_help(f, gd_opts_try);
-	fprintf(f, "\nCtrl-C stops the running strategy (outcome \"interrupted\"), "
-		"prints what was\nfound so far, saves nothing and exits 130.\n\n"
-		"Exit status: 0 a strategy works, 1 none does, 3 error, 130 "
-		"interrupted.\n\n");
+	fprintf(
+	    f, "\nCtrl-C stops the running strategy (outcome \"interrupted\"), "
+	       "prints what was\nfound so far, saves nothing and exits 130.\n\n"
+	       "Exit status: 0 a strategy works, 1 none does, 3 error, 130 "
+	       "interrupted.\n\n");
 	gd_cli_common_help(f);
 }
 
@@ -88,8 +107,11 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 		switch (c) {
 		case 't':
 			if (parse_timeout(optarg, &t->timeout) < 0)
-				return gd_cli_usage_error(cli, "try", "bad "
-					"--timeout '%s' (seconds, > 0)", optarg);
+				return gd_cli_usage_error(
+				    cli, "try",
+				    "bad "
+				    "--timeout '%s' (seconds, > 0)",
+				    optarg);
 			break;
 		case 'e':
 			t->expect = optarg;
@@ -102,10 +124,13 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 			 * profile directory as NAME.profile, and `run
 			 * --profile NAME` finds it there. */
 			if (!gd_profile_name_valid(optarg))
-				return gd_cli_usage_error(cli, "try", "bad "
-					"--save-as '%s': a profile name is "
-					"letters, digits, '_', '-' and '.', "
-					"not starting with '.'", optarg);
+				return gd_cli_usage_error(
+				    cli, "try",
+				    "bad "
+				    "--save-as '%s': a profile name is "
+				    "letters, digits, '_', '-' and '.', "
+				    "not starting with '.'",
+				    optarg);
 			t->save = 1;
 			t->save_as = optarg;
 			break;
@@ -115,9 +140,11 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 		case 'T':
 			t->trace_mode = gd_trace_mode_parse(optarg);
 			if (t->trace_mode < 0)
-				return gd_cli_usage_error(cli, "try", "bad "
-					"--trace '%s' (hang, log, rewrite)",
-					optarg);
+				return gd_cli_usage_error(
+				    cli, "try",
+				    "bad "
+				    "--trace '%s' (hang, log, rewrite)",
+				    optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -150,8 +177,8 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		     struct gd_try_row *row)
 {
 	const char *last = res->phase[0] && res->outcome == GD_CHILD_HUNG
-				   ? res->phase
-				   : res->last_line;
+			       ? res->phase
+			       : res->last_line;
 
 	row->seconds = res->seconds;
 	row->exit_code = res->outcome == GD_CHILD_EXITED ? res->exit_code : -1;
@@ -173,7 +200,8 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
 		row->outcome = GD_TRY_CRASH;
 		gd_fmt(row->phase, sizeof row->phase, "SIG%s after: %s",
-		       sigabbrev_np(res->signo) ? sigabbrev_np(res->signo) : "?",
+		       sigabbrev_np(res->signo) ? sigabbrev_np(res->signo)
+						: "?",
 		       last[0] ? last : "(no output)");
 	} else if (res->outcome == GD_CHILD_NOSTART) {
 		row->outcome = GD_TRY_FAILED;
@@ -184,9 +212,10 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		gd_fmt(row->phase, sizeof row->phase, "exit %d%s%s",
 		       res->exit_code, last[0] ? ": " : "", last);
 		if (t->expect && !res->exit_code)
-			gd_fmt(row->phase, sizeof row->phase, "exit 0 without "
-			       "the expected text%s%s", last[0] ? "; last: " : "",
-			       last);
+			gd_fmt(row->phase, sizeof row->phase,
+			       "exit 0 without "
+			       "the expected text%s%s",
+			       last[0] ? "; last: " : "", last);
 	}
 	gd_sanitize(row->phase);
 	gd_sanitize(row->last_line);
@@ -205,9 +234,9 @@ static void on_deadline(void *arg, int pid)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	row->nstuck = (int)gd_trace_hang_report(
-		t->trace.map,
-		(uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
-		row->stuck, GD_TRACE_MAX_STUCK);
+	    t->trace.map,
+	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+	    row->stuck, GD_TRACE_MAX_STUCK);
 }
 
 /* Stopped by Ctrl-C: through spec.cancel, or killed or failed while the
@@ -303,9 +332,9 @@ static int run_all(struct gd_cli *cli, struct gd_try *t)
 			/* like run and env(1): 127 not found, 126 found but
 			 * not executable (a directory, no x bit, bad ELF) */
 			return t->nostart_errno == ENOENT ||
-					       t->nostart_errno == ENOTDIR
-				       ? -127
-				       : -126;
+				       t->nostart_errno == ENOTDIR
+				   ? -127
+				   : -126;
 		}
 		if (t->rows[k].outcome == GD_TRY_OK && t->first_ok < 0) {
 			t->first_ok = (int)k;
@@ -318,8 +347,8 @@ static int run_all(struct gd_cli *cli, struct gd_try *t)
 
 static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 {
-	if (t->expect && regcomp(&t->expect_re, t->expect,
-				 REG_EXTENDED | REG_NOSUB)) {
+	if (t->expect &&
+	    regcomp(&t->expect_re, t->expect, REG_EXTENDED | REG_NOSUB)) {
 		t->expect = NULL;
 		return gd_cli_usage_error(cli, "try", "bad --expect regex");
 	}
@@ -383,8 +412,9 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 	rc = gd_try_finish(cli, &t);
 	if (t.interrupted) {
 		fprintf(stderr, "gpudoctor try: interrupted by SIG%s\n",
-			sigabbrev_np(t.interrupted) ? sigabbrev_np(t.interrupted)
-						    : "?");
+			sigabbrev_np(t.interrupted)
+			    ? sigabbrev_np(t.interrupted)
+			    : "?");
 		rc = 128 + t.interrupted;
 	}
 out:

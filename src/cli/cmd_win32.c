@@ -7,18 +7,20 @@
 /* main.c's command table names the option tables; these commands take
  * none here. */
 const struct gd_opt gd_opts_probe[] = {
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 const struct gd_opt gd_opts_try[] = {
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static int not_yet(const char *cmd)
 {
-	fprintf(stderr, "gpudoctor: '%s' is not in the Windows build yet; "
-		"'check', 'list' and 'scan' are\n", cmd);
+	fprintf(stderr,
+		"gpudoctor: '%s' is not in the Windows build yet; "
+		"'check', 'list' and 'scan' are\n",
+		cmd);
 	return 3;
 }
 

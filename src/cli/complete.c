@@ -13,11 +13,11 @@
 #include "cli.h"
 
 struct comp {
-	const struct gd_cmd *cmd; /* NULL: none named (yet, or unknown) */
-	int named;                /* a command word was seen */
-	int help;                 /* "gpudoctor help ..." */
-	int operands;             /* words after the options (or after --) */
-	int after_dd;             /* after "--" */
+	const struct gd_cmd *cmd;  /* NULL: none named (yet, or unknown) */
+	int named;		   /* a command word was seen */
+	int help;		   /* "gpudoctor help ..." */
+	int operands;		   /* words after the options (or after --) */
+	int after_dd;		   /* after "--" */
 	const struct gd_opt *want; /* the previous word is this option,
 				    * without its value */
 };
@@ -62,7 +62,8 @@ static void walk(struct comp *c, int n, char **w)
 		const struct gd_opt *o;
 
 		c->want = NULL;
-		if (c->after_dd || (c->operands && c->cmd && c->cmd->own_argv)) {
+		if (c->after_dd ||
+		    (c->operands && c->cmd && c->cmd->own_argv)) {
 			c->operands++;
 			continue;
 		}
@@ -103,8 +104,8 @@ static void values(const struct gd_opt *o, const char *cur, const char *pre)
 
 	if (comma && o->value && !strcmp(o->value, "LIST") &&
 	    (size_t)(comma - cur) >= strlen(pre)) {
-		snprintf(list_pre, sizeof list_pre, "%.*s", (int)(comma - cur + 1),
-			 cur);
+		snprintf(list_pre, sizeof list_pre, "%.*s",
+			 (int)(comma - cur + 1), cur);
 		pre = list_pre;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -129,7 +130,8 @@ static void options(const struct comp *c, const char *cur)
 		if (eq_o && eq_o->arg != GD_ARG_NONE) {
 			char pre[64];
 
-			snprintf(pre, sizeof pre, "%.*s", (int)(eq - cur + 1), cur);
+			snprintf(pre, sizeof pre, "%.*s", (int)(eq - cur + 1),
+				 cur);
 			values(eq_o, cur, pre);
 		}
 		return;

@@ -20,13 +20,15 @@ const char *gd_guide_kb_date(const gd_kb *kb)
 
 static void fill_target(const json_t *t, struct gd_guide_target *g)
 {
-	const json_t *lx = member(t, "rocm_linux"), *win = member(t, "rocm_windows");
+	const json_t *lx = member(t, "rocm_linux"),
+		     *win = member(t, "rocm_windows");
 	const json_t *ov = member(t, "override");
 
 	memset(g, 0, sizeof *g);
 	g->gfx = gd_kb_str(t, "gfx");
 	g->family = gd_kb_str(t, "family");
-	g->product = gd_kb_str(json_array_get(member(t, "products"), 0), "name");
+	g->product =
+	    gd_kb_str(json_array_get(member(t, "products"), 0), "name");
 	g->linux_status = gd_kb_str(lx, "status");
 	g->linux_since = gd_kb_str(lx, "since");
 	g->linux_note = gd_kb_str(lx, "note");
@@ -38,7 +40,8 @@ static void fill_target(const json_t *t, struct gd_guide_target *g)
 	g->apu = json_is_true(member(t, "apu"));
 }
 
-size_t gd_guide_targets(const gd_kb *kb, struct gd_guide_target *out, size_t max)
+size_t gd_guide_targets(const gd_kb *kb, struct gd_guide_target *out,
+			size_t max)
 {
 	const json_t *ts = gd_kb_get(kb, "targets");
 	size_t n = 0;
@@ -48,10 +51,11 @@ size_t gd_guide_targets(const gd_kb *kb, struct gd_guide_target *out, size_t max
 	return n;
 }
 
-int gd_guide_target_advice(const gd_kb *kb, const char *gfx, const char *workload,
-			   struct gd_guide_advice *out)
+int gd_guide_target_advice(const gd_kb *kb, const char *gfx,
+			   const char *workload, struct gd_guide_advice *out)
 {
-	const json_t *a = member(member(gd_kb_target(kb, gfx), "advice"), workload);
+	const json_t *a =
+	    member(member(gd_kb_target(kb, gfx), "advice"), workload);
 
 	if (!a)
 		return -1;
@@ -62,10 +66,11 @@ int gd_guide_target_advice(const gd_kb *kb, const char *gfx, const char *workloa
 	return 0;
 }
 
-int gd_guide_workload(const gd_kb *kb, const char *workload, const char *backend,
-		      struct gd_guide_howto *out)
+int gd_guide_workload(const gd_kb *kb, const char *workload,
+		      const char *backend, struct gd_guide_howto *out)
 {
-	const json_t *w = member(member(gd_kb_get(kb, "workloads"), workload), backend);
+	const json_t *w =
+	    member(member(gd_kb_get(kb, "workloads"), workload), backend);
 
 	if (!w)
 		return -1;
@@ -76,7 +81,8 @@ int gd_guide_workload(const gd_kb *kb, const char *workload, const char *backend
 
 size_t gd_guide_nvidia_ccs(const gd_kb *kb, struct gd_guide_cc *out, size_t max)
 {
-	const json_t *a = member(gd_kb_get(kb, "nvidia"), "compute_capabilities");
+	const json_t *a =
+	    member(gd_kb_get(kb, "nvidia"), "compute_capabilities");
 	size_t n = 0;
 
 	for (size_t i = 0; i < json_array_size(a) && n < max; i++, n++) {

@@ -33,16 +33,18 @@ struct gd_guide_driver {
 };
 
 const char *gd_guide_kb_date(const gd_kb *kb);
-size_t gd_guide_targets(const gd_kb *kb, struct gd_guide_target *out, size_t max);
+size_t gd_guide_targets(const gd_kb *kb, struct gd_guide_target *out,
+			size_t max);
 /* A target's own advice for a workload ("ctranslate2", "pytorch",
  * "llama.cpp"); 0, or -1 when there is none. */
-int gd_guide_target_advice(const gd_kb *kb, const char *gfx, const char *workload,
-			   struct gd_guide_advice *out);
+int gd_guide_target_advice(const gd_kb *kb, const char *gfx,
+			   const char *workload, struct gd_guide_advice *out);
 /* How a workload is installed for a backend ("cuda", "rocm", "vulkan",
  * "cpu"); 0, or -1 when the kb has nothing. */
-int gd_guide_workload(const gd_kb *kb, const char *workload, const char *backend,
-		      struct gd_guide_howto *out);
-size_t gd_guide_nvidia_ccs(const gd_kb *kb, struct gd_guide_cc *out, size_t max);
+int gd_guide_workload(const gd_kb *kb, const char *workload,
+		      const char *backend, struct gd_guide_howto *out);
+size_t gd_guide_nvidia_ccs(const gd_kb *kb, struct gd_guide_cc *out,
+			   size_t max);
 size_t gd_guide_cuda_drivers(const gd_kb *kb, struct gd_guide_driver *out,
 			     size_t max);
 

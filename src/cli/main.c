@@ -12,23 +12,49 @@
 /* One explicit table (STYLE.md habit 1); hidden rows are re-exec'd children
  * and the completion helper. */
 const struct gd_cmd gd_commands[] = {
-	{"check", gd_cmd_check, "find GPUs, runtimes and frameworks; verdict and next steps per GPU (default)", 0, gd_opts_check, NULL, 0},
-	{"list", gd_cmd_list, "list GPUs from sysfs, in milliseconds", 0, gd_opts_list, NULL, 0},
-	{"probe", gd_cmd_probe, "run the op matrix per backend in supervised children", 0, gd_opts_probe, NULL, 0},
-	{"scan", gd_cmd_scan, "GPU targets and runtime needs of binaries, libraries, wheels", 0, gd_opts_scan, "PATH...", 0},
-	{"run", gd_cmd_run, "run a command with this GPU's workaround profile", 0, gd_opts_run, "CMD [ARGS...]", 1},
-	{"try", gd_cmd_try, "try each candidate workaround strategy, keep the first that works", 0, gd_opts_try, "CMD [ARGS...]", 1},
-	{"env", gd_cmd_env, "print the profile as shell lines to eval", 0, gd_opts_env, NULL, 0},
-	{"explain", gd_cmd_explain, "match an error log against known failure signatures", 0, gd_opts_explain, "[LOG|-]", 0},
-	{"report", gd_cmd_report, "Markdown (or JSON) report to paste into a bug report", 0, gd_opts_report, NULL, 0},
-	{"gather", gd_cmd_gather, "capture the files discovery reads into a .tar.gz", 0, gd_opts_gather, "FILE.tar.gz", 0},
-	{"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0, gd_opts_kb, "[TARGET]", 0},
-	{"guide", gd_cmd_guide, "GPU setup guide per vendor, from the knowledge base", 0, gd_opts_guide, NULL, 0},
-	{"nfd", gd_cmd_nfd, "Node Feature Discovery labels (features.d file)", 0, gd_opts_nfd, NULL, 0},
-	{"metrics", gd_cmd_metrics, "the verdicts as Prometheus metrics (node exporter textfile)", 0, gd_opts_metrics, NULL, 0},
-	{"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1, NULL, NULL, 0},
-	{"__complete", gd_cmd_complete, "internal: shell completion (completion/)", 1, NULL, NULL, 1},
-	{NULL, NULL, NULL, 0, NULL, NULL, 0},
+    {"check", gd_cmd_check,
+     "find GPUs, runtimes and frameworks; verdict and next steps per GPU "
+     "(default)",
+     0, gd_opts_check, NULL, 0},
+    {"list", gd_cmd_list, "list GPUs from sysfs, in milliseconds", 0,
+     gd_opts_list, NULL, 0},
+    {"probe", gd_cmd_probe,
+     "run the op matrix per backend in supervised children", 0, gd_opts_probe,
+     NULL, 0},
+    {"scan", gd_cmd_scan,
+     "GPU targets and runtime needs of binaries, libraries, wheels", 0,
+     gd_opts_scan, "PATH...", 0},
+    {"run", gd_cmd_run, "run a command with this GPU's workaround profile", 0,
+     gd_opts_run, "CMD [ARGS...]", 1},
+    {"try", gd_cmd_try,
+     "try each candidate workaround strategy, keep the first that works", 0,
+     gd_opts_try, "CMD [ARGS...]", 1},
+    {"env", gd_cmd_env, "print the profile as shell lines to eval", 0,
+     gd_opts_env, NULL, 0},
+    {"explain", gd_cmd_explain,
+     "match an error log against known failure signatures", 0, gd_opts_explain,
+     "[LOG|-]", 0},
+    {"report", gd_cmd_report,
+     "Markdown (or JSON) report to paste into a bug report", 0, gd_opts_report,
+     NULL, 0},
+    {"gather", gd_cmd_gather,
+     "capture the files discovery reads into a .tar.gz", 0, gd_opts_gather,
+     "FILE.tar.gz", 0},
+    {"kb", gd_cmd_kb, "what the knowledge base knows about a GPU target", 0,
+     gd_opts_kb, "[TARGET]", 0},
+    {"guide", gd_cmd_guide,
+     "GPU setup guide per vendor, from the knowledge base", 0, gd_opts_guide,
+     NULL, 0},
+    {"nfd", gd_cmd_nfd, "Node Feature Discovery labels (features.d file)", 0,
+     gd_opts_nfd, NULL, 0},
+    {"metrics", gd_cmd_metrics,
+     "the verdicts as Prometheus metrics (node exporter textfile)", 0,
+     gd_opts_metrics, NULL, 0},
+    {"__probe-child", gd_cmd_probe_child, "internal: one supervised probe", 1,
+     NULL, NULL, 0},
+    {"__complete", gd_cmd_complete, "internal: shell completion (completion/)",
+     1, NULL, NULL, 1},
+    {NULL, NULL, NULL, 0, NULL, NULL, 0},
 };
 
 enum { OPT_ROOT = 1, OPT_JSON, OPT_KB, OPT_COLOR, OPT_NO_COLOR };
@@ -36,20 +62,31 @@ static const char *const color_values[] = {"always", "never", "auto", NULL};
 
 /* Options every command takes, before or after the command's name. */
 const struct gd_opt gd_opts_global[] = {
-	{"root", 0, OPT_ROOT, GD_ARG_REQUIRED, "DIR", "read the machine under DIR (a captured tree);\ndefault $GPUDOCTOR_ROOT, else /", NULL, NULL},
-	{"json", 0, OPT_JSON, GD_ARG_NONE, NULL, "machine-readable output (schema in docs/json.md)", NULL, NULL},
-	{"kb", 0, OPT_KB, GD_ARG_REQUIRED, "FILE", "use this knowledge-base file instead of the built-in one", NULL, NULL},
-	{"color", 0, OPT_COLOR, GD_ARG_OPTIONAL, "WHEN", "always, never or auto (default; NO_COLOR is honoured);\n--color alone is always", color_values, NULL},
-	{"no-color", 0, OPT_NO_COLOR, GD_ARG_NONE, NULL, "same as --color=never", NULL, NULL},
-	{"no-colour", 0, OPT_NO_COLOR, GD_ARG_NONE, NULL, NULL, NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"root", 0, OPT_ROOT, GD_ARG_REQUIRED, "DIR",
+     "read the machine under DIR (a captured tree);\ndefault $GPUDOCTOR_ROOT, "
+     "else /",
+     NULL, NULL},
+    {"json", 0, OPT_JSON, GD_ARG_NONE, NULL,
+     "machine-readable output (schema in docs/json.md)", NULL, NULL},
+    {"kb", 0, OPT_KB, GD_ARG_REQUIRED, "FILE",
+     "use this knowledge-base file instead of the built-in one", NULL, NULL},
+    {"color", 0, OPT_COLOR, GD_ARG_OPTIONAL, "WHEN",
+     "always, never or auto (default; NO_COLOR is honoured);\n--color alone is "
+     "always",
+     color_values, NULL},
+    {"no-color", 0, OPT_NO_COLOR, GD_ARG_NONE, NULL, "same as --color=never",
+     NULL, NULL},
+    {"no-colour", 0, OPT_NO_COLOR, GD_ARG_NONE, NULL, NULL, NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 /* gpudoctor's own, before any command (pick_command reads them). */
 const struct gd_opt gd_opts_top[] = {
-	{"help", 'h', 'h', GD_ARG_NONE, NULL, "this help ('gpudoctor COMMAND --help': a command's own)", NULL, NULL},
-	{"version", 'V', 'V', GD_ARG_NONE, NULL, "version of gpudoctor and of its knowledge base", NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"help", 'h', 'h', GD_ARG_NONE, NULL,
+     "this help ('gpudoctor COMMAND --help': a command's own)", NULL, NULL},
+    {"version", 'V', 'V', GD_ARG_NONE, NULL,
+     "version of gpudoctor and of its knowledge base", NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 const struct gd_cmd *gd_cli_find(const char *name)
@@ -62,9 +99,10 @@ const struct gd_cmd *gd_cli_find(const char *name)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: gpudoctor [OPTIONS] [COMMAND] [COMMAND OPTIONS]\n\n"
-		   "Tells why GPU acceleration for ML work does or doesn't work "
-		   "on this machine,\nand what to do next.\n\nCommands:\n");
+	fprintf(f,
+		"Usage: gpudoctor [OPTIONS] [COMMAND] [COMMAND OPTIONS]\n\n"
+		"Tells why GPU acceleration for ML work does or doesn't work "
+		"on this machine,\nand what to do next.\n\nCommands:\n");
 	for (const struct gd_cmd *c = gd_commands; c->name; c++)
 		if (!c->hidden)
 			fprintf(f, "  %-9s %s\n", c->name, c->summary);
@@ -117,8 +155,8 @@ static int global_opt(struct gd_cli *cli, const struct gd_opt *o, int argc,
 		break;
 	case OPT_COLOR:
 		g->color_mode = !v || !strcmp(v, "always") ? 1
-				: !strcmp(v, "never")       ? 0
-							    : -1;
+				: !strcmp(v, "never")	   ? 0
+							   : -1;
 		break;
 	default:
 		g->color_mode = 0;
@@ -195,7 +233,8 @@ static int installed_newer(const char *path, const char *builtin_date)
 	fclose(f);
 	head[n] = '\0';
 	p = strstr(head, "\"kb_date\"");
-	if (!p || !builtin_date || sscanf(p, "\"kb_date\" : \"%31[^\"]\"", date) != 1)
+	if (!p || !builtin_date ||
+	    sscanf(p, "\"kb_date\" : \"%31[^\"]\"", date) != 1)
 		return 0;
 	return strcmp(date, builtin_date) > 0;
 }
@@ -213,16 +252,17 @@ static void load_kb(struct gd_cli *cli)
 
 	cli->ctx.kb = gd_kb_load_embedded();
 #ifdef GD_KB_INSTALLED
-	if (!path && installed_newer(GD_KB_INSTALLED,
-					 gd_kb_date(cli->ctx.kb)))
+	if (!path && installed_newer(GD_KB_INSTALLED, gd_kb_date(cli->ctx.kb)))
 		path = GD_KB_INSTALLED;
 #endif
 	if (!path)
 		return;
 	kb = gd_kb_load_file(path, err, sizeof err);
 	if (!kb) {
-		fprintf(stderr, "gpudoctor: %s; using the built-in knowledge "
-				"base\n", err);
+		fprintf(stderr,
+			"gpudoctor: %s; using the built-in knowledge "
+			"base\n",
+			err);
 		return;
 	}
 	gd_kb_free(cli->ctx.kb);
@@ -240,7 +280,8 @@ static const struct gd_cmd *pick_command(int argc, char **argv, int *cmd_argc,
 	*rc = GD_EXIT_OK;
 	*cmd_argc = argc - 1;
 	*cmd_argv = argv + 1;
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
 		return NULL;
 	}
@@ -261,8 +302,10 @@ static const struct gd_cmd *pick_command(int argc, char **argv, int *cmd_argc,
 	}
 	cmd = gd_cli_find(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "gpudoctor: unknown command '%s' "
-				"(see 'gpudoctor --help')\n", argv[1]);
+		fprintf(stderr,
+			"gpudoctor: unknown command '%s' "
+			"(see 'gpudoctor --help')\n",
+			argv[1]);
 		*rc = GD_EXIT_ERROR;
 	}
 	return cmd;
@@ -294,15 +337,18 @@ static int cli_setup(struct gd_cli *cli, const char *root, int color_mode)
 		const char *env_root = getenv("GPUDOCTOR_ROOT");
 
 		fprintf(stderr, "gpudoctor: cannot use root '%s': %s\n",
-			root ? root : env_root && *env_root ? env_root : "/",
+			root			? root
+			: env_root && *env_root ? env_root
+						: "/",
 			strerror(-rc));
 		return -1;
 	}
 	/* the user's terminal settings, even when judging a captured machine */
 	nc = gd_ctx_live_getenv(&cli->ctx, "NO_COLOR");
 	term = gd_ctx_live_getenv(&cli->ctx, "TERM");
-	cli->color = color_mode >= 0 ? color_mode
-		     : cli->tty && !(nc && *nc) && !gd_streq(term, "dumb");
+	cli->color = color_mode >= 0
+			 ? color_mode
+			 : cli->tty && !(nc && *nc) && !gd_streq(term, "dumb");
 	gd_plat_self_exe(cli->ctx.self_exe, sizeof cli->ctx.self_exe);
 	load_kb(cli);
 	return 0;
@@ -325,7 +371,8 @@ int main(int argc, char **argv)
 	argc = take_globals(&cli, argc, argv, &g);
 	if (argc < 0)
 		return GD_EXIT_ERROR;
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
 		return print_version(&cli);
 	cmd = pick_command(argc, argv, &cmd_argc, &cmd_argv, help_argv, &rc);
 	if (!cmd)
@@ -334,7 +381,8 @@ int main(int argc, char **argv)
 		gd_ctx_free(&cli.ctx);
 		return GD_EXIT_ERROR;
 	}
-	optind = 0; /* each command runs its own getopt_long from a clean state */
+	optind =
+	    0; /* each command runs its own getopt_long from a clean state */
 	opterr = 0; /* one message, ours (gd_cli_usage_error), not two */
 	cli.argc = cmd_argc;
 	cli.argv = cmd_argv;

@@ -28,8 +28,7 @@ void gd_opts_build(struct gd_getopt *g, const struct gd_opt *t,
 }
 
 /* "  -p, --profile NAME", "      --save-as NAME", "  --color[=WHEN]" */
-static void left_text(const struct gd_opt *o, int shorts, char *buf,
-		      size_t cap)
+static void left_text(const struct gd_opt *o, int shorts, char *buf, size_t cap)
 {
 	char sh[8] = "";
 	const char *val = o->arg == GD_ARG_NONE ? "" : o->value;
@@ -39,8 +38,10 @@ static void left_text(const struct gd_opt *o, int shorts, char *buf,
 	else if (shorts)
 		snprintf(sh, sizeof sh, "    ");
 	snprintf(buf, cap, "  %s--%s%s%s%s", sh, o->name,
-		 o->arg == GD_ARG_OPTIONAL ? "[=" : *val ? " " : "", val,
-		 o->arg == GD_ARG_OPTIONAL ? "]" : "");
+		 o->arg == GD_ARG_OPTIONAL ? "[="
+		 : *val			   ? " "
+					   : "",
+		 val, o->arg == GD_ARG_OPTIONAL ? "]" : "");
 }
 
 void gd_opts_help(FILE *f, const struct gd_opt *t)
@@ -67,7 +68,8 @@ void gd_opts_help(FILE *f, const struct gd_opt *t)
 		left_text(o, shorts, left, sizeof left);
 		fprintf(f, "%-*s  ", (int)col, left);
 		while ((nl = strchr(h, '\n'))) {
-			fprintf(f, "%.*s\n%*s", (int)(nl - h), h, (int)col + 2, "");
+			fprintf(f, "%.*s\n%*s", (int)(nl - h), h, (int)col + 2,
+				"");
 			h = nl + 1;
 		}
 		fprintf(f, "%s\n", h);
@@ -124,6 +126,8 @@ void gd_opts_values_text(const struct gd_opt *o, char *buf, size_t cap)
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && len < cap; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s%s",
-					!i ? "" : i + 1 < n ? ", " : " or ",
+					!i	    ? ""
+					: i + 1 < n ? ", "
+						    : " or ",
 					vals[i]);
 }

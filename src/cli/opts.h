@@ -10,13 +10,13 @@
 enum gd_arg { GD_ARG_NONE, GD_ARG_REQUIRED, GD_ARG_OPTIONAL };
 
 struct gd_opt {
-	const char *name;          /* long name, without "--" */
-	char short_name;           /* 0: long only */
-	int id;                    /* what getopt_long returns for it */
+	const char *name; /* long name, without "--" */
+	char short_name;  /* 0: long only */
+	int id;		  /* what getopt_long returns for it */
 	enum gd_arg arg;
-	const char *value;         /* placeholder in help: "FILE", "S"; FILE,
+	const char *value;	   /* placeholder in help: "FILE", "S"; FILE,
 				    * PATH, LOG complete file names, DIR folders */
-	const char *help;          /* NULL: not in --help (an alias) */
+	const char *help;	   /* NULL: not in --help (an alias) */
 	const char *const *values; /* the values it takes (NULL-terminated),
 				    * for completion and checks; NULL: any */
 	/* values known only at run time (the probe backends): fills out[]

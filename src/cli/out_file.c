@@ -32,11 +32,13 @@ int gd_out_write_atomic(const char *dir, const char *name, const char *data,
 
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", dir, name,
 			     (long)getpid()) >= sizeof tmp ||
-	    (size_t)snprintf(dst, sizeof dst, "%s/%s", dir, name) >= sizeof dst) {
+	    (size_t)snprintf(dst, sizeof dst, "%s/%s", dir, name) >=
+		sizeof dst) {
 		snprintf(err, errlen, "%s: path too long", dir);
 		return -ENAMETOOLONG;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
 	if (fd < 0) {
 		e = errno;
 		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(e));
@@ -44,7 +46,8 @@ int gd_out_write_atomic(const char *dir, const char *name, const char *data,
 	}
 	/* 0644 whatever the umask: a 0600 file makes the series vanish when
 	 * node_exporter runs as another user */
-	if (fchmod(fd, 0644) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (fchmod(fd, 0644) < 0 || write_all(fd, data, len) < 0 ||
+	    fsync(fd) < 0) {
 		e = errno ? errno : EIO;
 		close(fd);
 		unlink(tmp);

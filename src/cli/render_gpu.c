@@ -103,8 +103,8 @@ static json_t *node_json(const struct gd_kfd_node *n)
 	else
 		put_unknown(o, "gfx_target_version",
 			    "no gfx_target_version key (old kernel)");
-	put_str_or(o, "gfx", n->gfx, n->why[0] ? n->why
-						: "no gfx_target_version");
+	put_str_or(o, "gfx", n->gfx,
+		   n->why[0] ? n->why : "no gfx_target_version");
 	put_str_or(o, "bdf", n->bdf, "no location_id");
 	put_num(o, "cu_count", &n->cu_count);
 	put_num(o, "simd_count", &n->simd_count);
@@ -121,7 +121,8 @@ static json_t *node_json(const struct gd_kfd_node *n)
 	put_num(o, "gpu_id", &n->gpu_id);
 	/* u64 ids as strings: JSON readers lose precision past 2^53 */
 	if (gd_known(&n->unique_id)) {
-		gd_fmt(buf, sizeof buf, "%llu", (unsigned long long)n->unique_id.v);
+		gd_fmt(buf, sizeof buf, "%llu",
+		       (unsigned long long)n->unique_id.v);
 		json_object_set_new(o, "unique_id", gd_json_str(buf));
 	} else {
 		put_unknown(o, "unique_id", n->unique_id.why);
@@ -142,8 +143,8 @@ static json_t *access_json(const struct gd_access *a)
 	json_object_set_new(o, "missing_group",
 			    a->missing_group[0] ? gd_json_str(a->missing_group)
 						: json_null());
-	json_object_set_new(o, "fix", a->fix[0] ? gd_json_str(a->fix)
-						: json_null());
+	json_object_set_new(o, "fix",
+			    a->fix[0] ? gd_json_str(a->fix) : json_null());
 	json_object_set_new(o, "in_container", json_boolean(a->in_container));
 	if (a->container_flags[0])
 		json_object_set_new(o, "container_flags",
@@ -158,7 +159,8 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 
 	put_str_or(o, "gfx", g->gfx, g->gfx_why);
 	if (g->gfx[0])
-		json_object_set_new(o, "gfx_source", gd_json_str(g->gfx_source));
+		json_object_set_new(o, "gfx_source",
+				    gd_json_str(g->gfx_source));
 	put_str_or(o, "gfx_effective", g->gfx_effective,
 		   g->ovr.var[0] && !g->ovr.valid ? g->ovr.why : g->gfx_why);
 	if (g->ovr.var[0]) {
@@ -166,10 +168,12 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 		json_object_set_new(ovr, "var", gd_json_str(g->ovr.var));
 		json_object_set_new(ovr, "value", gd_json_str(g->ovr.value));
 		json_object_set_new(ovr, "valid", json_boolean(g->ovr.valid));
-		json_object_set_new(ovr, "gfx", g->ovr.gfx[0]
-					? gd_json_str(g->ovr.gfx) : json_null());
+		json_object_set_new(ovr, "gfx",
+				    g->ovr.gfx[0] ? gd_json_str(g->ovr.gfx)
+						  : json_null());
 		if (g->ovr.why[0])
-			json_object_set_new(ovr, "why", gd_json_str(g->ovr.why));
+			json_object_set_new(ovr, "why",
+					    gd_json_str(g->ovr.why));
 		json_object_set_new(o, "override", ovr);
 	} else {
 		json_object_set_new(o, "override", json_null());
@@ -177,8 +181,8 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	for (size_t i = 0; i < g->n_kfd_nodes; i++)
 		json_array_append_new(nodes, node_json(&g->kfd_nodes[i]));
 	json_object_set_new(o, "kfd_nodes", nodes);
-	json_object_set_new(o, "partitions", json_integer(
-					     (json_int_t)g->n_kfd_nodes));
+	json_object_set_new(o, "partitions",
+			    json_integer((json_int_t)g->n_kfd_nodes));
 	put_num(o, "cu_count", &g->cu_count);
 	put_num(o, "vram_bytes", &g->vram_total);
 	if (gd_known(&g->vram_total))
@@ -211,14 +215,18 @@ static void nvidia_json(json_t *o, const struct gd_gpu *g)
 	put_text(nv, "model", &g->nv.model);
 	put_text(nv, "uuid", &g->nv.uuid);
 	put_text(nv, "vbios", &g->nv.vbios);
-	put_str_or(nv, "sm", g->nv.sm, "the knowledge base has no entry "
-				       "for this PCI id or chip name");
+	put_str_or(nv, "sm", g->nv.sm,
+		   "the knowledge base has no entry "
+		   "for this PCI id or chip name");
 	if (g->nv.sm[0])
 		json_object_set_new(nv, "sm_source", gd_json_str(g->nv.sm_src));
-	put_str_or(nv, "arch", g->nv.arch, "chip name not in the "
-					   "knowledge base");
-	json_object_set_new(nv, "last_driver_branch", g->nv.last_driver[0]
-			    ? gd_json_str(g->nv.last_driver) : json_null());
+	put_str_or(nv, "arch", g->nv.arch,
+		   "chip name not in the "
+		   "knowledge base");
+	json_object_set_new(nv, "last_driver_branch",
+			    g->nv.last_driver[0]
+				? gd_json_str(g->nv.last_driver)
+				: json_null());
 	json_object_set_new(o, "nvidia", nv);
 }
 
@@ -236,8 +244,8 @@ static const struct gd_vendor_render {
 	void (*text)(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		     int verbose);
 } renders[] = {
-	{GD_VENDOR_AMD, amd_json, amd_text},
-	{GD_VENDOR_NVIDIA, nvidia_json, nvidia_text},
+    {GD_VENDOR_AMD, amd_json, amd_text},
+    {GD_VENDOR_NVIDIA, nvidia_json, nvidia_text},
 };
 
 static const struct gd_vendor_render *vendor_render(enum gd_vendor v)
@@ -252,19 +260,22 @@ json_t *gd_render_gpu_json(const struct gd_gpu *g)
 {
 	json_t *o = json_object(), *vis;
 
-	json_object_set_new(o, "vendor", gd_json_str(gd_vendor_name(g->vendor)));
+	json_object_set_new(o, "vendor",
+			    gd_json_str(gd_vendor_name(g->vendor)));
 	put_text(o, "name", &g->name);
 	if (gd_known(&g->name))
 		json_object_set_new(o, "name_source", gd_json_str(g->name.src));
 	json_object_set_new(o, "pci", pci_json(g));
 	json_object_set_new(o, "integrated", json_boolean(g->integrated));
-	json_object_set_new(o, "integrated_why", gd_json_str(g->integrated_why));
+	json_object_set_new(o, "integrated_why",
+			    gd_json_str(g->integrated_why));
 	if (vendor_render(g->vendor))
 		vendor_render(g->vendor)->json(o, g);
 	vis = json_object();
 	json_object_set_new(vis, "hidden", json_boolean(g->hidden));
-	json_object_set_new(vis, "note", g->visible_note[0]
-				? gd_json_str(g->visible_note) : json_null());
+	json_object_set_new(vis, "note",
+			    g->visible_note[0] ? gd_json_str(g->visible_note)
+					       : json_null());
 	json_object_set_new(o, "visibility", vis);
 	return o;
 }
@@ -307,7 +318,8 @@ static void mem_text(FILE *f, const struct gd_gpu *g)
 	buf[0] = '\0';
 	if (gd_known(&g->shared_mem)) {
 		gd_render_bytes(g->shared_mem.v, b2, sizeof b2);
-		gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2, g->shared_src);
+		gd_fmt(buf, sizeof buf, "%s system memory (%s)", b2,
+		       g->shared_src);
 	}
 	line_fact(f, "shared memory", buf, g->shared_mem.why);
 }
@@ -319,8 +331,9 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 
 	line_fact(f, "gfx target", g->gfx, g->gfx_why);
 	if (g->ovr.var[0])
-		fprintf(f, "  %-14s %s=%s -> %s%s%s%s\n", "override", g->ovr.var,
-			g->ovr.value, g->ovr.valid ? g->ovr.gfx : "",
+		fprintf(f, "  %-14s %s=%s -> %s%s%s%s\n", "override",
+			g->ovr.var, g->ovr.value,
+			g->ovr.valid ? g->ovr.gfx : "",
 			g->ovr.valid ? "" : gd_c_red(cli),
 			g->ovr.why[0] ? g->ovr.why : "", gd_c_off(cli));
 	if (gd_known(&g->cu_count))
@@ -335,12 +348,14 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		size_t o = 0;
 
 		buf[0] = '\0';
-		for (size_t i = 0; i < g->n_kfd_nodes && o + 8 < sizeof buf; i++)
+		for (size_t i = 0; i < g->n_kfd_nodes && o + 8 < sizeof buf;
+		     i++)
 			o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%u",
 					      i ? "," : "", g->kfd_nodes[i].id);
 		fprintf(f, "  %-14s %s\n", "KFD node ids", buf);
 	}
-	line_fact(f, "/dev/kfd", gd_known(&g->access.kfd) ? g->access.kfd.v : "",
+	line_fact(f, "/dev/kfd",
+		  gd_known(&g->access.kfd) ? g->access.kfd.v : "",
 		  g->access.kfd.why);
 	line_fact(f, "render node",
 		  gd_known(&g->access.render) ? g->access.render.v : "",
@@ -352,9 +367,10 @@ static void amd_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		for (size_t i = 0; i < g->n_kfd_nodes; i++) {
 			const struct gd_kfd_node *n = &g->kfd_nodes[i];
 
-			fprintf(f, "  node %-9u %s gfx_target_version %u fw %llu "
-				   "sdma_fw %llu\n", n->id, n->bdf,
-				n->gfx_target_version,
+			fprintf(f,
+				"  node %-9u %s gfx_target_version %u fw %llu "
+				"sdma_fw %llu\n",
+				n->id, n->bdf, n->gfx_target_version,
 				(unsigned long long)n->fw_version.v,
 				(unsigned long long)n->sdma_fw_version.v);
 		}
@@ -400,16 +416,22 @@ static json_t *kernel_json(const struct gd_machine *m)
 	json_t *k = json_object();
 	const struct gd_kernel_info *ki = &m->kernel;
 
-	json_object_set_new(k, "release", gd_known(&ki->release)
-				? gd_json_str(ki->release.v) : json_null());
-	json_object_set_new(k, "amdgpu_loaded", json_boolean(ki->amdgpu_loaded));
-	json_object_set_new(k, "amdgpu_version", gd_known(&ki->amdgpu_version)
-				? gd_json_str(ki->amdgpu_version.v) : json_null());
+	json_object_set_new(k, "release",
+			    gd_known(&ki->release) ? gd_json_str(ki->release.v)
+						   : json_null());
+	json_object_set_new(k, "amdgpu_loaded",
+			    json_boolean(ki->amdgpu_loaded));
+	json_object_set_new(k, "amdgpu_version",
+			    gd_known(&ki->amdgpu_version)
+				? gd_json_str(ki->amdgpu_version.v)
+				: json_null());
 	json_object_set_new(k, "kfd_present", json_boolean(ki->kfd_present));
 	json_object_set_new(k, "kfd_nodes_total",
 			    json_integer(m->kfd_nodes_total));
-	json_object_set_new(k, "nvidia_driver", gd_known(&ki->nvidia_driver)
-				? gd_json_str(ki->nvidia_driver.v) : json_null());
+	json_object_set_new(k, "nvidia_driver",
+			    gd_known(&ki->nvidia_driver)
+				? gd_json_str(ki->nvidia_driver.v)
+				: json_null());
 	return k;
 }
 
@@ -418,7 +440,8 @@ void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
 	json_t *arr = json_array();
 
 	for (size_t i = 0; i < m->n_gpus; i++) {
-		json_t *g = json_object(), *body = gd_render_gpu_json(&m->gpus[i]);
+		json_t *g = json_object(),
+		       *body = gd_render_gpu_json(&m->gpus[i]);
 
 		/* index first, then the shared GPU object's members */
 		json_object_set_new(g, "index", json_integer((json_int_t)i));
@@ -444,10 +467,14 @@ void gd_render_machine_json(json_t *doc, const struct gd_machine *m)
 		json_object_set_new(doc, "not_gpus", ng);
 	}
 	if (!m->n_gpus)
-		json_object_set_new(doc, "no_gpu_why", gd_json_str(
-			m->pci_why[0] ? m->pci_why
-				      : "no display or accelerator PCI device"));
+		json_object_set_new(
+		    doc, "no_gpu_why",
+		    gd_json_str(m->pci_why[0]
+				    ? m->pci_why
+				    : "no display or accelerator PCI device"));
 	json_object_set_new(doc, "kernel", kernel_json(m));
-	json_object_set_new(doc, "visible_devices", m->visible_summary[0]
-				? gd_json_str(m->visible_summary) : json_null());
+	json_object_set_new(doc, "visible_devices",
+			    m->visible_summary[0]
+				? gd_json_str(m->visible_summary)
+				: json_null());
 }

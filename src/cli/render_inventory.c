@@ -59,8 +59,9 @@ static json_t *libs_json(const struct gd_lib *l, size_t n)
 		json_object_set_new(o, "name", gd_json_str(l[i].name));
 		json_object_set_new(o, "path", gd_json_str(l[i].path));
 		json_object_set_new(o, "version", str_or_null(l[i].version));
-		json_object_set_new(o, "so_major", l[i].so_major ?
-				    json_integer(l[i].so_major) : json_null());
+		json_object_set_new(o, "so_major",
+				    l[i].so_major ? json_integer(l[i].so_major)
+						  : json_null());
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -80,15 +81,19 @@ static json_t *rocblas_json(const struct gd_rocblas_dir *d, int standalone)
 		json_t *x = json_object();
 		char name[32];
 
-		gd_fmt(name, sizeof name, "%s%s%s", t->gfx, t->xnack[0] ?
-		       ":xnack" : "", t->xnack);
+		gd_fmt(name, sizeof name, "%s%s%s", t->gfx,
+		       t->xnack[0] ? ":xnack" : "", t->xnack);
 		json_object_set_new(x, "target", gd_json_str(name));
 		json_object_set_new(x, "gfx", gd_json_str(t->gfx));
 		json_object_set_new(x, "xnack", str_or_null(t->xnack));
-		json_object_set_new(x, "kind", gd_json_str(gd_rocblas_kind_name(t->kind)));
-		json_object_set_new(x, "tensile_catalog", json_boolean(t->tensile_catalog));
-		json_object_set_new(x, "tensile_code", json_boolean(t->tensile_code));
-		json_object_set_new(x, "fallback_kernels", json_boolean(t->fallback_kernels));
+		json_object_set_new(x, "kind",
+				    gd_json_str(gd_rocblas_kind_name(t->kind)));
+		json_object_set_new(x, "tensile_catalog",
+				    json_boolean(t->tensile_catalog));
+		json_object_set_new(x, "tensile_code",
+				    json_boolean(t->tensile_code));
+		json_object_set_new(x, "fallback_kernels",
+				    json_boolean(t->fallback_kernels));
 		json_object_set_new(x, "note", str_or_null(t->note));
 		json_array_append_new(ts, x);
 	}
@@ -108,7 +113,8 @@ static int rocblas_owner(const struct gd_inventory *inv,
 		if (!strncmp(d->found_by, p, k) &&
 		    (d->found_by[k] == ',' || !d->found_by[k]))
 			return (int)i;
-		if (!strncmp(d->path, inv->rocm[i].lib_dir, strlen(inv->rocm[i].lib_dir)))
+		if (!strncmp(d->path, inv->rocm[i].lib_dir,
+			     strlen(inv->rocm[i].lib_dir)))
 			return (int)i;
 	}
 	return -1;
@@ -125,15 +131,18 @@ static json_t *rocm_json(const struct gd_inventory *inv, size_t idx)
 	json_object_set_new(o, "found_by", found_by_json(r->found_by));
 	set_text(o, "version", &r->version);
 	set_text(o, "hip_version", &r->hip_version);
-	json_object_set_new(o, "hip_major", r->hip_major ? json_integer(r->hip_major)
-			    : json_null());
+	json_object_set_new(o, "hip_major",
+			    r->hip_major ? json_integer(r->hip_major)
+					 : json_null());
 	json_object_set_new(o, "lib_dir", gd_json_str(r->lib_dir));
 	json_object_set_new(o, "loader_pick", json_boolean(r->loader_pick));
-	json_object_set_new(o, "hip_path_mismatch", json_boolean(r->hip_path_mismatch));
+	json_object_set_new(o, "hip_path_mismatch",
+			    json_boolean(r->hip_path_mismatch));
 	json_object_set_new(o, "libraries", libs_json(r->libs, r->n_libs));
 	for (size_t i = 0; i < inv->n_rocblas; i++)
 		if (rocblas_owner(inv, &inv->rocblas[i]) == (int)idx)
-			json_array_append_new(rb, rocblas_json(&inv->rocblas[i], 0));
+			json_array_append_new(
+			    rb, rocblas_json(&inv->rocblas[i], 0));
 	json_object_set_new(o, "rocblas", rb);
 	json_object_set_new(o, "error", str_or_null(r->error));
 	return o;
@@ -148,8 +157,9 @@ static json_t *check_json(const struct gd_cuda_check *c)
 	json_object_set_new(o, "cuda", str_or_null(c->cuda));
 	json_object_set_new(o, "min_driver", str_or_null(c->min_driver));
 	json_object_set_new(o, "full_driver", str_or_null(c->full_driver));
-	json_object_set_new(o, "driver_ok", c->driver_ok < 0 ? json_null()
-			    : json_boolean(c->driver_ok));
+	json_object_set_new(o, "driver_ok",
+			    c->driver_ok < 0 ? json_null()
+					     : json_boolean(c->driver_ok));
 	json_object_set_new(o, "why", gd_json_str(c->why));
 	return o;
 }
@@ -188,23 +198,27 @@ static json_t *icd_json(const struct gd_icd *c, int vulkan)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kind", gd_json_str(vulkan ? "vulkan" : "opencl"));
+	json_object_set_new(o, "kind",
+			    gd_json_str(vulkan ? "vulkan" : "opencl"));
 	json_object_set_new(o, "path", str_or_null(c->manifest));
 	json_object_set_new(o, "found_by", found_by_json(c->found_by));
 	json_object_set_new(o, "driver", str_or_null(c->driver));
-	json_object_set_new(o, "device_type", gd_json_str(c->software ? "cpu" : "gpu"));
+	json_object_set_new(o, "device_type",
+			    gd_json_str(c->software ? "cpu" : "gpu"));
 	json_object_set_new(o, "software", json_boolean(c->software));
 	set_text(o, "library", &c->library);
 	json_object_set_new(o, "library_found", json_boolean(c->library_found));
-	json_object_set_new(o, "library_resolved", str_or_null(c->library_resolved));
+	json_object_set_new(o, "library_resolved",
+			    str_or_null(c->library_resolved));
 	if (vulkan) {
 		set_text(o, "version", &c->api_version);
 		json_object_set_new(o, "file_format_version",
 				    str_or_null(c->file_format_version));
 	} else {
 		json_object_set_new(o, "version", json_null());
-		json_object_set_new(o, "version_unknown",
-				    gd_json_str("OpenCL ICD files carry no version"));
+		json_object_set_new(
+		    o, "version_unknown",
+		    gd_json_str("OpenCL ICD files carry no version"));
 	}
 	json_object_set_new(o, "error", str_or_null(c->error));
 	return o;
@@ -218,7 +232,8 @@ json_t *gd_render_runtimes_json(const struct gd_inventory *inv)
 		json_array_append_new(a, rocm_json(inv, i));
 	for (size_t i = 0; i < inv->n_rocblas; i++)
 		if (rocblas_owner(inv, &inv->rocblas[i]) < 0)
-			json_array_append_new(a, rocblas_json(&inv->rocblas[i], 1));
+			json_array_append_new(
+			    a, rocblas_json(&inv->rocblas[i], 1));
 	if (gd_known(&inv->cuda_driver) || inv->n_cuda || inv->n_cuda_libs)
 		json_array_append_new(a, cuda_driver_json(inv));
 	for (size_t i = 0; i < inv->n_cuda; i++)
@@ -246,7 +261,8 @@ static void text_fact(struct gd_cli *cli, FILE *f, const char *prefix,
 		fprintf(f, "%s%s", prefix, t->v);
 	else
 		fprintf(f, "%s%sunknown (%s)%s", prefix, gd_c_dim(cli),
-			t->why[0] ? t->why : "no reason recorded", gd_c_off(cli));
+			t->why[0] ? t->why : "no reason recorded",
+			gd_c_off(cli));
 }
 
 static void text_libs(FILE *f, const struct gd_lib *l, size_t n)
@@ -260,7 +276,8 @@ static void text_libs(FILE *f, const struct gd_lib *l, size_t n)
 	fputc('\n', f);
 }
 
-static void text_rocm(struct gd_cli *cli, FILE *f, const struct gd_rocm_install *r)
+static void text_rocm(struct gd_cli *cli, FILE *f,
+		      const struct gd_rocm_install *r)
 {
 	lead(f, cli, "ROCm/HIP");
 	fprintf(f, "%s  %s(found by: %s)%s\n", r->path, gd_c_dim(cli),
@@ -275,11 +292,14 @@ static void text_rocm(struct gd_cli *cli, FILE *f, const struct gd_rocm_install 
 	fprintf(f, "%s\n", r->loader_pick ? ", the loader's pick" : "");
 	text_libs(f, r->libs, r->n_libs);
 	if (r->hip_path_mismatch)
-		fprintf(f, COL "%s! HIP_PATH points here (HIP %u) but programs load "
-			"another HIP major from the library path%s\n", "",
-			gd_c_yellow(cli), r->hip_major, gd_c_off(cli));
+		fprintf(f,
+			COL
+			"%s! HIP_PATH points here (HIP %u) but programs load "
+			"another HIP major from the library path%s\n",
+			"", gd_c_yellow(cli), r->hip_major, gd_c_off(cli));
 	if (r->error[0])
-		fprintf(f, COL "%s%s%s\n", "", gd_c_red(cli), r->error, gd_c_off(cli));
+		fprintf(f, COL "%s%s%s\n", "", gd_c_red(cli), r->error,
+			gd_c_off(cli));
 }
 
 static void text_rocblas_kind(struct gd_cli *cli, FILE *f,
@@ -294,32 +314,41 @@ static void text_rocblas_kind(struct gd_cli *cli, FILE *f,
 		if (t->kind != k)
 			continue;
 		if (!any++)
-			fprintf(f, COL "%s%s:%s", "", k >= GD_ROCBLAS_FALLBACK_ONLY ?
-				gd_c_yellow(cli) : "", what,
-				k >= GD_ROCBLAS_FALLBACK_ONLY ? gd_c_off(cli) : "");
-		fprintf(f, " %s%s%s", t->gfx, t->xnack[0] ? ":xnack" : "", t->xnack);
+			fprintf(f, COL "%s%s:%s", "",
+				k >= GD_ROCBLAS_FALLBACK_ONLY ? gd_c_yellow(cli)
+							      : "",
+				what,
+				k >= GD_ROCBLAS_FALLBACK_ONLY ? gd_c_off(cli)
+							      : "");
+		fprintf(f, " %s%s%s", t->gfx, t->xnack[0] ? ":xnack" : "",
+			t->xnack);
 	}
 	if (any)
 		fputc('\n', f);
 }
 
-static void text_rocblas(struct gd_cli *cli, FILE *f, const struct gd_rocblas_dir *d)
+static void text_rocblas(struct gd_cli *cli, FILE *f,
+			 const struct gd_rocblas_dir *d)
 {
 	lead(f, cli, "rocBLAS");
 	fprintf(f, "%s  %s(found by: %s)%s\n", d->path, gd_c_dim(cli),
 		d->found_by, gd_c_off(cli));
-	text_rocblas_kind(cli, f, d, GD_ROCBLAS_TENSILE_LAZY, "Tensile kernels (lazy)");
-	text_rocblas_kind(cli, f, d, GD_ROCBLAS_TENSILE_SINGLE, "Tensile kernels");
+	text_rocblas_kind(cli, f, d, GD_ROCBLAS_TENSILE_LAZY,
+			  "Tensile kernels (lazy)");
+	text_rocblas_kind(cli, f, d, GD_ROCBLAS_TENSILE_SINGLE,
+			  "Tensile kernels");
 	text_rocblas_kind(cli, f, d, GD_ROCBLAS_FALLBACK_ONLY,
 			  "fallback only (GEMM on slow generic kernels)");
 	text_rocblas_kind(cli, f, d, GD_ROCBLAS_INCOMPLETE, "unusable files");
 	if (!d->n_targets)
 		fprintf(f, COL "no kernels for any GPU target\n", "");
 	if (d->error[0])
-		fprintf(f, COL "%s%s%s\n", "", gd_c_red(cli), d->error, gd_c_off(cli));
+		fprintf(f, COL "%s%s%s\n", "", gd_c_red(cli), d->error,
+			gd_c_off(cli));
 }
 
-static int same_check(const struct gd_cuda_check *a, const struct gd_cuda_check *b)
+static int same_check(const struct gd_cuda_check *a,
+		      const struct gd_cuda_check *b)
 {
 	return a->driver_ok == b->driver_ok && !strcmp(a->cuda, b->cuda) &&
 	       !strcmp(a->why, b->why);
@@ -330,8 +359,9 @@ static void text_check(struct gd_cli *cli, FILE *f,
 		       const struct gd_inventory *inv, size_t i)
 {
 	const struct gd_cuda_check *c = &inv->cuda_checks[i];
-	const char *col = c->driver_ok > 0 ? gd_c_green(cli)
-			  : c->driver_ok == 0 ? gd_c_red(cli) : gd_c_dim(cli);
+	const char *col = c->driver_ok > 0    ? gd_c_green(cli)
+			  : c->driver_ok == 0 ? gd_c_red(cli)
+					      : gd_c_dim(cli);
 
 	for (size_t j = 0; j < i; j++)
 		if (same_check(&inv->cuda_checks[j], c))
@@ -342,12 +372,15 @@ static void text_check(struct gd_cli *cli, FILE *f,
 			fprintf(f, ", %s", inv->cuda_checks[j].lib);
 	if (c->cuda[0])
 		fprintf(f, " (CUDA %s)", c->cuda);
-	fprintf(f, ": %s%s%s - %s\n", col, c->driver_ok > 0 ? "driver ok"
-		: c->driver_ok == 0 ? "driver too old" : "unknown", gd_c_off(cli),
-		c->why);
+	fprintf(f, ": %s%s%s - %s\n", col,
+		c->driver_ok > 0    ? "driver ok"
+		: c->driver_ok == 0 ? "driver too old"
+				    : "unknown",
+		gd_c_off(cli), c->why);
 }
 
-static void text_cuda(struct gd_cli *cli, FILE *f, const struct gd_inventory *inv)
+static void text_cuda(struct gd_cli *cli, FILE *f,
+		      const struct gd_inventory *inv)
 {
 	lead(f, cli, "CUDA driver");
 	text_fact(cli, f, "", &inv->cuda_driver);
@@ -384,11 +417,14 @@ static void text_icds(struct gd_cli *cli, FILE *f, const char *label,
 			c[i].software ? gd_c_off(cli) : "");
 		if (vulkan && gd_known(&c[i].api_version))
 			fprintf(f, "API %s  ", c[i].api_version.v);
-		fprintf(f, "%s", c[i].manifest[0] ? c[i].manifest : c[i].found_by);
+		fprintf(f, "%s",
+			c[i].manifest[0] ? c[i].manifest : c[i].found_by);
 		if (c[i].error[0])
-			fprintf(f, "  %s%s%s", gd_c_red(cli), c[i].error, gd_c_off(cli));
+			fprintf(f, "  %s%s%s", gd_c_red(cli), c[i].error,
+				gd_c_off(cli));
 		else if (!c[i].library_found)
-			fprintf(f, "  %slibrary not found%s", gd_c_red(cli), gd_c_off(cli));
+			fprintf(f, "  %slibrary not found%s", gd_c_red(cli),
+				gd_c_off(cli));
 		fputc('\n', f);
 	}
 }

@@ -1,10 +1,9 @@
 /* cli/render_probe: one walk over the probe report for each output form. */
-#include "core/json.h"
 #include "render_probe.h"
+#include "core/json.h"
 
 #include <math.h>
 #include <string.h>
-
 
 int gd_render_utf8(const struct gd_cli *cli)
 {
@@ -38,12 +37,11 @@ int gd_probe_selftest_pass(const struct gd_probe_result *res)
 
 static const char *sym(int utf8, enum gd_probe_status s)
 {
-	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–",
-					"–"};
-	static const char *const a[] = {"ok", "WRONG", "FAIL", "MISSING",
-					"CRASH", "HANG", "skip", "NODEV"};
+	static const char *const u[] = {"✔", "⚠", "✘", "✘", "✘", "⏱", "–", "–"};
+	static const char *const a[] = {"ok",	 "WRONG", "FAIL", "MISSING",
+					"CRASH", "HANG",  "skip", "NODEV"};
 	_Static_assert(sizeof u / sizeof u[0] == GD_PS_NODEVICE + 1 &&
-		       sizeof a / sizeof a[0] == GD_PS_NODEVICE + 1,
+			   sizeof a / sizeof a[0] == GD_PS_NODEVICE + 1,
 		       "one symbol per status");
 
 	return utf8 ? u[s] : a[s];
@@ -200,7 +198,7 @@ static void print_matrix(struct gd_cli *cli, FILE *f,
 
 			for (size_t j = 0; j < r->results.n; j++) {
 				const struct gd_probe_result *y =
-					&r->results.v[j];
+				    &r->results.v[j];
 
 				if (!strcmp(y->op, rows[i]) &&
 				    find_col(c, nc, y->backend, y->dev) == k)
@@ -208,9 +206,11 @@ static void print_matrix(struct gd_cli *cli, FILE *f,
 			}
 			if (x)
 				cell_text(utf8, x, cell, sizeof cell);
-			fprintf(f, " %s%s%s%*s", x ? colour(cli, x->status) : "",
-				cell, gd_c_off(cli),
-				COL_W - width(cell) > 0 ? COL_W - width(cell) : 0, "");
+			fprintf(
+			    f, " %s%s%s%*s", x ? colour(cli, x->status) : "",
+			    cell, gd_c_off(cli),
+			    COL_W - width(cell) > 0 ? COL_W - width(cell) : 0,
+			    "");
 		}
 		fprintf(f, "\n");
 	}
@@ -366,9 +366,10 @@ static json_t *ops_json(const struct gd_probe_report *r)
 
 	for (int i = 0; i < GD_OP_COUNT; i++)
 		if (has_op(r, t[i].name))
-			json_array_append_new(a, json_pack(
-				"{s:s, s:s, s:b}", "op", t[i].name, "title",
-				t[i].title, "quick", t[i].quick));
+			json_array_append_new(
+			    a, json_pack("{s:s, s:s, s:b}", "op", t[i].name,
+					 "title", t[i].title, "quick",
+					 t[i].quick));
 	return a;
 }
 
@@ -378,21 +379,24 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 	int all = 1;
 
 	for (size_t i = 0; i < r->results.n; i++) {
-		json_array_append_new(res,
-				      result_json(&r->results.v[i], r->selftest));
+		json_array_append_new(
+		    res, result_json(&r->results.v[i], r->selftest));
 		all &= gd_probe_selftest_pass(&r->results.v[i]);
 	}
 	for (size_t i = 0; i < r->devices.n; i++) {
 		const struct gd_probe_device *d = &r->devices.v[i];
 
-		json_array_append_new(devs, json_pack(
-			"{s:o, s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:b}",
-			"backend", gd_json_str(d->backend), "index", d->index,
-			"name", gd_json_str(d->name), "isa", gd_json_str(d->isa),
-			"memory_bytes", (json_int_t)d->mem_bytes, "driver",
-			gd_json_str(d->driver), "runtime",
-			gd_json_str(d->runtime), "library",
-			gd_json_str(d->library), "software", d->software));
+		json_array_append_new(
+		    devs,
+		    json_pack("{s:o, s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:b}",
+			      "backend", gd_json_str(d->backend), "index",
+			      d->index, "name", gd_json_str(d->name), "isa",
+			      gd_json_str(d->isa), "memory_bytes",
+			      (json_int_t)d->mem_bytes, "driver",
+			      gd_json_str(d->driver), "runtime",
+			      gd_json_str(d->runtime), "library",
+			      gd_json_str(d->library), "software",
+			      d->software));
 		if (d->platform[0])
 			json_object_set_new(json_array_get(devs, i), "platform",
 					    gd_json_str(d->platform));
@@ -400,11 +404,13 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 	for (size_t i = 0; i < r->figures.n; i++) {
 		const struct gd_probe_figure *g = &r->figures.v[i];
 
-		json_array_append_new(figs, json_pack(
-			"{s:o, s:i, s:o, s:f, s:o, s:o}", "backend",
-			gd_json_str(g->backend), "device_index", g->dev, "name",
-			gd_json_str(g->name), "value", g->value, "unit",
-			gd_json_str(g->unit), "note", gd_json_str(g->note)));
+		json_array_append_new(
+		    figs,
+		    json_pack("{s:o, s:i, s:o, s:f, s:o, s:o}", "backend",
+			      gd_json_str(g->backend), "device_index", g->dev,
+			      "name", gd_json_str(g->name), "value", g->value,
+			      "unit", gd_json_str(g->unit), "note",
+			      gd_json_str(g->note)));
 	}
 	json_object_set_new(doc, "ops", ops_json(r));
 	json_object_set_new(doc, "results", res);

@@ -1,8 +1,7 @@
-#include "core/json.h"
 #include "render_verdict.h"
+#include "core/json.h"
 
 #include <string.h>
-
 
 /* [{"code": "rocblas.no_kernels", "text": "..."}]: codes are stable
  * (doctor/codes.h, docs/codes.md), texts may change. */
@@ -12,9 +11,9 @@ static json_t *lines_json(const gd_lines *l)
 
 	for (size_t i = 0; i < l->n; i++)
 		json_array_append_new(
-			a, json_pack("{s:o, s:o}", "code",
-				     gd_json_str(gd_code_name(l->v[i].code)),
-				     "text", gd_json_str(l->v[i].text)));
+		    a, json_pack("{s:o, s:o}", "code",
+				 gd_json_str(gd_code_name(l->v[i].code)),
+				 "text", gd_json_str(l->v[i].text)));
 	return a;
 }
 
@@ -26,9 +25,9 @@ static json_t *sources_json(const struct gd_verdict *v)
 		const struct gd_verdict_source *s = &v->sources.v[i];
 
 		json_array_append_new(
-			a, json_pack("{s:o, s:o, s:o}", "id", gd_json_str(s->id),
-				     "title", gd_json_str_or_null(s->title),
-				     "url", gd_json_str_or_null(s->url)));
+		    a, json_pack("{s:o, s:o, s:o}", "id", gd_json_str(s->id),
+				 "title", gd_json_str_or_null(s->title), "url",
+				 gd_json_str_or_null(s->url)));
 	}
 	return a;
 }
@@ -54,13 +53,13 @@ json_t *gd_render_verdict_json(const struct gd_verdict *v)
 		const struct gd_workload_advice *w = &v->workloads.v[i];
 
 		json_array_append_new(
-			wl, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "code",
-				      gd_json_str(gd_code_name(w->code)),
-				      "workload", gd_json_str(w->workload), "verdict",
-				      gd_json_str(w->verdict), "backend",
-				      gd_json_str(w->backend), "text",
-				      gd_json_str(w->text), "install",
-				      gd_json_str(w->install)));
+		    wl, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "code",
+				  gd_json_str(gd_code_name(w->code)),
+				  "workload", gd_json_str(w->workload),
+				  "verdict", gd_json_str(w->verdict), "backend",
+				  gd_json_str(w->backend), "text",
+				  gd_json_str(w->text), "install",
+				  gd_json_str(w->install)));
 	}
 	json_object_set_new(o, "workloads", wl);
 	json_object_set_new(o, "sources", sources_json(v));
@@ -125,8 +124,7 @@ void gd_render_sources_text(struct gd_cli *cli, FILE *f,
 	if (!v->sources.n)
 		return;
 	fprintf(f, "  %ssources%s\n", gd_c_dim(cli), gd_c_off(cli));
-	for (size_t i = 0; i < v->sources.n; i++)
-	{
+	for (size_t i = 0; i < v->sources.n; i++) {
 		fprintf(f, "    [%zu] ", i + 1);
 		source_line(f, &v->sources.v[i]);
 	}
@@ -139,14 +137,16 @@ void gd_render_verdict_md(FILE *f, const struct gd_verdict *v)
 	for (size_t i = 0; i < v->facts.n; i++)
 		fprintf(f, "- %s\n", v->facts.v[i].text);
 	if (v->workloads.n)
-		fprintf(f, "\n| workload | verdict | backend | advice | install |\n"
-			   "|---|---|---|---|---|\n");
+		fprintf(
+		    f, "\n| workload | verdict | backend | advice | install |\n"
+		       "|---|---|---|---|---|\n");
 	for (size_t i = 0; i < v->workloads.n; i++) {
 		const struct gd_workload_advice *w = &v->workloads.v[i];
 
-		fprintf(f, "| %s | %s | %s | %s | %s%s%s |\n", wl_name(w->workload),
-			w->verdict, w->backend, w->text, w->install[0] ? "`" : "",
-			w->install, w->install[0] ? "`" : "");
+		fprintf(f, "| %s | %s | %s | %s | %s%s%s |\n",
+			wl_name(w->workload), w->verdict, w->backend, w->text,
+			w->install[0] ? "`" : "", w->install,
+			w->install[0] ? "`" : "");
 	}
 	if (v->steps.n)
 		fprintf(f, "\n**Next steps**\n\n");
@@ -154,8 +154,7 @@ void gd_render_verdict_md(FILE *f, const struct gd_verdict *v)
 		fprintf(f, "%zu. %s\n", i + 1, v->steps.v[i].text);
 	if (v->sources.n)
 		fprintf(f, "\nSources:\n");
-	for (size_t i = 0; i < v->sources.n; i++)
-	{
+	for (size_t i = 0; i < v->sources.n; i++) {
 		fprintf(f, "%zu. ", i + 1);
 		source_line(f, &v->sources.v[i]);
 	}

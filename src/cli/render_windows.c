@@ -16,12 +16,16 @@ json_t *gd_render_win_adapter_json(const struct gd_gpu *g)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "class_key", gd_json_str(g->win.class_key));
-	json_object_set_new(o, "matching_device_id", gd_json_str(g->win.matching_id));
-	json_object_set_new(o, "driver_version", text_or_null(&g->win.driver_version));
-	json_object_set_new(o, "driver_user_version", text_or_null(&g->win.driver_user));
+	json_object_set_new(o, "matching_device_id",
+			    gd_json_str(g->win.matching_id));
+	json_object_set_new(o, "driver_version",
+			    text_or_null(&g->win.driver_version));
+	json_object_set_new(o, "driver_user_version",
+			    text_or_null(&g->win.driver_user));
 	json_object_set_new(o, "driver_user_version_source",
 			    gd_json_str(gd_known(&g->win.driver_user)
-					? g->win.driver_user.src : g->win.driver_user.why));
+					    ? g->win.driver_user.src
+					    : g->win.driver_user.why));
 	json_object_set_new(o, "provider", gd_json_str(g->win.provider));
 	json_object_set_new(o, "inf_path", gd_json_str(g->win.inf_path));
 	return o;
@@ -41,7 +45,8 @@ static json_t *lines_json(const struct gd_win_line *l, int n, int with_level)
 
 		json_object_set_new(o, "code", gd_json_str(l[i].code));
 		if (with_level)
-			json_object_set_new(o, "level", gd_json_str(level_name(l[i].level)));
+			json_object_set_new(
+			    o, "level", gd_json_str(level_name(l[i].level)));
 		json_object_set_new(o, "text", gd_json_str(l[i].text));
 		json_array_append_new(a, o);
 	}
@@ -60,8 +65,8 @@ json_t *gd_render_win_verdict_json(const struct gd_win_verdict *v)
 	json_object_set_new(o, "summary", gd_json_str(v->summary));
 	json_object_set_new(o, "facts", lines_json(v->facts, v->n_facts, 1));
 	json_object_set_new(o, "steps", lines_json(v->steps, v->n_steps, 0));
-	json_object_set_new(o, "python", v->python[0] ? gd_json_str(v->python)
-						      : json_null());
+	json_object_set_new(
+	    o, "python", v->python[0] ? gd_json_str(v->python) : json_null());
 	return o;
 }
 
@@ -80,42 +85,59 @@ static json_t *sdk_json(const struct gd_win_sdk *s)
 
 	json_object_set_new(o, "version", gd_json_str(s->version));
 	json_object_set_new(o, "root", gd_json_str(s->root));
-	json_object_set_new(o, "hip_major", json_integer(s->runtime_major ? s->runtime_major : s->major));
+	json_object_set_new(
+	    o, "hip_major",
+	    json_integer(s->runtime_major ? s->runtime_major : s->major));
 	json_object_set_new(o, "runtime", gd_json_str(s->runtime));
-	json_object_set_new(o, "runtime_file_version", s->runtime_ver[0]
-			    ? gd_json_str(s->runtime_ver) : json_null());
+	json_object_set_new(o, "runtime_file_version",
+			    s->runtime_ver[0] ? gd_json_str(s->runtime_ver)
+					      : json_null());
 	json_object_set_new(o, "comgr", gd_json_str(s->comgr));
 	json_object_set_new(o, "hipblas", gd_json_str(s->hipblas));
 	json_object_set_new(o, "rocblas", json_boolean(s->has_rocblas));
 	for (int i = 0; i < s->n_tensile; i++)
 		json_array_append_new(t, gd_json_str(s->tensile[i]));
 	json_object_set_new(o, "rocblas_targets", t);
-	json_object_set_new(o, "env_var", s->env_var[0] ? gd_json_str(s->env_var) : json_null());
+	json_object_set_new(o, "env_var",
+			    s->env_var[0] ? gd_json_str(s->env_var)
+					  : json_null());
 	return o;
 }
 
 json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 {
-	json_t *o = json_object(), *sdks = json_array(), *nv = json_object(), *cv;
+	json_t *o = json_object(), *sdks = json_array(), *nv = json_object(),
+	       *cv;
 
 	json_object_set_new(o, "driver_hip_runtimes",
 			    names_json(wi->sys_runtimes, wi->n_sys_runtimes));
 	cv = json_array();
 	for (int i = 0; i < wi->n_sys_runtimes; i++)
-		json_array_append_new(cv, wi->sys_runtime_ver[i][0]
-				      ? gd_json_str(wi->sys_runtime_ver[i]) : json_null());
+		json_array_append_new(cv,
+				      wi->sys_runtime_ver[i][0]
+					  ? gd_json_str(wi->sys_runtime_ver[i])
+					  : json_null());
 	json_object_set_new(o, "driver_hip_runtime_file_versions", cv);
-	json_object_set_new(o, "driver_hip_major", json_integer(wi->driver_hip_major));
-	json_object_set_new(o, "driver_comgr", names_json(wi->sys_comgr, wi->n_sys_comgr));
+	json_object_set_new(o, "driver_hip_major",
+			    json_integer(wi->driver_hip_major));
+	json_object_set_new(o, "driver_comgr",
+			    names_json(wi->sys_comgr, wi->n_sys_comgr));
 	for (int i = 0; i < wi->n_sdks; i++)
 		json_array_append_new(sdks, sdk_json(&wi->sdks[i]));
 	json_object_set_new(o, "hip_sdks", sdks);
-	json_object_set_new(o, "hip_path", wi->hip_path[0] ? gd_json_str(wi->hip_path) : json_null());
-	json_object_set_new(o, "hip_path_sdk", wi->hip_path_sdk >= 0
-			    ? gd_json_str(wi->sdks[wi->hip_path_sdk].version) : json_null());
+	json_object_set_new(o, "hip_path",
+			    wi->hip_path[0] ? gd_json_str(wi->hip_path)
+					    : json_null());
+	json_object_set_new(
+	    o, "hip_path_sdk",
+	    wi->hip_path_sdk >= 0
+		? gd_json_str(wi->sdks[wi->hip_path_sdk].version)
+		: json_null());
 	json_object_set_new(nv, "nvcuda_dll", json_boolean(wi->has_nvcuda));
 	json_object_set_new(nv, "nvml_dll", json_boolean(wi->has_nvml));
-	json_object_set_new(nv, "cuda_path", wi->cuda_path[0] ? gd_json_str(wi->cuda_path) : json_null());
+	json_object_set_new(nv, "cuda_path",
+			    wi->cuda_path[0] ? gd_json_str(wi->cuda_path)
+					     : json_null());
 	cv = json_array();
 	for (int i = 0; i < wi->n_cuda_versions; i++)
 		json_array_append_new(cv, gd_json_str(wi->cuda_versions[i]));
@@ -138,10 +160,12 @@ void gd_render_win_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	gd_render_gpu_name(g, name, sizeof name);
 	if (gd_known(&g->vram_total))
 		gd_render_bytes(g->vram_total.v, mem, sizeof mem);
-	fprintf(f, "%s%s%s [%04x:%04x]%s%s\n", gd_c_bold(cli), name, gd_c_off(cli),
-		g->pci.vendor_id, g->pci.device_id, mem[0] ? ", " : "", mem);
+	fprintf(f, "%s%s%s [%04x:%04x]%s%s\n", gd_c_bold(cli), name,
+		gd_c_off(cli), g->pci.vendor_id, g->pci.device_id,
+		mem[0] ? ", " : "", mem);
 	fprintf(f, "  driver   %s%s%s%s\n",
-		gd_known(&g->win.driver_version) ? g->win.driver_version.v : "unknown",
+		gd_known(&g->win.driver_version) ? g->win.driver_version.v
+						 : "unknown",
 		!gd_known(&g->win.driver_user) ? ""
 		: g->vendor == GD_VENDOR_AMD   ? " (AMD Software "
 					       : " (NVIDIA ",
@@ -149,10 +173,12 @@ void gd_render_win_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 		gd_known(&g->win.driver_user) ? ")" : "");
 	if (g->gfx[0])
 		fprintf(f, "  target   %s, %s\n", g->gfx, g->gfx_source);
-	fprintf(f, "  verdict  %s%s%s\n", v->usable ? gd_c_green(cli) : gd_c_yellow(cli),
-		v->summary, gd_c_off(cli));
+	fprintf(f, "  verdict  %s%s%s\n",
+		v->usable ? gd_c_green(cli) : gd_c_yellow(cli), v->summary,
+		gd_c_off(cli));
 	for (int i = 0; i < v->n_facts; i++)
-		fprintf(f, "    %s%s\n", mark(cli, v->facts[i].level), v->facts[i].text);
+		fprintf(f, "    %s%s\n", mark(cli, v->facts[i].level),
+			v->facts[i].text);
 	if (v->n_steps)
 		fprintf(f, "  next steps\n");
 	for (int i = 0; i < v->n_steps; i++)
@@ -168,23 +194,32 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 	fprintf(f, "  driver HIP   ");
 	for (int i = 0; i < wi->n_sys_runtimes; i++)
 		fprintf(f, "%s%s%s%s", i ? ", " : "", wi->sys_runtimes[i],
-			wi->sys_runtime_ver[i][0] ? " " : "", wi->sys_runtime_ver[i]);
-	fprintf(f, "%s\n", wi->n_sys_runtimes ? " (System32)" : "none in System32");
+			wi->sys_runtime_ver[i][0] ? " " : "",
+			wi->sys_runtime_ver[i]);
+	fprintf(f, "%s\n",
+		wi->n_sys_runtimes ? " (System32)" : "none in System32");
 	for (int i = 0; i < wi->n_sdks; i++) {
 		const struct gd_win_sdk *s = &wi->sdks[i];
 
-		fprintf(f, "  HIP SDK %-4s %s: %s, comgr %s, hipBLAS %s, rocBLAS %s%s\n",
-			s->version, s->root, s->runtime[0] ? s->runtime : "no runtime",
+		fprintf(f,
+			"  HIP SDK %-4s %s: %s, comgr %s, hipBLAS %s, rocBLAS "
+			"%s%s\n",
+			s->version, s->root,
+			s->runtime[0] ? s->runtime : "no runtime",
 			s->comgr[0] ? s->comgr : "missing",
 			s->hipblas[0] ? s->hipblas : "missing",
 			s->has_rocblas ? "present" : "missing",
 			i == wi->hip_path_sdk ? " (HIP_PATH)" : "");
 	}
 	if (!wi->n_sdks)
-		fprintf(f, "  HIP SDK      none under %%ProgramFiles%%\\AMD\\ROCm\n");
+		fprintf(
+		    f,
+		    "  HIP SDK      none under %%ProgramFiles%%\\AMD\\ROCm\n");
 	if (wi->has_nvcuda || wi->cuda_path[0])
-		fprintf(f, "  NVIDIA       nvcuda.dll %s, nvml.dll %s, CUDA_PATH %s\n",
-			wi->has_nvcuda ? "present" : "missing",
-			wi->has_nvml ? "present" : "missing",
-			wi->cuda_path[0] ? wi->cuda_path : "unset");
+		fprintf(
+		    f,
+		    "  NVIDIA       nvcuda.dll %s, nvml.dll %s, CUDA_PATH %s\n",
+		    wi->has_nvcuda ? "present" : "missing",
+		    wi->has_nvml ? "present" : "missing",
+		    wi->cuda_path[0] ? wi->cuda_path : "unset");
 }

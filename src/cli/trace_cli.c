@@ -54,8 +54,7 @@ void gd_trace_reset(struct gd_trace_run *tr, int seq)
 	tr->log[0] = '\0';
 	if (tr->mode & GD_TRACE_M_LOG)
 		gd_fmt(tr->log, sizeof tr->log, "%s/gpudoctor-trace-%d-%d.log",
-		       tmp && tmp[0] == '/' ? tmp : "/tmp", (int)getpid(),
-		       seq);
+		       tmp && tmp[0] == '/' ? tmp : "/tmp", (int)getpid(), seq);
 	if (tr->log[0])
 		unlink(tr->log); /* the shim appends */
 }
@@ -68,14 +67,17 @@ int gd_trace_start(struct gd_trace_run *tr, const char *self_exe, int mode)
 	if (!mode)
 		return 0;
 	if (find_lib(self_exe, tr->lib, sizeof tr->lib) < 0) {
-		fprintf(stderr, "gpudoctor: --trace: cannot read %s (set "
+		fprintf(stderr,
+			"gpudoctor: --trace: cannot read %s (set "
 			"GPUDOCTOR_TRACE_LIB to libgpudoctor-trace.so)\n",
 			tr->lib[0] ? tr->lib : "libgpudoctor-trace.so");
 		return -1;
 	}
 	if (strpbrk(tr->lib, " :")) {
-		fprintf(stderr, "gpudoctor: --trace: LD_PRELOAD cannot hold "
-			"the path %s (space or ':')\n", tr->lib);
+		fprintf(stderr,
+			"gpudoctor: --trace: LD_PRELOAD cannot hold "
+			"the path %s (space or ':')\n",
+			tr->lib);
 		return -1;
 	}
 	tr->fd = gd_trace_region_create(&tr->map);
@@ -141,7 +143,8 @@ void gd_trace_rewrite_note(struct gd_cli *cli, const struct gd_machine *m,
 		}
 	gd_strategy_list_free(&l);
 	if (!listed)
-		fprintf(stderr, "gpudoctor: --trace=rewrite: the knowledge base "
+		fprintf(stderr,
+			"gpudoctor: --trace=rewrite: the knowledge base "
 			"lists this rewrite for no GPU found here; applying it "
 			"because it was asked for\n");
 }

@@ -12,8 +12,8 @@
 #define GD_TRACE_MAX_STUCK 8
 
 struct gd_trace_run {
-	int mode;  /* GD_TRACE_M_* bits, 0 = off */
-	int fd;    /* the region's memfd, -1 none */
+	int mode; /* GD_TRACE_M_* bits, 0 = off */
+	int fd;	  /* the region's memfd, -1 none */
 	void *map;
 	char lib[PATH_MAX];
 	char log[PATH_MAX]; /* "" unless log mode */

@@ -24,7 +24,7 @@ int gd_trace_start(struct gd_trace_run *tr, const char *self_exe, int mode)
 	tr->fd = -1;
 	tr->map = NULL;
 	fprintf(stderr, "gpudoctor: --trace and --watch are not in the Windows "
-		"build yet (the tracer is an LD_PRELOAD library)\n");
+			"build yet (the tracer is an LD_PRELOAD library)\n");
 	return -1;
 }
 

@@ -22,14 +22,15 @@ enum gd_try_outcome {
 };
 
 struct gd_try_row {
-	int ran;             /* 0: a user step, or not reached (--first) */
+	int ran; /* 0: a user step, or not reached (--first) */
 	int nostart;
 	enum gd_try_outcome outcome;
-	char phase[600];     /* "hung after: ...", "exit 1: ...", "SIGSEGV after: ..." */
+	char phase[600]; /* "hung after: ...", "exit 1: ...", "SIGSEGV after:
+			    ..." */
 	char last_line[512];
 	double seconds;
-	int exit_code;       /* -1 when it did not exit */
-	int signo;           /* 0 when no signal */
+	int exit_code; /* -1 when it did not exit */
+	int signo;     /* 0 when no signal */
 	/* --trace: threads inside a GPU call at the deadline, the call log */
 	int nstuck;
 	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
@@ -50,15 +51,16 @@ struct gd_try {
 	struct gd_machine m;
 	struct gd_strategy_list list;
 	struct gd_try_row *rows; /* one per list entry */
-	int first_ok;            /* index of the first ok row, -1 none */
+	int first_ok;		 /* index of the first ok row, -1 none */
 	double total;
-	int cur_matched;         /* --expect seen in the running child */
-	int interrupted;         /* the signal that stopped `try`, 0 none */
-	char nostart_why[256];   /* the supervisor's error when CMD did not start */
-	int nostart_errno;       /* ...and its errno (ENOENT: not found) */
+	int cur_matched;       /* --expect seen in the running child */
+	int interrupted;       /* the signal that stopped `try`, 0 none */
+	char nostart_why[256]; /* the supervisor's error when CMD did not start
+				*/
+	int nostart_errno;     /* ...and its errno (ENOENT: not found) */
 	struct gd_trace_run trace; /* --trace[=MODE]; mode 0 when off */
 	int trace_mode;
-	size_t cur_row;          /* the row being run (for on_deadline) */
+	size_t cur_row; /* the row being run (for on_deadline) */
 };
 
 /* Print the table (or JSON), save when asked (never after an interrupt);

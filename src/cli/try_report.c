@@ -35,7 +35,7 @@ static void cmd_line(const struct gd_try *t, char *buf, size_t cap)
 struct try_saved {
 	char path[4096]; /* "" when nothing was saved */
 	char name[128];
-	char opt[160];   /* "--profile NAME", "" when `run` finds it alone */
+	char opt[160]; /* "--profile NAME", "" when `run` finds it alone */
 };
 
 /* `run` without --profile applies this GPU's saved profile, unless another
@@ -47,8 +47,8 @@ static void apply_opt(struct gd_cli *cli, struct gd_try *t,
 	char err[1024];
 	int found = 0;
 
-	if (!t->save_as &&
-	    gd_profile_pick(&cli->ctx, NULL, &t->m, &pk, err, sizeof err) == 0) {
+	if (!t->save_as && gd_profile_pick(&cli->ctx, NULL, &t->m, &pk, err,
+					   sizeof err) == 0) {
 		found = pk.origin == GD_PICK_SAVED &&
 			!strcmp(pk.prof.path, sv->path);
 		gd_pick_free(&pk);
@@ -79,11 +79,10 @@ static int save_first(struct gd_cli *cli, struct gd_try *t,
 	if (t->save_as) {
 		gd_strlcpy(name, t->save_as, sizeof sv->name);
 	} else if (st->gpu >= 0 && (size_t)st->gpu < t->m.n_gpus) {
-		gd_profile_gpu_name(&t->m.gpus[st->gpu], name,
-				    sizeof sv->name);
+		gd_profile_gpu_name(&t->m.gpus[st->gpu], name, sizeof sv->name);
 	} else {
 		gd_cli_error(cli, "try: no GPU found to key the profile to; "
-			     "use --save-as NAME");
+				  "use --save-as NAME");
 		return -1;
 	}
 	if (!gd_profile_name_valid(name) ||
@@ -151,14 +150,16 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "env", json_incref(json_object_get(pj, "set")));
 	json_object_set_new(o, "unset",
 			    json_incref(json_object_get(pj, "unset")));
-	json_object_set_new(o, "outcome", gd_json_str(outcome_name(r->outcome)));
+	json_object_set_new(o, "outcome",
+			    gd_json_str(outcome_name(r->outcome)));
 	json_object_set_new(o, "phase", gd_wa_jstr(r->phase));
 	json_object_set_new(o, "seconds", json_real(r->seconds));
-	json_object_set_new(o, "exit_code", r->exit_code >= 0
-				    ? json_integer(r->exit_code) : json_null());
+	json_object_set_new(o, "exit_code",
+			    r->exit_code >= 0 ? json_integer(r->exit_code)
+					      : json_null());
 	gd_fmt(signame, sizeof signame, "SIG%s", sig ? sig : "?");
-	json_object_set_new(o, "signal", r->signo ? gd_json_str(signame)
-						  : json_null());
+	json_object_set_new(o, "signal",
+			    r->signo ? gd_json_str(signame) : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
 	if (t->trace_mode)
 		json_object_set_new(o, "trace", trace_json(r));
@@ -180,8 +181,8 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 		json_array_append_new(argv, gd_wa_jstr(t->argv[i]));
 	json_object_set_new(doc, "argv", argv);
 	json_object_set_new(doc, "timeout_s", json_real(t->timeout));
-	json_object_set_new(doc, "expect", t->expect ? gd_wa_jstr(t->expect)
-						     : json_null());
+	json_object_set_new(doc, "expect",
+			    t->expect ? gd_wa_jstr(t->expect) : json_null());
 	for (size_t k = 0; k < t->list.v.n; k++) {
 		const struct gd_strategy *st = &t->list.v.v[k];
 
@@ -206,11 +207,13 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 	json_object_set_new(doc, "strategies", rows);
 	json_object_set_new(doc, "not_run", notrun);
 	json_object_set_new(doc, "user_steps", steps);
-	json_object_set_new(doc, "first_ok", t->first_ok >= 0
-		? gd_json_str(t->list.v.v[t->first_ok].id) : json_null());
+	json_object_set_new(doc, "first_ok",
+			    t->first_ok >= 0
+				? gd_json_str(t->list.v.v[t->first_ok].id)
+				: json_null());
 	json_object_set_new(doc, "saved", gd_wa_jstr_or_null(sv->path));
-	json_object_set_new(doc, "saved_name", sv->path[0]
-			    ? gd_wa_jstr(sv->name) : json_null());
+	json_object_set_new(doc, "saved_name",
+			    sv->path[0] ? gd_wa_jstr(sv->name) : json_null());
 	json_object_set_new(doc, "interrupted", json_boolean(t->interrupted));
 	json_object_set_new(doc, "total_seconds", json_real(t->total));
 	gd_cli_emit_json(cli, doc);
@@ -231,12 +234,12 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 
 		if (!r->ran)
 			continue;
-		col = r->outcome == GD_TRY_OK	       ? gd_c_green(cli)
+		col = r->outcome == GD_TRY_OK		 ? gd_c_green(cli)
 		      : r->outcome == GD_TRY_INTERRUPTED ? gd_c_yellow(cli)
 							 : gd_c_red(cli);
 		printf("%-*s  %s%-11s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
-		       col, outcome_name(r->outcome), gd_c_off(cli),
-		       r->seconds, r->phase);
+		       col, outcome_name(r->outcome), gd_c_off(cli), r->seconds,
+		       r->phase);
 		for (int i = 1; i < r->nstuck; i++)
 			printf("%*s  also: %s\n", w, "", r->stuck[i].line);
 		if (r->trace_log[0])
@@ -251,14 +254,13 @@ static void print_interrupted(const struct gd_try *t)
 
 	printf("Interrupted");
 	for (size_t k = 0; k < t->list.v.n; k++)
-		if (t->rows[k].ran &&
-		    t->rows[k].outcome == GD_TRY_INTERRUPTED)
+		if (t->rows[k].ran && t->rows[k].outcome == GD_TRY_INTERRUPTED)
 			printf(" during %s", t->list.v.v[k].id);
 	for (size_t k = 0; k < t->list.v.n; k++)
 		if (!t->rows[k].ran &&
 		    t->list.v.v[k].kind != GD_STRAT_USER_STEP)
-			printf("%s%s", n++ ? ", " : "; not tried: ",
-			       t->list.v.v[k].id);
+			printf("%s%s",
+			       n++ ? ", " : "; not tried: ", t->list.v.v[k].id);
 	printf(" (%.1f s in all); nothing saved.\n", t->total);
 }
 
@@ -300,8 +302,9 @@ static void print_rest(struct gd_cli *cli, const struct gd_try *t,
 	       t->list.v.v[t->first_ok].id, sum, t->total);
 	if (sv->path[0])
 		printf("Saved as %s; 'gpudoctor run %s%s-- CMD' applies it, "
-		       "'gpudoctor env%s%s' prints it.\n", sv->path, sv->opt,
-		       sv->opt[0] ? " " : "", sv->opt[0] ? " " : "", sv->opt);
+		       "'gpudoctor env%s%s' prints it.\n",
+		       sv->path, sv->opt, sv->opt[0] ? " " : "",
+		       sv->opt[0] ? " " : "", sv->opt);
 	else if (t->interrupted)
 		return;
 	else if (t->list.v.v[t->first_ok].kind == GD_STRAT_BASELINE)

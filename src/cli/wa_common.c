@@ -1,9 +1,8 @@
 /* Profile choice and rendering shared by run, env and try. */
-#include "core/json.h"
 #include "wa_common.h"
+#include "core/json.h"
 
 #include <string.h>
-
 
 int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 	       struct gd_machine *m, struct gd_pick *pk)
@@ -46,17 +45,21 @@ void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap)
 		gd_fmt(buf, cap, "profile %s: %s%s", pk->prof.name, sum, when);
 		break;
 	case GD_PICK_RECOMMENDED:
-		gd_fmt(buf, cap, "recommended strategy %s for %s: %s (not "
+		gd_fmt(buf, cap,
+		       "recommended strategy %s for %s: %s (not "
 		       "checked here; 'gpudoctor try --save' checks and keeps "
-		       "one)", pk->prof.name, pk->gpu_name, sum);
+		       "one)",
+		       pk->prof.name, pk->gpu_name, sum);
 		break;
 	case GD_PICK_NONE:
 		if (pk->gpu_name[0])
-			gd_fmt(buf, cap, "no profile for %s, nothing changed "
+			gd_fmt(buf, cap,
+			       "no profile for %s, nothing changed "
 			       "('gpudoctor try --save' finds one)",
 			       pk->gpu_name);
 		else
-			gd_fmt(buf, cap, "no GPU found and no --profile given, "
+			gd_fmt(buf, cap,
+			       "no GPU found and no --profile given, "
 			       "nothing changed");
 		break;
 	}
@@ -139,7 +142,7 @@ json_t *gd_wa_pick_json(const struct gd_pick *pk)
 	json_object_set_new(o, "gpu", gd_wa_jstr_or_null(pk->gpu_name));
 	json_object_set_new(o, "profile",
 			    pk->origin == GD_PICK_NONE
-				    ? json_null()
-				    : gd_wa_profile_json(&pk->prof));
+				? json_null()
+				: gd_wa_profile_json(&pk->prof));
 	return o;
 }

@@ -17,7 +17,7 @@ struct rec {
 struct gd_capture {
 	GD_VEC(struct rec) recs;
 	size_t dropped; /* paths past the limit, or lost to memory */
-	char **set; /* archive names already written (see seen()) */
+	char **set;	/* archive names already written (see seen()) */
 	size_t set_n, set_cap;
 };
 
@@ -66,7 +66,8 @@ static int normalize(char *p)
 	char *save = NULL, *tok;
 
 	out[0] = '\0';
-	for (tok = strtok_r(p, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+	for (tok = strtok_r(p, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(tok, "."))
 			continue;
 		if (!strcmp(tok, "..")) {
@@ -218,13 +219,15 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 	char *save = NULL, *tok;
 
 	if (depth > 40)
-		return; /* a loop: its links are stored, the kernel says ELOOP */
+		return; /* a loop: its links are stored, the kernel says ELOOP
+			 */
 	if (gd_strlcpy(rest, path, sizeof rest) >= sizeof rest ||
 	    normalize(rest) < 0) {
 		fail(w, path, "path too long");
 		return;
 	}
-	for (tok = strtok_r(rest, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+	for (tok = strtok_r(rest, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
 		struct stat st;
 		char next[4096];
 		int rc;
@@ -232,7 +235,8 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 		gd_fmt(next, sizeof next, "%s/%s", cur, tok);
 		rc = gd_fs_lstat(&w->ctx->fs, next, &st);
 		if (rc == -ENOENT || rc == -ENOTDIR || rc == -ENAMETOOLONG)
-			return; /* absent here (or cannot exist): nothing to store */
+			return; /* absent here (or cannot exist): nothing to
+				   store */
 		if (rc == -EACCES) {
 			w->st->skipped++;
 			return;
@@ -253,7 +257,8 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 			put_file(w, next, kind == 'f');
 			return;
 		} else {
-			w->st->skipped++; /* device nodes, fifos: not archived */
+			w->st
+			    ->skipped++; /* device nodes, fifos: not archived */
 			return;
 		}
 		gd_strlcpy(cur, next, sizeof cur);
@@ -293,8 +298,8 @@ static void put_listing(struct writer *w, const char *path)
 	for (size_t i = 0; i < names.n && i < 20000; i++) {
 		char child[4096];
 
-		gd_fmt(child, sizeof child, "%s/%s", strcmp(path, "/") ? path : "",
-		       names.v[i]);
+		gd_fmt(child, sizeof child, "%s/%s",
+		       strcmp(path, "/") ? path : "", names.v[i]);
 		put_path(w, child, 's', 0);
 	}
 	gd_strvec_free(&names);
@@ -330,7 +335,8 @@ static void put_environ(struct writer *w)
 		len += (size_t)sprintf(buf + len, "%s=%s\n", name, val);
 	}
 	gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
-	gd_tar_add_file(w->tar, ".gpudoctor/environ", 0644, buf ? buf : "", len);
+	gd_tar_add_file(w->tar, ".gpudoctor/environ", 0644, buf ? buf : "",
+			len);
 	free(buf);
 }
 
@@ -369,8 +375,8 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	put_environ(&w);
 	ctx->fs.hook = saved;
 	if (c->dropped) {
-		gd_fmt(why, sizeof why, "%zu paths not recorded (limit or memory)",
-		       c->dropped);
+		gd_fmt(why, sizeof why,
+		       "%zu paths not recorded (limit or memory)", c->dropped);
 		fail(&w, "(discovery)", why);
 	}
 	return gd_tar_close(w.tar, err, errlen);

@@ -19,9 +19,9 @@ void gd_capture_hook(void *arg, const char *path, int kind);
 
 struct gd_capture_stats {
 	size_t files, dirs, links, bytes;
-	size_t skipped;      /* device nodes, FIFOs, unreadable: not stored */
-	size_t failed;       /* seen by discovery, yet not in the archive */
-	gd_strvec failures;  /* "path: reason", the first 100 of them */
+	size_t skipped;	    /* device nodes, FIFOs, unreadable: not stored */
+	size_t failed;	    /* seen by discovery, yet not in the archive */
+	gd_strvec failures; /* "path: reason", the first 100 of them */
 };
 
 /* Writes the archive (see core/tar.h: temporary file, then rename). -1 with

@@ -13,9 +13,10 @@
 int gd_w32_rename(const char *from, const char *to)
 {
 	wchar_t *wf = gd_w32_wide(from), *wt = gd_w32_wide(to);
-	int ok = wf && wt &&
-		 MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING |
-					     MOVEFILE_WRITE_THROUGH);
+	int ok =
+	    wf && wt &&
+	    MoveFileExW(wf, wt,
+			MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH);
 	DWORD e = ok ? 0 : GetLastError();
 
 	free(wf);
@@ -24,7 +25,8 @@ int gd_w32_rename(const char *from, const char *to)
 		return 0;
 	errno = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? ENOENT
 		: e == ERROR_ACCESS_DENIED || e == ERROR_SHARING_VIOLATION
-		? EACCES : EIO;
+		    ? EACCES
+		    : EIO;
 	return -1;
 }
 
@@ -128,8 +130,9 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, long long off)
 		errno = EACCES;
 		return MAP_FAILED;
 	}
-	p = MapViewOfFile(m, FILE_MAP_READ, (DWORD)((unsigned long long)off >> 32),
-			  (DWORD)off, len);
+	p = MapViewOfFile(m, FILE_MAP_READ,
+			  (DWORD)((unsigned long long)off >> 32), (DWORD)off,
+			  len);
 	CloseHandle(m); /* the view keeps the mapping alive */
 	if (!p) {
 		errno = ENOMEM;

@@ -71,10 +71,10 @@ static inline gd_uid_t gd_geteuid(void)
 #define geteuid gd_geteuid
 
 /* POSIX calls the shared code uses, implemented in compat_win32.c. */
+#include <direct.h>
+#include <io.h>
 #include <stddef.h>
 #include <sys/stat.h>
-#include <io.h>
-#include <direct.h>
 
 long long gd_w32_pread(int fd, void *buf, size_t n, long long off);
 #define pread gd_w32_pread

@@ -158,7 +158,8 @@ int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value)
 		if (entry)
 			env[i] = entry;
 		else
-			memmove(&env[i], &env[i + 1], (n - (size_t)i) * sizeof *env);
+			memmove(&env[i], &env[i + 1],
+				(n - (size_t)i) * sizeof *env);
 		return 0;
 	}
 	if (!entry)

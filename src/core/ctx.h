@@ -27,7 +27,8 @@ typedef struct gd_ctx {
 			* the facts are judged against (gd_ctx_getenv) */
 	struct gd_kb *kb;
 	char self_exe[4096]; /* for re-exec of supervised children */
-	gd_strvec *env_read; /* when set, names of variables looked up (gather) */
+	gd_strvec
+	    *env_read; /* when set, names of variables looked up (gather) */
 	GD_VEC(gd_diag) diags;
 	/* Added for Windows (append-only): the system judged, "linux" or
 	 * "windows" (a Windows capture under --root, or this machine), and

@@ -28,10 +28,10 @@ typedef struct gd_text {
 
 void gd_num_set(gd_num *f, uint64_t v, const char *src);
 void gd_num_unknown(gd_num *f, enum gd_fact_state st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void gd_text_set(gd_text *f, const char *v, const char *src);
 void gd_text_unknown(gd_text *f, enum gd_fact_state st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 #define gd_known(f) ((f)->st == GD_KNOWN)
 
 #endif

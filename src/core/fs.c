@@ -68,8 +68,8 @@ int gd_fs_read(const gd_fs *fs, const char *path, char *buf, size_t cap,
 	return rc;
 }
 
-int gd_fs_read_alloc(const gd_fs *fs, const char *path, size_t max,
-		     char **out, size_t *len)
+int gd_fs_read_alloc(const gd_fs *fs, const char *path, size_t max, char **out,
+		     size_t *len)
 {
 	struct stat st;
 	size_t cap;

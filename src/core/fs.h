@@ -18,8 +18,8 @@
 typedef void (*gd_fs_hook)(void *arg, const char *path, int kind);
 
 typedef struct gd_fs {
-	int rootfd;         /* O_PATH fd of the root directory */
-	int is_slash;       /* root is "/": plain resolution */
+	int rootfd;   /* O_PATH fd of the root directory */
+	int is_slash; /* root is "/": plain resolution */
 	char root[4096];
 	gd_fs_hook hook;
 	void *hook_arg;
@@ -42,8 +42,8 @@ int gd_fs_open(const gd_fs *fs, const char *path, int flags);
 int gd_fs_read(const gd_fs *fs, const char *path, char *buf, size_t cap,
 	       size_t *len);
 /* Same, into a malloc'ed buffer of at most max bytes. */
-int gd_fs_read_alloc(const gd_fs *fs, const char *path, size_t max,
-		     char **out, size_t *len);
+int gd_fs_read_alloc(const gd_fs *fs, const char *path, size_t max, char **out,
+		     size_t *len);
 /* First line of a small file, trimmed. */
 int gd_fs_read_line(const gd_fs *fs, const char *path, char *buf, size_t cap);
 

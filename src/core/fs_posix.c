@@ -76,7 +76,8 @@ int gd_fs_open(const gd_fs *fs, const char *path, int flags)
 		if (errno != ENOSYS)
 			return -errno;
 	}
-	/* Kernels before 5.6: relative resolution; absolute links may escape. */
+	/* Kernels before 5.6: relative resolution; absolute links may escape.
+	 */
 	fd = openat(fs->rootfd, path + 1, flags);
 	return fd < 0 ? -errno : fd;
 }
@@ -109,7 +110,8 @@ int gd_fs_list(const gd_fs *fs, const char *path, gd_strvec *out)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (out->n >= 100000)
-			break; /* a hostile tree cannot make us allocate forever */
+			break; /* a hostile tree cannot make us allocate forever
+				*/
 		slot = gd_vec_push(out);
 		if (!slot || !(*slot = strdup(de->d_name))) {
 			if (slot)

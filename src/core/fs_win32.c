@@ -68,7 +68,8 @@ static int win_path(const gd_fs *fs, const char *path, char *buf, size_t cap)
 			buf[--n] = '\0';
 		gd_strlcpy(buf + n, path, cap - n);
 	} else {
-		if (strncmp(path, "/fs/", 4) || !isalpha((unsigned char)path[4]) ||
+		if (strncmp(path, "/fs/", 4) ||
+		    !isalpha((unsigned char)path[4]) ||
 		    (path[5] && path[5] != '/'))
 			return -ENOENT;
 		gd_fmt(buf, cap, "%c:%s", path[4], path[5] ? path + 5 : "/");
@@ -100,7 +101,7 @@ int gd_fs_open(const gd_fs *fs, const char *path, int flags)
 	if (!w)
 		return rc;
 	fd = _wopen(w, (flags & (O_RDONLY | O_WRONLY | O_RDWR)) | O_BINARY |
-			       _O_NOINHERIT);
+			   _O_NOINHERIT);
 	rc = fd < 0 ? -errno : fd;
 	free(w);
 	return rc;
@@ -174,7 +175,8 @@ int gd_fs_list(const gd_fs *fs, const char *path, gd_strvec *out)
 		if (!wcscmp(fd.cFileName, L".") || !wcscmp(fd.cFileName, L".."))
 			continue;
 		if (out->n >= 100000)
-			break; /* a hostile tree cannot make us allocate forever */
+			break; /* a hostile tree cannot make us allocate forever
+				*/
 		if ((rc = push_name(out, fd.cFileName)) < 0) {
 			FindClose(h);
 			gd_strvec_free(out);

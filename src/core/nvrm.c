@@ -1,5 +1,6 @@
 /* The NVIDIA kernel module's version line, shared by discover/ (the
- * driver bound to a GPU) and inventory/ (the driver the CUDA libraries need). */
+ * driver bound to a GPU) and inventory/ (the driver the CUDA libraries need).
+ */
 #include "nvrm.h"
 
 #include <ctype.h>
@@ -9,7 +10,8 @@ static int is_version_token(const char *s, size_t n)
 {
 	int dots = 0;
 
-	if (!n || !isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[n - 1]))
+	if (!n || !isdigit((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[n - 1]))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '.')

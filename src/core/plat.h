@@ -61,28 +61,28 @@ int gd_plat_lib_path(void *lib, const char *sym, char *buf, size_t cap);
  * Windows: a Job Object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so even
  * a grandchild that detached dies with the job. */
 typedef struct gd_proc_spec {
-	char *const *argv;  /* argv[0] is the program (a path, or a name
-			     * looked up in PATH) */
-	char *const *envp;  /* NULL: inherit ours */
-	int timeout_ms;     /* <= 0: no deadline */
-	size_t out_cap;     /* bytes of stdout+stderr kept (0: 64 KiB) */
-	int same_group;     /* POSIX: stay in the caller's process group, so
-			     * a supervisor above us kills this child too
-			     * (e.g. a probe child running a helper). Windows:
-			     * jobs nest, the child is always in ours too. */
+	char *const *argv; /* argv[0] is the program (a path, or a name
+			    * looked up in PATH) */
+	char *const *envp; /* NULL: inherit ours */
+	int timeout_ms;	   /* <= 0: no deadline */
+	size_t out_cap;	   /* bytes of stdout+stderr kept (0: 64 KiB) */
+	int same_group;	   /* POSIX: stay in the caller's process group, so
+			    * a supervisor above us kills this child too
+			    * (e.g. a probe child running a helper). Windows:
+			    * jobs nest, the child is always in ours too. */
 } gd_proc_spec;
 
 enum gd_proc_how {
-	GD_PROC_EXITED,   /* code: exit status */
-	GD_PROC_CRASHED,  /* code: signal number (POSIX) or NTSTATUS (Windows) */
-	GD_PROC_TIMEOUT,  /* killed at the deadline */
-	GD_PROC_NOSTART,  /* code: errno / Windows error of the start */
+	GD_PROC_EXITED,	 /* code: exit status */
+	GD_PROC_CRASHED, /* code: signal number (POSIX) or NTSTATUS (Windows) */
+	GD_PROC_TIMEOUT, /* killed at the deadline */
+	GD_PROC_NOSTART, /* code: errno / Windows error of the start */
 };
 
 typedef struct gd_proc_result {
 	enum gd_proc_how how;
 	unsigned code;
-	char *out;        /* stdout+stderr, interleaved, NUL-terminated */
+	char *out; /* stdout+stderr, interleaved, NUL-terminated */
 	size_t out_len;
 	int out_truncated;
 	long elapsed_ms;

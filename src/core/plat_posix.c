@@ -237,8 +237,9 @@ void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
 		break;
 	case GD_PROC_CRASHED:
 		gd_fmt(buf, cap, "crashed: signal %u (SIG%s)", res->code,
-		       sigabbrev_np((int)res->code) ? sigabbrev_np((int)res->code)
-						    : "?");
+		       sigabbrev_np((int)res->code)
+			   ? sigabbrev_np((int)res->code)
+			   : "?");
 		break;
 	case GD_PROC_TIMEOUT:
 		gd_fmt(buf, cap, "timed out after %d ms", timeout_ms);

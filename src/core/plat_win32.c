@@ -143,7 +143,8 @@ char **gd_plat_environ(void)
 		n++;
 	env = calloc(n + 1, sizeof *env);
 	for (p = blk; env && *p; p += wcslen(p) + 1)
-		if (*p != L'=') /* "=C:=C:\dir": cmd's per-drive cwd, not a variable */
+		if (*p != L'=') /* "=C:=C:\dir": cmd's per-drive cwd, not a
+				   variable */
 			env[i++] = gd_w32_utf8_dup(p, -1);
 	FreeEnvironmentStringsW(blk);
 	return env;
@@ -163,7 +164,7 @@ static void win_error(DWORD e, char *buf, size_t cap)
 {
 	char msg[256];
 	DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM |
-					 FORMAT_MESSAGE_IGNORE_INSERTS,
+				     FORMAT_MESSAGE_IGNORE_INSERTS,
 				 NULL, e, 0, msg, sizeof msg, NULL);
 
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r' ||

@@ -86,8 +86,9 @@ static HANDLE kill_on_close_job(void)
 	if (!job)
 		return NULL;
 	memset(&li, 0, sizeof li);
-	li.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE |
-					      JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION;
+	li.BasicLimitInformation.LimitFlags =
+	    JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE |
+	    JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION;
 	SetInformationJobObject(job, JobObjectExtendedLimitInformation, &li,
 				sizeof li);
 	return job;
@@ -113,7 +114,7 @@ static int start(const gd_proc_spec *spec, HANDLE job, HANDLE out,
 	si.hStdError = out;
 	ok = cl && CreateProcessW(NULL, cl, NULL, NULL, TRUE,
 				  CREATE_SUSPENDED | CREATE_NO_WINDOW |
-					  CREATE_UNICODE_ENVIRONMENT,
+				      CREATE_UNICODE_ENVIRONMENT,
 				  env, NULL, &si, pi);
 	free(cl);
 	free(env);
@@ -135,7 +136,8 @@ static void take(HANDLE rd, gd_proc_result *res, size_t cap)
 
 	while (PeekNamedPipe(rd, NULL, 0, NULL, &avail, NULL) && avail) {
 		if (!ReadFile(rd, b, avail < sizeof b ? avail : sizeof b, &got,
-			      NULL) || !got)
+			      NULL) ||
+		    !got)
 			return;
 		if (res->out_len + got > cap) {
 			res->out_truncated = 1;
@@ -208,9 +210,9 @@ int gd_proc_run(const gd_proc_spec *spec, gd_proc_result *res)
 	res->elapsed_ms = (long)((gd_now() - t0) * 1000);
 	res->code = code;
 	/* Exceptions end a process with their NTSTATUS: 0xC0000005 etc. */
-	res->how = timed_out		  ? GD_PROC_TIMEOUT
+	res->how = timed_out				 ? GD_PROC_TIMEOUT
 		   : (code & 0xF0000000u) == 0xC0000000u ? GD_PROC_CRASHED
-							  : GD_PROC_EXITED;
+							 : GD_PROC_EXITED;
 	return 0;
 }
 
@@ -261,7 +263,7 @@ void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
 		break;
 	case GD_PROC_NOSTART:
 		FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM |
-				       FORMAT_MESSAGE_IGNORE_INSERTS,
+				   FORMAT_MESSAGE_IGNORE_INSERTS,
 			       NULL, res->code, 0, why, sizeof why, NULL);
 		gd_fmt(buf, cap, "did not start: %s", gd_trim(why));
 		break;

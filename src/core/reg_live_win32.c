@@ -16,21 +16,21 @@ static const struct {
 	HKEY hive;
 	const char *name, *path;
 } keys[] = {
-	{HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
-	 "SYSTEM\\CurrentControlSet\\Control\\Class\\"
-	 "{4d36e968-e325-11ce-bfc1-08002be10318}"},
-	{HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
-	 "SYSTEM\\CurrentControlSet\\Enum\\PCI"},
-	{HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
-	 "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"},
-	{HKEY_CURRENT_USER, "HKEY_CURRENT_USER", "Environment"},
-	{HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE", "SOFTWARE\\Python\\PythonCore"},
-	{HKEY_CURRENT_USER, "HKEY_CURRENT_USER", "SOFTWARE\\Python\\PythonCore"},
-	{HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE", "SOFTWARE\\AMD"},
+    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
+     "SYSTEM\\CurrentControlSet\\Control\\Class\\"
+     "{4d36e968-e325-11ce-bfc1-08002be10318}"},
+    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
+     "SYSTEM\\CurrentControlSet\\Enum\\PCI"},
+    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
+     "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"},
+    {HKEY_CURRENT_USER, "HKEY_CURRENT_USER", "Environment"},
+    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE", "SOFTWARE\\Python\\PythonCore"},
+    {HKEY_CURRENT_USER, "HKEY_CURRENT_USER", "SOFTWARE\\Python\\PythonCore"},
+    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE", "SOFTWARE\\AMD"},
 };
 
-static void put_value(gd_reg *r, gd_reg_key *k, const wchar_t *name,
-		      DWORD type, const BYTE *data, DWORD len)
+static void put_value(gd_reg *r, gd_reg_key *k, const wchar_t *name, DWORD type,
+		      const BYTE *data, DWORD len)
 {
 	char n[512];
 
@@ -39,11 +39,11 @@ static void put_value(gd_reg *r, gd_reg_key *k, const wchar_t *name,
 	if (type == REG_SZ || type == REG_EXPAND_SZ || type == REG_MULTI_SZ) {
 		char *u = gd_w32_utf8_dup((const wchar_t *)data,
 					  (int)(len / sizeof(wchar_t)));
-		size_t ulen = u ? (size_t)WideCharToMultiByte(
-					  CP_UTF8, 0, (const wchar_t *)data,
-					  (int)(len / sizeof(wchar_t)), NULL, 0,
-					  NULL, NULL)
-				: 0;
+		size_t ulen =
+		    u ? (size_t)WideCharToMultiByte(
+			    CP_UTF8, 0, (const wchar_t *)data,
+			    (int)(len / sizeof(wchar_t)), NULL, 0, NULL, NULL)
+		      : 0;
 
 		if (u && type != REG_MULTI_SZ)
 			ulen = strlen(u);
@@ -67,7 +67,8 @@ static void copy_key(gd_reg *r, HKEY h, const char *path, int depth)
 	for (i = 0;; i++) {
 		nlen = sizeof name / sizeof *name;
 		dlen = sizeof data;
-		LONG e = RegEnumValueW(h, i, name, &nlen, NULL, &type, data, &dlen);
+		LONG e =
+		    RegEnumValueW(h, i, name, &nlen, NULL, &type, data, &dlen);
 
 		if (e == ERROR_NO_MORE_ITEMS)
 			break;

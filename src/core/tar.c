@@ -13,8 +13,8 @@
 
 struct gd_tar {
 	gzFile gz;
-	int fd;          /* the temporary file, kept open for fsync */
-	int err_no;      /* first write error (0: none, -1: no errno) */
+	int fd;	    /* the temporary file, kept open for fsync */
+	int err_no; /* first write error (0: none, -1: no errno) */
 	long long mtime;
 	int force;
 	char *path, *tmp;
@@ -44,12 +44,15 @@ static int check_dest(const char *path, int force, char *err, size_t errlen)
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		gd_fmt(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		gd_fmt(err, errlen, "cannot write %s: %s", path,
+		       strerror(errno));
 		return -1;
 	}
 	if (S_ISLNK(st.st_mode)) {
-		gd_fmt(err, errlen, "%s is a symbolic link; not writing through "
-		       "it (name the file itself)", path);
+		gd_fmt(err, errlen,
+		       "%s is a symbolic link; not writing through "
+		       "it (name the file itself)",
+		       path);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -58,7 +61,8 @@ static int check_dest(const char *path, int force, char *err, size_t errlen)
 		return -1;
 	}
 	if (!force) {
-		gd_fmt(err, errlen, "%s exists (use --force to replace it)", path);
+		gd_fmt(err, errlen, "%s exists (use --force to replace it)",
+		       path);
 		return -1;
 	}
 	return 0;
@@ -102,7 +106,8 @@ gd_tar *gd_tar_open(const char *path, const struct gd_tar_opts *o, char *err,
 	fd2 = dup(t->fd); /* gzclose closes this one; fsync needs the other */
 	t->gz = fd2 < 0 ? NULL : gzdopen(fd2, "wb9");
 	if (!t->gz) {
-		gd_fmt(err, errlen, "cannot write %s: %s", t->tmp, strerror(errno));
+		gd_fmt(err, errlen, "cannot write %s: %s", t->tmp,
+		       strerror(errno));
 		if (fd2 >= 0)
 			close(fd2);
 		gd_tar_abort(t);
@@ -253,8 +258,8 @@ int gd_tar_add_dir(gd_tar *t, const char *name, mode_t mode)
 	return t->err_no ? -1 : 0;
 }
 
-int gd_tar_add_file(gd_tar *t, const char *name, mode_t mode,
-		    const void *data, size_t len)
+int gd_tar_add_file(gd_tar *t, const char *name, mode_t mode, const void *data,
+		    size_t len)
 {
 	header(t, name, '0', mode, len, NULL);
 	put(t, data, len);
@@ -328,8 +333,8 @@ int gd_tar_close(gd_tar *t, char *err, size_t errlen)
 		return -1;
 	}
 	if (commit(t) < 0) {
-		gd_fmt(err, errlen, "cannot put the archive at %s: %s%s", t->path,
-		       strerror(errno),
+		gd_fmt(err, errlen, "cannot put the archive at %s: %s%s",
+		       t->path, strerror(errno),
 		       errno == EEXIST ? " (use --force to replace it)" : "");
 		gd_tar_abort(t);
 		return -1;

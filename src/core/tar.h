@@ -21,7 +21,7 @@ typedef struct gd_tar gd_tar;
 
 struct gd_tar_opts {
 	long long mtime; /* seconds since the epoch, for every entry */
-	int force;       /* replace an existing regular file */
+	int force;	 /* replace an existing regular file */
 };
 
 /* NULL with err set ("... exists (use --force to replace it)", "... is a
@@ -31,8 +31,8 @@ gd_tar *gd_tar_open(const char *path, const struct gd_tar_opts *o, char *err,
 /* Each returns 0, or -1 once the archive cannot be written (the error is
  * kept for gd_tar_close). */
 int gd_tar_add_dir(gd_tar *t, const char *name, mode_t mode);
-int gd_tar_add_file(gd_tar *t, const char *name, mode_t mode,
-		    const void *data, size_t len);
+int gd_tar_add_file(gd_tar *t, const char *name, mode_t mode, const void *data,
+		    size_t len);
 int gd_tar_add_symlink(gd_tar *t, const char *name, const char *target);
 /* Writes the end-of-archive blocks, fsyncs and renames the archive into
  * place; on any failure removes the temporary file, leaves the destination

@@ -3,9 +3,9 @@
 #ifndef GD_UTIL_H
 #define GD_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdarg.h>
 
 /* A growable array of T: declare with GD_VEC(T) name; push with gd_vec_push. */
 #define GD_VEC(T)                                                              \
@@ -30,9 +30,9 @@ void *gd_vec_push_(void **v, size_t *n, size_t *cap, size_t elsize);
 size_t gd_strlcpy(char *dst, const char *src, size_t cap);
 /* snprintf that never fails loudly; truncates. */
 void gd_fmt(char *dst, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+    __attribute__((format(printf, 3, 0)));
 /* Strip leading and trailing ASCII whitespace in place; returns s. */
 char *gd_trim(char *s);
 /* Replace bytes that are not printable ASCII or UTF-8 continuation-safe with
@@ -54,8 +54,6 @@ long gd_read_full(int fd, void *buf, size_t cap);
 
 /* Monotonic seconds, for durations. */
 double gd_now(void);
-
-
 
 /* Compare dotted version strings numerically ("6.10" > "6.2"); non-digits
  * end a component. Returns <0, 0, >0. */

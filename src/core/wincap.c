@@ -25,9 +25,10 @@ static void load_capture_registry(gd_ctx *ctx)
 	int skipped, rc;
 
 	if (gd_fs_list(&ctx->fs, "/registry", &names) < 0) {
-		gd_diag_add(ctx, GD_DIAG_WARN, "registry/",
-			    "this Windows capture has no registry/ exports: "
-			    "display adapters and environment keys are unknown");
+		gd_diag_add(
+		    ctx, GD_DIAG_WARN, "registry/",
+		    "this Windows capture has no registry/ exports: "
+		    "display adapters and environment keys are unknown");
 		return;
 	}
 	for (size_t i = 0; i < names.n; i++) {
@@ -38,12 +39,14 @@ static void load_capture_registry(gd_ctx *ctx)
 			continue;
 		gd_fmt(path, sizeof path, "/registry/%s", names.v[i]);
 		if ((rc = gd_fs_read_alloc(&ctx->fs, path, REG_FILE_MAX, &buf,
-					   &len)) < 0 && rc != -EFBIG) {
+					   &len)) < 0 &&
+		    rc != -EFBIG) {
 			gd_diag_add(ctx, GD_DIAG_WARN, path, "unreadable: %s",
 				    gd_fs_strerror(rc));
 			continue;
 		}
-		if (gd_reg_parse(ctx->reg, buf, len, &skipped, err, sizeof err) < 0)
+		if (gd_reg_parse(ctx->reg, buf, len, &skipped, err,
+				 sizeof err) < 0)
 			gd_diag_add(ctx, GD_DIAG_WARN, path, "%s", err);
 		else if (skipped)
 			gd_diag_add(ctx, GD_DIAG_INFO, path,
@@ -109,11 +112,13 @@ int gd_win_resolve(gd_ctx *ctx, const char *winpath, char *buf, size_t cap)
 	if (gd_win_fs_path(winpath, raw, sizeof raw) < 0)
 		return -1;
 	gd_strlcpy(buf, "/fs", cap);
-	for (c = strtok_r(raw + 4, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+	for (c = strtok_r(raw + 4, "/", &save); c;
+	     c = strtok_r(NULL, "/", &save)) {
 		gd_strvec v;
 		const char *hit = c;
 
-		if (gd_fs_list(&ctx->fs, buf, &v) == 0) { /* v zeroed on error */
+		if (gd_fs_list(&ctx->fs, buf, &v) ==
+		    0) { /* v zeroed on error */
 			for (size_t i = 0; i < v.n; i++)
 				if (!strcasecmp(v.v[i], c)) {
 					hit = v.v[i];

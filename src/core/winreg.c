@@ -78,9 +78,9 @@ gd_reg_key *gd_reg_sub(const gd_reg_key *k, const char *name)
 static const char *expand_hive(const char *path, size_t *n)
 {
 	static const char *const ab[][2] = {
-		{"HKLM", "HKEY_LOCAL_MACHINE"}, {"HKCU", "HKEY_CURRENT_USER"},
-		{"HKCR", "HKEY_CLASSES_ROOT"},  {"HKU", "HKEY_USERS"},
-		{"HKCC", "HKEY_CURRENT_CONFIG"},
+	    {"HKLM", "HKEY_LOCAL_MACHINE"},  {"HKCU", "HKEY_CURRENT_USER"},
+	    {"HKCR", "HKEY_CLASSES_ROOT"},   {"HKU", "HKEY_USERS"},
+	    {"HKCC", "HKEY_CURRENT_CONFIG"},
 	};
 
 	for (size_t i = 0; i < sizeof ab / sizeof *ab; i++)
@@ -110,8 +110,9 @@ static gd_reg_key *walk(gd_reg *r, gd_reg_key *k, const char *path)
 				return NULL;
 			s = calloc(1, sizeof *s);
 			if (!s || !(s->name = strndup(name, n)) ||
-			    !(slot = gd_vec_push_((void **)&k->sub, &k->nsub,
-						  &k->capsub, sizeof *k->sub))) {
+			    !(slot =
+				  gd_vec_push_((void **)&k->sub, &k->nsub,
+					       &k->capsub, sizeof *k->sub))) {
 				if (s)
 					free(s->name);
 				free(s);

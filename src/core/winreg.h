@@ -22,8 +22,8 @@ enum {
 };
 
 typedef struct gd_reg_value {
-	char *name;     /* "" for the default value (@) */
-	unsigned type;  /* GD_REG_* or any other hex(N) number */
+	char *name;    /* "" for the default value (@) */
+	unsigned type; /* GD_REG_* or any other hex(N) number */
 	/* SZ/EXPAND_SZ: UTF-8, NUL-terminated. MULTI_SZ: UTF-8 strings each
 	 * NUL-terminated, then one more NUL. DWORD/QWORD: 4/8 bytes little
 	 * endian. Others: the bytes as stored. */
@@ -40,8 +40,9 @@ typedef struct gd_reg_key {
 } gd_reg_key;
 
 typedef struct gd_reg {
-	gd_reg_key root; /* children: HKEY_LOCAL_MACHINE, HKEY_CURRENT_USER... */
-	size_t nodes;    /* keys + values, capped against hostile input */
+	gd_reg_key
+	    root;     /* children: HKEY_LOCAL_MACHINE, HKEY_CURRENT_USER... */
+	size_t nodes; /* keys + values, capped against hostile input */
 } gd_reg;
 
 void gd_reg_init(gd_reg *r);

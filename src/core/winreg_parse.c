@@ -57,7 +57,8 @@ static char *utf16_to_utf8(const uint8_t *p, size_t n, int be, size_t *olen)
 					: (unsigned)p[i + 3] << 8 | p[i + 2];
 
 			if (d >= 0xDC00 && d < 0xE000) {
-				c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+				c = 0x10000 + ((c - 0xD800) << 10) +
+				    (d - 0xDC00);
 				i += 2;
 			} else {
 				c = 0xFFFD;
@@ -98,7 +99,7 @@ static char *decode(const uint8_t *b, size_t n)
 struct pst {
 	gd_reg *r;
 	gd_reg_key *key; /* the key the value lines go to; NULL: skip them */
-	int regedit4;    /* ANSI strings, hex(2)/hex(7) in single bytes */
+	int regedit4;	 /* ANSI strings, hex(2)/hex(7) in single bytes */
 	int set, skipped;
 };
 
@@ -314,7 +315,8 @@ static int header(char **cur, struct pst *st, char *err, size_t errcap)
 		}
 		break;
 	}
-	gd_fmt(err, errcap, "line 1: not a registry export (no \"Windows "
+	gd_fmt(err, errcap,
+	       "line 1: not a registry export (no \"Windows "
 	       "Registry Editor Version 5.00\" or \"REGEDIT4\" header)");
 	return -1;
 }

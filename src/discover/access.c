@@ -66,7 +66,8 @@ static void who_capture(gd_ctx *ctx, struct who *w)
 	uint32_t v;
 
 	memset(w, 0, sizeof *w);
-	if (gd_fs_read(&ctx->fs, "/proc/self/status", buf, sizeof buf, NULL) < 0)
+	if (gd_fs_read(&ctx->fs, "/proc/self/status", buf, sizeof buf, NULL) <
+	    0)
 		return;
 	if ((p = strstr(buf, "\nUid:")) && sscanf(p + 5, "%u", &v) == 1) {
 		w->uid = v;
@@ -112,12 +113,14 @@ static int check_node(gd_ctx *ctx, const char *path, const struct who *w,
 		ok = faccessat(ctx->fs.rootfd, path + 1, R_OK | W_OK,
 			       AT_EACCESS) == 0;
 	else if (!w->known) {
-		gd_text_unknown(f, GD_UNKNOWN, "%s captured, but not the "
-				"user's groups (no proc/self/status)", path);
+		gd_text_unknown(f, GD_UNKNOWN,
+				"%s captured, but not the "
+				"user's groups (no proc/self/status)",
+				path);
 		return -1;
 	} else
-		ok = w->uid == 0 || (st.st_uid == w->uid &&
-				     (st.st_mode & 0600) == 0600) ||
+		ok = w->uid == 0 ||
+		     (st.st_uid == w->uid && (st.st_mode & 0600) == 0600) ||
 		     (in_groups(w, st.st_gid) && (st.st_mode & 060) == 060) ||
 		     (st.st_mode & 06) == 06;
 	if (ok) {
@@ -125,9 +128,11 @@ static int check_node(gd_ctx *ctx, const char *path, const struct who *w,
 		return 1;
 	}
 	group_name(ctx, st.st_gid, missing, mcap);
-	gd_text_unknown(f, GD_FAILED, "%s: no read-write access (mode %03o, "
-			"group %s%s)", path, (unsigned)(st.st_mode & 0777),
-			missing, in_groups(w, st.st_gid) ? "" : ", not yours");
+	gd_text_unknown(f, GD_FAILED,
+			"%s: no read-write access (mode %03o, "
+			"group %s%s)",
+			path, (unsigned)(st.st_mode & 0777), missing,
+			in_groups(w, st.st_gid) ? "" : ", not yours");
 	if (in_groups(w, st.st_gid))
 		missing[0] = '\0';
 	return 0;
@@ -168,8 +173,8 @@ void gd_access_check(gd_ctx *ctx, struct gd_gpu *g)
 			       sizeof miss_r);
 	} else {
 		gd_strlcpy(render, "/dev/dri/renderD128", sizeof render);
-		gd_text_unknown(&a->render, GD_UNKNOWN, "render node unknown: %s",
-				g->render_minor.why);
+		gd_text_unknown(&a->render, GD_UNKNOWN,
+				"render node unknown: %s", g->render_minor.why);
 		r = -1;
 	}
 	a->kfd_ok = k == 1;
@@ -183,9 +188,11 @@ void gd_access_check(gd_ctx *ctx, struct gd_gpu *g)
 	if (a->in_container) {
 		gd_fmt(a->container_flags, sizeof a->container_flags,
 		       "--device=/dev/kfd --device=%s --group-add video "
-		       "--group-add render", render);
+		       "--group-add render",
+		       render);
 		if ((k == -1 && ctx->fs.is_slash) || k == 0 || r == 0)
 			gd_fmt(a->fix, sizeof a->fix,
-			       "start the container with %s", a->container_flags);
+			       "start the container with %s",
+			       a->container_flags);
 	}
 }

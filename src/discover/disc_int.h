@@ -10,14 +10,15 @@
 
 /* kfd.c: every node of the KFD topology (CPU nodes included), in node
  * order. Returns 0 (possibly no nodes: why says so) or -ENOMEM. */
-int gd_kfd_scan(gd_ctx *ctx, struct gd_kfd_node **nodes, size_t *n,
-		char *why, size_t whycap);
+int gd_kfd_scan(gd_ctx *ctx, struct gd_kfd_node **nodes, size_t *n, char *why,
+		size_t whycap);
 int gd_kfd_node_is_gpu(const struct gd_kfd_node *n);
 
 /* pci.c: display (0x03) and processing-accelerator (0x12) class devices,
  * in PCI order; the display devices that are no GPU go to ngs. */
 int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n,
-		struct gd_not_gpu **ngs, size_t *n_ng, char *why, size_t whycap);
+		struct gd_not_gpu **ngs, size_t *n_ng, char *why,
+		size_t whycap);
 /* Numeric PCI order: domain, bus, device, function. */
 int gd_pci_cmp(const struct gd_pci *a, const struct gd_pci *b);
 /* vendor.c: the vendor table\'s row for a PCI vendor id. */
@@ -52,8 +53,8 @@ void gd_amd_fill(gd_ctx *ctx, struct gd_gpu *g);
 void gd_nvidia_kernel(gd_ctx *ctx, struct gd_kernel_info *k);
 /* The vendor table's discover hook: before the names, which it may set. */
 void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g);
-/* The named hook, after the names: architecture, last driver branch and (when the kb has
- * no entry for the PCI id) sm from the pci.ids chip name. */
+/* The named hook, after the names: architecture, last driver branch and (when
+ * the kb has no entry for the PCI id) sm from the pci.ids chip name. */
 void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g);
 
 /* access.c */

@@ -29,13 +29,14 @@ static void kernel_facts(gd_ctx *ctx, struct gd_machine *m)
 	rc = gd_fs_read_line(&ctx->fs, "/sys/module/amdgpu/version", buf,
 			     sizeof buf);
 	if (rc == 0 && buf[0])
-		gd_text_set(&k->amdgpu_version, buf, "/sys/module/amdgpu/version");
+		gd_text_set(&k->amdgpu_version, buf,
+			    "/sys/module/amdgpu/version");
 	else
 		gd_text_unknown(&k->amdgpu_version, GD_UNKNOWN, "%s",
 				k->amdgpu_loaded
-					? "in-kernel amdgpu (only the DKMS "
-					  "module has /sys/module/amdgpu/version)"
-					: "amdgpu module not loaded");
+				    ? "in-kernel amdgpu (only the DKMS "
+				      "module has /sys/module/amdgpu/version)"
+				    : "amdgpu module not loaded");
 	gd_nvidia_kernel(ctx, k);
 }
 
@@ -61,8 +62,7 @@ static void env_facts(gd_ctx *ctx, struct gd_env_facts *e)
 
 typedef GD_VEC(struct gd_gpu) gpu_vec;
 
-static struct gd_gpu *gpu_for_node(gpu_vec *gpus,
-				   const struct gd_kfd_node *n)
+static struct gd_gpu *gpu_for_node(gpu_vec *gpus, const struct gd_kfd_node *n)
 {
 	uint32_t dom, bus, dev, fn;
 	struct gd_gpu *same_slot = NULL, *g;
@@ -86,16 +86,19 @@ static struct gd_gpu *gpu_for_node(gpu_vec *gpus,
 	g = gd_vec_push(gpus);
 	if (!g)
 		return NULL;
-	g->vendor = gd_known(&n->vendor_id) ? gd_vendor_from_id(
-						      (uint32_t)n->vendor_id.v)
-					    : GD_VENDOR_AMD;
+	g->vendor = gd_known(&n->vendor_id)
+			? gd_vendor_from_id((uint32_t)n->vendor_id.v)
+			: GD_VENDOR_AMD;
 	g->pci_missing = 1;
 	g->pci.domain = dom;
 	g->pci.bus = bus;
 	g->pci.dev = dev;
-	gd_fmt(g->pci.bdf, sizeof g->pci.bdf, "%04x:%02x:%02x.0", dom, bus, dev);
-	g->pci.vendor_id = gd_known(&n->vendor_id) ? (uint32_t)n->vendor_id.v : 0;
-	g->pci.device_id = gd_known(&n->device_id) ? (uint32_t)n->device_id.v : 0;
+	gd_fmt(g->pci.bdf, sizeof g->pci.bdf, "%04x:%02x:%02x.0", dom, bus,
+	       dev);
+	g->pci.vendor_id =
+	    gd_known(&n->vendor_id) ? (uint32_t)n->vendor_id.v : 0;
+	g->pci.device_id =
+	    gd_known(&n->device_id) ? (uint32_t)n->device_id.v : 0;
 	gd_num_unknown(&g->pci.revision, GD_UNKNOWN, "no PCI entry for %s",
 		       g->pci.bdf);
 	gd_text_unknown(&g->pci.driver, GD_UNKNOWN, "no PCI entry");
@@ -104,8 +107,8 @@ static struct gd_gpu *gpu_for_node(gpu_vec *gpus,
 
 static int add_node(struct gd_gpu *g, const struct gd_kfd_node *n)
 {
-	struct gd_kfd_node *v = realloc(g->kfd_nodes,
-					(g->n_kfd_nodes + 1) * sizeof *v);
+	struct gd_kfd_node *v =
+	    realloc(g->kfd_nodes, (g->n_kfd_nodes + 1) * sizeof *v);
 
 	if (!v)
 		return -ENOMEM;
@@ -114,8 +117,8 @@ static int add_node(struct gd_gpu *g, const struct gd_kfd_node *n)
 	return 0;
 }
 
-static int join_kfd(gd_ctx *ctx, gpu_vec *gpus,
-		    const struct gd_kfd_node *nodes, size_t n)
+static int join_kfd(gd_ctx *ctx, gpu_vec *gpus, const struct gd_kfd_node *nodes,
+		    size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct gd_gpu *g;
@@ -125,7 +128,8 @@ static int join_kfd(gd_ctx *ctx, gpu_vec *gpus,
 		if (!nodes[i].bdf[0]) {
 			gd_diag_add(ctx, GD_DIAG_WARN, "kfd",
 				    "node %u has no location_id: cannot tell "
-				    "which PCI device it is", nodes[i].id);
+				    "which PCI device it is",
+				    nodes[i].id);
 			continue;
 		}
 		g = gpu_for_node(gpus, &nodes[i]);
@@ -156,10 +160,9 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
 		return;
 	}
-	how = gd_kbref_amd_no_kfd(ctx, g->pci.device_id,
-				  gd_known(&g->pci_name) ? g->pci_name.v : "",
-				  g->amd_no_kfd, sizeof g->amd_no_kfd, gfx,
-				  sizeof gfx);
+	how = gd_kbref_amd_no_kfd(
+	    ctx, g->pci.device_id, gd_known(&g->pci_name) ? g->pci_name.v : "",
+	    g->amd_no_kfd, sizeof g->amd_no_kfd, gfx, sizeof gfx);
 	if (how)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "%s, %s: KFD never supported this family, so ROCm "
@@ -170,7 +173,8 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 	else if (!g->n_kfd_nodes)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "no KFD node for this GPU and the knowledge base has no "
-		       "target for PCI id 0x%04x", g->pci.device_id);
+		       "target for PCI id 0x%04x",
+		       g->pci.device_id);
 	else
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "no gfx_target_version in node %u (old kernel) and the "
@@ -257,10 +261,11 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 
 		gd_diag_add(ctx, GD_DIAG_INFO, ng->bdf,
 			    "%s [%04x:%04x] is %s, not a GPU: left out of the "
-			    "GPU list", ng->name, ng->vendor_id, ng->device_id,
+			    "GPU list",
+			    ng->name, ng->vendor_id, ng->device_id,
 			    !strcmp(ng->kind, "bmc")
-				    ? "a server management controller's display"
-				    : "an emulated display adapter");
+				? "a server management controller's display"
+				: "an emulated display adapter");
 	}
 	if (!first || m->n_gpus || m->pci_why[0])
 		return;
@@ -269,9 +274,10 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 		       "the only display device, %s at %s, is not a GPU",
 		       first->name, first->bdf);
 	else
-		gd_fmt(m->pci_why, sizeof m->pci_why,
-		       "none of the %zu display devices is a GPU (%s at %s, ...)",
-		       m->n_not_gpus, first->name, first->bdf);
+		gd_fmt(
+		    m->pci_why, sizeof m->pci_why,
+		    "none of the %zu display devices is a GPU (%s at %s, ...)",
+		    m->n_not_gpus, first->name, first->bdf);
 }
 
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)

@@ -10,63 +10,63 @@
 
 enum gd_vendor {
 	GD_VENDOR_OTHER = 0,
-	GD_VENDOR_AMD,    /* 0x1002 */
+	GD_VENDOR_AMD,	  /* 0x1002 */
 	GD_VENDOR_NVIDIA, /* 0x10de */
 	GD_VENDOR_INTEL,  /* 0x8086 */
 };
 const char *gd_vendor_name(enum gd_vendor v); /* "amd", "nvidia", ... */
 
 struct gd_pci {
-	char bdf[16];          /* "0000:03:00.0" */
+	char bdf[16]; /* "0000:03:00.0" */
 	uint32_t domain;
 	uint32_t bus, dev, fn;
-	uint32_t class_code;   /* 0x030000 */
+	uint32_t class_code; /* 0x030000 */
 	uint32_t vendor_id, device_id, subsys_vendor_id, subsys_device_id;
 	gd_num revision;
-	gd_text driver;        /* bound driver ("amdgpu"), unknown when none */
+	gd_text driver; /* bound driver ("amdgpu"), unknown when none */
 	gd_text cur_link_speed, max_link_speed; /* "16.0 GT/s PCIe" */
 	gd_num cur_link_width, max_link_width;
-	gd_num numa_node;      /* unknown when -1 */
+	gd_num numa_node; /* unknown when -1 */
 	gd_num boot_vga;
-	int is_link;           /* the devices/ entry was a symlink (real sysfs) */
+	int is_link; /* the devices/ entry was a symlink (real sysfs) */
 };
 
 /* One KFD topology node that belongs to a GPU. */
 struct gd_kfd_node {
-	unsigned id;                 /* N in .../topology/nodes/N */
+	unsigned id;		     /* N in .../topology/nodes/N */
 	uint32_t gfx_target_version; /* 0 when absent */
-	char gfx[16];                /* decoded, "" when unknown */
+	char gfx[16];		     /* decoded, "" when unknown */
 	gd_num simd_count, simd_per_cu, cpu_cores_count;
 	gd_num local_mem_size, drm_render_minor, location_id, domain;
 	gd_num device_id, vendor_id;
 	gd_num fw_version, sdma_fw_version, num_xcc, max_engine_clk_fcompute;
 	gd_num unique_id;
 	/* Added by discover/ (append-only): */
-	int has_gfx_target_version;  /* the key was present */
-	int cpu_and_gpu;             /* old APU CRAT: CPU cores AND SIMDs */
-	gd_num cu_count;             /* simd_count / simd_per_cu */
-	gd_num mem_banks_bytes;      /* sum of heap_type 1/2 mem_banks sizes */
+	int has_gfx_target_version; /* the key was present */
+	int cpu_and_gpu;	    /* old APU CRAT: CPU cores AND SIMDs */
+	gd_num cu_count;	    /* simd_count / simd_per_cu */
+	gd_num mem_banks_bytes;	    /* sum of heap_type 1/2 mem_banks sizes */
 	gd_num hive_id, gpu_id;
-	char bdf[16];                /* from domain + location_id */
-	int truncated;               /* properties file was cut at the cap */
-	char why[128];               /* why this node is incomplete, "" if ok */
+	char bdf[16];  /* from domain + location_id */
+	int truncated; /* properties file was cut at the cap */
+	char why[128]; /* why this node is incomplete, "" if ok */
 };
 
 /* Effective gfx target after HSA_OVERRIDE_GFX_VERSION(_<node>). */
 struct gd_override {
-	char var[64];   /* which variable applied, "" when none */
+	char var[64];	/* which variable applied, "" when none */
 	char value[64]; /* its raw value */
-	int valid;      /* parsed as libhsakmt parses it */
-	char gfx[16];   /* what ROCm will treat the GPU as */
-	char why[160];  /* when invalid: what ROCm will do */
+	int valid;	/* parsed as libhsakmt parses it */
+	char gfx[16];	/* what ROCm will treat the GPU as */
+	char why[160];	/* when invalid: what ROCm will do */
 };
 
 struct gd_access {
-	gd_text kfd;        /* "/dev/kfd": "ok" or why not */
-	gd_text render;     /* "/dev/dri/renderD128": "ok" or why not */
+	gd_text kfd;	/* "/dev/kfd": "ok" or why not */
+	gd_text render; /* "/dev/dri/renderD128": "ok" or why not */
 	int kfd_ok, render_ok;
 	char missing_group[32]; /* "render", "video", "" */
-	char fix[256];          /* exact command, "" when nothing to fix */
+	char fix[256];		/* exact command, "" when nothing to fix */
 	int in_container;
 	char container_flags[256]; /* --device flags for docker/podman */
 };
@@ -75,28 +75,29 @@ struct gd_access {
 struct gd_not_gpu {
 	char bdf[16];
 	uint32_t vendor_id, device_id, class_code;
-	char kind[24];  /* "bmc", "emulated" (kb pci_not_gpu kind) */
-	char name[96];  /* the kb's name for it */
+	char kind[24]; /* "bmc", "emulated" (kb pci_not_gpu kind) */
+	char name[96]; /* the kb's name for it */
 };
 
 struct gd_gpu {
 	enum gd_vendor vendor;
 	struct gd_pci pci;
-	gd_text name;         /* best name, with src = "amdgpu.ids", "pci.ids", ... */
-	gd_text pci_name;     /* the pci.ids name (chip), when known */
-	int integrated;       /* 1 APU / iGPU, 0 discrete */
+	gd_text name; /* best name, with src = "amdgpu.ids", "pci.ids", ... */
+	gd_text pci_name; /* the pci.ids name (chip), when known */
+	int integrated;	  /* 1 APU / iGPU, 0 discrete */
 	char integrated_why[160];
 
 	/* AMD */
-	char gfx[16];         /* physical target, "" when unknown */
-	char gfx_source[64];  /* "kfd gfx_target_version", "pci id (kb)", ... */
+	char gfx[16];	     /* physical target, "" when unknown */
+	char gfx_source[64]; /* "kfd gfx_target_version", "pci id (kb)", ... */
 	struct gd_override ovr;
-	struct gd_kfd_node *kfd_nodes; /* this GPU's nodes (MI300 partitions: several) */
+	struct gd_kfd_node
+	    *kfd_nodes; /* this GPU's nodes (MI300 partitions: several) */
 	size_t n_kfd_nodes;
 	gd_num cu_count, vram_total, vram_used, gtt_total;
 	gd_num render_minor;
 	char visible_note[160]; /* effect of ROCR/HIP/CUDA_VISIBLE_DEVICES */
-	int hidden;             /* hidden from ROCm/CUDA by *_VISIBLE_DEVICES */
+	int hidden;		/* hidden from ROCm/CUDA by *_VISIBLE_DEVICES */
 	struct gd_access access;
 
 	/* NVIDIA (discover/nvidia.c) */
@@ -104,7 +105,7 @@ struct gd_gpu {
 		gd_text model, uuid, vbios;
 		char sm[16]; /* "sm_90", from the kb by PCI id, "" unknown */
 		char sm_src[96];      /* where sm came from, "" when unknown */
-		char arch[32];        /* "Volta", "" when unknown */
+		char arch[32];	      /* "Volta", "" when unknown */
 		char last_driver[16]; /* last driver branch for the arch
 				       * ("470"), "" when current drivers
 				       * support it */
@@ -113,12 +114,14 @@ struct gd_gpu {
 	} nv;
 
 	/* Added by discover/ (append-only): */
-	char gfx_why[160];     /* why gfx is "" */
-	char gfx_effective[16]; /* ovr.gfx when a valid override applies, else gfx */
-	int n_agents_hidden;    /* KFD agents of this GPU hidden by *_VISIBLE_DEVICES */
-	int first_agent;        /* ROCm agent index of the first node, -1 none */
-	int pci_missing;        /* built from KFD alone: no PCI entry */
-	char vram_src[64];      /* which source vram_total came from */
+	char gfx_why[160];	/* why gfx is "" */
+	char gfx_effective[16]; /* ovr.gfx when a valid override applies, else
+				   gfx */
+	int n_agents_hidden;	/* KFD agents of this GPU hidden by
+				 *_VISIBLE_DEVICES */
+	int first_agent;   /* ROCm agent index of the first node, -1 none */
+	int pci_missing;   /* built from KFD alone: no PCI entry */
+	char vram_src[64]; /* which source vram_total came from */
 	/* AMD, added by discover/: the family when KFD never supported it
 	 * (kb amd_no_kfd: "Southern Islands (GCN 1)"), "" otherwise */
 	char amd_no_kfd[48];
@@ -130,9 +133,9 @@ struct gd_gpu {
 	/* Windows (discover/win_adapters.c), append-only: the display class
 	 * key {4d36e968-e325-11ce-bfc1-08002be10318}\NNNN of this adapter. */
 	struct gd_win_adapter {
-		char class_key[8];       /* "0000", "" off Windows */
-		char matching_id[128];   /* MatchingDeviceId as stored */
-		gd_text driver_version;  /* DriverVersion: "32.0.12033.1030" */
+		char class_key[8];	/* "0000", "" off Windows */
+		char matching_id[128];	/* MatchingDeviceId as stored */
+		gd_text driver_version; /* DriverVersion: "32.0.12033.1030" */
 		/* as users know it: AMD Software (Adrenalin) "25.5.1" from
 		 * RadeonSoftwareVersion; NVIDIA "581.29" from DriverVersion */
 		gd_text driver_user;
@@ -141,15 +144,15 @@ struct gd_gpu {
 };
 
 struct gd_kernel_info {
-	gd_text release;        /* /proc/sys/kernel/osrelease */
+	gd_text release;	/* /proc/sys/kernel/osrelease */
 	gd_text amdgpu_version; /* /sys/module/amdgpu/version (DKMS only) */
-	gd_text nvidia_driver;  /* from /proc/driver/nvidia/version */
+	gd_text nvidia_driver;	/* from /proc/driver/nvidia/version */
 	gd_text nvidia_version_line;
 	int amdgpu_loaded, nvidia_loaded, kfd_present;
 };
 
 struct gd_env_facts {
-	char hsa_override[64];  /* HSA_OVERRIDE_GFX_VERSION raw, "" if unset */
+	char hsa_override[64]; /* HSA_OVERRIDE_GFX_VERSION raw, "" if unset */
 	char rocr_visible[128], hip_visible[128], cuda_visible[128];
 	int has_rocr_visible, has_hip_visible, has_cuda_visible;
 };
@@ -161,10 +164,11 @@ struct gd_machine {
 	struct gd_env_facts env;
 	int kfd_nodes_total; /* all nodes including CPU ones */
 	/* Added by discover/ (append-only): */
-	char kfd_why[160];   /* why there is no KFD topology, "" when present */
-	char pci_why[160];   /* why the PCI scan found no GPU, "" otherwise */
+	char kfd_why[160]; /* why there is no KFD topology, "" when present */
+	char pci_why[160]; /* why the PCI scan found no GPU, "" otherwise */
 	char ids_amdgpu[96], ids_pci[96]; /* ids files used, "" when none */
-	char visible_summary[256]; /* one line on *_VISIBLE_DEVICES, "" if unset */
+	char visible_summary[256]; /* one line on *_VISIBLE_DEVICES, "" if unset
+				    */
 	/* Display-class devices that are no GPU (a BMC's VGA, an emulated
 	 * adapter), left out of gpus[] (knowledge base pci_not_gpu). */
 	struct gd_not_gpu *not_gpus;
@@ -191,8 +195,8 @@ struct gd_kfd_props {
 		char key[40];
 		uint64_t v;
 	} kv[GD_KFD_MAX_PROPS];
-	int bad_lines;  /* lines that are not "key decimal" */
-	int dropped;    /* keys past GD_KFD_MAX_PROPS */
+	int bad_lines; /* lines that are not "key decimal" */
+	int dropped;   /* keys past GD_KFD_MAX_PROPS */
 };
 void gd_kfd_props_parse(const char *buf, size_t len, struct gd_kfd_props *p);
 /* 1 and *v set when present, 0 when absent. */
@@ -206,8 +210,8 @@ void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
  * or -1 (out "") for 0 or a value whose minor/stepping do not fit. */
 int gd_gfx_from_version(uint32_t v, char *out, size_t cap);
 /* major.minor.stepping -> "gfx1030" (the same rule). */
-int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step,
-		      char *out, size_t cap);
+int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step, char *out,
+		      size_t cap);
 
 /* HSA_OVERRIDE_GFX_VERSION as libhsakmt topology.c parses it:
  * sscanf("%u.%u.%u%c") must give exactly 3, major <= 63, minor and
@@ -233,8 +237,8 @@ int gd_nv_info_get(const char *buf, const char *key, char *out, size_t cap);
 
 /* "0000:03:00.0" -> parts; 0 ok, -1 malformed. The domain has 4 hex
  * digits, or 5 behind an Intel VMD bridge ("10000:e1:00.0"). */
-int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
-		     uint32_t *dev, uint32_t *fn);
+int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus, uint32_t *dev,
+		     uint32_t *fn);
 
 /* A PCI device's ids from its uevent file or its config space, for when
  * the vendor / device / class attributes are missing (pci_fallback.c). */

@@ -63,7 +63,8 @@ void gd_drm_fill(gd_ctx *ctx, struct gd_gpu *g)
 		for (size_t i = 0; i < g->n_kfd_nodes; i++) {
 			const struct gd_kfd_node *n = &g->kfd_nodes[i];
 
-			if (gd_known(&n->local_mem_size) && n->local_mem_size.v) {
+			if (gd_known(&n->local_mem_size) &&
+			    n->local_mem_size.v) {
 				vram += n->local_mem_size.v;
 				have_local = 1;
 			}
@@ -78,7 +79,8 @@ void gd_drm_fill(gd_ctx *ctx, struct gd_gpu *g)
 				   sizeof g->vram_src);
 		} else if (have_banks) {
 			gd_num_set(&g->vram_total, banks, "kfd mem_banks");
-			gd_strlcpy(g->vram_src, "kfd mem_banks (frame buffer heaps)",
+			gd_strlcpy(g->vram_src,
+				   "kfd mem_banks (frame buffer heaps)",
 				   sizeof g->vram_src);
 		} else if (g->n_kfd_nodes) {
 			gd_num_unknown(&g->vram_total, GD_UNKNOWN,
@@ -91,7 +93,7 @@ void gd_drm_fill(gd_ctx *ctx, struct gd_gpu *g)
 }
 
 static void set_why(struct gd_gpu *g, int integrated, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void set_why(struct gd_gpu *g, int integrated, const char *fmt, ...)
 {
 	va_list ap;
@@ -109,12 +111,15 @@ void gd_decide_integrated(gd_ctx *ctx, struct gd_gpu *g)
 
 	for (size_t i = 0; i < g->n_kfd_nodes; i++)
 		if (g->kfd_nodes[i].cpu_and_gpu) {
-			set_why(g, 1, "KFD node %u has both CPU cores and SIMDs "
-				      "(combined APU node)", g->kfd_nodes[i].id);
+			set_why(g, 1,
+				"KFD node %u has both CPU cores and SIMDs "
+				"(combined APU node)",
+				g->kfd_nodes[i].id);
 			return;
 		}
 	kb_apu = g->vendor == GD_VENDOR_AMD
-			 ? gd_kbref_apu_for_pci(ctx, g->pci.device_id) : -1;
+		     ? gd_kbref_apu_for_pci(ctx, g->pci.device_id)
+		     : -1;
 	if (kb_apu >= 0) {
 		set_why(g, kb_apu, "knowledge base: PCI id 0x%04x is %s",
 			g->pci.device_id, kb_apu ? "an APU" : "a discrete GPU");
@@ -122,14 +127,18 @@ void gd_decide_integrated(gd_ctx *ctx, struct gd_gpu *g)
 	}
 	/* Only "apu": true of a whole gfx target is trusted: a target can
 	 * have APU and discrete products (gfx942: MI300A and MI300X). */
-	if (g->vendor == GD_VENDOR_AMD && gd_kbref_apu_for_gfx(ctx, g->gfx) == 1) {
-		set_why(g, 1, "knowledge base: every %s product is an APU", g->gfx);
+	if (g->vendor == GD_VENDOR_AMD &&
+	    gd_kbref_apu_for_gfx(ctx, g->gfx) == 1) {
+		set_why(g, 1, "knowledge base: every %s product is an APU",
+			g->gfx);
 		return;
 	}
 	if (gd_known(&g->vram_total) && gd_known(&g->gtt_total) &&
-	    g->vram_total.v < (1ULL << 30) && g->gtt_total.v > g->vram_total.v) {
-		set_why(g, 1, "VRAM is a %llu MiB carve-out with %llu MiB GTT "
-			      "(DRM mem_info)",
+	    g->vram_total.v < (1ULL << 30) &&
+	    g->gtt_total.v > g->vram_total.v) {
+		set_why(g, 1,
+			"VRAM is a %llu MiB carve-out with %llu MiB GTT "
+			"(DRM mem_info)",
 			(unsigned long long)(g->vram_total.v >> 20),
 			(unsigned long long)(g->gtt_total.v >> 20));
 		return;
@@ -140,8 +149,8 @@ void gd_decide_integrated(gd_ctx *ctx, struct gd_gpu *g)
 	}
 	set_why(g, 0, "no APU evidence (no combined KFD node, %s, %s)",
 		kb_apu < 0 && g->vendor == GD_VENDOR_AMD
-			? "knowledge base has no APU flag for this PCI id"
-			: "not an AMD APU id",
+		    ? "knowledge base has no APU flag for this PCI id"
+		    : "not an AMD APU id",
 		gd_known(&g->vram_total) ? "VRAM is not a small carve-out"
 					 : "VRAM size unknown");
 }
@@ -168,7 +177,8 @@ void gd_drm_apu_memory(struct gd_gpu *g)
 			       "an APU is shared system memory, not VRAM");
 		g->vram_src[0] = '\0';
 	} else if (gd_known(&g->gtt_total)) {
-		gd_num_set(&g->shared_mem, g->gtt_total.v, "mem_info_gtt_total");
+		gd_num_set(&g->shared_mem, g->gtt_total.v,
+			   "mem_info_gtt_total");
 		gd_strlcpy(g->shared_src, "mem_info_gtt_total",
 			   sizeof g->shared_src);
 	} else {

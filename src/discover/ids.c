@@ -145,13 +145,13 @@ int gd_pci_ids_lookup(const char *buf, size_t len, unsigned vendor,
 }
 
 static const char *const amdgpu_ids_paths[] = {
-	"/usr/share/libdrm/amdgpu.ids",
-	"/opt/amdgpu/share/libdrm/amdgpu.ids",
+    "/usr/share/libdrm/amdgpu.ids",
+    "/opt/amdgpu/share/libdrm/amdgpu.ids",
 };
 static const char *const pci_ids_paths[] = {
-	"/usr/share/misc/pci.ids",
-	"/usr/share/hwdata/pci.ids",
-	"/usr/share/pci.ids",
+    "/usr/share/misc/pci.ids",
+    "/usr/share/hwdata/pci.ids",
+    "/usr/share/pci.ids",
 };
 
 static void load_one(gd_ctx *ctx, const char *const *paths, size_t n,
@@ -166,7 +166,8 @@ static void load_one(gd_ctx *ctx, const char *const *paths, size_t n,
 			if (rc == -EFBIG)
 				gd_diag_add(ctx, GD_DIAG_WARN, paths[i],
 					    "larger than %zu bytes; names past "
-					    "that point are not looked up", max);
+					    "that point are not looked up",
+					    max);
 			return;
 		}
 	}
@@ -200,21 +201,22 @@ void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 	const char *kbname;
 
 	gd_ids_load(ctx, ids);
-	if (ids->pci && gd_pci_ids_lookup(ids->pci, ids->pci_len,
-					  g->pci.vendor_id, g->pci.device_id,
-					  vname, sizeof vname, name,
-					  sizeof name))
+	if (ids->pci &&
+	    gd_pci_ids_lookup(ids->pci, ids->pci_len, g->pci.vendor_id,
+			      g->pci.device_id, vname, sizeof vname, name,
+			      sizeof name))
 		gd_text_set(&g->pci_name, name, "pci.ids");
 	else
 		gd_text_unknown(&g->pci_name, GD_UNKNOWN, "%s",
-				ids->pci ? "not in pci.ids" : "no pci.ids file");
+				ids->pci ? "not in pci.ids"
+					 : "no pci.ids file");
 	if (gd_known(&g->name))
 		return;
 	if (g->vendor == GD_VENDOR_AMD && ids->amdgpu &&
 	    gd_known(&g->pci.revision) &&
-	    gd_amdgpu_ids_lookup(ids->amdgpu, ids->amdgpu_len,
-				 g->pci.device_id, (unsigned)g->pci.revision.v,
-				 name, sizeof name)) {
+	    gd_amdgpu_ids_lookup(ids->amdgpu, ids->amdgpu_len, g->pci.device_id,
+				 (unsigned)g->pci.revision.v, name,
+				 sizeof name)) {
 		gd_text_set(&g->name, name, "amdgpu.ids");
 		return;
 	}
@@ -232,6 +234,7 @@ void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 			"nor the knowledge base",
 			g->pci.vendor_id, g->pci.device_id,
 			gd_known(&g->pci.revision) ? "known" : "unknown",
-			ids->amdgpu_path[0] ? ids->amdgpu_path : "no amdgpu.ids",
+			ids->amdgpu_path[0] ? ids->amdgpu_path
+					    : "no amdgpu.ids",
 			", ", ids->pci_path[0] ? ids->pci_path : "no pci.ids");
 }

@@ -84,8 +84,7 @@ void gd_kfd_props_parse(const char *buf, size_t len, struct gd_kfd_props *p)
 	}
 }
 
-int gd_kfd_props_get(const struct gd_kfd_props *p, const char *key,
-		     uint64_t *v)
+int gd_kfd_props_get(const struct gd_kfd_props *p, const char *key, uint64_t *v)
 {
 	/* The last occurrence wins, as it does for libhsakmt's loop. */
 	for (size_t i = p->n; i-- > 0;)
@@ -96,8 +95,8 @@ int gd_kfd_props_get(const struct gd_kfd_props *p, const char *key,
 	return 0;
 }
 
-int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step,
-		      char *out, size_t cap)
+int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step, char *out,
+		      size_t cap)
 {
 	if (cap)
 		out[0] = '\0';
@@ -159,7 +158,8 @@ void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
 		n->has_gfx_target_version = 1;
 		n->gfx_target_version = v > UINT32_MAX ? 0 : (uint32_t)v;
 		if (gd_gfx_from_version(n->gfx_target_version, n->gfx,
-					sizeof n->gfx) < 0 && v)
+					sizeof n->gfx) < 0 &&
+		    v)
 			gd_fmt(n->why, sizeof n->why,
 			       "gfx_target_version %llu does not decode",
 			       (unsigned long long)v);
@@ -168,8 +168,8 @@ void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
 			 n->cpu_cores_count.v > 0 && gd_known(&n->simd_count) &&
 			 n->simd_count.v > 0;
 	if (!gd_known(&n->simd_count))
-		gd_num_unknown(&n->cu_count, GD_UNKNOWN, "no simd_count in node %u",
-			       id);
+		gd_num_unknown(&n->cu_count, GD_UNKNOWN,
+			       "no simd_count in node %u", id);
 	else if (!gd_known(&n->simd_per_cu) || n->simd_per_cu.v == 0)
 		gd_num_unknown(&n->cu_count, GD_UNKNOWN,
 			       "no usable simd_per_cu in node %u", id);
@@ -182,9 +182,11 @@ void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
 		uint64_t loc = n->location_id.v;
 		uint64_t dom = gd_known(&n->domain) ? n->domain.v : 0;
 
-		gd_fmt(n->bdf, sizeof n->bdf, "%04x:%02x:%02x.%x",
-		       (unsigned)(dom & 0xfffff), /* 5 digits: VMD domains */ (unsigned)((loc >> 8) & 0xff),
-		       (unsigned)((loc >> 3) & 0x1f), (unsigned)(loc & 7));
+		gd_fmt(
+		    n->bdf, sizeof n->bdf, "%04x:%02x:%02x.%x",
+		    (unsigned)(dom & 0xfffff),
+		    /* 5 digits: VMD domains */ (unsigned)((loc >> 8) & 0xff),
+		    (unsigned)((loc >> 3) & 0x1f), (unsigned)(loc & 7));
 	}
 }
 
@@ -274,8 +276,8 @@ static void read_node(gd_ctx *ctx, unsigned id, struct gd_kfd_node *n,
 		read_mem_banks(ctx, dir, n);
 }
 
-int gd_kfd_scan(gd_ctx *ctx, struct gd_kfd_node **nodes, size_t *n,
-		char *why, size_t whycap)
+int gd_kfd_scan(gd_ctx *ctx, struct gd_kfd_node **nodes, size_t *n, char *why,
+		size_t whycap)
 {
 	gd_strvec names;
 	struct gd_kfd_node *out;

@@ -67,7 +67,8 @@ void gd_nvidia_kernel(gd_ctx *ctx, struct gd_kernel_info *k)
 	}
 	k->nvidia_loaded = 1;
 	if (gd_nv_version_parse(buf, ver, sizeof ver) == 0)
-		gd_text_set(&k->nvidia_driver, ver, "/proc/driver/nvidia/version");
+		gd_text_set(&k->nvidia_driver, ver,
+			    "/proc/driver/nvidia/version");
 	else
 		gd_text_unknown(&k->nvidia_driver, GD_FAILED,
 				"/proc/driver/nvidia/version: no version "
@@ -98,11 +99,13 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 		if (gd_nv_info_get(buf, "Model", v, sizeof v) == 0 && v[0])
 			gd_text_set(&g->nv.model, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv.model, GD_UNKNOWN, "no Model line");
+			gd_text_unknown(&g->nv.model, GD_UNKNOWN,
+					"no Model line");
 		if (gd_nv_info_get(buf, "GPU UUID", v, sizeof v) == 0 && v[0])
 			gd_text_set(&g->nv.uuid, v, "nvidia information");
 		else
-			gd_text_unknown(&g->nv.uuid, GD_UNKNOWN, "no GPU UUID line");
+			gd_text_unknown(&g->nv.uuid, GD_UNKNOWN,
+					"no GPU UUID line");
 		if (gd_nv_info_get(buf, "Video BIOS", v, sizeof v) == 0 && v[0])
 			gd_text_set(&g->nv.vbios, v, "nvidia information");
 		else

@@ -39,27 +39,30 @@ int gd_hsa_override_parse(const char *value, struct gd_override *o)
 	/* The very call libhsakmt makes, so every corner (leading blanks,
 	 * "+10", wrap-around of "-1") behaves as it does there. */
 	if (sscanf(value, "%u.%u.%u%c", &major, &minor, &step, &dummy) != 3) {
-		gd_fmt(o->why, sizeof o->why,
-		       "ROCm will refuse to start: %s=\"%s\" is not "
-		       "MAJOR.MINOR.STEPPING in decimal (e.g. 10.3.0); libhsakmt "
-		       "rejects it", o->var[0] ? o->var : "HSA_OVERRIDE_GFX_VERSION",
-		       o->value);
+		gd_fmt(
+		    o->why, sizeof o->why,
+		    "ROCm will refuse to start: %s=\"%s\" is not "
+		    "MAJOR.MINOR.STEPPING in decimal (e.g. 10.3.0); libhsakmt "
+		    "rejects it",
+		    o->var[0] ? o->var : "HSA_OVERRIDE_GFX_VERSION", o->value);
 		return -1;
 	}
 	if (major > 63 || minor > 255 || step > 255) {
-		gd_fmt(o->why, sizeof o->why,
-		       "ROCm will refuse to start: %s=\"%s\" is out of range "
-		       "(libhsakmt allows major <= 63, minor and stepping <= 255)",
-		       o->var[0] ? o->var : "HSA_OVERRIDE_GFX_VERSION", o->value);
+		gd_fmt(
+		    o->why, sizeof o->why,
+		    "ROCm will refuse to start: %s=\"%s\" is out of range "
+		    "(libhsakmt allows major <= 63, minor and stepping <= 255)",
+		    o->var[0] ? o->var : "HSA_OVERRIDE_GFX_VERSION", o->value);
 		return -1;
 	}
 	o->valid = 1;
 	if (gd_gfx_from_parts(major, minor, step, o->gfx, sizeof o->gfx) < 0)
-		gd_fmt(o->why, sizeof o->why,
-		       "accepted by libhsakmt, but %u.%u.%u names no gfx target "
-		       "(minor and stepping are one hex digit, major >= 1): the "
-		       "runtime will find no code object for it", major, minor,
-		       step);
+		gd_fmt(
+		    o->why, sizeof o->why,
+		    "accepted by libhsakmt, but %u.%u.%u names no gfx target "
+		    "(minor and stepping are one hex digit, major >= 1): the "
+		    "runtime will find no code object for it",
+		    major, minor, step);
 	return 0;
 }
 
@@ -75,7 +78,8 @@ void gd_override_apply(gd_ctx *ctx, struct gd_gpu *g)
 		       g->kfd_nodes[i].id);
 		v = gd_ctx_getenv(ctx, o.var);
 		if (!v) {
-			gd_strlcpy(o.var, "HSA_OVERRIDE_GFX_VERSION", sizeof o.var);
+			gd_strlcpy(o.var, "HSA_OVERRIDE_GFX_VERSION",
+				   sizeof o.var);
 			v = gd_ctx_getenv(ctx, o.var);
 		}
 		if (!v)
@@ -87,7 +91,8 @@ void gd_override_apply(gd_ctx *ctx, struct gd_gpu *g)
 			g->ovr = o;
 	}
 	if (g->ovr.var[0] && g->ovr.valid && g->ovr.gfx[0])
-		gd_strlcpy(g->gfx_effective, g->ovr.gfx, sizeof g->gfx_effective);
+		gd_strlcpy(g->gfx_effective, g->ovr.gfx,
+			   sizeof g->gfx_effective);
 	else if (g->ovr.var[0] && !g->ovr.valid)
 		g->gfx_effective[0] = '\0'; /* ROCm won't start: no target */
 }
@@ -151,8 +156,8 @@ static int agent_cmp(const void *a, const void *b)
 }
 
 /* Apply one variable to the list of still-visible agents (in place). */
-static int filter(const char *name, const char *val, struct agent *list,
-		  int n, int *bad)
+static int filter(const char *name, const char *val, struct agent *list, int n,
+		  int *bad)
 {
 	const char *uu[256];
 	int keep[256], k;
@@ -196,16 +201,15 @@ static void note_gpus(struct gd_machine *m, enum gd_vendor vendor,
 		else if (shown < total)
 			gd_fmt(g->visible_note, sizeof g->visible_note,
 			       "%d of %d partitions hidden by %s; the first "
-			       "visible one is device %d", total - shown, total,
-			       vars, first);
+			       "visible one is device %d",
+			       total - shown, total, vars, first);
 		else
 			gd_fmt(g->visible_note, sizeof g->visible_note,
 			       "visible as device %d (after %s)", first, vars);
 	}
 }
 
-static void apply_amd(gd_ctx *ctx, struct gd_machine *m, struct agent *a,
-		      int n)
+static void apply_amd(gd_ctx *ctx, struct gd_machine *m, struct agent *a, int n)
 {
 	const char *rocr = gd_ctx_getenv(ctx, "ROCR_VISIBLE_DEVICES");
 	const char *hip = gd_ctx_getenv(ctx, "HIP_VISIBLE_DEVICES");
@@ -221,8 +225,9 @@ static void apply_amd(gd_ctx *ctx, struct gd_machine *m, struct agent *a,
 	qsort(a, (size_t)n, sizeof *a, agent_cmp);
 	for (int i = 0; i < n; i++)
 		m->gpus[a[i].gpu].first_agent =
-			m->gpus[a[i].gpu].first_agent < 0
-				? i : m->gpus[a[i].gpu].first_agent;
+		    m->gpus[a[i].gpu].first_agent < 0
+			? i
+			: m->gpus[a[i].gpu].first_agent;
 	/* no AMD agent: a CUDA_VISIBLE_DEVICES that HIP would also read is
 	 * about NVIDIA GPUs here, not "0 of 0 ROCm agents" */
 	if ((!rocr && !hip) || !n)
@@ -263,7 +268,8 @@ static void apply_nvidia(gd_ctx *ctx, struct gd_machine *m, struct agent *a,
 		gd_fmt(m->visible_summary, sizeof m->visible_summary,
 		       "%s: %d of %d NVIDIA GPUs visible (PCI bus order)%s",
 		       vars, nv, n,
-		       bad ? " (an entry was invalid: the list stops there)" : "");
+		       bad ? " (an entry was invalid: the list stops there)"
+			   : "");
 }
 
 void gd_visible_apply(gd_ctx *ctx, struct gd_machine *m)
@@ -276,21 +282,24 @@ void gd_visible_apply(gd_ctx *ctx, struct gd_machine *m)
 
 		g->first_agent = -1;
 		for (size_t j = 0; g->vendor == GD_VENDOR_AMD &&
-				   j < g->n_kfd_nodes && na < 256; j++) {
+				   j < g->n_kfd_nodes && na < 256;
+		     j++) {
 			amd[na].node = g->kfd_nodes[j].id;
 			amd[na].gpu = gi;
 			amd[na].uuid[0] = '\0';
 			if (gd_known(&g->kfd_nodes[j].unique_id))
 				gd_fmt(amd[na].uuid, sizeof amd[na].uuid,
-				       "GPU-%016llx", (unsigned long long)
-				       g->kfd_nodes[j].unique_id.v);
+				       "GPU-%016llx",
+				       (unsigned long long)g->kfd_nodes[j]
+					   .unique_id.v);
 			na++;
 		}
 		if (g->vendor == GD_VENDOR_NVIDIA && nn < 256) {
 			g->first_agent = nn;
 			nv[nn].node = (unsigned)nn;
 			nv[nn].gpu = gi;
-			gd_strlcpy(nv[nn].uuid, g->nv.uuid.v, sizeof nv[nn].uuid);
+			gd_strlcpy(nv[nn].uuid, g->nv.uuid.v,
+				   sizeof nv[nn].uuid);
 			nn++;
 		}
 	}

@@ -16,8 +16,8 @@
 
 #include "disc_int.h"
 
-int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
-		     uint32_t *dev, uint32_t *fn)
+int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus, uint32_t *dev,
+		     uint32_t *fn)
 {
 	unsigned d, b, v, f;
 	int used = 0;
@@ -35,8 +35,8 @@ int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus,
 	return 0;
 }
 
-static int read_attr(gd_ctx *ctx, const char *dir, const char *name,
-		     char *buf, size_t cap)
+static int read_attr(gd_ctx *ctx, const char *dir, const char *name, char *buf,
+		     size_t cap)
 {
 	char path[256];
 
@@ -44,8 +44,7 @@ static int read_attr(gd_ctx *ctx, const char *dir, const char *name,
 	return gd_fs_read_line(&ctx->fs, path, buf, cap);
 }
 
-static int read_hex(gd_ctx *ctx, const char *dir, const char *name,
-		    uint32_t *v)
+static int read_hex(gd_ctx *ctx, const char *dir, const char *name, uint32_t *v)
 {
 	char buf[32], path[256];
 	int rc = read_attr(ctx, dir, name, buf, sizeof buf);
@@ -75,7 +74,8 @@ static void num_attr(gd_ctx *ctx, const char *dir, const char *name, int base,
 	else if (!strcmp(buf, "-1"))
 		gd_num_unknown(f, GD_UNKNOWN, "%s is -1 (none)", name);
 	else if (gd_parse_u64(buf, base, &v) < 0)
-		gd_num_unknown(f, GD_FAILED, "%s: not a number: %.40s", name, buf);
+		gd_num_unknown(f, GD_FAILED, "%s: not a number: %.40s", name,
+			       buf);
 	else
 		gd_num_set(f, v, name);
 }
@@ -123,8 +123,9 @@ static int fallback_ids(gd_ctx *ctx, const char *dir, struct gd_pci_uevent *u,
 
 	gd_fmt(path, sizeof path, "%s/uevent", dir);
 	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, &len);
-	if ((rc == 0 || rc == -EFBIG) && gd_pci_uevent_parse(buf, len, u) == 0 &&
-	    u->has_id && u->has_class) {
+	if ((rc == 0 || rc == -EFBIG) &&
+	    gd_pci_uevent_parse(buf, len, u) == 0 && u->has_id &&
+	    u->has_class) {
 		gd_strlcpy(src, "uevent", scap);
 		return 0;
 	}
@@ -162,7 +163,8 @@ static int read_ids(gd_ctx *ctx, const char *dir, struct gd_pci *p)
 		return 0;
 	if (fallback_ids(ctx, dir, &u, src, sizeof src) < 0) {
 		if (have)
-			gd_diag_add(ctx, GD_DIAG_WARN, path, "missing, and "
+			gd_diag_add(ctx, GD_DIAG_WARN, path,
+				    "missing, and "
 				    "neither uevent nor config gives the ids");
 		return have ? 0 : -1;
 	}
@@ -176,8 +178,10 @@ static int read_ids(gd_ctx *ctx, const char *dir, struct gd_pci *p)
 		p->subsys_vendor_id = u.sub_vendor;
 		p->subsys_device_id = u.sub_device;
 	}
-	gd_diag_add(ctx, GD_DIAG_WARN, path, "missing: ids %04x:%04x read from "
-		    "%s/%s instead", u.vendor, u.device, dir, src);
+	gd_diag_add(ctx, GD_DIAG_WARN, path,
+		    "missing: ids %04x:%04x read from "
+		    "%s/%s instead",
+		    u.vendor, u.device, dir, src);
 	return 0;
 }
 
@@ -191,11 +195,13 @@ static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f)
 
 	gd_fmt(path, sizeof path, "%s/uevent", dir);
 	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, &len);
-	if ((rc == 0 || rc == -EFBIG) && gd_pci_uevent_parse(buf, len, &u) == 0 &&
-	    u.driver[0]) {
+	if ((rc == 0 || rc == -EFBIG) &&
+	    gd_pci_uevent_parse(buf, len, &u) == 0 && u.driver[0]) {
 		gd_text_set(f, u.driver, "uevent DRIVER=");
-		gd_diag_add(ctx, GD_DIAG_WARN, dir, "no driver link: the bound "
-			    "driver (%s) read from uevent", u.driver);
+		gd_diag_add(ctx, GD_DIAG_WARN, dir,
+			    "no driver link: the bound "
+			    "driver (%s) read from uevent",
+			    u.driver);
 	}
 }
 
@@ -273,7 +279,8 @@ int gd_pci_scan(gd_ctx *ctx, struct gd_pci **devs, size_t *n,
 	why[0] = '\0';
 	rc = gd_fs_list(&ctx->fs, GD_PCI_DEVICES, &names);
 	if (rc < 0) {
-		gd_fmt(why, whycap, "%s: %s", GD_PCI_DEVICES, gd_fs_strerror(rc));
+		gd_fmt(why, whycap, "%s: %s", GD_PCI_DEVICES,
+		       gd_fs_strerror(rc));
 		return rc == -ENOMEM ? rc : 0;
 	}
 	for (size_t i = 0; i < names.n; i++) {

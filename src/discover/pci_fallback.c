@@ -63,11 +63,12 @@ static void one_line(const char *s, const char *e, struct gd_pci_uevent *u)
 	if (e - s > 7 && !memcmp(s, "PCI_ID=", 7)) {
 		u->has_id = id_pair(s + 7, e, &u->vendor, &u->device) == 0;
 	} else if (e - s > 14 && !memcmp(s, "PCI_SUBSYS_ID=", 14)) {
-		u->has_subsys = id_pair(s + 14, e, &u->sub_vendor,
-					&u->sub_device) == 0;
+		u->has_subsys =
+		    id_pair(s + 14, e, &u->sub_vendor, &u->sub_device) == 0;
 	} else if (e - s > 10 && !memcmp(s, "PCI_CLASS=", 10)) {
-		u->has_class = hex_span(s + 10, e, '\0', 6, &p,
-					&u->class_code) == 0 && p == e;
+		u->has_class =
+		    hex_span(s + 10, e, '\0', 6, &p, &u->class_code) == 0 &&
+		    p == e;
 	} else if (e - s > 7 && !memcmp(s, "DRIVER=", 7)) {
 		n = (size_t)(e - s - 7);
 		if (n >= sizeof u->driver || memchr(s + 7, '/', n))

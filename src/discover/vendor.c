@@ -23,16 +23,14 @@ static const char *no_target(const struct gd_gpu *g, int as_run)
 }
 
 static const struct gd_vendor_ops vendors[] = {
-	{GD_VENDOR_OTHER, 0, "other", "Unknown", 0, NULL, NULL, NULL,
-	 no_target},
-	{GD_VENDOR_AMD, 0x1002, "amd", "AMD", 1, NULL, gd_amd_fill,
-	 gd_drm_apu_memory, amd_target},
-	{GD_VENDOR_NVIDIA, 0x10de, "nvidia", "NVIDIA", 1, gd_nvidia_fill,
-	 gd_nvidia_arch, NULL, nvidia_target},
-	/* Listed only: Intel's compute stacks (oneAPI/Level Zero, IPEX)
-	 * have no rules here yet. */
-	{GD_VENDOR_INTEL, 0x8086, "intel", "Intel", 0, NULL, NULL, NULL,
-	 no_target},
+    {GD_VENDOR_OTHER, 0, "other", "Unknown", 0, NULL, NULL, NULL, no_target},
+    {GD_VENDOR_AMD, 0x1002, "amd", "AMD", 1, NULL, gd_amd_fill,
+     gd_drm_apu_memory, amd_target},
+    {GD_VENDOR_NVIDIA, 0x10de, "nvidia", "NVIDIA", 1, gd_nvidia_fill,
+     gd_nvidia_arch, NULL, nvidia_target},
+    /* Listed only: Intel's compute stacks (oneAPI/Level Zero, IPEX)
+     * have no rules here yet. */
+    {GD_VENDOR_INTEL, 0x8086, "intel", "Intel", 0, NULL, NULL, NULL, no_target},
 };
 
 const struct gd_vendor_ops *gd_vendor_ops(enum gd_vendor v)

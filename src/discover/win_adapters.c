@@ -15,8 +15,9 @@
 #include "core/wincap.h"
 #include "disc_int.h"
 
-#define CLASS_KEY "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\" \
-		  "{4d36e968-e325-11ce-bfc1-08002be10318}"
+#define CLASS_KEY                                                              \
+	"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\"                    \
+	"{4d36e968-e325-11ce-bfc1-08002be10318}"
 #define ENUM_PCI "HKLM\\SYSTEM\\CurrentControlSet\\Enum\\PCI"
 
 /* "PCI\VEN_1002&DEV_731F&SUBSYS_E4111DA2&REV_C1" (any case). */
@@ -110,8 +111,9 @@ static void memory(const gd_reg_key *k, struct gd_gpu *g)
 		gd_strlcpy(g->vram_src, "HardwareInformation.MemorySize",
 			   sizeof g->vram_src);
 	} else {
-		gd_num_unknown(&g->vram_total, GD_UNKNOWN,
-			       "no HardwareInformation memory size in the registry");
+		gd_num_unknown(
+		    &g->vram_total, GD_UNKNOWN,
+		    "no HardwareInformation memory size in the registry");
 	}
 }
 
@@ -125,15 +127,18 @@ static void driver(const gd_reg_key *k, struct gd_gpu *g)
 	else
 		gd_text_unknown(&w->driver_version, GD_UNKNOWN,
 				"no DriverVersion in the registry");
-	gd_text_unknown(&w->driver_user, GD_UNKNOWN, "not known for this vendor");
+	gd_text_unknown(&w->driver_user, GD_UNKNOWN,
+			"not known for this vendor");
 	if (g->vendor == GD_VENDOR_AMD) {
 		if (!gd_reg_str(k, "RadeonSoftwareVersion", s, sizeof s) && *s)
 			gd_text_set(&w->driver_user, s,
 				    "registry RadeonSoftwareVersion");
 		else
-			gd_text_unknown(&w->driver_user, GD_UNKNOWN,
-					"no RadeonSoftwareVersion in the registry");
-	} else if (g->vendor == GD_VENDOR_NVIDIA && gd_known(&w->driver_version) &&
+			gd_text_unknown(
+			    &w->driver_user, GD_UNKNOWN,
+			    "no RadeonSoftwareVersion in the registry");
+	} else if (g->vendor == GD_VENDOR_NVIDIA &&
+		   gd_known(&w->driver_version) &&
 		   !gd_win_nvidia_version(w->driver_version.v, u, sizeof u)) {
 		gd_text_set(&w->driver_user, u,
 			    "DriverVersion, last five digits");
@@ -151,12 +156,14 @@ static void amd(gd_ctx *ctx, struct gd_gpu *g)
 		gd_strlcpy(g->gfx, gfx, sizeof g->gfx);
 		gd_strlcpy(g->gfx_effective, gfx, sizeof g->gfx_effective);
 		gd_strlcpy(g->gfx_source,
-			   "from the PCI id via the knowledge base; Windows has no KFD",
+			   "from the PCI id via the knowledge base; Windows "
+			   "has no KFD",
 			   sizeof g->gfx_source);
 	} else {
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "PCI id 1002:%04x is not in the knowledge base, and "
-		       "Windows has no KFD to ask", g->pci.device_id);
+		       "Windows has no KFD to ask",
+		       g->pci.device_id);
 	}
 	g->integrated = gd_kbref_apu_for_pci(ctx, g->pci.device_id) == 1;
 }
@@ -184,7 +191,8 @@ static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 		gd_text_set(&g->name, desc, "registry DriverDesc");
 	else
 		gd_text_unknown(&g->name, GD_UNKNOWN, "no DriverDesc");
-	gd_text_unknown(&g->pci.driver, GD_UNKNOWN, "Windows: see DriverVersion");
+	gd_text_unknown(&g->pci.driver, GD_UNKNOWN,
+			"Windows: see DriverVersion");
 	gd_num_unknown(&g->render_minor, GD_UNKNOWN, "Windows has no DRM");
 	gd_num_unknown(&g->vram_used, GD_UNKNOWN, "not read on Windows");
 	gd_num_unknown(&g->gtt_total, GD_UNKNOWN, "not read on Windows");
@@ -200,8 +208,10 @@ static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 
 int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 {
-	const gd_reg_key *cls = ctx->reg ? gd_reg_find(ctx->reg, CLASS_KEY) : NULL;
-	const gd_reg_key *pci = ctx->reg ? gd_reg_find(ctx->reg, ENUM_PCI) : NULL;
+	const gd_reg_key *cls =
+	    ctx->reg ? gd_reg_find(ctx->reg, CLASS_KEY) : NULL;
+	const gd_reg_key *pci =
+	    ctx->reg ? gd_reg_find(ctx->reg, ENUM_PCI) : NULL;
 	GD_VEC(struct gd_gpu) gpus = {0};
 
 	gd_strlcpy(m->kfd_why, "Windows has no KFD", sizeof m->kfd_why);
@@ -225,10 +235,12 @@ int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 		if (adapter(ctx, k, enum_id, g) < 0)
 			gpus.n--;
 	}
-	/* registry order is not PCI order: sort by class key for stable output */
+	/* registry order is not PCI order: sort by class key for stable output
+	 */
 	for (size_t i = 1; i < gpus.n; i++)
 		for (size_t j = i; j > 0 && strcmp(gpus.v[j - 1].win.class_key,
-						   gpus.v[j].win.class_key) > 0; j--) {
+						   gpus.v[j].win.class_key) > 0;
+		     j--) {
 			struct gd_gpu t = gpus.v[j];
 
 			gpus.v[j] = gpus.v[j - 1];

@@ -5,7 +5,7 @@ static const struct {
 	const char *code, *meaning;
 } table[GD_N_CODES] = {
 #define GD_CODE_ROW(e, code, meaning) [e] = {code, meaning},
-	GD_CODES(GD_CODE_ROW)
+    GD_CODES(GD_CODE_ROW)
 #undef GD_CODE_ROW
 };
 

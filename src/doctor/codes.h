@@ -8,171 +8,193 @@
 #ifndef GD_CODES_H
 #define GD_CODES_H
 
-#define GD_CODES(X) \
-	X(GD_C_GPU_PCI, "gpu.pci", \
-	  "the GPU's PCI address, vendor:device ids, revision and bound kernel driver") \
-	X(GD_C_GPU_INTEGRATED, "gpu.integrated", \
-	  "integrated (APU) or discrete, with the evidence") \
-	X(GD_C_GPU_NOT_A_GPU, "gpu.not_a_gpu", \
-	  "a display device that is no GPU (a BMC's VGA, an emulated adapter; kb pci_not_gpu)") \
-	X(GD_C_OTHER_LISTED_ONLY, "other.listed_only", \
-	  "a vendor gpudoctor lists but has no compute rules for (Intel)") \
-	X(GD_C_OTHER_USE_VULKAN, "other.use_vulkan", \
-	  "a GPU gpudoctor has no compute rules for: Vulkan is the portable path") \
-	X(GD_C_CPU_VULKAN_SOFTWARE, "cpu.vulkan_software", \
-	  "a Vulkan driver that runs on the CPU (llvmpipe)") \
-	X(GD_C_CPU_OPENCL_SOFTWARE, "cpu.opencl_software", \
-	  "an OpenCL driver that runs on the CPU (PoCL)") \
-	X(GD_C_CPU_RUN_ON_CPU, "cpu.run_on_cpu", \
-	  "no GPU: how to run the workloads on the CPU") \
-	X(GD_C_PROBE_WORKS, "probe.works", \
-	  "a probe of the vendor's own runtime ran every op right on this GPU") \
-	X(GD_C_PROBE_SOFTWARE, "probe.software", \
-	  "a probe ran, but on a software (CPU) device") \
-	X(GD_C_PROBE_PARTIAL, "probe.partial", \
-	  "a probe's ops failed, gave wrong results, hung or crashed on this device") \
-	X(GD_C_PROBE_BROKEN, "probe.broken", \
-	  "a probe's runtime failed, hung or crashed at init") \
-	X(GD_C_PROBE_ABSENT, "probe.absent", \
-	  "a probe found no library or no device") \
-	X(GD_C_PROBE_INSTALL_FRAMEWORK, "probe.install_framework", \
-	  "the probe worked: what remains is the framework build for the stack") \
-	X(GD_C_PROBE_FAILED_TRY_WORKAROUNDS, "probe.failed_try_workarounds", \
-	  "a probe failed although the stack looks complete: probe and try") \
-	X(GD_C_FRAMEWORK_NO_CODE, "framework.no_code", \
-	  "an installed framework carries no code for this GPU") \
-	X(GD_C_FRAMEWORK_ROCM_MISMATCH, "framework.rocm_mismatch", \
-	  "an installed framework needs another HIP runtime major than the one installed") \
-	X(GD_C_FRAMEWORK_ROCM_NOTE, "framework.rocm_note", \
-	  "a note on the HIP runtime an installed framework uses") \
-	X(GD_C_FRAMEWORK_LIB_MISSING, "framework.lib_missing", \
-	  "a library an installed framework needs is not found") \
-	X(GD_C_FRAMEWORK_CUDA_TOO_NEW, "framework.cuda_too_new", \
-	  "an installed framework is built for a CUDA newer than the driver runs") \
-	X(GD_C_AMD_GFX_TARGET, "amd.gfx_target", \
-	  "the GPU's LLVM target (gfx) and where it was read") \
-	X(GD_C_AMD_COMPUTE_UNITS, "amd.compute_units", \
-	  "compute units and VRAM") \
-	X(GD_C_AMD_KFD_PARTITIONS, "amd.kfd_partitions", \
-	  "one GPU exposed as several KFD nodes (partitions)") \
-	X(GD_C_AMD_OVERRIDE_INVALID, "amd.override.invalid", \
-	  "HSA_OVERRIDE_GFX_VERSION is set but does not parse") \
-	X(GD_C_AMD_OVERRIDE_FIX_INVALID, "amd.override.fix_invalid", \
-	  "fix or unset the invalid override") \
-	X(GD_C_AMD_OVERRIDE_ACTIVE, "amd.override.active", \
-	  "HSA_OVERRIDE_GFX_VERSION makes ROCm treat the GPU as another target") \
-	X(GD_C_AMD_OVERRIDE_CAVEAT, "amd.override.caveat", \
-	  "what the knowledge base knows against the active override") \
-	X(GD_C_AMD_OVERRIDE_UNSET_FOR_NATIVE_BUILDS, "amd.override.unset_for_native_builds", \
-	  "builds made for the GPU's own target must run without the override") \
-	X(GD_C_AMD_OVERRIDE_USE_FOR_BUILDS, "amd.override.use_for_builds", \
-	  "run builds without code for this target with the kb's override") \
-	X(GD_C_AMD_VULKAN_DRIVER, "amd.vulkan_driver", \
-	  "a hardware Vulkan driver (RADV, AMDVLK) is installed for llama.cpp") \
-	X(GD_C_AMD_VULKAN_INSTALL_RADV, "amd.vulkan.install_radv", \
-	  "install Mesa's RADV for llama.cpp's Vulkan backend") \
-	X(GD_C_AMD_APU_BESIDE_DGPU, "amd.apu_beside_dgpu", \
-	  "this APU sits beside a discrete AMD GPU") \
-	X(GD_C_AMD_IGPU_BESIDE, "amd.igpu_beside", \
-	  "ROCm also sees an integrated GPU beside this discrete one") \
-	X(GD_C_AMD_APU_HIDE, "amd.apu.hide", \
-	  "hide the APU from ROCm with ROCR_VISIBLE_DEVICES") \
-	X(GD_C_AMD_DRIVER_LOAD, "amd.driver.load", \
-	  "load the amdgpu kernel driver") \
-	X(GD_C_AMD_KFD_MISSING, "amd.kfd.missing", \
-	  "/sys/class/kfd is missing: amdgpu with CONFIG_HSA_AMD is needed") \
-	X(GD_C_AMD_KFD_NOT_IN_KERNEL, "amd.kfd.not_in_kernel", \
-	  "amdgpu drives the GPU but the kernel has no KFD (CONFIG_HSA_AMD)") \
-	X(GD_C_AMD_NO_KFD_FAMILY, "amd.no_kfd_family", \
-	  "a family KFD never supported (kb amd_no_kfd): ROCm cannot use it") \
-	X(GD_C_AMD_VULKAN_BIND_AMDGPU, "amd.vulkan.bind_amdgpu", \
-	  "Vulkan (RADV) needs amdgpu, not radeon, bound to this GPU") \
-	X(GD_C_ROCM_NOT_INSTALLED, "rocm.not_installed", \
-	  "no ROCm / HIP runtime is installed") \
-	X(GD_C_ROCM_HIP_RUNTIME, "rocm.hip_runtime", \
-	  "a HIP runtime install: version, soname major, path, how it was found") \
-	X(GD_C_ROCM_HIP_PATH_MISMATCH, "rocm.hip_path_mismatch", \
-	  "HIP_PATH points at another runtime than the loader uses") \
-	X(GD_C_ROCM_HIP_MAJORS_MIXED, "rocm.hip_majors_mixed", \
-	  "several HIP runtime majors are installed side by side") \
-	X(GD_C_ROCM_INSTALL_SINCE, "rocm.install_since", \
-	  "install ROCm at least the first release that supports this GPU") \
-	X(GD_C_ROCM_INSTALL, "rocm.install", \
-	  "install the ROCm/HIP runtime") \
-	X(GD_C_ROCM_UPGRADE, "rocm.upgrade", \
-	  "the installed ROCm is older than the first release that supports this GPU") \
-	X(GD_C_ROCBLAS_NOT_FOUND, "rocblas.not_found", \
-	  "no rocBLAS library directory found") \
-	X(GD_C_ROCBLAS_TENSILE, "rocblas.tensile", \
-	  "rocBLAS has Tensile GEMM kernels for the target") \
-	X(GD_C_ROCBLAS_FALLBACK_ONLY, "rocblas.fallback_only", \
-	  "rocBLAS has only slow fallback kernels for the target") \
-	X(GD_C_ROCBLAS_NO_KERNELS, "rocblas.no_kernels", \
-	  "no rocBLAS library directory has kernels for the target") \
-	X(GD_C_ROCBLAS_INSTALL_KERNELS, "rocblas.install_kernels", \
-	  "install rocBLAS kernels for the target or point ROCBLAS_TENSILE_LIBPATH at them") \
-	X(GD_C_ACCESS_KFD, "access.kfd", \
-	  "/dev/kfd cannot be opened by this user") \
-	X(GD_C_ACCESS_RENDER, "access.render", \
-	  "the GPU's render node cannot be opened by this user") \
-	X(GD_C_ACCESS_GRANT, "access.grant", \
-	  "give the user access to the GPU (groups)") \
-	X(GD_C_ACCESS_CONTAINER, "access.container", \
-	  "the container flags that pass the GPU in") \
-	X(GD_C_VISIBILITY_NOTE, "visibility.note", \
-	  "a *_VISIBLE_DEVICES variable hides or reorders GPUs") \
-	X(GD_C_VISIBILITY_UNHIDE_ROCM, "visibility.unhide_rocm", \
-	  "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU: unset or list it") \
-	X(GD_C_VISIBILITY_UNHIDE_CUDA, "visibility.unhide_cuda", \
-	  "CUDA_VISIBLE_DEVICES hides this GPU: unset or include it") \
-	X(GD_C_NVIDIA_UUID, "nvidia.uuid", \
-	  "the GPU's UUID") \
-	X(GD_C_NVIDIA_COMPUTE_CAPABILITY, "nvidia.compute_capability", \
-	  "compute capability, sm and architecture (kb)") \
-	X(GD_C_NVIDIA_LAST_CUDA, "nvidia.last_cuda", \
-	  "the last CUDA release that supports this GPU's architecture") \
-	X(GD_C_NVIDIA_DRIVER, "nvidia.driver", \
-	  "the NVIDIA driver version and the highest CUDA it runs") \
-	X(GD_C_NVIDIA_DRIVER_NOT_BOUND, "nvidia.driver.not_bound", \
-	  "the NVIDIA driver is installed but its module does not drive this GPU") \
-	X(GD_C_NVIDIA_DRIVER_INSTALL, "nvidia.driver.install", \
-	  "install NVIDIA's driver") \
-	X(GD_C_NVIDIA_ARCH_DROPPED, "nvidia.arch_dropped", \
-	  "current CUDA releases no longer support this architecture: use older builds") \
-	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN, "nvidia.compute_capability_unknown", \
-	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name") \
-	X(GD_C_NVIDIA_SM_FROM_CHIP, "nvidia.sm_from_chip", \
-	  "sm and architecture from the pci.ids chip name (kb nvidia_chips), not the PCI id") \
-	X(GD_C_NVIDIA_LAST_DRIVER, "nvidia.last_driver", \
-	  "the last NVIDIA driver series that supports this GPU's architecture") \
-	X(GD_C_NVIDIA_DRIVER_TOO_NEW, "nvidia.driver.too_new", \
-	  "the installed driver is newer than the last series that drives this GPU") \
-	X(GD_C_NVIDIA_DRIVER_INSTALL_LEGACY, "nvidia.driver.install_legacy", \
+#define GD_CODES(X)                                                            \
+	X(GD_C_GPU_PCI, "gpu.pci",                                             \
+	  "the GPU's PCI address, vendor:device ids, revision and bound "      \
+	  "kernel driver")                                                     \
+	X(GD_C_GPU_INTEGRATED, "gpu.integrated",                               \
+	  "integrated (APU) or discrete, with the evidence")                   \
+	X(GD_C_GPU_NOT_A_GPU, "gpu.not_a_gpu",                                 \
+	  "a display device that is no GPU (a BMC's VGA, an emulated "         \
+	  "adapter; kb pci_not_gpu)")                                          \
+	X(GD_C_OTHER_LISTED_ONLY, "other.listed_only",                         \
+	  "a vendor gpudoctor lists but has no compute rules for (Intel)")     \
+	X(GD_C_OTHER_USE_VULKAN, "other.use_vulkan",                           \
+	  "a GPU gpudoctor has no compute rules for: Vulkan is the portable "  \
+	  "path")                                                              \
+	X(GD_C_CPU_VULKAN_SOFTWARE, "cpu.vulkan_software",                     \
+	  "a Vulkan driver that runs on the CPU (llvmpipe)")                   \
+	X(GD_C_CPU_OPENCL_SOFTWARE, "cpu.opencl_software",                     \
+	  "an OpenCL driver that runs on the CPU (PoCL)")                      \
+	X(GD_C_CPU_RUN_ON_CPU, "cpu.run_on_cpu",                               \
+	  "no GPU: how to run the workloads on the CPU")                       \
+	X(GD_C_PROBE_WORKS, "probe.works",                                     \
+	  "a probe of the vendor's own runtime ran every op right on this "    \
+	  "GPU")                                                               \
+	X(GD_C_PROBE_SOFTWARE, "probe.software",                               \
+	  "a probe ran, but on a software (CPU) device")                       \
+	X(GD_C_PROBE_PARTIAL, "probe.partial",                                 \
+	  "a probe's ops failed, gave wrong results, hung or crashed on this " \
+	  "device")                                                            \
+	X(GD_C_PROBE_BROKEN, "probe.broken",                                   \
+	  "a probe's runtime failed, hung or crashed at init")                 \
+	X(GD_C_PROBE_ABSENT, "probe.absent",                                   \
+	  "a probe found no library or no device")                             \
+	X(GD_C_PROBE_INSTALL_FRAMEWORK, "probe.install_framework",             \
+	  "the probe worked: what remains is the framework build for the "     \
+	  "stack")                                                             \
+	X(GD_C_PROBE_FAILED_TRY_WORKAROUNDS, "probe.failed_try_workarounds",   \
+	  "a probe failed although the stack looks complete: probe and try")   \
+	X(GD_C_FRAMEWORK_NO_CODE, "framework.no_code",                         \
+	  "an installed framework carries no code for this GPU")               \
+	X(GD_C_FRAMEWORK_ROCM_MISMATCH, "framework.rocm_mismatch",             \
+	  "an installed framework needs another HIP runtime major than the "   \
+	  "one installed")                                                     \
+	X(GD_C_FRAMEWORK_ROCM_NOTE, "framework.rocm_note",                     \
+	  "a note on the HIP runtime an installed framework uses")             \
+	X(GD_C_FRAMEWORK_LIB_MISSING, "framework.lib_missing",                 \
+	  "a library an installed framework needs is not found")               \
+	X(GD_C_FRAMEWORK_CUDA_TOO_NEW, "framework.cuda_too_new",               \
+	  "an installed framework is built for a CUDA newer than the driver "  \
+	  "runs")                                                              \
+	X(GD_C_AMD_GFX_TARGET, "amd.gfx_target",                               \
+	  "the GPU's LLVM target (gfx) and where it was read")                 \
+	X(GD_C_AMD_COMPUTE_UNITS, "amd.compute_units",                         \
+	  "compute units and VRAM")                                            \
+	X(GD_C_AMD_KFD_PARTITIONS, "amd.kfd_partitions",                       \
+	  "one GPU exposed as several KFD nodes (partitions)")                 \
+	X(GD_C_AMD_OVERRIDE_INVALID, "amd.override.invalid",                   \
+	  "HSA_OVERRIDE_GFX_VERSION is set but does not parse")                \
+	X(GD_C_AMD_OVERRIDE_FIX_INVALID, "amd.override.fix_invalid",           \
+	  "fix or unset the invalid override")                                 \
+	X(GD_C_AMD_OVERRIDE_ACTIVE, "amd.override.active",                     \
+	  "HSA_OVERRIDE_GFX_VERSION makes ROCm treat the GPU as another "      \
+	  "target")                                                            \
+	X(GD_C_AMD_OVERRIDE_CAVEAT, "amd.override.caveat",                     \
+	  "what the knowledge base knows against the active override")         \
+	X(GD_C_AMD_OVERRIDE_UNSET_FOR_NATIVE_BUILDS,                           \
+	  "amd.override.unset_for_native_builds",                              \
+	  "builds made for the GPU's own target must run without the "         \
+	  "override")                                                          \
+	X(GD_C_AMD_OVERRIDE_USE_FOR_BUILDS, "amd.override.use_for_builds",     \
+	  "run builds without code for this target with the kb's override")    \
+	X(GD_C_AMD_VULKAN_DRIVER, "amd.vulkan_driver",                         \
+	  "a hardware Vulkan driver (RADV, AMDVLK) is installed for "          \
+	  "llama.cpp")                                                         \
+	X(GD_C_AMD_VULKAN_INSTALL_RADV, "amd.vulkan.install_radv",             \
+	  "install Mesa's RADV for llama.cpp's Vulkan backend")                \
+	X(GD_C_AMD_APU_BESIDE_DGPU, "amd.apu_beside_dgpu",                     \
+	  "this APU sits beside a discrete AMD GPU")                           \
+	X(GD_C_AMD_IGPU_BESIDE, "amd.igpu_beside",                             \
+	  "ROCm also sees an integrated GPU beside this discrete one")         \
+	X(GD_C_AMD_APU_HIDE, "amd.apu.hide",                                   \
+	  "hide the APU from ROCm with ROCR_VISIBLE_DEVICES")                  \
+	X(GD_C_AMD_DRIVER_LOAD, "amd.driver.load",                             \
+	  "load the amdgpu kernel driver")                                     \
+	X(GD_C_AMD_KFD_MISSING, "amd.kfd.missing",                             \
+	  "/sys/class/kfd is missing: amdgpu with CONFIG_HSA_AMD is needed")   \
+	X(GD_C_AMD_KFD_NOT_IN_KERNEL, "amd.kfd.not_in_kernel",                 \
+	  "amdgpu drives the GPU but the kernel has no KFD (CONFIG_HSA_AMD)")  \
+	X(GD_C_AMD_NO_KFD_FAMILY, "amd.no_kfd_family",                         \
+	  "a family KFD never supported (kb amd_no_kfd): ROCm cannot use it")  \
+	X(GD_C_AMD_VULKAN_BIND_AMDGPU, "amd.vulkan.bind_amdgpu",               \
+	  "Vulkan (RADV) needs amdgpu, not radeon, bound to this GPU")         \
+	X(GD_C_ROCM_NOT_INSTALLED, "rocm.not_installed",                       \
+	  "no ROCm / HIP runtime is installed")                                \
+	X(GD_C_ROCM_HIP_RUNTIME, "rocm.hip_runtime",                           \
+	  "a HIP runtime install: version, soname major, path, how it was "    \
+	  "found")                                                             \
+	X(GD_C_ROCM_HIP_PATH_MISMATCH, "rocm.hip_path_mismatch",               \
+	  "HIP_PATH points at another runtime than the loader uses")           \
+	X(GD_C_ROCM_HIP_MAJORS_MIXED, "rocm.hip_majors_mixed",                 \
+	  "several HIP runtime majors are installed side by side")             \
+	X(GD_C_ROCM_INSTALL_SINCE, "rocm.install_since",                       \
+	  "install ROCm at least the first release that supports this GPU")    \
+	X(GD_C_ROCM_INSTALL, "rocm.install", "install the ROCm/HIP runtime")   \
+	X(GD_C_ROCM_UPGRADE, "rocm.upgrade",                                   \
+	  "the installed ROCm is older than the first release that supports "  \
+	  "this GPU")                                                          \
+	X(GD_C_ROCBLAS_NOT_FOUND, "rocblas.not_found",                         \
+	  "no rocBLAS library directory found")                                \
+	X(GD_C_ROCBLAS_TENSILE, "rocblas.tensile",                             \
+	  "rocBLAS has Tensile GEMM kernels for the target")                   \
+	X(GD_C_ROCBLAS_FALLBACK_ONLY, "rocblas.fallback_only",                 \
+	  "rocBLAS has only slow fallback kernels for the target")             \
+	X(GD_C_ROCBLAS_NO_KERNELS, "rocblas.no_kernels",                       \
+	  "no rocBLAS library directory has kernels for the target")           \
+	X(GD_C_ROCBLAS_INSTALL_KERNELS, "rocblas.install_kernels",             \
+	  "install rocBLAS kernels for the target or point "                   \
+	  "ROCBLAS_TENSILE_LIBPATH at them")                                   \
+	X(GD_C_ACCESS_KFD, "access.kfd",                                       \
+	  "/dev/kfd cannot be opened by this user")                            \
+	X(GD_C_ACCESS_RENDER, "access.render",                                 \
+	  "the GPU's render node cannot be opened by this user")               \
+	X(GD_C_ACCESS_GRANT, "access.grant",                                   \
+	  "give the user access to the GPU (groups)")                          \
+	X(GD_C_ACCESS_CONTAINER, "access.container",                           \
+	  "the container flags that pass the GPU in")                          \
+	X(GD_C_VISIBILITY_NOTE, "visibility.note",                             \
+	  "a *_VISIBLE_DEVICES variable hides or reorders GPUs")               \
+	X(GD_C_VISIBILITY_UNHIDE_ROCM, "visibility.unhide_rocm",               \
+	  "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU: unset "   \
+	  "or list it")                                                        \
+	X(GD_C_VISIBILITY_UNHIDE_CUDA, "visibility.unhide_cuda",               \
+	  "CUDA_VISIBLE_DEVICES hides this GPU: unset or include it")          \
+	X(GD_C_NVIDIA_UUID, "nvidia.uuid", "the GPU's UUID")                   \
+	X(GD_C_NVIDIA_COMPUTE_CAPABILITY, "nvidia.compute_capability",         \
+	  "compute capability, sm and architecture (kb)")                      \
+	X(GD_C_NVIDIA_LAST_CUDA, "nvidia.last_cuda",                           \
+	  "the last CUDA release that supports this GPU's architecture")       \
+	X(GD_C_NVIDIA_DRIVER, "nvidia.driver",                                 \
+	  "the NVIDIA driver version and the highest CUDA it runs")            \
+	X(GD_C_NVIDIA_DRIVER_NOT_BOUND, "nvidia.driver.not_bound",             \
+	  "the NVIDIA driver is installed but its module does not drive this " \
+	  "GPU")                                                               \
+	X(GD_C_NVIDIA_DRIVER_INSTALL, "nvidia.driver.install",                 \
+	  "install NVIDIA's driver")                                           \
+	X(GD_C_NVIDIA_ARCH_DROPPED, "nvidia.arch_dropped",                     \
+	  "current CUDA releases no longer support this architecture: use "    \
+	  "older builds")                                                      \
+	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,                              \
+	  "nvidia.compute_capability_unknown",                                 \
+	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name")   \
+	X(GD_C_NVIDIA_SM_FROM_CHIP, "nvidia.sm_from_chip",                     \
+	  "sm and architecture from the pci.ids chip name (kb nvidia_chips), " \
+	  "not the PCI id")                                                    \
+	X(GD_C_NVIDIA_LAST_DRIVER, "nvidia.last_driver",                       \
+	  "the last NVIDIA driver series that supports this GPU's "            \
+	  "architecture")                                                      \
+	X(GD_C_NVIDIA_DRIVER_TOO_NEW, "nvidia.driver.too_new",                 \
+	  "the installed driver is newer than the last series that drives "    \
+	  "this GPU")                                                          \
+	X(GD_C_NVIDIA_DRIVER_INSTALL_LEGACY, "nvidia.driver.install_legacy",   \
 	  "install the legacy driver series, the last that supports this GPU") \
-	X(GD_C_NVIDIA_DRIVER_STAY_LEGACY, "nvidia.driver.stay_legacy", \
-	  "stay on the legacy driver series: a newer one does not drive this GPU") \
-	X(GD_C_CUDA_TOOLKIT, "cuda.toolkit", \
-	  "an installed CUDA toolkit") \
-	X(GD_C_CUDA_DRIVER_TOO_OLD, "cuda.driver_too_old", \
-	  "a CUDA library or toolkit needs a newer driver") \
-	X(GD_C_CUDA_DRIVER_UPGRADE, "cuda.driver_upgrade", \
-	  "upgrade the NVIDIA driver or use builds for an older CUDA") \
-	X(GD_C_STRATEGY_TRY, "strategy.try", \
-	  "let 'gpudoctor try' test the kb's workarounds") \
-	X(GD_C_STRATEGY_USER_STEP, "strategy.user_step", \
+	X(GD_C_NVIDIA_DRIVER_STAY_LEGACY, "nvidia.driver.stay_legacy",         \
+	  "stay on the legacy driver series: a newer one does not drive this " \
+	  "GPU")                                                               \
+	X(GD_C_CUDA_TOOLKIT, "cuda.toolkit", "an installed CUDA toolkit")      \
+	X(GD_C_CUDA_DRIVER_TOO_OLD, "cuda.driver_too_old",                     \
+	  "a CUDA library or toolkit needs a newer driver")                    \
+	X(GD_C_CUDA_DRIVER_UPGRADE, "cuda.driver_upgrade",                     \
+	  "upgrade the NVIDIA driver or use builds for an older CUDA")         \
+	X(GD_C_STRATEGY_TRY, "strategy.try",                                   \
+	  "let 'gpudoctor try' test the kb's workarounds")                     \
+	X(GD_C_STRATEGY_USER_STEP, "strategy.user_step",                       \
 	  "a workaround only the user can apply (kernel parameter, firmware)") \
-	X(GD_C_KB_KNOWN_ISSUE, "kb.known_issue", \
-	  "a known issue of this target, from the knowledge base") \
-	X(GD_C_ADVICE_TARGET, "advice.target", \
-	  "per-workload advice for this GPU's target, from the knowledge base") \
-	X(GD_C_ADVICE_STACK, "advice.stack", \
-	  "per-workload advice for a whole stack (CUDA, CPU), from the knowledge base")
+	X(GD_C_KB_KNOWN_ISSUE, "kb.known_issue",                               \
+	  "a known issue of this target, from the knowledge base")             \
+	X(GD_C_ADVICE_TARGET, "advice.target",                                 \
+	  "per-workload advice for this GPU's target, from the knowledge "     \
+	  "base")                                                              \
+	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
+	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
+	  "knowledge base")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,
 	GD_CODES(GD_CODE_ENUM)
 #undef GD_CODE_ENUM
-	GD_N_CODES
+	    GD_N_CODES
 };
 
 const char *gd_code_name(enum gd_code c);    /* "rocblas.no_kernels" */

@@ -16,7 +16,8 @@ void gd_cuda_min_table_load(gd_ctx *ctx, struct gd_cuda_min_table *t)
 			   : 0;
 
 	t->n = n < sizeof t->rows / sizeof *t->rows
-		       ? n : sizeof t->rows / sizeof *t->rows;
+		   ? n
+		   : sizeof t->rows / sizeof *t->rows;
 }
 
 /* Rows of nvidia.cuda_driver_min are either one release ("12.4") or a
@@ -73,8 +74,9 @@ static const char *kb_min_major(const struct gd_cuda_min_table *t,
  * be JIT-compiled. Before CUDA 11 the exact release's minimum applies
  * (CUDA Toolkit release notes, table "CUDA Toolkit and Corresponding
  * Driver Versions"). */
-void gd_cuda_driver_check(const struct gd_cuda_min_table *kb, const char *driver,
-			  const char *cuda, struct gd_cuda_check *out)
+void gd_cuda_driver_check(const struct gd_cuda_min_table *kb,
+			  const char *driver, const char *cuda,
+			  struct gd_cuda_check *out)
 {
 	unsigned long major = strtoul(cuda ? cuda : "0", NULL, 10);
 	const char *full = kb && cuda ? kb_min(kb, cuda) : NULL;
@@ -92,26 +94,36 @@ void gd_cuda_driver_check(const struct gd_cuda_min_table *kb, const char *driver
 	}
 	gd_strlcpy(out->min_driver, min ? min : "", sizeof out->min_driver);
 	if (!cuda || !major) {
-		gd_strlcpy(out->why, "CUDA version it was built for is unknown", sizeof out->why);
+		gd_strlcpy(out->why, "CUDA version it was built for is unknown",
+			   sizeof out->why);
 	} else if (!min) {
 		gd_fmt(out->why, sizeof out->why,
-		       "no minimum driver for CUDA %s in the knowledge base", cuda);
+		       "no minimum driver for CUDA %s in the knowledge base",
+		       cuda);
 	} else if (!driver || !*driver) {
-		gd_fmt(out->why, sizeof out->why,
-		       "needs driver >= %s; the NVIDIA driver version is unknown", min);
+		gd_fmt(
+		    out->why, sizeof out->why,
+		    "needs driver >= %s; the NVIDIA driver version is unknown",
+		    min);
 	} else if (gd_version_cmp(driver, min) < 0) {
 		out->driver_ok = 0;
 		if (major >= 11)
-			gd_fmt(out->why, sizeof out->why, "driver %s is older than "
-			       "%s, the minimum for any CUDA %lu.x", driver, min, major);
+			gd_fmt(out->why, sizeof out->why,
+			       "driver %s is older than "
+			       "%s, the minimum for any CUDA %lu.x",
+			       driver, min, major);
 		else
-			gd_fmt(out->why, sizeof out->why, "driver %s is older than "
-			       "%s, the minimum for CUDA %s", driver, min, cuda);
+			gd_fmt(out->why, sizeof out->why,
+			       "driver %s is older than "
+			       "%s, the minimum for CUDA %s",
+			       driver, min, cuda);
 	} else if (full && gd_version_cmp(driver, full) < 0) {
 		out->driver_ok = 1;
 		gd_fmt(out->why, sizeof out->why,
-		       "runs through minor-version compatibility (driver %s >= %s); "
-		       "PTX JIT and newer features need >= %s", driver, min, full);
+		       "runs through minor-version compatibility (driver %s >= "
+		       "%s); "
+		       "PTX JIT and newer features need >= %s",
+		       driver, min, full);
 	} else {
 		out->driver_ok = 1;
 		gd_fmt(out->why, sizeof out->why, "driver %s >= %s", driver,
@@ -146,16 +158,20 @@ int gd_cuda_driver_api(const struct gd_cuda_min_table *kb, const char *driver,
 void gd_doctor_cuda(gd_ctx *ctx, struct gd_inventory *inv)
 {
 	struct gd_cuda_min_table kb;
-	const char *drv = gd_known(&inv->cuda_driver) ? inv->cuda_driver.v : NULL;
+	const char *drv =
+	    gd_known(&inv->cuda_driver) ? inv->cuda_driver.v : NULL;
 	char api[32];
 
 	gd_cuda_min_table_load(ctx, &kb);
 	if (drv && !gd_cuda_driver_api(&kb, drv, api, sizeof api))
-		gd_text_set(&inv->cuda_driver_api, api, "kb nvidia.cuda_driver_min");
+		gd_text_set(&inv->cuda_driver_api, api,
+			    "kb nvidia.cuda_driver_min");
 	else
-		gd_text_unknown(&inv->cuda_driver_api, GD_UNKNOWN, "%s",
-				!drv ? "driver version unknown"
-				: "not in the knowledge base's nvidia.cuda_driver_min");
+		gd_text_unknown(
+		    &inv->cuda_driver_api, GD_UNKNOWN, "%s",
+		    !drv
+			? "driver version unknown"
+			: "not in the knowledge base's nvidia.cuda_driver_min");
 	for (size_t i = 0; i < inv->n_cuda_checks; i++) {
 		struct gd_cuda_check *c = &inv->cuda_checks[i];
 		char version[sizeof c->version];

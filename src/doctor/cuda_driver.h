@@ -17,8 +17,9 @@ void gd_cuda_min_table_load(gd_ctx *ctx, struct gd_cuda_min_table *t);
 /* Whether driver (e.g. "535.104.05", NULL = unknown) runs code built for
  * CUDA cuda ("12.4") by the table (NULL: none). Fills out->cuda,
  * min_driver, full_driver, driver_ok, why. */
-void gd_cuda_driver_check(const struct gd_cuda_min_table *kb, const char *driver,
-			  const char *cuda, struct gd_cuda_check *out);
+void gd_cuda_driver_check(const struct gd_cuda_min_table *kb,
+			  const char *driver, const char *cuda,
+			  struct gd_cuda_check *out);
 /* Highest CUDA release whose minimum driver is <= driver; 0 and the
  * release in out, or -1 when unknown. */
 int gd_cuda_driver_api(const struct gd_cuda_min_table *kb, const char *driver,

@@ -9,7 +9,8 @@
 #include "evidence.h"
 
 static void add_line(struct gd_evidence_set *s, enum gd_vendor vendor,
-		     enum gd_evidence_level level, enum gd_code code, char *text)
+		     enum gd_evidence_level level, enum gd_code code,
+		     char *text)
 {
 	if (!text)
 		return;
@@ -49,15 +50,19 @@ static void framework_problems(const struct gd_frameworks *fws,
 		}
 		if (fw->rocm_mismatch[0])
 			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
-				 GD_C_FRAMEWORK_ROCM_MISMATCH, fw->rocm_mismatch);
+				 GD_C_FRAMEWORK_ROCM_MISMATCH,
+				 fw->rocm_mismatch);
 		if (fw->rocm_note[0])
 			add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
 				 GD_C_FRAMEWORK_ROCM_NOTE, fw->rocm_note);
 		for (size_t k = 0; k < fw->libs.n; k++)
 			if (fw->libs.v[k].missing[0]) {
-				gd_fmt(buf, sizeof buf, "%s %s: %s needs %s, "
-				       "not found", fw->name, fw->version,
-				       fw->libs.v[k].name, fw->libs.v[k].missing);
+				gd_fmt(buf, sizeof buf,
+				       "%s %s: %s needs %s, "
+				       "not found",
+				       fw->name, fw->version,
+				       fw->libs.v[k].name,
+				       fw->libs.v[k].missing);
 				add_copy(s, GD_VENDOR_OTHER, GD_EV_INFO,
 					 GD_C_FRAMEWORK_LIB_MISSING, buf);
 			}
@@ -70,7 +75,8 @@ static void framework_cuda_steps(gd_ctx *ctx, const struct gd_inventory *inv,
 				 const struct gd_frameworks *fws,
 				 struct gd_evidence_set *s)
 {
-	const char *driver = gd_known(&inv->cuda_driver) ? inv->cuda_driver.v : NULL;
+	const char *driver =
+	    gd_known(&inv->cuda_driver) ? inv->cuda_driver.v : NULL;
 	struct gd_cuda_min_table tab;
 
 	gd_cuda_min_table_load(ctx, &tab);
@@ -85,12 +91,15 @@ static void framework_cuda_steps(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_cuda_driver_check(&tab, driver, f->cuda_version, &c);
 		if (c.driver_ok != 0 || !(text = malloc(700)))
 			continue;
-		gd_fmt(text, 700, "%s %s is built for CUDA %s, but %s: upgrade the "
-		       "NVIDIA driver to %s or newer, or install a %s build for "
-		       "CUDA %s (the workloads above give the command)", f->name,
-		       f->version, f->cuda_version, c.why, c.min_driver, f->name,
-		       gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v
-						       : "an older release");
+		gd_fmt(
+		    text, 700,
+		    "%s %s is built for CUDA %s, but %s: upgrade the "
+		    "NVIDIA driver to %s or newer, or install a %s build for "
+		    "CUDA %s (the workloads above give the command)",
+		    f->name, f->version, f->cuda_version, c.why, c.min_driver,
+		    f->name,
+		    gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v
+						    : "an older release");
 		add_line(s, GD_VENDOR_NVIDIA, GD_EV_STEP,
 			 GD_C_FRAMEWORK_CUDA_TOO_NEW, text);
 	}
@@ -114,11 +123,11 @@ static enum gd_vendor backend_vendor(const char *b)
 }
 
 static const enum gd_code probe_code[] = {
-	[GD_PV_WORKS] = GD_C_PROBE_WORKS,
-	[GD_PV_SOFTWARE] = GD_C_PROBE_SOFTWARE,
-	[GD_PV_PARTIAL] = GD_C_PROBE_PARTIAL,
-	[GD_PV_BROKEN] = GD_C_PROBE_BROKEN,
-	[GD_PV_ABSENT] = GD_C_PROBE_ABSENT,
+    [GD_PV_WORKS] = GD_C_PROBE_WORKS,
+    [GD_PV_SOFTWARE] = GD_C_PROBE_SOFTWARE,
+    [GD_PV_PARTIAL] = GD_C_PROBE_PARTIAL,
+    [GD_PV_BROKEN] = GD_C_PROBE_BROKEN,
+    [GD_PV_ABSENT] = GD_C_PROBE_ABSENT,
 };
 
 void gd_evidence_probes(const struct gd_probe_report *r,
@@ -135,7 +144,8 @@ void gd_evidence_probes(const struct gd_probe_report *r,
 		if (vendor != GD_VENDOR_OTHER && pv[i].level == GD_PV_WORKS)
 			lv = GD_EV_WORKS;
 		else if (vendor != GD_VENDOR_OTHER &&
-			 (pv[i].level == GD_PV_BROKEN || pv[i].level == GD_PV_PARTIAL))
+			 (pv[i].level == GD_PV_BROKEN ||
+			  pv[i].level == GD_PV_PARTIAL))
 			lv = GD_EV_BROKEN;
 		add_copy(s, vendor, lv, probe_code[pv[i].level], pv[i].text);
 	}

@@ -13,11 +13,11 @@
 #include "verdict.h"
 
 enum gd_probe_level {
-	GD_PV_WORKS,    /* every op ran right on a hardware device */
+	GD_PV_WORKS,	/* every op ran right on a hardware device */
 	GD_PV_SOFTWARE, /* works, but on the CPU (llvmpipe, PoCL) */
-	GD_PV_PARTIAL,  /* some ops fail, wrong, hang */
-	GD_PV_BROKEN,   /* init fails, hangs or crashes */
-	GD_PV_ABSENT,   /* library missing / no device: nothing to judge */
+	GD_PV_PARTIAL,	/* some ops fail, wrong, hang */
+	GD_PV_BROKEN,	/* init fails, hangs or crashes */
+	GD_PV_ABSENT,	/* library missing / no device: nothing to judge */
 };
 
 struct gd_probe_verdict {

@@ -1,5 +1,5 @@
-/* explain: read a log (its start and its end when long), match it line by line against the kb's
- * error signatures (POSIX EREs). The machine checks are in
+/* explain: read a log (its start and its end when long), match it line by line
+ * against the kb's error signatures (POSIX EREs). The machine checks are in
  * explain_check.c. */
 #include "explain.h"
 
@@ -94,7 +94,6 @@ static char *log_buffer(size_t n)
 #endif
 }
 
-
 /* The raw bytes: head and tail (decoded by gd_explain_read_log). */
 static int read_raw(int fd, size_t head_cap, size_t tail_cap,
 		    struct gd_explain_log *log)
@@ -153,7 +152,8 @@ static int read_raw(int fd, size_t head_cap, size_t tail_cap,
 		return 0;
 	}
 	log->skipped = skip + ((unsigned long long)rest > tail_cap
-				       ? (unsigned long long)rest - tail_cap : 0);
+				   ? (unsigned long long)rest - tail_cap
+				   : 0);
 	log->tail = ring;
 	log->tail_len = (size_t)rest < tail_cap ? (size_t)rest : tail_cap;
 	ring[log->tail_len] = '\0';
@@ -173,8 +173,8 @@ static int decode_parts(struct gd_explain_log *log)
 	if (h && log->tail) {
 		odd = enc != GD_ENC_UTF8 &&
 		      (log->head_len + log->skipped) % 2 && log->tail_len;
-		t = gd_explain_decode(log->tail + odd, log->tail_len - odd,
-				      enc, &tl);
+		t = gd_explain_decode(log->tail + odd, log->tail_len - odd, enc,
+				      &tl);
 	}
 	b = h && (t || !log->tail) ? malloc(hl + tl + 2) : NULL;
 	if (b) {
@@ -255,7 +255,8 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 		int flags = REG_EXTENDED | REG_NEWLINE, rc;
 		char msg[160];
 
-		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id || !k->regex)
+		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id ||
+		    !k->regex)
 			continue;
 		if (k->icase)
 			flags |= REG_ICASE;
@@ -277,8 +278,8 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 /* The whole matched line is what the user needs to see (it names the
  * target, the library, the device); a line too long for text keeps its
  * part from the match on. Leading blanks are dropped. */
-static int record(struct gd_explain_result *r, struct sig *s,
-		  unsigned long ln, const char *line, const regmatch_t *pm)
+static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
+		  const char *line, const regmatch_t *pm)
 {
 	struct gd_explain_match *mt = gd_vec_push(&r->m);
 	size_t n = strlen(line), from = 0;
@@ -289,8 +290,8 @@ static int record(struct gd_explain_result *r, struct sig *s,
 	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
 	gd_kb_source_urls(s->from, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
-	while (from < (size_t)pm->rm_so && (line[from] == ' ' ||
-					      line[from] == '\t'))
+	while (from < (size_t)pm->rm_so &&
+	       (line[from] == ' ' || line[from] == '\t'))
 		from++;
 	if (n - from >= sizeof mt->text)
 		from = (size_t)pm->rm_so;
@@ -451,8 +452,8 @@ static int cmp_pos(const void *a, const void *b)
 static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		      struct gd_explain_result *r, int in_tail)
 {
-	struct scan sc = {sigs, ns, buf, len, r, in_tail, NULL, 64 * 1024,
-			  1, buf};
+	struct scan sc = {sigs,	   ns,	 buf,	    len, r,
+			  in_tail, NULL, 64 * 1024, 1,	 buf};
 	size_t first = r->m.n, ne = 0;
 	struct lit_ent *e = calloc(ns * GD_SIG_MAX_LIT + 1, sizeof *e);
 	int rc;
@@ -469,9 +470,9 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 	}
 	for (size_t i = 0; i < ns; i++)
 		for (size_t k = 0; !sigs[i].found && k < sigs[i].nlit; k++)
-			e[ne++] = (struct lit_ent){hash4(sigs[i].lit[k]), i,
-						   sigs[i].litlen[k],
-						   sigs[i].lit[k]};
+			e[ne++] =
+			    (struct lit_ent){hash4(sigs[i].lit[k]), i,
+					     sigs[i].litlen[k], sigs[i].lit[k]};
 	rc = scan_literals(&sc, e, ne);
 	if (!rc)
 		rc = scan_plain(&sc);

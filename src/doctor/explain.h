@@ -21,20 +21,20 @@
 struct gd_explain_match {
 	struct gd_kb_signature sig; /* strings borrowed from ctx->kb */
 	char id[96];
-	unsigned long line;  /* 1-based line of the first match */
-	char text[320];      /* the matched text, sanitised */
-	int in_tail;         /* line counts from the start of the tail part */
-	char urls[1024];     /* the signature's public sources, space-separated,
-				resolved from the kb so renderers need not */
-	char detail[320];    /* what the line's own numbers say, or "" */
+	unsigned long line; /* 1-based line of the first match */
+	char text[320];	    /* the matched text, sanitised */
+	int in_tail;	    /* line counts from the start of the tail part */
+	char urls[1024];    /* the signature's public sources, space-separated,
+			       resolved from the kb so renderers need not */
+	char detail[320];   /* what the line's own numbers say, or "" */
 };
 
 struct gd_explain_result {
 	GD_VEC(struct gd_explain_match) m;
-	unsigned long lines; /* lines looked at (head and tail) */
-	size_t bytes;        /* bytes looked at */
-	int truncated;       /* part of the log was skipped */
-	size_t n_signatures; /* usable signatures in the kb */
+	unsigned long lines;	    /* lines looked at (head and tail) */
+	size_t bytes;		    /* bytes looked at */
+	int truncated;		    /* part of the log was skipped */
+	size_t n_signatures;	    /* usable signatures in the kb */
 	unsigned long long skipped; /* bytes not read between head and tail */
 	unsigned long long total;   /* the log's size (bytes seen on a pipe) */
 };
@@ -44,10 +44,10 @@ struct gd_explain_result {
 struct gd_explain_log {
 	char *head;
 	size_t head_len;
-	char *tail;      /* NULL when nothing was skipped */
+	char *tail; /* NULL when nothing was skipped */
 	size_t tail_len;
 	unsigned long long skipped, total;
-	int stream_cut;  /* a stream passed GD_EXPLAIN_STREAM_MAX: not read on */
+	int stream_cut; /* a stream passed GD_EXPLAIN_STREAM_MAX: not read on */
 };
 
 /* Read fd: its first head_cap bytes, then its last tail_cap bytes (a
@@ -96,7 +96,7 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s);
 int gd_explain_oom(const char *line, char *out, size_t cap);
 
 enum gd_check_verdict {
-	GD_CHECK_NA,           /* "not checkable here: ..." */
+	GD_CHECK_NA,	       /* "not checkable here: ..." */
 	GD_CHECK_CONFIRMED,    /* "confirmed by: ..." */
 	GD_CHECK_CONTRADICTED, /* "contradicted by: ..." */
 };

@@ -8,22 +8,22 @@
 #include <string.h>
 #include <strings.h>
 
-#include "doctor/profile.h"
 #include "discover/vendor.h"
+#include "doctor/profile.h"
 #include "kb/kb.h"
 
 typedef enum gd_check_verdict verdict;
 
 const char *gd_check_verdict_name(enum gd_check_verdict v)
 {
-	return v == GD_CHECK_CONFIRMED	   ? "confirmed"
+	return v == GD_CHECK_CONFIRMED	    ? "confirmed"
 	       : v == GD_CHECK_CONTRADICTED ? "contradicted"
 					    : "not-checkable";
 }
 
 const char *gd_check_verdict_prefix(enum gd_check_verdict v)
 {
-	return v == GD_CHECK_CONFIRMED	   ? "confirmed by: "
+	return v == GD_CHECK_CONFIRMED	    ? "confirmed by: "
 	       : v == GD_CHECK_CONTRADICTED ? "contradicted by: "
 					    : "not checkable here: ";
 }
@@ -56,7 +56,7 @@ static verdict na(char *text, size_t cap, const char *msg)
 }
 
 static verdict check_rocblas(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			     const struct gd_inventory *inv, char *t, size_t c)
 {
 	verdict v = GD_CHECK_NA;
 
@@ -64,7 +64,8 @@ static verdict check_rocblas(gd_ctx *ctx, const struct gd_machine *m,
 	if (!count_amd(m))
 		return na(t, c, "no AMD GPU found on this machine");
 	if (!inv || !inv->n_rocblas)
-		return na(t, c, "no system rocBLAS found; the program may "
+		return na(t, c,
+			  "no system rocBLAS found; the program may "
 			  "bring its own (run 'gpudoctor scan' on its "
 			  "rocblas/library directory)");
 	for (size_t i = 0; i < m->n_gpus; i++) {
@@ -76,16 +77,20 @@ static verdict check_rocblas(gd_ctx *ctx, const struct gd_machine *m,
 			continue;
 		cov = gd_rocblas_coverage(inv, gfx);
 		if (cov < 0 || cov == GD_ROCBLAS_FALLBACK_ONLY) {
-			gd_fmt(t, c, "%s (%s): %s of the %zu rocBLAS "
-			       "director%s here (first: %s)", gpu_label(g),
-			       gfx, cov < 0 ? "no Tensile kernels in any"
-					    : "only fallback kernels, no "
-					      "Tensile library, in",
-			       inv->n_rocblas, inv->n_rocblas == 1 ? "y" : "ies",
+			gd_fmt(t, c,
+			       "%s (%s): %s of the %zu rocBLAS "
+			       "director%s here (first: %s)",
+			       gpu_label(g), gfx,
+			       cov < 0 ? "no Tensile kernels in any"
+				       : "only fallback kernels, no "
+					 "Tensile library, in",
+			       inv->n_rocblas,
+			       inv->n_rocblas == 1 ? "y" : "ies",
 			       inv->rocblas[0].path);
 			return GD_CHECK_CONFIRMED;
 		}
-		gd_fmt(t, c, "the rocBLAS here has Tensile kernels for %s "
+		gd_fmt(t, c,
+		       "the rocBLAS here has Tensile kernels for %s "
 		       "(%s); the failing program uses another rocBLAS",
 		       gfx, gpu_label(g));
 		v = GD_CHECK_CONTRADICTED;
@@ -130,13 +135,16 @@ static verdict check_gfx(gd_ctx *ctx, const struct gd_machine *m,
 			gd_fmt(t, c, "%s is %s (ROCm on Linux: %s)%s%s",
 			       gpu_label(g), g->gfx, st,
 			       g->ovr.var[0] ? "; an override makes ROCm see "
-					       "it as " : "",
+					       "it as "
+					     : "",
 			       g->ovr.var[0] ? eff_gfx(g) : "");
 			return GD_CHECK_CONFIRMED;
 		}
-		gd_fmt(t, c, "%s is %s, supported by ROCm on Linux (%s): "
-			     "an older ROCm than the first that supports it "
-			     "would give this", gpu_label(g), g->gfx, st);
+		gd_fmt(t, c,
+		       "%s is %s, supported by ROCm on Linux (%s): "
+		       "an older ROCm than the first that supports it "
+		       "would give this",
+		       gpu_label(g), g->gfx, st);
 		v = GD_CHECK_CONTRADICTED;
 	}
 	return v;
@@ -156,7 +164,8 @@ static verdict check_kfd(gd_ctx *ctx, const struct gd_machine *m,
 			continue;
 		if (!a->kfd_ok && a->kfd.st == GD_UNKNOWN && v == GD_CHECK_NA)
 			/* A captured machine has no /dev to open. */
-			gd_fmt(t, c, "an AMD GPU is present; access to "
+			gd_fmt(t, c,
+			       "an AMD GPU is present; access to "
 			       "/dev/kfd is unknown here (%s)",
 			       a->kfd.why[0] ? a->kfd.why : "not looked at");
 		if (!a->kfd_ok && a->kfd.st != GD_UNKNOWN) {
@@ -174,7 +183,7 @@ static verdict check_kfd(gd_ctx *ctx, const struct gd_machine *m,
 }
 
 static verdict check_cuda(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			  const struct gd_inventory *inv, char *t, size_t c)
 {
 	size_t nv = 0;
 
@@ -216,7 +225,8 @@ static verdict check_hip(gd_ctx *ctx, const struct gd_machine *m,
 			first = mj;
 			fi = i;
 		} else if (mj != first) {
-			gd_fmt(t, c, "two HIP runtime majors here: "
+			gd_fmt(t, c,
+			       "two HIP runtime majors here: "
 			       "libamdhip64.so.%u in %s and .so.%u in %s",
 			       first, inv->rocm[fi].path, mj,
 			       inv->rocm[i].path);
@@ -225,14 +235,15 @@ static verdict check_hip(gd_ctx *ctx, const struct gd_machine *m,
 	}
 	if (!first)
 		return na(t, c, "no HIP runtime found here");
-	gd_fmt(t, c, "one HIP runtime here (libamdhip64.so.%u in %s); the "
+	gd_fmt(t, c,
+	       "one HIP runtime here (libamdhip64.so.%u in %s); the "
 	       "program may bring another: run 'gpudoctor scan' on it",
 	       first, inv->rocm[fi].path);
 	return GD_CHECK_NA;
 }
 
 static verdict check_override(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			      const struct gd_inventory *inv, char *t, size_t c)
 {
 	char gfx[16], why[200];
 
@@ -252,7 +263,8 @@ static verdict check_override(gd_ctx *ctx, const struct gd_machine *m,
 		return GD_CHECK_CONTRADICTED;
 	}
 	if (!m->env.hsa_override[0])
-		return na(t, c, "HSA_OVERRIDE_GFX_VERSION is not set in this "
+		return na(t, c,
+			  "HSA_OVERRIDE_GFX_VERSION is not set in this "
 			  "environment; the log's may differ");
 	if (gd_override_parse(m->env.hsa_override, gfx, sizeof gfx, why,
 			      sizeof why)) {
@@ -290,15 +302,18 @@ static void spoof_unclear(const struct gd_gpu *g, char *t, size_t c)
 	const struct gd_override *o = &g->ovr;
 
 	if (!o->valid || !o->gfx[0])
-		gd_fmt(t, c, "override invalid, so not this fault's cause "
+		gd_fmt(t, c,
+		       "override invalid, so not this fault's cause "
 		       "(ROCm stops before running kernels): %s%s%s%s",
 		       o->why[0] ? o->why : o->var, o->why[0] ? "" : "='",
 		       o->why[0] ? "" : o->value,
 		       o->why[0] ? "" : "' does not parse");
 	else
-		gd_fmt(t, c, "%s=%s makes ROCm run %s as %s; its own target "
-		       "is unknown here (%s)", o->var, o->value, gpu_label(g),
-		       o->gfx, g->gfx_why[0] ? g->gfx_why : "not found");
+		gd_fmt(t, c,
+		       "%s=%s makes ROCm run %s as %s; its own target "
+		       "is unknown here (%s)",
+		       o->var, o->value, gpu_label(g), o->gfx,
+		       g->gfx_why[0] ? g->gfx_why : "not found");
 }
 
 /* Memory faults: an override that makes ROCm run the GPU as another
@@ -306,7 +321,7 @@ static void spoof_unclear(const struct gd_gpu *g, char *t, size_t c)
  * gfx1030 faults since ROCm 5.3). An invalid override stops ROCm finding
  * the GPU at all, which is override-invalid's business, not a fault. */
 static verdict check_spoof(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			   const struct gd_inventory *inv, char *t, size_t c)
 {
 	char cav[256];
 	int said = 0;
@@ -326,19 +341,23 @@ static verdict check_spoof(gd_ctx *ctx, const struct gd_machine *m,
 		}
 		if (strcasecmp(o->gfx, g->gfx)) {
 			caveat_of(ctx, g->gfx, o->value, cav, sizeof cav);
-			gd_fmt(t, c, "%s=%s makes ROCm run %s (%s) as %s, with "
-			       "code built for another target%s", o->var,
-			       o->value, gpu_label(g), g->gfx, o->gfx, cav);
+			gd_fmt(t, c,
+			       "%s=%s makes ROCm run %s (%s) as %s, with "
+			       "code built for another target%s",
+			       o->var, o->value, gpu_label(g), g->gfx, o->gfx,
+			       cav);
 			return GD_CHECK_CONFIRMED;
 		}
 		if (!said++)
-			gd_fmt(t, c, "no target-changing override here (%s=%s "
+			gd_fmt(t, c,
+			       "no target-changing override here (%s=%s "
 			       "keeps %s as its own %s): the fault has "
-			       "another cause (see meaning)", o->var,
-			       o->value, gpu_label(g), g->gfx);
+			       "another cause (see meaning)",
+			       o->var, o->value, gpu_label(g), g->gfx);
 	}
 	if (!said && count_amd(m))
-		na(t, c, "no override here: the fault has another cause (see "
+		na(t, c,
+		   "no override here: the fault has another cause (see "
 		   "meaning)");
 	return GD_CHECK_NA;
 }
@@ -346,7 +365,7 @@ static verdict check_spoof(gd_ctx *ctx, const struct gd_machine *m,
 /* KFD creates a topology node for every GPU it supports; one it skips
  * ("<CHIP> not supported in kfd") has none. */
 static verdict check_kfd_node(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			      const struct gd_inventory *inv, char *t, size_t c)
 {
 	const struct gd_gpu *with = NULL;
 	size_t n = 0;
@@ -364,26 +383,28 @@ static verdict check_kfd_node(gd_ctx *ctx, const struct gd_machine *m,
 		if (g->vendor != GD_VENDOR_AMD)
 			continue;
 		if (!g->n_kfd_nodes) {
-			gd_fmt(t, c, "%s%s%s%s has no KFD node: the kernel's "
-			       "KFD does not drive it", gpu_label(g),
-			       g->gfx[0] ? " (" : "", g->gfx,
+			gd_fmt(t, c,
+			       "%s%s%s%s has no KFD node: the kernel's "
+			       "KFD does not drive it",
+			       gpu_label(g), g->gfx[0] ? " (" : "", g->gfx,
 			       g->gfx[0] ? ")" : "");
 			return GD_CHECK_CONFIRMED;
 		}
 		with = with ? with : g;
 		n++;
 	}
-	gd_fmt(t, c, "KFD supports %s: %s%s%s%s has a KFD node%s", n == 1
-	       ? "the AMD GPU here" : "every AMD GPU here", gpu_label(with),
-	       with->gfx[0] ? " (" : "", with->gfx, with->gfx[0] ? ")" : "",
-	       n == 1 ? "" : ", as do the others");
+	gd_fmt(t, c, "KFD supports %s: %s%s%s%s has a KFD node%s",
+	       n == 1 ? "the AMD GPU here" : "every AMD GPU here",
+	       gpu_label(with), with->gfx[0] ? " (" : "", with->gfx,
+	       with->gfx[0] ? ")" : "", n == 1 ? "" : ", as do the others");
 	return GD_CHECK_CONTRADICTED;
 }
 
 /* Page faults and MES hangs happen on APUs and discrete GPUs alike; a
  * running machine shows nothing of one that is over. */
 static verdict check_gpu_fault(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			       const struct gd_inventory *inv, char *t,
+			       size_t c)
 {
 	(void)ctx, (void)inv;
 	for (size_t i = 0; i < m->n_gpus; i++) {
@@ -391,7 +412,8 @@ static verdict check_gpu_fault(gd_ctx *ctx, const struct gd_machine *m,
 
 		if (g->vendor != GD_VENDOR_AMD)
 			continue;
-		gd_fmt(t, c, "a fault or hang inside the GPU leaves nothing "
+		gd_fmt(t, c,
+		       "a fault or hang inside the GPU leaves nothing "
 		       "to check afterwards; the AMD GPU here: %s (%s, %s); "
 		       "'gpudoctor kb %s' lists its known issues",
 		       gpu_label(g), g->gfx[0] ? g->gfx : "gfx unknown",
@@ -437,13 +459,15 @@ static verdict check_apu(gd_ctx *ctx, const struct gd_machine *m,
 }
 
 static verdict check_code(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			  const struct gd_inventory *inv, char *t, size_t c)
 {
 	size_t used;
 
 	(void)ctx, (void)inv;
-	gd_strlcpy(t, "'gpudoctor scan PROGRAM-OR-LIBRARY' shows which GPU "
-		   "targets its kernels carry; the GPUs here are", c);
+	gd_strlcpy(t,
+		   "'gpudoctor scan PROGRAM-OR-LIBRARY' shows which GPU "
+		   "targets its kernels carry; the GPUs here are",
+		   c);
 	used = strlen(t);
 	for (size_t i = 0; i < m->n_gpus && used + 1 < c; i++) {
 		const struct gd_gpu *g = &m->gpus[i];
@@ -473,12 +497,14 @@ static verdict check_memory(gd_ctx *ctx, const struct gd_machine *m,
 
 		if (!gd_known(&g->vram_total))
 			continue;
-		gd_fmt(t + used, c - used, "%s%s: %.1f GiB %s", used ? "; " : "",
-		       gpu_label(g), (double)g->vram_total.v / (1u << 30),
+		gd_fmt(t + used, c - used, "%s%s: %.1f GiB %s",
+		       used ? "; " : "", gpu_label(g),
+		       (double)g->vram_total.v / (1u << 30),
 		       g->integrated ? "carve-out" : "VRAM");
 		used += strlen(t + used);
 		if (g->integrated && gd_known(&g->gtt_total) && used + 1 < c) {
-			gd_fmt(t + used, c - used, " + %.1f GiB GTT (APU: "
+			gd_fmt(t + used, c - used,
+			       " + %.1f GiB GTT (APU: "
 			       "raise the carve-out or the GTT limit)",
 			       (double)g->gtt_total.v / (1u << 30));
 			used += strlen(t + used);
@@ -507,15 +533,16 @@ static verdict check_visible(gd_ctx *ctx, const struct gd_machine *m,
 	if (!nv)
 		return na(t, c, "no NVIDIA GPU found on this machine");
 	gd_fmt(t, c, "%zu NVIDIA GPU%s here (indexes 0-%zu); %s", nv,
-	       nv == 1 ? "" : "s", nv - 1, m->visible_summary[0]
-	       ? m->visible_summary : "CUDA_VISIBLE_DEVICES is not set in "
-				      "this environment; the program may "
-				      "set its own");
+	       nv == 1 ? "" : "s", nv - 1,
+	       m->visible_summary[0] ? m->visible_summary
+				     : "CUDA_VISIBLE_DEVICES is not set in "
+				       "this environment; the program may "
+				       "set its own");
 	return GD_CHECK_NA;
 }
 
 static verdict check_none(gd_ctx *ctx, const struct gd_machine *m,
-			 const struct gd_inventory *inv, char *t, size_t c)
+			  const struct gd_inventory *inv, char *t, size_t c)
 {
 	(void)ctx, (void)m, (void)inv;
 	return na(t, c, "nothing on this machine bears on it");
@@ -527,20 +554,20 @@ typedef verdict (*check_fn)(gd_ctx *ctx, const struct gd_machine *m,
 /* One function per check the kb may name; the names are kb/kb_checks.c's
  * (the validator accepts exactly those). */
 static const check_fn checks[GD_KB_N_CHECKS] = {
-	[GD_KB_CHECK_NONE] = check_none,
-	[GD_KB_CHECK_ROCBLAS_COVERAGE] = check_rocblas,
-	[GD_KB_CHECK_GFX_SUPPORTED] = check_gfx,
-	[GD_KB_CHECK_KFD_ACCESS] = check_kfd,
-	[GD_KB_CHECK_CUDA_DRIVER] = check_cuda,
-	[GD_KB_CHECK_HIP_MAJOR_MISMATCH] = check_hip,
-	[GD_KB_CHECK_OVERRIDE_VALID] = check_override,
-	[GD_KB_CHECK_OVERRIDE_SPOOF] = check_spoof,
-	[GD_KB_CHECK_KFD_NODE] = check_kfd_node,
-	[GD_KB_CHECK_GPU_FAULT] = check_gpu_fault,
-	[GD_KB_CHECK_CODE_FOR_GPU] = check_code,
-	[GD_KB_CHECK_APU] = check_apu,
-	[GD_KB_CHECK_GPU_MEMORY] = check_memory,
-	[GD_KB_CHECK_VISIBLE_DEVICES] = check_visible,
+    [GD_KB_CHECK_NONE] = check_none,
+    [GD_KB_CHECK_ROCBLAS_COVERAGE] = check_rocblas,
+    [GD_KB_CHECK_GFX_SUPPORTED] = check_gfx,
+    [GD_KB_CHECK_KFD_ACCESS] = check_kfd,
+    [GD_KB_CHECK_CUDA_DRIVER] = check_cuda,
+    [GD_KB_CHECK_HIP_MAJOR_MISMATCH] = check_hip,
+    [GD_KB_CHECK_OVERRIDE_VALID] = check_override,
+    [GD_KB_CHECK_OVERRIDE_SPOOF] = check_spoof,
+    [GD_KB_CHECK_KFD_NODE] = check_kfd_node,
+    [GD_KB_CHECK_GPU_FAULT] = check_gpu_fault,
+    [GD_KB_CHECK_CODE_FOR_GPU] = check_code,
+    [GD_KB_CHECK_APU] = check_apu,
+    [GD_KB_CHECK_GPU_MEMORY] = check_memory,
+    [GD_KB_CHECK_VISIBLE_DEVICES] = check_visible,
 };
 
 enum gd_check_verdict gd_explain_check(gd_ctx *ctx, enum gd_kb_check check,

@@ -77,8 +77,7 @@ static size_t put_utf8(char *o, uint32_t c)
 
 /* UTF-16 -> UTF-8; a lone surrogate becomes U+FFFD, an odd last byte is
  * dropped. out has room for n / 2 * 3 bytes. */
-static size_t utf16_to_utf8(const unsigned char *b, size_t n, int be,
-			    char *out)
+static size_t utf16_to_utf8(const unsigned char *b, size_t n, int be, char *out)
 {
 	size_t o = 0;
 
@@ -91,7 +90,8 @@ static size_t utf16_to_utf8(const unsigned char *b, size_t n, int be,
 					 : (uint32_t)(b[i + 3] << 8 | b[i + 2]);
 
 			if (lo >= 0xdc00 && lo < 0xe000) {
-				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				c = 0x10000 + ((c - 0xd800) << 10) +
+				    (lo - 0xdc00);
 				i += 2;
 			} else {
 				c = 0xfffd;

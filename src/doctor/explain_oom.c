@@ -66,12 +66,13 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	double want = size_near(line, "Tried to allocate ", 0);
 	double total = size_near(line, "total capacity of ", 0);
 	double freeb = size_near(line, " is free", 1);
-	double spare = size_near(line, " is reserved by PyTorch but unallocated",
-				 1);
+	double spare =
+	    size_near(line, " is reserved by PyTorch but unallocated", 1);
 	double mine = size_near(line, " is allocated by PyTorch", 1);
 	double allowed = size_near(line, " allowed;", 1);
 	const char *conf = strstr(line, "HIP out of memory")
-				   ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
+			       ? "PYTORCH_HIP_ALLOC_CONF"
+			       : "PYTORCH_CUDA_ALLOC_CONF";
 	double others;
 	char w[32], t[32], f[32], r[64], o[32];
 
@@ -80,7 +81,8 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	if (freeb < 0)
 		freeb = size_near(line, " free;", 1);
 	if (spare < 0) {
-		double res = size_near(line, " reserved in total by PyTorch", 1);
+		double res =
+		    size_near(line, " reserved in total by PyTorch", 1);
 		double used = size_near(line, " already allocated", 1);
 
 		spare = res >= 0 && used >= 0 && res >= used ? res - used : -1;
@@ -88,8 +90,9 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	out[0] = '\0';
 	if (want < 0 || total < 0)
 		return 0;
-	others = freeb >= 0 && mine >= 0 ? total - freeb - mine -
-					   (spare > 0 ? spare : 0) : -1;
+	others = freeb >= 0 && mine >= 0
+		     ? total - freeb - mine - (spare > 0 ? spare : 0)
+		     : -1;
 	sz(w, sizeof w, want);
 	sz(t, sizeof t, total);
 	sz(f, sizeof f, freeb);
@@ -99,36 +102,48 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 			   sizeof r - strlen(r));
 	sz(o, sizeof o, others);
 	if (want > total)
-		gd_fmt(out, cap, "the request (%s) is larger than the whole GPU "
+		gd_fmt(out, cap,
+		       "the request (%s) is larger than the whole GPU "
 		       "(%s): no allocator setting makes it fit; shrink the "
 		       "input, batch or model, or use a GPU with more memory",
 		       w, t);
 	else if (allowed >= 0)
-		gd_fmt(out, cap, "a per-process limit was reached (%.2f GiB "
+		gd_fmt(out, cap,
+		       "a per-process limit was reached (%.2f GiB "
 		       "allowed, torch.cuda.set_per_process_memory_fraction), "
 		       "not the GPU (%s free): raise or remove the limit",
 		       allowed, f);
 	else if (freeb >= 0 && spare >= 0 && freeb < want && spare >= want)
-		gd_fmt(out, cap, "fragmentation: %s by PyTorch, more than the "
+		gd_fmt(out, cap,
+		       "fragmentation: %s by PyTorch, more than the "
 		       "%s requested: set %s="
-		       "expandable_segments:True%s", r, w, conf,
+		       "expandable_segments:True%s",
+		       r, w, conf,
 		       freeb * 10 < total ? "; the GPU is nearly full as well, "
 					    "so a smaller batch may still be "
-					    "needed" : "");
+					    "needed"
+					  : "");
 	else if (freeb >= 0 && freeb >= want)
-		gd_fmt(out, cap, "%s is free, more than the %s requested, yet it "
-		       "failed: the free memory is in pieces or a limit applies; "
-		       "try %s=expandable_segments:True", f, w, conf);
+		gd_fmt(
+		    out, cap,
+		    "%s is free, more than the %s requested, yet it "
+		    "failed: the free memory is in pieces or a limit applies; "
+		    "try %s=expandable_segments:True",
+		    f, w, conf);
 	else if (others > total / 4 && others > want)
-		gd_fmt(out, cap, "about %s of the %s is held outside this "
-		       "process's PyTorch (other processes, or on an APU the rest "
-		       "of the system sharing that memory): free it, or raise an "
-		       "APU's GPU memory limit (carve-out, GTT)", o, t);
+		gd_fmt(
+		    out, cap,
+		    "about %s of the %s is held outside this "
+		    "process's PyTorch (other processes, or on an APU the rest "
+		    "of the system sharing that memory): free it, or raise an "
+		    "APU's GPU memory limit (carve-out, GTT)",
+		    o, t);
 	else
-		gd_fmt(out, cap, "the GPU is full (%s free of %s, %s requested"
+		gd_fmt(out, cap,
+		       "the GPU is full (%s free of %s, %s requested"
 		       "%s%s): the model and its activations need more than "
 		       "this GPU; reduce batch, sequence or resolution, use "
-		       "lower precision or offload", f, t, w,
-		       spare >= 0 ? ", " : "", spare >= 0 ? r : "");
+		       "lower precision or offload",
+		       f, t, w, spare >= 0 ? ", " : "", spare >= 0 ? r : "");
 	return out[0] != '\0';
 }

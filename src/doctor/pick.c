@@ -10,8 +10,8 @@ void gd_pick_free(struct gd_pick *pk)
 	gd_profile_free(&pk->prof);
 }
 
-static int pick_named(const gd_ctx *ctx, const char *name,
-		      struct gd_pick *pk, char *err, size_t errlen)
+static int pick_named(const gd_ctx *ctx, const char *name, struct gd_pick *pk,
+		      char *err, size_t errlen)
 {
 	char path[4096];
 	int rc;

@@ -54,7 +54,8 @@ static int init_verdict(const struct gd_probe_result *init,
 		{
 			const char *d = init->detail;
 
-			if (!strncmp(d, "skipped: ", 9)) /* no "skipped" twice */
+			if (!strncmp(d,
+				     "skipped: ", 9)) /* no "skipped" twice */
 				d += 9;
 			gd_fmt(v->text, sizeof v->text, "%s: %.*s", t,
 			       (int)strcspn(d, "("), d);

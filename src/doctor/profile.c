@@ -100,14 +100,18 @@ int gd_override_parse(const char *s, char *gfx, size_t gfxcap, char *why,
 	/* Exactly libhsakmt topology.c: the same sscanf, the same limits, so
 	 * " 10.3.0" passes and "10.3.0 ", "10.3", "gfx1030" fail as there. */
 	if (sscanf(s, "%u.%u.%u%c", &major, &minor, &step, &dummy) != 3) {
-		gd_fmt(why, whycap, "'%s' is not MAJOR.MINOR.STEPPING in "
-		       "decimal (e.g. 10.3.0); ROCm rejects it and finds no GPU",
-		       s);
+		gd_fmt(
+		    why, whycap,
+		    "'%s' is not MAJOR.MINOR.STEPPING in "
+		    "decimal (e.g. 10.3.0); ROCm rejects it and finds no GPU",
+		    s);
 		return -1;
 	}
 	if (major > 63 || minor > 255 || step > 255) {
-		gd_fmt(why, whycap, "'%s' is out of range (major <= 63, minor "
-		       "and stepping <= 255); ROCm rejects it", s);
+		gd_fmt(why, whycap,
+		       "'%s' is out of range (major <= 63, minor "
+		       "and stepping <= 255); ROCm rejects it",
+		       s);
 		return -1;
 	}
 	/* gfx names print each part in hex: 9.0.10 -> gfx90a. */
@@ -169,16 +173,20 @@ static int item_valid(const struct gd_prof_item *it, char *err, size_t errlen)
 	char gfx[16], why[200];
 
 	if (!gd_env_name_valid(it->name)) {
-		gd_fmt(err, errlen, "'%s' is not a valid variable name "
-		       "(letters, digits, '_')", it->name);
+		gd_fmt(err, errlen,
+		       "'%s' is not a valid variable name "
+		       "(letters, digits, '_')",
+		       it->name);
 		return 0;
 	}
 	if (it->op == GD_PROF_UNSET)
 		return 1;
 	if (!it->value || strlen(it->value) >= GD_PROFILE_MAX_VALUE ||
 	    !value_clean(it->value)) {
-		gd_fmt(err, errlen, "%s: the value is too long or holds "
-		       "control characters", it->name);
+		gd_fmt(err, errlen,
+		       "%s: the value is too long or holds "
+		       "control characters",
+		       it->name);
 		return 0;
 	}
 	if (it->op == GD_PROF_PREPEND) {
@@ -225,7 +233,8 @@ static int parse_directive(struct gd_profile *p, const char *kw,
 
 		gd_strlcpy(dst, rest, cap);
 		/* a cut can leave a trailing blank the next parse would trim:
-		 * trim it now, so format -> parse is exact (found by fuzzing) */
+		 * trim it now, so format -> parse is exact (found by fuzzing)
+		 */
 		len = strlen(dst);
 		while (len && isspace((unsigned char)dst[len - 1]))
 			dst[--len] = '\0';
@@ -233,8 +242,10 @@ static int parse_directive(struct gd_profile *p, const char *kw,
 	}
 	if (!strcmp(kw, "unset")) {
 		if (!gd_env_name_valid(rest)) {
-			gd_fmt(err, errlen, "unset: '%.64s' is not a variable "
-			       "name", rest);
+			gd_fmt(err, errlen,
+			       "unset: '%.64s' is not a variable "
+			       "name",
+			       rest);
 			return -1;
 		}
 		return gd_profile_add(p, GD_PROF_UNSET, rest, NULL) ? -1 : 0;
@@ -250,14 +261,18 @@ static int parse_directive(struct gd_profile *p, const char *kw,
 		memcpy(name, rest, (size_t)(eq - rest));
 		name[eq - rest] = '\0';
 		if (!gd_env_name_valid(name)) {
-			gd_fmt(err, errlen, "%s: '%.64s' is not a variable "
-			       "name", kw, name);
+			gd_fmt(err, errlen,
+			       "%s: '%.64s' is not a variable "
+			       "name",
+			       kw, name);
 			return -1;
 		}
 		return gd_profile_add(p, ops[i].op, name, eq + 1) ? -1 : 0;
 	}
-	gd_fmt(err, errlen, "unknown directive '%.32s' (want set, unset, "
-	       "prepend-path, note, strategy or saved)", kw);
+	gd_fmt(err, errlen,
+	       "unknown directive '%.32s' (want set, unset, "
+	       "prepend-path, note, strategy or saved)",
+	       kw);
 	return -1;
 }
 
@@ -285,7 +300,8 @@ int gd_profile_parse(const char *buf, size_t len, struct gd_profile *p,
 	unsigned long ln = 0;
 
 	if (len > GD_PROFILE_MAX_BYTES) {
-		gd_fmt(err, errlen, "larger than %d bytes", GD_PROFILE_MAX_BYTES);
+		gd_fmt(err, errlen, "larger than %d bytes",
+		       GD_PROFILE_MAX_BYTES);
 		return -1;
 	}
 	if (len && memchr(buf, '\0', len)) {
@@ -323,7 +339,7 @@ struct sbuf {
 };
 
 static void sb_add(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void sb_add(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -464,8 +480,7 @@ static int env_put(char ***env, size_t *n, const char *name, const char *a,
 	return 0;
 }
 
-static int env_apply_item(char ***env, size_t *n,
-			  const struct gd_prof_item *it)
+static int env_apply_item(char ***env, size_t *n, const struct gd_prof_item *it)
 {
 	long i = env_index(*env, it->name);
 

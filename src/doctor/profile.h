@@ -29,8 +29,8 @@
 #define GD_PROFILE_MAX_VALUE 4096
 
 enum gd_prof_op {
-	GD_PROF_SET,     /* NAME=VALUE */
-	GD_PROF_UNSET,   /* remove NAME */
+	GD_PROF_SET,	 /* NAME=VALUE */
+	GD_PROF_UNSET,	 /* remove NAME */
 	GD_PROF_PREPEND, /* NAME=DIR, then ":" and the old value if non-empty */
 };
 
@@ -41,10 +41,10 @@ struct gd_prof_item {
 };
 
 struct gd_profile {
-	char name[128];     /* "gpu-1002-731f-gfx1010", "llama", "" */
+	char name[128];	    /* "gpu-1002-731f-gfx1010", "llama", "" */
 	char path[4096];    /* file it was loaded from / saved to, "" */
 	char strategy[128]; /* kb strategy id it was made from, "" */
-	char saved[32];     /* date `try --save` wrote it, "" */
+	char saved[32];	    /* date `try --save` wrote it, "" */
 	GD_VEC(struct gd_prof_item) items;
 	gd_strvec notes;
 };
@@ -92,8 +92,8 @@ void gd_profile_gpu_name(const struct gd_gpu *g, char *buf, size_t cap);
 int gd_profile_name_valid(const char *name);
 /* Path of profile NAME in the profile dir; a NAME holding '/' is taken as
  * a path as is. Returns 0, or -1 (no dir, bad name) with why in err. */
-int gd_profile_path(const gd_ctx *ctx, const char *name, char *buf,
-		    size_t cap, char *err, size_t errlen);
+int gd_profile_path(const gd_ctx *ctx, const char *name, char *buf, size_t cap,
+		    char *err, size_t errlen);
 
 /* Open, check and parse a profile file. The opened file must be a regular
  * file owned by the effective user and not writable by group or others; so

@@ -20,7 +20,8 @@ int gd_profile_dir(const gd_ctx *ctx, char *buf, size_t cap)
 	const char *xdg = gd_ctx_live_getenv(ctx, "XDG_CONFIG_HOME");
 	const char *home = gd_ctx_live_getenv(ctx, "HOME");
 
-	/* The XDG spec says a relative XDG_CONFIG_HOME is invalid: ignore it. */
+	/* The XDG spec says a relative XDG_CONFIG_HOME is invalid: ignore it.
+	 */
 	if (xdg && xdg[0] == '/') {
 		gd_fmt(buf, cap, "%s/gpudoctor", xdg);
 		return 0;
@@ -63,8 +64,8 @@ int gd_profile_name_valid(const char *name)
 	return i < 100;
 }
 
-int gd_profile_path(const gd_ctx *ctx, const char *name, char *buf,
-		    size_t cap, char *err, size_t errlen)
+int gd_profile_path(const gd_ctx *ctx, const char *name, char *buf, size_t cap,
+		    char *err, size_t errlen)
 {
 	char dir[4096];
 
@@ -73,12 +74,15 @@ int gd_profile_path(const gd_ctx *ctx, const char *name, char *buf,
 		return 0;
 	}
 	if (!gd_profile_name_valid(name)) {
-		gd_fmt(err, errlen, "'%s' is not a profile name (letters, "
-		       "digits, '_', '-', '.'; or a path with a '/')", name);
+		gd_fmt(err, errlen,
+		       "'%s' is not a profile name (letters, "
+		       "digits, '_', '-', '.'; or a path with a '/')",
+		       name);
 		return -1;
 	}
 	if (gd_profile_dir(ctx, dir, sizeof dir) < 0) {
-		gd_fmt(err, errlen, "neither XDG_CONFIG_HOME nor HOME is an "
+		gd_fmt(err, errlen,
+		       "neither XDG_CONFIG_HOME nor HOME is an "
 		       "absolute path: no profile directory");
 		return -1;
 	}
@@ -93,16 +97,19 @@ static int perm_ok(const struct stat *st, const char *what, const char *path,
 	uid_t me = geteuid();
 
 	if (st->st_uid != me && !(allow_root && st->st_uid == 0)) {
-		gd_fmt(err, errlen, "refusing %s %s: owned by uid %u, not by "
-		       "you (uid %u); fix: chown %u %s", what, path,
-		       (unsigned)st->st_uid, (unsigned)me, (unsigned)me, path);
+		gd_fmt(err, errlen,
+		       "refusing %s %s: owned by uid %u, not by "
+		       "you (uid %u); fix: chown %u %s",
+		       what, path, (unsigned)st->st_uid, (unsigned)me,
+		       (unsigned)me, path);
 		return 0;
 	}
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		gd_fmt(err, errlen, "refusing %s %s: writable by %s (mode "
+		gd_fmt(err, errlen,
+		       "refusing %s %s: writable by %s (mode "
 		       "%04o), so someone else could change what your GPU "
-		       "programs run with; fix: chmod go-w %s", what, path,
-		       (st->st_mode & S_IWGRP) ? "group" : "others",
+		       "programs run with; fix: chmod go-w %s",
+		       what, path, (st->st_mode & S_IWGRP) ? "group" : "others",
 		       (unsigned)(st->st_mode & 07777), path);
 		return 0;
 	}
@@ -196,8 +203,8 @@ int gd_profile_load(const char *path, struct gd_profile *p, char *err,
 		if (sub[0])
 			gd_strlcpy(err, sub, errlen);
 		else
-			gd_fmt(err, errlen, "cannot read profile %s: %s",
-			       path, strerror(-rc));
+			gd_fmt(err, errlen, "cannot read profile %s: %s", path,
+			       strerror(-rc));
 	}
 	if (rc == 0) {
 		gd_strlcpy(p->path, path, sizeof p->path);

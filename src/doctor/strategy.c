@@ -107,8 +107,10 @@ static int strategy_gpu(const struct gd_kb_strategy *s,
 	if (cond) {
 		if (!condition_holds(cond, m, &gpu))
 			return -1;
-		gd_strlcpy(for_what, strcmp(cond, "apu-beside-dgpu")
-			   ? cond : "APU beside dGPU", cap);
+		gd_strlcpy(for_what,
+			   strcmp(cond, "apu-beside-dgpu") ? cond
+							   : "APU beside dGPU",
+			   cap);
 		return gpu;
 	}
 	for (size_t i = 0; i < m->n_gpus; i++) {
@@ -121,7 +123,8 @@ static int strategy_gpu(const struct gd_kb_strategy *s,
 				gd_strlcpy(for_what, t, cap);
 				return (int)i;
 			}
-		} else if (vendor && !strcmp(vendor, gd_vendor_name(g->vendor))) {
+		} else if (vendor &&
+			   !strcmp(vendor, gd_vendor_name(g->vendor))) {
 			gd_strlcpy(for_what, vendor, cap);
 			return (int)i;
 		}
@@ -152,13 +155,16 @@ static int fill_env(gd_ctx *ctx, const struct gd_kb_strategy *s,
 
 	for (size_t i = 0; gd_kb_env_at(s, i, &key, &v) == 0; i++) {
 		if (!v) {
-			gd_diag_add(ctx, GD_DIAG_WARN, KB_SRC, "%s: env %s is "
-				    "not a string; skipped", st->id, key);
+			gd_diag_add(ctx, GD_DIAG_WARN, KB_SRC,
+				    "%s: env %s is "
+				    "not a string; skipped",
+				    st->id, key);
 			continue;
 		}
 		if (is_device_list(s, key, v)) {
-			gd_strategy_dgpu_ids(m, !strcmp(key, "ROCR_VISIBLE_DEVICES"), buf,
-				 sizeof buf);
+			gd_strategy_dgpu_ids(
+			    m, !strcmp(key, "ROCR_VISIBLE_DEVICES"), buf,
+			    sizeof buf);
 			v = buf;
 		}
 		if (gd_profile_add(&st->prof, GD_PROF_SET, key, v) < 0)
@@ -200,8 +206,10 @@ static int make_strategy(gd_ctx *ctx, const struct gd_kb_strategy *s,
 		return 1;
 	}
 	if (kind && strcmp(kind, "env")) {
-		gd_diag_add(ctx, GD_DIAG_WARN, KB_SRC, "%s: unknown kind '%s'; "
-			    "skipped", id, kind);
+		gd_diag_add(ctx, GD_DIAG_WARN, KB_SRC,
+			    "%s: unknown kind '%s'; "
+			    "skipped",
+			    id, kind);
 		return 0;
 	}
 	st->kind = GD_STRAT_ENV;

@@ -19,7 +19,7 @@
 
 enum gd_strategy_kind {
 	GD_STRAT_BASELINE,  /* no change */
-	GD_STRAT_ENV,       /* environment changes, applied by run/try */
+	GD_STRAT_ENV,	    /* environment changes, applied by run/try */
 	GD_STRAT_USER_STEP, /* printed as steps, never applied */
 };
 
@@ -27,15 +27,15 @@ struct gd_strategy {
 	char id[128];
 	enum gd_strategy_kind kind;
 	int order;
-	int gpu;              /* index in machine->gpus it is for, -1 none */
-	char for_what[96];    /* "gfx1010", "nvidia", "APU beside dGPU" */
+	int gpu;		/* index in machine->gpus it is for, -1 none */
+	char for_what[96];	/* "gfx1010", "nvidia", "APU beside dGPU" */
 	struct gd_profile prof; /* the changes (kind ENV), named after id */
 	char reason[512];
 	char caveat[512];
-	char steps[512];      /* user-step: the exact command or parameter */
-	char sources[512];    /* source URLs, space-separated */
-	int recommended;      /* kb "recommended": true: `run` applies it
-				 when no profile was saved */
+	char steps[512];   /* user-step: the exact command or parameter */
+	char sources[512]; /* source URLs, space-separated */
+	int recommended;   /* kb "recommended": true: `run` applies it
+			      when no profile was saved */
 };
 
 struct gd_strategy_list {
@@ -59,24 +59,25 @@ int gd_strategy_primary_gpu(const struct gd_machine *m);
 
 /* Which profile `run` and `env` apply. */
 enum gd_pick_origin {
-	GD_PICK_NONE,        /* nothing applies */
-	GD_PICK_NAMED,       /* --profile NAME */
-	GD_PICK_SAVED,       /* this GPU's saved profile */
+	GD_PICK_NONE,	     /* nothing applies */
+	GD_PICK_NAMED,	     /* --profile NAME */
+	GD_PICK_SAVED,	     /* this GPU's saved profile */
 	GD_PICK_RECOMMENDED, /* the kb's recommended strategy for this GPU */
 };
 
 struct gd_pick {
 	enum gd_pick_origin origin;
 	struct gd_profile prof;
-	int gpu;            /* index in the machine, -1 none */
-	char gpu_name[96];  /* "gpu-1002-731f-gfx1010", "" without a GPU */
-	char looked[4096];  /* the saved profile path looked for */
+	int gpu;	   /* index in the machine, -1 none */
+	char gpu_name[96]; /* "gpu-1002-731f-gfx1010", "" without a GPU */
+	char looked[4096]; /* the saved profile path looked for */
 };
 
 /* name: --profile NAME or NULL. m may be NULL when name is given; the
- * kb's recommended strategies come from ctx->kb. Saved profiles are looked up for each GPU, the primary one
- * first. Returns 0, or -errno with err (a missing named profile, or a
- * saved one that is refused or does not parse: never silently skipped). */
+ * kb's recommended strategies come from ctx->kb. Saved profiles are looked up
+ * for each GPU, the primary one first. Returns 0, or -errno with err (a missing
+ * named profile, or a saved one that is refused or does not parse: never
+ * silently skipped). */
 int gd_profile_pick(gd_ctx *ctx, const char *name, const struct gd_machine *m,
 		    struct gd_pick *pk, char *err, size_t errlen);
 void gd_pick_free(struct gd_pick *pk);

@@ -14,10 +14,12 @@
 
 const char *gd_verdict_status_name(enum gd_verdict_status s)
 {
-	static const char *names[] = {"works", "needs-setup", "workaround",
-				      "unsupported", "unknown", "cpu-only"};
+	static const char *names[] = {"works",	    "needs-setup",
+				      "workaround", "unsupported",
+				      "unknown",    "cpu-only"};
 
-	return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown";
+	return (unsigned)s < sizeof names / sizeof *names ? names[s]
+							  : "unknown";
 }
 
 /* A vendor without compute rules (the vendor table's "listed only"):
@@ -39,12 +41,15 @@ static void judge_other(gd_ctx *ctx, const struct gd_machine *m,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
 	if (ops->id != GD_VENDOR_OTHER)
-		gd_v_fact(v, GD_C_OTHER_LISTED_ONLY, "%s GPUs are listed only: "
+		gd_v_fact(v, GD_C_OTHER_LISTED_ONLY,
+			  "%s GPUs are listed only: "
 			  "gpudoctor reports their PCI facts but judges no "
-			  "compute stack for them", ops->title);
-	gd_v_step(v, GD_C_OTHER_USE_VULKAN, "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
-		     "the portable choice where a Vulkan driver exists for "
-		     "this GPU");
+			  "compute stack for them",
+			  ops->title);
+	gd_v_step(v, GD_C_OTHER_USE_VULKAN,
+		  "For llama.cpp, the Vulkan backend (-DGGML_VULKAN=ON) is "
+		  "the portable choice where a Vulkan driver exists for "
+		  "this GPU");
 }
 
 static void judge_nvidia(gd_ctx *ctx, const struct gd_machine *m,
@@ -65,8 +70,8 @@ static const struct {
 	enum gd_vendor vendor;
 	judge_fn judge;
 } judges[] = {
-	{GD_VENDOR_AMD, gd_v_judge_amd},
-	{GD_VENDOR_NVIDIA, judge_nvidia},
+    {GD_VENDOR_AMD, gd_v_judge_amd},
+    {GD_VENDOR_NVIDIA, judge_nvidia},
 };
 
 static judge_fn judge_for(enum gd_vendor v)
@@ -86,18 +91,25 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 	       "No GPU found: ML work will run on the CPU");
 	for (size_t i = 0; inv && i < inv->n_vulkan; i++)
 		if (inv->vulkan[i].software)
-			gd_v_fact(v, GD_C_CPU_VULKAN_SOFTWARE, "Vulkan driver %s is a software "
-				     "implementation (runs on the CPU)",
-				  inv->vulkan[i].driver[0] ? inv->vulkan[i].driver : inv->vulkan[i].manifest);
+			gd_v_fact(v, GD_C_CPU_VULKAN_SOFTWARE,
+				  "Vulkan driver %s is a software "
+				  "implementation (runs on the CPU)",
+				  inv->vulkan[i].driver[0]
+				      ? inv->vulkan[i].driver
+				      : inv->vulkan[i].manifest);
 	for (size_t i = 0; inv && i < inv->n_opencl; i++)
 		if (inv->opencl[i].software)
-			gd_v_fact(v, GD_C_CPU_OPENCL_SOFTWARE, "OpenCL driver %s is a software "
-				     "implementation (runs on the CPU)",
-				  inv->opencl[i].driver[0] ? inv->opencl[i].driver : inv->opencl[i].manifest);
+			gd_v_fact(v, GD_C_CPU_OPENCL_SOFTWARE,
+				  "OpenCL driver %s is a software "
+				  "implementation (runs on the CPU)",
+				  inv->opencl[i].driver[0]
+				      ? inv->opencl[i].driver
+				      : inv->opencl[i].manifest);
 	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
-	gd_v_step(v, GD_C_CPU_RUN_ON_CPU, "Run faster-whisper with device=\"cpu\" and "
-		     "compute_type=\"int8\"; llama.cpp's CPU build needs no GPU "
-		     "stack");
+	gd_v_step(v, GD_C_CPU_RUN_ON_CPU,
+		  "Run faster-whisper with device=\"cpu\" and "
+		  "compute_type=\"int8\"; llama.cpp's CPU build needs no GPU "
+		  "stack");
 }
 
 static int judge_one(gd_ctx *ctx, const struct gd_machine *m,
@@ -126,14 +138,16 @@ static void fold_line(gd_ctx *ctx, struct gd_verdict *v,
 	    (v->status == GD_V_SETUP || v->status == GD_V_WORKAROUND ||
 	     v->status == GD_V_UNSUPPORTED || v->status == GD_V_UNKNOWN)) {
 		v->status = GD_V_WORKS;
-		gd_v_step(v, GD_C_PROBE_INSTALL_FRAMEWORK, "The probe above ran on this GPU as the machine is: "
-			     "what remains is installing the framework build "
-			     "for this stack (workloads above)");
+		gd_v_step(v, GD_C_PROBE_INSTALL_FRAMEWORK,
+			  "The probe above ran on this GPU as the machine is: "
+			  "what remains is installing the framework build "
+			  "for this stack (workloads above)");
 	} else if (l->level == GD_EV_BROKEN && v->status == GD_V_WORKS) {
 		v->status = GD_V_WORKAROUND;
-		gd_v_step(v, GD_C_PROBE_FAILED_TRY_WORKAROUNDS, "The probe failed although the stack looks complete: "
-			     "run 'gpudoctor probe' for the details and "
-			     "'gpudoctor try' to test the known workarounds");
+		gd_v_step(v, GD_C_PROBE_FAILED_TRY_WORKAROUNDS,
+			  "The probe failed although the stack looks complete: "
+			  "run 'gpudoctor probe' for the details and "
+			  "'gpudoctor try' to test the known workarounds");
 	}
 }
 
@@ -169,13 +183,14 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		out->n = 1;
 		judge_cpu(ctx, &out->v[0], inv);
 		for (size_t i = 0; i < m->n_not_gpus; i++)
-			gd_v_fact(&out->v[0], GD_C_GPU_NOT_A_GPU,
-				  "%s [%04x:%04x] at %s is %s, not a GPU",
-				  m->not_gpus[i].name, m->not_gpus[i].vendor_id,
-				  m->not_gpus[i].device_id, m->not_gpus[i].bdf,
-				  !strcmp(m->not_gpus[i].kind, "bmc")
-					  ? "a server management controller's display"
-					  : "an emulated display adapter");
+			gd_v_fact(
+			    &out->v[0], GD_C_GPU_NOT_A_GPU,
+			    "%s [%04x:%04x] at %s is %s, not a GPU",
+			    m->not_gpus[i].name, m->not_gpus[i].vendor_id,
+			    m->not_gpus[i].device_id, m->not_gpus[i].bdf,
+			    !strcmp(m->not_gpus[i].kind, "bmc")
+				? "a server management controller's display"
+				: "an emulated display adapter");
 		fold_evidence(ctx, m, out, ev);
 		gd_v_resolve_sources(ctx, &out->v[0]);
 		return 0;

@@ -4,18 +4,18 @@
 #ifndef GD_VERDICT_H
 #define GD_VERDICT_H
 
+#include "codes.h"
 #include "core/ctx.h"
 #include "discover/discover.h"
 #include "inventory/inventory.h"
-#include "codes.h"
 
 enum gd_verdict_status {
-	GD_V_WORKS,       /* ML work runs on this GPU as the machine is */
-	GD_V_SETUP,       /* supported; the compute stack is missing or incomplete */
-	GD_V_WORKAROUND,  /* runs with a workaround (override, profile, build) */
+	GD_V_WORKS, /* ML work runs on this GPU as the machine is */
+	GD_V_SETUP, /* supported; the compute stack is missing or incomplete */
+	GD_V_WORKAROUND, /* runs with a workaround (override, profile, build) */
 	GD_V_UNSUPPORTED, /* ROCm/CUDA will not work: use Vulkan or the CPU */
-	GD_V_UNKNOWN,     /* not enough facts */
-	GD_V_CPU,         /* no GPU at all */
+	GD_V_UNKNOWN,	  /* not enough facts */
+	GD_V_CPU,	  /* no GPU at all */
 };
 const char *gd_verdict_status_name(enum gd_verdict_status s); /* "works", ... */
 
@@ -45,7 +45,7 @@ struct gd_verdict_source {
 };
 
 struct gd_verdict {
-	int gpu_index;          /* -1 for the machine-wide CPU verdict */
+	int gpu_index; /* -1 for the machine-wide CPU verdict */
 	enum gd_verdict_status status;
 	char headline[600];
 	gd_lines facts;
@@ -60,11 +60,11 @@ struct gd_verdict {
  * backend that really worked makes the GPU "works", one that hung or
  * crashed turns "works" into "workaround". */
 enum gd_evidence_level {
-	GD_EV_INFO,    /* a fact, nothing more */
-	GD_EV_WORKS,   /* the backend ran every op right on this vendor's GPU */
-	GD_EV_BROKEN,  /* init or an op failed, hung or crashed */
-	GD_EV_STEP,    /* something to fix: the text becomes a step, "works"
-			  becomes "needs-setup" */
+	GD_EV_INFO,   /* a fact, nothing more */
+	GD_EV_WORKS,  /* the backend ran every op right on this vendor's GPU */
+	GD_EV_BROKEN, /* init or an op failed, hung or crashed */
+	GD_EV_STEP,   /* something to fix: the text becomes a step, "works"
+			 becomes "needs-setup" */
 };
 
 struct gd_evidence_line {

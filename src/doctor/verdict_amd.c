@@ -15,19 +15,21 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 	if (gd_known(&g->pci.revision))
 		gd_fmt(rev, sizeof rev, " rev %02llx",
 		       (unsigned long long)g->pci.revision.v);
-	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x]%s, driver %s", g->pci.bdf,
-		  g->pci.vendor_id, g->pci.device_id, rev,
+	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x]%s, driver %s",
+		  g->pci.bdf, g->pci.vendor_id, g->pci.device_id, rev,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
 	if (g->gfx[0])
-		gd_v_fact(v, GD_C_AMD_GFX_TARGET, "GPU target %s, from %s", g->gfx,
-			  g->gfx_source[0] ? g->gfx_source : "?");
+		gd_v_fact(v, GD_C_AMD_GFX_TARGET, "GPU target %s, from %s",
+			  g->gfx, g->gfx_source[0] ? g->gfx_source : "?");
 	if (gd_known(&g->vram_total))
 		gd_fmt(mem, sizeof mem, "%.1f GiB %s",
 		       (double)g->vram_total.v / (1024.0 * 1024 * 1024),
 		       g->integrated ? "carve-out" : "VRAM");
 	else if (g->integrated)
-		gd_strlcpy(mem, gd_known(&g->shared_mem) ? "carve-out unknown"
-			   : "memory sizes unknown", sizeof mem);
+		gd_strlcpy(mem,
+			   gd_known(&g->shared_mem) ? "carve-out unknown"
+						    : "memory sizes unknown",
+			   sizeof mem);
 	if (g->integrated && gd_known(&g->shared_mem))
 		gd_fmt(mem + strlen(mem), sizeof mem - strlen(mem),
 		       ", %.1f GiB shared system memory",
@@ -35,10 +37,13 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 	if (gd_known(&g->cu_count))
 		gd_v_fact(v, GD_C_AMD_COMPUTE_UNITS, "%llu compute units, %s",
 			  (unsigned long long)g->cu_count.v, mem);
-	gd_v_fact(v, GD_C_GPU_INTEGRATED, "%s: %s", g->integrated ? "integrated (APU)" : "discrete GPU",
-		  g->integrated_why[0] ? g->integrated_why : "no evidence either way");
+	gd_v_fact(v, GD_C_GPU_INTEGRATED, "%s: %s",
+		  g->integrated ? "integrated (APU)" : "discrete GPU",
+		  g->integrated_why[0] ? g->integrated_why
+				       : "no evidence either way");
 	if (g->n_kfd_nodes > 1)
-		gd_v_fact(v, GD_C_AMD_KFD_PARTITIONS, "one GPU exposed as %zu KFD nodes (partitions)",
+		gd_v_fact(v, GD_C_AMD_KFD_PARTITIONS,
+			  "one GPU exposed as %zu KFD nodes (partitions)",
 			  g->n_kfd_nodes);
 }
 
@@ -48,13 +53,16 @@ static const char *amd_override(const struct gd_gpu *g, struct gd_verdict *v)
 	if (!g->ovr.var[0])
 		return g->gfx;
 	if (!g->ovr.valid) {
-		gd_v_fact(v, GD_C_AMD_OVERRIDE_INVALID, "%s=%s is invalid: %s", g->ovr.var, g->ovr.value,
-			  g->ovr.why);
-		gd_v_step(v, GD_C_AMD_OVERRIDE_FIX_INVALID, "Fix or unset %s: it must be three decimal numbers "
-			     "like 10.3.0 (unset %s)", g->ovr.var, g->ovr.var);
+		gd_v_fact(v, GD_C_AMD_OVERRIDE_INVALID, "%s=%s is invalid: %s",
+			  g->ovr.var, g->ovr.value, g->ovr.why);
+		gd_v_step(v, GD_C_AMD_OVERRIDE_FIX_INVALID,
+			  "Fix or unset %s: it must be three decimal numbers "
+			  "like 10.3.0 (unset %s)",
+			  g->ovr.var, g->ovr.var);
 		return g->gfx;
 	}
-	gd_v_fact(v, GD_C_AMD_OVERRIDE_ACTIVE, "%s=%s: ROCm will treat this GPU as %s", g->ovr.var,
+	gd_v_fact(v, GD_C_AMD_OVERRIDE_ACTIVE,
+		  "%s=%s: ROCm will treat this GPU as %s", g->ovr.var,
 		  g->ovr.value, g->ovr.gfx);
 	return g->ovr.gfx[0] ? g->ovr.gfx : g->gfx;
 }
@@ -69,12 +77,15 @@ static void override_active(const struct gd_kb_target *t,
 	if (!g->ovr.valid || !g->ovr.gfx[0] || !strcmp(g->ovr.gfx, g->gfx))
 		return;
 	if (caveat)
-		gd_v_fact(v, GD_C_AMD_OVERRIDE_CAVEAT, "about this override: %s", caveat);
+		gd_v_fact(v, GD_C_AMD_OVERRIDE_CAVEAT,
+			  "about this override: %s", caveat);
 	if (t)
 		gd_v_sources(v, t->override.sources);
-	gd_v_step(v, GD_C_AMD_OVERRIDE_UNSET_FOR_NATIVE_BUILDS, "Run builds made for %s itself (e.g. a source build with "
-		     "%s code) without the override: unset %s for them; they "
-		     "carry no %s code", g->gfx, g->gfx, g->ovr.var, g->ovr.gfx);
+	gd_v_step(v, GD_C_AMD_OVERRIDE_UNSET_FOR_NATIVE_BUILDS,
+		  "Run builds made for %s itself (e.g. a source build with "
+		  "%s code) without the override: unset %s for them; they "
+		  "carry no %s code",
+		  g->gfx, g->gfx, g->ovr.var, g->ovr.gfx);
 }
 
 /* Every HIP runtime installed; several majors side by side are the
@@ -85,7 +96,8 @@ static void hip_installs(const struct gd_inventory *inv,
 	unsigned majors = 0, seen = 0;
 
 	if (!ri) {
-		gd_v_fact(v, GD_C_ROCM_NOT_INSTALLED, "no ROCm / HIP runtime installed");
+		gd_v_fact(v, GD_C_ROCM_NOT_INSTALLED,
+			  "no ROCm / HIP runtime installed");
 		return;
 	}
 	for (size_t i = 0; inv && i < inv->n_rocm; i++) {
@@ -93,28 +105,34 @@ static void hip_installs(const struct gd_inventory *inv,
 
 		if (!r->hip_major)
 			continue;
-		gd_v_fact(v, GD_C_ROCM_HIP_RUNTIME, "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s%s",
-			  gd_known(&r->version) ? r->version.v : "version unknown",
-			  r->hip_major, r->path, r->found_by,
-			  r->loader_pick ? " (the loader finds it first)" : "");
+		gd_v_fact(
+		    v, GD_C_ROCM_HIP_RUNTIME,
+		    "HIP runtime %s (libamdhip64.so.%u) at %s, found by %s%s",
+		    gd_known(&r->version) ? r->version.v : "version unknown",
+		    r->hip_major, r->path, r->found_by,
+		    r->loader_pick ? " (the loader finds it first)" : "");
 		if (!(seen & (1u << (r->hip_major & 31))))
 			majors++;
 		seen |= 1u << (r->hip_major & 31);
 		if (r->hip_path_mismatch)
-			gd_v_step(v, GD_C_ROCM_HIP_PATH_MISMATCH, "HIP_PATH points at %s (HIP %u), which is not the "
-				     "runtime the loader uses: do not trust HIP_PATH; "
-				     "unset it or point it at the install you build "
-				     "against", r->path, r->hip_major);
+			gd_v_step(
+			    v, GD_C_ROCM_HIP_PATH_MISMATCH,
+			    "HIP_PATH points at %s (HIP %u), which is not the "
+			    "runtime the loader uses: do not trust HIP_PATH; "
+			    "unset it or point it at the install you build "
+			    "against",
+			    r->path, r->hip_major);
 	}
 	if (majors > 1)
-		gd_v_fact(v, GD_C_ROCM_HIP_MAJORS_MIXED, "%u different HIP runtime majors are installed: each "
-			     "program loads the libamdhip64.so.N it was built for, "
-			     "so a framework must match the install it will use",
-			  majors);
+		gd_v_fact(
+		    v, GD_C_ROCM_HIP_MAJORS_MIXED,
+		    "%u different HIP runtime majors are installed: each "
+		    "program loads the libamdhip64.so.N it was built for, "
+		    "so a framework must match the install it will use",
+		    majors);
 }
 
-static const char *rocm_status(const struct gd_kb_target *t,
-			       const char **since)
+static const char *rocm_status(const struct gd_kb_target *t, const char **since)
 {
 	*since = t ? t->rocm_linux.since : NULL;
 	return t && t->rocm_linux.status ? t->rocm_linux.status : "unknown";
@@ -130,8 +148,9 @@ static void vulkan_fallback(const struct gd_inventory *inv,
 		if (!icd->software && icd->library_found &&
 		    (!strcmp(icd->driver, "radv") ||
 		     !strcmp(icd->driver, "amdvlk"))) {
-			gd_v_fact(v, GD_C_AMD_VULKAN_DRIVER, "Vulkan driver %s is installed: llama.cpp's "
-				     "Vulkan backend can use this GPU",
+			gd_v_fact(v, GD_C_AMD_VULKAN_DRIVER,
+				  "Vulkan driver %s is installed: llama.cpp's "
+				  "Vulkan backend can use this GPU",
 				  icd->driver);
 			*have_vk = 1;
 			return;
@@ -144,28 +163,32 @@ static void rocm_setup_steps(const struct gd_rocm_install *ri,
 			     const char *since, struct gd_verdict *v)
 {
 	if (!ri && since) {
-		gd_v_step(v, GD_C_ROCM_INSTALL_SINCE, "Install ROCm %s or newer (AMD's packages, or your "
-			     "distribution's rocm / hip-runtime-amd packages) in "
-			     "the version your framework build needs: see each "
-			     "workload's install line above", since);
+		gd_v_step(v, GD_C_ROCM_INSTALL_SINCE,
+			  "Install ROCm %s or newer (AMD's packages, or your "
+			  "distribution's rocm / hip-runtime-amd packages) in "
+			  "the version your framework build needs: see each "
+			  "workload's install line above",
+			  since);
 		return;
 	}
 	if (!ri) {
-		gd_v_step(v, GD_C_ROCM_INSTALL, "Install the ROCm/HIP runtime in the version your "
-			     "framework build was made for (the workloads above "
-			     "name it where it is known)");
+		gd_v_step(v, GD_C_ROCM_INSTALL,
+			  "Install the ROCm/HIP runtime in the version your "
+			  "framework build was made for (the workloads above "
+			  "name it where it is known)");
 		return;
 	}
 	if (since && gd_known(&ri->version) &&
 	    gd_version_cmp(ri->version.v, since) < 0)
-		gd_v_step(v, GD_C_ROCM_UPGRADE, "ROCm %s at %s is older than %s, the first release "
-			     "that supports this GPU: upgrade",
+		gd_v_step(v, GD_C_ROCM_UPGRADE,
+			  "ROCm %s at %s is older than %s, the first release "
+			  "that supports this GPU: upgrade",
 			  ri->version.v, ri->path, since);
 }
 
 static void amd_headline(struct gd_verdict *v, const char *title,
-			 const char *status, const char *since,
-			 const char *eff, const struct gd_gpu *g)
+			 const char *status, const char *since, const char *eff,
+			 const struct gd_gpu *g)
 {
 	const char *what;
 
@@ -177,8 +200,9 @@ static void amd_headline(struct gd_verdict *v, const char *title,
 		what = "the ROCm stack is missing or incomplete (see steps)";
 		break;
 	case GD_V_WORKAROUND:
-		what = strcmp(eff, g->gfx) ? "works through an override"
-					   : "works with a workaround (see steps)";
+		what = strcmp(eff, g->gfx)
+			   ? "works through an override"
+			   : "works with a workaround (see steps)";
 		break;
 	case GD_V_UNSUPPORTED:
 		what = "ROCm will not work; use Vulkan (llama.cpp) or the CPU";
@@ -190,9 +214,9 @@ static void amd_headline(struct gd_verdict *v, const char *title,
 	    !strcmp(status, "deprecated"))
 		gd_fmt(v->headline, sizeof v->headline,
 		       "%s: %s by ROCm%s%s on Linux; %s", title,
-		       !strcmp(status, "preview") ? "supported (preview)"
+		       !strcmp(status, "preview")      ? "supported (preview)"
 		       : !strcmp(status, "deprecated") ? "deprecated"
-						      : "supported",
+						       : "supported",
 		       since ? " since " : "", since ? since : "", what);
 	else if (!strcmp(status, "unsupported"))
 		gd_fmt(v->headline, sizeof v->headline,
@@ -210,12 +234,10 @@ static int is_supported(const char *status)
 }
 
 /* The status alone; the steps come after, in the order a user takes them. */
-static enum gd_verdict_status amd_decide(const struct gd_kb_target *t,
-					 const char *status,
-					 const char *eff,
-					 const struct gd_gpu *g,
-					 const struct gd_rocm_install *ri,
-					 int rocblas, const struct gd_verdict *v)
+static enum gd_verdict_status
+amd_decide(const struct gd_kb_target *t, const char *status, const char *eff,
+	   const struct gd_gpu *g, const struct gd_rocm_install *ri,
+	   int rocblas, const struct gd_verdict *v)
 {
 	int supported = is_supported(status);
 	/* Vulkan or CPU advice does not make ROCm work. */
@@ -226,8 +248,8 @@ static enum gd_verdict_status amd_decide(const struct gd_kb_target *t,
 		return GD_V_UNKNOWN;
 	if (!supported && !strcmp(eff, g->gfx))
 		return rocm_advice ? GD_V_WORKAROUND : GD_V_UNSUPPORTED;
-	if (!ri || gd_v_access_blocked(g) || g->hidden ||
-	    rocblas < 0 || rocblas == GD_ROCBLAS_FALLBACK_ONLY)
+	if (!ri || gd_v_access_blocked(g) || g->hidden || rocblas < 0 ||
+	    rocblas == GD_ROCBLAS_FALLBACK_ONLY)
 		return supported ? GD_V_SETUP : GD_V_WORKAROUND;
 	return supported ? GD_V_WORKS : GD_V_WORKAROUND;
 }
@@ -242,9 +264,10 @@ static void override_step(const struct gd_kb_target *t, const char *eff,
 
 	if (!ov || strcmp(eff, g->gfx))
 		return;
-	gd_v_step(v, GD_C_AMD_OVERRIDE_USE_FOR_BUILDS, "For framework builds without %s code (see the workloads "
-		     "above), run them with HSA_OVERRIDE_GFX_VERSION=%s; a build "
-		     "made for %s itself needs no override%s%s",
+	gd_v_step(v, GD_C_AMD_OVERRIDE_USE_FOR_BUILDS,
+		  "For framework builds without %s code (see the workloads "
+		  "above), run them with HSA_OVERRIDE_GFX_VERSION=%s; a build "
+		  "made for %s itself needs no override%s%s",
 		  g->gfx, ov, g->gfx, caveat ? " — caveat: " : "",
 		  caveat ? caveat : "");
 	gd_v_sources(v, t->override.sources);
@@ -254,10 +277,12 @@ static void rocblas_step(const char *eff, int rocblas, struct gd_verdict *v)
 {
 	if (rocblas >= 0 && rocblas != GD_ROCBLAS_FALLBACK_ONLY)
 		return;
-	gd_v_step(v, GD_C_ROCBLAS_INSTALL_KERNELS, "Install rocBLAS kernels for %s (AMD's rocBLAS package for "
-		     "a ROCm release that ships them, or a community build), or "
-		     "point ROCBLAS_TENSILE_LIBPATH at a library directory that "
-		     "has them", eff);
+	gd_v_step(v, GD_C_ROCBLAS_INSTALL_KERNELS,
+		  "Install rocBLAS kernels for %s (AMD's rocBLAS package for "
+		  "a ROCm release that ships them, or a community build), or "
+		  "point ROCBLAS_TENSILE_LIBPATH at a library directory that "
+		  "has them",
+		  eff);
 }
 
 static void hidden_step(const struct gd_machine *m, const struct gd_gpu *g,
@@ -268,9 +293,12 @@ static void hidden_step(const struct gd_machine *m, const struct gd_gpu *g,
 	if (!g->hidden)
 		return;
 	gd_strategy_dgpu_ids(m, 1, ids, sizeof ids);
-	gd_v_step(v, GD_C_VISIBILITY_UNHIDE_ROCM, "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU "
-		     "from ROCm: unset them%s%s", !g->integrated && ids[0]
-		     ? ", or list it: export ROCR_VISIBLE_DEVICES=" : "",
+	gd_v_step(v, GD_C_VISIBILITY_UNHIDE_ROCM,
+		  "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES hide this GPU "
+		  "from ROCm: unset them%s%s",
+		  !g->integrated && ids[0]
+		      ? ", or list it: export ROCR_VISIBLE_DEVICES="
+		      : "",
 		  !g->integrated && ids[0] ? ids : "");
 }
 
@@ -281,10 +309,11 @@ static void vulkan_step(const struct gd_verdict *v, int have_vk,
 	if (have_vk || !(gd_v_advice_any(v, "works", "Vulkan") ||
 			 v->status == GD_V_UNSUPPORTED))
 		return;
-	gd_v_step(out, GD_C_AMD_VULKAN_INSTALL_RADV, "For llama.cpp's Vulkan backend, install Mesa's RADV "
-		       "driver (Debian/Ubuntu: sudo apt install "
-		       "mesa-vulkan-drivers) and build llama.cpp with "
-		       "-DGGML_VULKAN=ON");
+	gd_v_step(out, GD_C_AMD_VULKAN_INSTALL_RADV,
+		  "For llama.cpp's Vulkan backend, install Mesa's RADV "
+		  "driver (Debian/Ubuntu: sudo apt install "
+		  "mesa-vulkan-drivers) and build llama.cpp with "
+		  "-DGGML_VULKAN=ON");
 }
 
 /* ROCm enumerates every AMD GPU; an unsupported APU beside a discrete GPU
@@ -303,17 +332,24 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 	if (!other || g->hidden)
 		return;
 	if (g->integrated) {
-		gd_v_fact(v, GD_C_AMD_APU_BESIDE_DGPU, "this APU sits beside a discrete AMD GPU (%s)",
+		gd_v_fact(v, GD_C_AMD_APU_BESIDE_DGPU,
+			  "this APU sits beside a discrete AMD GPU (%s)",
 			  other->gfx[0] ? other->gfx : other->pci.bdf);
 		if (!other->hidden && ids[0])
-			gd_v_step(v, GD_C_AMD_APU_HIDE, "Use the discrete GPU for ML work and hide this "
-				     "APU from ROCm: export ROCR_VISIBLE_DEVICES=%s",
-				  ids);
+			gd_v_step(
+			    v, GD_C_AMD_APU_HIDE,
+			    "Use the discrete GPU for ML work and hide this "
+			    "APU from ROCm: export ROCR_VISIBLE_DEVICES=%s",
+			    ids);
 	} else if (!other->hidden && ids[0]) {
-		gd_v_fact(v, GD_C_AMD_IGPU_BESIDE, "ROCm also sees the integrated GPU (%s) beside this one",
-			  other->gfx[0] ? other->gfx : other->pci.bdf);
-		gd_v_step(v, GD_C_AMD_APU_HIDE, "Hide the APU so frameworks use this GPU: export "
-			     "ROCR_VISIBLE_DEVICES=%s", ids);
+		gd_v_fact(
+		    v, GD_C_AMD_IGPU_BESIDE,
+		    "ROCm also sees the integrated GPU (%s) beside this one",
+		    other->gfx[0] ? other->gfx : other->pci.bdf);
+		gd_v_step(v, GD_C_AMD_APU_HIDE,
+			  "Hide the APU so frameworks use this GPU: export "
+			  "ROCR_VISIBLE_DEVICES=%s",
+			  ids);
 	}
 }
 
@@ -332,8 +368,10 @@ static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
 	int have_vk;
 
 	v->status = GD_V_UNSUPPORTED;
-	gd_fmt(v->headline, sizeof v->headline, "%s: ROCm cannot use this "
-	       "GPU (%s: KFD never supported it)", title, g->amd_no_kfd);
+	gd_fmt(v->headline, sizeof v->headline,
+	       "%s: ROCm cannot use this "
+	       "GPU (%s: KFD never supported it)",
+	       title, g->amd_no_kfd);
 	gd_v_fact(v, GD_C_AMD_NO_KFD_FAMILY, "%s", g->gfx_why);
 	if (gd_kb_amd_no_kfd_get(ctx->kb, g->pci.device_id,
 				 gd_known(&g->pci_name) ? g->pci_name.v : "",
@@ -355,8 +393,8 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 {
 	struct gd_kb_target tk;
 	const struct gd_kb_target *t =
-		g->gfx[0] && gd_kb_target_get(ctx->kb, g->gfx, &tk) == 0 ? &tk
-									 : NULL;
+	    g->gfx[0] && gd_kb_target_get(ctx->kb, g->gfx, &tk) == 0 ? &tk
+								     : NULL;
 	const struct gd_rocm_install *ri = gd_v_rocm_pick(inv);
 	char title[300];
 	const char *since = NULL, *status, *eff;
@@ -372,10 +410,14 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		v->status = GD_V_UNKNOWN;
 		gd_fmt(v->headline, sizeof v->headline,
 		       "%s: GPU target unknown (%s)", title,
-		       g->gfx_source[0] ? g->gfx_source : "no KFD node and no kb entry for this PCI id");
+		       g->gfx_source[0]
+			   ? g->gfx_source
+			   : "no KFD node and no kb entry for this PCI id");
 		if (!m->kernel.kfd_present && !amdgpu_bound(g))
-			gd_v_step(v, GD_C_AMD_DRIVER_LOAD, "Load the amdgpu kernel driver (sudo modprobe amdgpu); "
-				     "without /sys/class/kfd ROCm sees no GPU");
+			gd_v_step(v, GD_C_AMD_DRIVER_LOAD,
+				  "Load the amdgpu kernel driver (sudo "
+				  "modprobe amdgpu); "
+				  "without /sys/class/kfd ROCm sees no GPU");
 		return;
 	}
 	status = rocm_status(t, &since);
@@ -385,14 +427,17 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	if (g->visible_note[0])
 		gd_v_fact(v, GD_C_VISIBILITY_NOTE, "%s", g->visible_note);
 	if (!m->kernel.kfd_present && amdgpu_bound(g))
-		gd_v_step(v, GD_C_AMD_KFD_NOT_IN_KERNEL,
-			  "amdgpu drives this GPU but the KFD interface "
-			  "(/sys/class/kfd) is missing: use a kernel built with "
-			  "CONFIG_HSA_AMD");
+		gd_v_step(
+		    v, GD_C_AMD_KFD_NOT_IN_KERNEL,
+		    "amdgpu drives this GPU but the KFD interface "
+		    "(/sys/class/kfd) is missing: use a kernel built with "
+		    "CONFIG_HSA_AMD");
 	else if (!m->kernel.kfd_present)
-		gd_v_step(v, GD_C_AMD_KFD_MISSING, "The KFD interface (/sys/class/kfd) is missing: load "
-			     "amdgpu (sudo modprobe amdgpu) with a kernel built with "
-			     "CONFIG_HSA_AMD");
+		gd_v_step(
+		    v, GD_C_AMD_KFD_MISSING,
+		    "The KFD interface (/sys/class/kfd) is missing: load "
+		    "amdgpu (sudo modprobe amdgpu) with a kernel built with "
+		    "CONFIG_HSA_AMD");
 	gd_v_access_steps(v, g);
 	apu_beside_dgpu(m, g, v);
 	hip_installs(inv, ri, v);

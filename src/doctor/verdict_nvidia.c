@@ -12,7 +12,8 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 {
 	struct gd_kb_cc ccs;
 	const struct gd_kb_cc *cc =
-		g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs : NULL;
+	    g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs
+								      : NULL;
 
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
@@ -20,8 +21,10 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 	if (gd_known(&g->nv.uuid))
 		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv.uuid.v);
 	if (cc)
-		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY, "compute capability %s (%s, %s)",
-			  cc->cc ? cc->cc : "?", g->nv.sm, cc->arch ? cc->arch : "?");
+		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY,
+			  "compute capability %s (%s, %s)",
+			  cc->cc ? cc->cc : "?", g->nv.sm,
+			  cc->arch ? cc->arch : "?");
 	else if (g->nv.sm[0])
 		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY,
 			  "compute capability %s (%s)", g->nv.sm,
@@ -34,24 +37,32 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 	if (g->nv.sm[0] && gd_startswith(g->nv.sm_src, "from pci.ids"))
 		gd_v_fact(v, GD_C_NVIDIA_SM_FROM_CHIP,
 			  "%s %s: the knowledge base has no entry for PCI id "
-			  "0x%04x", g->nv.sm, g->nv.sm_src, g->pci.device_id);
+			  "0x%04x",
+			  g->nv.sm, g->nv.sm_src, g->pci.device_id);
 	if (g->nv.last_driver[0])
 		gd_v_fact(v, GD_C_NVIDIA_LAST_DRIVER,
 			  "NVIDIA's %s driver series is the last that "
-			  "supports %s GPUs", g->nv.last_driver, g->nv.arch);
+			  "supports %s GPUs",
+			  g->nv.last_driver, g->nv.arch);
 	if (cc && cc->last_cuda)
-		gd_v_fact(v, GD_C_NVIDIA_LAST_CUDA, "CUDA %s is the last release that supports %s",
+		gd_v_fact(v, GD_C_NVIDIA_LAST_CUDA,
+			  "CUDA %s is the last release that supports %s",
 			  cc->last_cuda, g->nv.sm);
 	if (cc)
 		gd_v_sources(v, cc->sources);
 	if (inv && gd_known(&inv->cuda_driver))
-		gd_v_fact(v, GD_C_NVIDIA_DRIVER, "NVIDIA driver %s%s%s%s", inv->cuda_driver.v,
+		gd_v_fact(v, GD_C_NVIDIA_DRIVER, "NVIDIA driver %s%s%s%s",
+			  inv->cuda_driver.v,
 			  gd_known(&inv->cuda_driver_api) ? " (CUDA " : "",
-			  gd_known(&inv->cuda_driver_api) ? inv->cuda_driver_api.v : "",
+			  gd_known(&inv->cuda_driver_api)
+			      ? inv->cuda_driver_api.v
+			      : "",
 			  gd_known(&inv->cuda_driver_api) ? ")" : "");
 	for (size_t i = 0; inv && i < inv->n_cuda; i++)
 		gd_v_fact(v, GD_C_CUDA_TOOLKIT, "CUDA toolkit %s at %s",
-			  gd_known(&inv->cuda[i].version) ? inv->cuda[i].version.v : "?",
+			  gd_known(&inv->cuda[i].version)
+			      ? inv->cuda[i].version.v
+			      : "?",
 			  inv->cuda[i].path);
 }
 
@@ -59,22 +70,21 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 static unsigned driver_cuda_major(const struct gd_inventory *inv)
 {
 	return inv && gd_known(&inv->cuda_driver_api)
-		       ? (unsigned)strtoul(inv->cuda_driver_api.v, NULL, 10)
-		       : 0;
+		   ? (unsigned)strtoul(inv->cuda_driver_api.v, NULL, 10)
+		   : 0;
 }
 
 /* PyTorch's install line for the newest CUDA major the driver (and, for
  * an architecture newer CUDA dropped, the GPU) can use: kb data. A compute
  * capability whose code left PyTorch's wheels before CUDA dropped it
  * (Maxwell, Pascal: not in cu128) names its own line. */
-static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
-			      unsigned major, const struct gd_kb_cc *cc)
+static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v, unsigned major,
+			      const struct gd_kb_cc *cc)
 {
 	const char *line = cc && cc->pytorch_install
-				   ? cc->pytorch_install
-				   : gd_kb_workload_install_for(ctx->kb,
-								GD_KB_WL_PYTORCH,
-								"cuda", major);
+			       ? cc->pytorch_install
+			       : gd_kb_workload_install_for(
+				     ctx->kb, GD_KB_WL_PYTORCH, "cuda", major);
 
 	for (size_t i = 0; line && i < v->workloads.n; i++)
 		if (!strcmp(v->workloads.v[i].workload, "pytorch"))
@@ -86,39 +96,51 @@ static void concrete_installs(gd_ctx *ctx, struct gd_verdict *v,
 static int nv_driver_steps(const struct gd_inventory *inv,
 			   const struct gd_gpu *g, struct gd_verdict *v)
 {
-	int bound = gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nvidia");
-	int nouveau = gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nouveau");
+	int bound =
+	    gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nvidia");
+	int nouveau =
+	    gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nouveau");
 	int installed = inv && gd_known(&inv->cuda_driver);
 
 	if (bound)
 		return 1;
 	if (installed && g->nv.last_driver[0] &&
 	    strtoul(inv->cuda_driver.v, NULL, 10) >
-		    strtoul(g->nv.last_driver, NULL, 10))
+		strtoul(g->nv.last_driver, NULL, 10))
 		gd_v_step(v, GD_C_NVIDIA_DRIVER_TOO_NEW,
 			  "The NVIDIA driver %s is newer than the %s series, "
 			  "the last that supports %s GPUs: it does not drive "
-			  "this GPU; install the %s series", inv->cuda_driver.v,
-			  g->nv.last_driver, g->nv.arch, g->nv.last_driver);
+			  "this GPU; install the %s series",
+			  inv->cuda_driver.v, g->nv.last_driver, g->nv.arch,
+			  g->nv.last_driver);
 	else if (installed)
-		gd_v_step(v, GD_C_NVIDIA_DRIVER_NOT_BOUND, "The NVIDIA driver %s is installed but its kernel "
-			     "module does not drive this GPU%s: %sload it (sudo "
-			     "modprobe nvidia) and reboot if it does not bind",
-			  inv->cuda_driver.v, nouveau ? " (nouveau does)" : "",
-			  nouveau ? "blacklist nouveau (echo 'blacklist nouveau' | "
-				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
-				    "sudo update-initramfs -u), then " : "");
+		gd_v_step(
+		    v, GD_C_NVIDIA_DRIVER_NOT_BOUND,
+		    "The NVIDIA driver %s is installed but its kernel "
+		    "module does not drive this GPU%s: %sload it (sudo "
+		    "modprobe nvidia) and reboot if it does not bind",
+		    inv->cuda_driver.v, nouveau ? " (nouveau does)" : "",
+		    nouveau
+			? "blacklist nouveau (echo 'blacklist nouveau' | "
+			  "sudo tee /etc/modprobe.d/blacklist-nouveau.conf; "
+			  "sudo update-initramfs -u), then "
+			: "");
 	else if (g->nv.last_driver[0])
 		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL_LEGACY,
 			  "Install NVIDIA's %s driver series, the last that "
 			  "supports %s GPUs (newer drivers do not drive this "
-			  "one), and reboot%s", g->nv.last_driver, g->nv.arch,
-			  nouveau ? "; it replaces nouveau, which has no CUDA" : "");
+			  "one), and reboot%s",
+			  g->nv.last_driver, g->nv.arch,
+			  nouveau ? "; it replaces nouveau, which has no CUDA"
+				  : "");
 	else
-		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL, "Install NVIDIA's driver (Debian: nvidia-driver from "
-			     "non-free; Ubuntu: sudo ubuntu-drivers install) and "
-			     "reboot%s", nouveau ? "; it replaces nouveau, which "
-						    "has no CUDA" : "");
+		gd_v_step(v, GD_C_NVIDIA_DRIVER_INSTALL,
+			  "Install NVIDIA's driver (Debian: nvidia-driver from "
+			  "non-free; Ubuntu: sudo ubuntu-drivers install) and "
+			  "reboot%s",
+			  nouveau ? "; it replaces nouveau, which "
+				    "has no CUDA"
+				  : "");
 	return 0;
 }
 
@@ -142,7 +164,8 @@ static int legacy_steps(const struct gd_gpu *g, const char *last,
 		gd_v_step(v, GD_C_NVIDIA_DRIVER_STAY_LEGACY,
 			  "Stay on NVIDIA's %s driver series (the legacy "
 			  "branch for %s): a newer driver does not drive this "
-			  "GPU", g->nv.last_driver, g->nv.arch);
+			  "GPU",
+			  g->nv.last_driver, g->nv.arch);
 	return last != NULL;
 }
 
@@ -151,8 +174,8 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 {
 	struct gd_kb_cc ccs;
 	const struct gd_kb_cc *cc =
-		g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs
-									 : NULL;
+	    g->nv.sm[0] && gd_kb_cc_get(ctx->kb, g->nv.sm, &ccs) == 0 ? &ccs
+								      : NULL;
 	const char *last = cc ? cc->last_cuda : NULL;
 	unsigned major = driver_cuda_major(inv);
 	char title[300];
@@ -165,10 +188,14 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 	nv_facts(ctx, inv, g, v);
 	if (!nv_driver_steps(inv, g, v)) {
 		v->status = GD_V_SETUP;
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: the NVIDIA kernel driver is not bound to this GPU%s",
-		       title, gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "nouveau")
-				      ? " (nouveau is: it has no CUDA)" : "");
+		gd_fmt(
+		    v->headline, sizeof v->headline,
+		    "%s: the NVIDIA kernel driver is not bound to this GPU%s",
+		    title,
+		    gd_known(&g->pci.driver) &&
+			    !strcmp(g->pci.driver.v, "nouveau")
+			? " (nouveau is: it has no CUDA)"
+			: "");
 		gd_v_workloads_for_stack(ctx, v, "cuda", "needs-setup");
 		return;
 	}
@@ -178,27 +205,34 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		if (c->driver_ok != 0)
 			continue;
 		too_old = 1;
-		gd_v_fact(v, GD_C_CUDA_DRIVER_TOO_OLD, "%s %s needs driver >= %s", c->lib, c->version,
+		gd_v_fact(v, GD_C_CUDA_DRIVER_TOO_OLD,
+			  "%s %s needs driver >= %s", c->lib, c->version,
 			  c->min_driver);
-		gd_v_step(v, GD_C_CUDA_DRIVER_UPGRADE, "Upgrade the NVIDIA driver to %s or newer, or use "
-			     "builds for an older CUDA (%s)", c->min_driver, c->why);
+		gd_v_step(v, GD_C_CUDA_DRIVER_UPGRADE,
+			  "Upgrade the NVIDIA driver to %s or newer, or use "
+			  "builds for an older CUDA (%s)",
+			  c->min_driver, c->why);
 	}
 	dropped = legacy_steps(g, last, v, &major);
 	if (g->hidden)
-		gd_v_step(v, GD_C_VISIBILITY_UNHIDE_CUDA, "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
-			     "or include this GPU%s%s", g->visible_note,
-			  gd_known(&g->nv.uuid) ? ": CUDA_VISIBLE_DEVICES=" : "'s index",
+		gd_v_step(v, GD_C_VISIBILITY_UNHIDE_CUDA,
+			  "CUDA_VISIBLE_DEVICES hides this GPU (%s): unset it, "
+			  "or include this GPU%s%s",
+			  g->visible_note,
+			  gd_known(&g->nv.uuid) ? ": CUDA_VISIBLE_DEVICES="
+						: "'s index",
 			  gd_known(&g->nv.uuid) ? g->nv.uuid.v : "");
 	v->status = too_old || g->hidden ? GD_V_SETUP
-		    : dropped		     ? GD_V_WORKAROUND
-					     : GD_V_WORKS;
+		    : dropped		 ? GD_V_WORKAROUND
+					 : GD_V_WORKS;
 	gd_fmt(v->headline, sizeof v->headline, "%s: %s", title,
-	       too_old	   ? "the driver is too old for the CUDA libraries installed"
+	       too_old
+		   ? "the driver is too old for the CUDA libraries installed"
 	       : g->hidden ? "hidden by CUDA_VISIBLE_DEVICES"
 	       : dropped   ? "current CUDA builds no longer support this GPU"
 			   : "CUDA should work with the installed driver");
 	gd_v_workloads_for_stack(ctx, v, "cuda",
-				 v->status == GD_V_WORKS ? "works"
+				 v->status == GD_V_WORKS   ? "works"
 				 : v->status == GD_V_SETUP ? "needs-setup"
 							   : "workaround");
 	if (major)

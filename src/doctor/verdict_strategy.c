@@ -24,8 +24,8 @@ static void add_try_step(struct gd_verdict *v, const struct gd_strategy_list *l,
 		gd_profile_summary(&s->prof, sum, sizeof sum);
 		if (used + strlen(sum) + 4 >= sizeof list)
 			break;
-		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-					 n ? "; " : "", sum);
+		used += (size_t)snprintf(list + used, sizeof list - used,
+					 "%s%s", n ? "; " : "", sum);
 		n++;
 	}
 	/* a single strategy already given as a step needs no try step */
@@ -33,9 +33,10 @@ static void add_try_step(struct gd_verdict *v, const struct gd_strategy_list *l,
 		if (strstr(v->steps.v[i].text, list))
 			return;
 	if (n)
-		gd_v_step(v, GD_C_STRATEGY_TRY, "If ML work fails or hangs, let 'gpudoctor try -- "
-			     "YOUR COMMAND' test the known workarounds one by "
-			     "one (%d: %s) and '--save' the first that works",
+		gd_v_step(v, GD_C_STRATEGY_TRY,
+			  "If ML work fails or hangs, let 'gpudoctor try -- "
+			  "YOUR COMMAND' test the known workarounds one by "
+			  "one (%d: %s) and '--save' the first that works",
 			  n, list);
 }
 
@@ -47,8 +48,10 @@ static void add_user_steps(struct gd_verdict *v,
 
 		if (s->gpu != gpu || s->kind != GD_STRAT_USER_STEP)
 			continue;
-		gd_v_step(v, GD_C_STRATEGY_USER_STEP, "If it still hangs (not applied by gpudoctor): %s%s%s",
-			  s->steps, s->reason[0] ? " — " : "", s->reason);
+		gd_v_step(
+		    v, GD_C_STRATEGY_USER_STEP,
+		    "If it still hangs (not applied by gpudoctor): %s%s%s",
+		    s->steps, s->reason[0] ? " — " : "", s->reason);
 	}
 }
 

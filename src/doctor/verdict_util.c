@@ -40,7 +40,8 @@ void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 	/* the same step reached by two facts (cudart and cuBLAS both too new
 	 * for the driver) is said once */
 	for (size_t i = 0; v->steps.n > 1 && i + 1 < v->steps.n; i++)
-		if (!strcmp(v->steps.v[i].text, v->steps.v[v->steps.n - 1].text)) {
+		if (!strcmp(v->steps.v[i].text,
+			    v->steps.v[v->steps.n - 1].text)) {
 			v->steps.n--;
 			break;
 		}
@@ -83,8 +84,10 @@ void gd_v_sources(struct gd_verdict *v, struct gd_kb_list ids)
 
 static const char *stack_name(const char *stack)
 {
-	static const char *const names[][2] = {
-		{"cuda", "CUDA"}, {"rocm", "ROCm"}, {"vulkan", "Vulkan"}, {"cpu", "CPU"}};
+	static const char *const names[][2] = {{"cuda", "CUDA"},
+					       {"rocm", "ROCm"},
+					       {"vulkan", "Vulkan"},
+					       {"cpu", "CPU"}};
 
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (!strcmp(stack, names[i][0]))
@@ -108,10 +111,12 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 		if (!adv)
 			return;
 		adv->code = GD_C_ADVICE_STACK;
-		gd_strlcpy(adv->workload, gd_kb_workload_name((enum gd_kb_workload)i),
+		gd_strlcpy(adv->workload,
+			   gd_kb_workload_name((enum gd_kb_workload)i),
 			   sizeof adv->workload);
 		gd_strlcpy(adv->verdict, verdict, sizeof adv->verdict);
-		gd_strlcpy(adv->backend, stack_name(stack), sizeof adv->backend);
+		gd_strlcpy(adv->backend, stack_name(stack),
+			   sizeof adv->backend);
 		gd_strlcpy(adv->text, text ? text : "", sizeof adv->text);
 		gd_strlcpy(adv->install, a.install ? a.install : "",
 			   sizeof adv->install);
@@ -145,14 +150,17 @@ void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g)
 	if (a->kfd.st == GD_KNOWN && !a->kfd_ok)
 		gd_v_fact(v, GD_C_ACCESS_KFD, "/dev/kfd: %s", a->kfd.v);
 	if (a->render.st == GD_KNOWN && !a->render_ok)
-		gd_v_fact(v, GD_C_ACCESS_RENDER, "render node: %s", a->render.v);
+		gd_v_fact(v, GD_C_ACCESS_RENDER, "render node: %s",
+			  a->render.v);
 	if ((a->kfd.st == GD_KNOWN && !a->kfd_ok) ||
 	    (a->render.st == GD_KNOWN && !a->render_ok)) {
 		if (a->fix[0])
-			gd_v_step(v, GD_C_ACCESS_GRANT, "Give your user access to the GPU: %s",
+			gd_v_step(v, GD_C_ACCESS_GRANT,
+				  "Give your user access to the GPU: %s",
 				  a->fix);
 		if (a->in_container && a->container_flags[0])
-			gd_v_step(v, GD_C_ACCESS_CONTAINER, "In a container, start it with %s",
+			gd_v_step(v, GD_C_ACCESS_CONTAINER,
+				  "In a container, start it with %s",
 				  a->container_flags);
 	}
 }
@@ -185,28 +193,34 @@ const struct gd_rocm_install *gd_v_rocm_pick(const struct gd_inventory *inv)
 }
 
 void gd_v_rocblas_facts(struct gd_verdict *v, const struct gd_inventory *inv,
-			  const char *gfx, int *covered)
+			const char *gfx, int *covered)
 {
 	int kind = gd_rocblas_coverage(inv, gfx);
 
 	*covered = kind;
 	if (!inv || !inv->n_rocblas) {
-		gd_v_fact(v, GD_C_ROCBLAS_NOT_FOUND, "rocBLAS: no rocBLAS library directory found");
+		gd_v_fact(v, GD_C_ROCBLAS_NOT_FOUND,
+			  "rocBLAS: no rocBLAS library directory found");
 		return;
 	}
 	switch (kind) {
 	case GD_ROCBLAS_TENSILE_LAZY:
 	case GD_ROCBLAS_TENSILE_SINGLE:
-		gd_v_fact(v, GD_C_ROCBLAS_TENSILE, "rocBLAS: Tensile GEMM kernels for %s are installed",
+		gd_v_fact(v, GD_C_ROCBLAS_TENSILE,
+			  "rocBLAS: Tensile GEMM kernels for %s are installed",
 			  gfx);
 		break;
 	case GD_ROCBLAS_FALLBACK_ONLY:
-		gd_v_fact(v, GD_C_ROCBLAS_FALLBACK_ONLY, "rocBLAS: only fallback kernels for %s (no Tensile "
-			     "library): GEMM runs on slow generic kernels", gfx);
+		gd_v_fact(v, GD_C_ROCBLAS_FALLBACK_ONLY,
+			  "rocBLAS: only fallback kernels for %s (no Tensile "
+			  "library): GEMM runs on slow generic kernels",
+			  gfx);
 		break;
 	default:
-		gd_v_fact(v, GD_C_ROCBLAS_NO_KERNELS, "rocBLAS: no kernels for %s in any rocBLAS library "
-			     "directory found", gfx);
+		gd_v_fact(v, GD_C_ROCBLAS_NO_KERNELS,
+			  "rocBLAS: no kernels for %s in any rocBLAS library "
+			  "directory found",
+			  gfx);
 	}
 }
 
@@ -217,7 +231,8 @@ void gd_v_known_issues(gd_ctx *ctx, struct gd_verdict *v,
 		struct gd_kb_issue is;
 		const char *st;
 
-		if (gd_kb_issue_get(ctx->kb, gd_kb_list_at(t->issues, i), &is) < 0)
+		if (gd_kb_issue_get(ctx->kb, gd_kb_list_at(t->issues, i), &is) <
+		    0)
 			continue;
 		st = is.status;
 		if (st && !strcmp(st, "unknown"))
@@ -247,7 +262,8 @@ void gd_v_workload_advice(struct gd_verdict *v, const struct gd_kb_target *t)
 		if (!w)
 			return;
 		w->code = GD_C_ADVICE_TARGET;
-		gd_strlcpy(w->workload, gd_kb_workload_name((enum gd_kb_workload)i),
+		gd_strlcpy(w->workload,
+			   gd_kb_workload_name((enum gd_kb_workload)i),
 			   sizeof w->workload);
 		gd_strlcpy(w->verdict, a->verdict ? a->verdict : "unknown",
 			   sizeof w->verdict);
@@ -263,8 +279,8 @@ int gd_v_advice_any(const struct gd_verdict *v, const char *verdict,
 {
 	for (size_t i = 0; i < v->workloads.n; i++)
 		if (!strcmp(v->workloads.v[i].verdict, verdict) &&
-		    (!backend || !strcasecmp(v->workloads.v[i].backend, backend)))
+		    (!backend ||
+		     !strcasecmp(v->workloads.v[i].backend, backend)))
 			return 1;
 	return 0;
 }
-

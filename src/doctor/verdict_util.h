@@ -6,9 +6,9 @@
 #include "verdict.h"
 
 void gd_v_fact(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void gd_v_source(struct gd_verdict *v, const char *id);
 void gd_v_sources(struct gd_verdict *v, struct gd_kb_list ids);
 /* Titles and URLs of the cited sources, from the kb (once, at the end). */

@@ -6,7 +6,7 @@
 
 static void add(struct gd_win_line *l, int *n, enum gd_win_level lvl,
 		const char *code, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 
 static void add(struct gd_win_line *l, int *n, enum gd_win_level lvl,
 		const char *code, const char *fmt, ...)
@@ -23,8 +23,10 @@ static void add(struct gd_win_line *l, int *n, enum gd_win_level lvl,
 	va_end(ap);
 }
 
-#define FACT(v, lvl, code, ...) add((v)->facts, &(v)->n_facts, lvl, code, __VA_ARGS__)
-#define STEP(v, code, ...) add((v)->steps, &(v)->n_steps, GD_WIN_WARN, code, __VA_ARGS__)
+#define FACT(v, lvl, code, ...)                                                \
+	add((v)->facts, &(v)->n_facts, lvl, code, __VA_ARGS__)
+#define STEP(v, code, ...)                                                     \
+	add((v)->steps, &(v)->n_steps, GD_WIN_WARN, code, __VA_ARGS__)
 
 static int sdk_major(const struct gd_win_sdk *s)
 {
@@ -65,7 +67,8 @@ static void runtime_facts(const struct gd_win_inventory *wi,
 			     wi->driver_hip_major);
 		else
 			FACT(v, GD_WIN_BAD, "win-sdk-mismatch",
-			     "HIP SDK %s is HIP %d (%s); the driver provides HIP "
+			     "HIP SDK %s is HIP %d (%s); the driver provides "
+			     "HIP "
 			     "%d: programs built with it see 0 devices",
 			     s->version, sdk_major(s),
 			     s->runtime[0] ? s->runtime : "no runtime DLL",
@@ -86,7 +89,8 @@ static void hip_path_fact(const struct gd_win_inventory *wi,
 	FACT(v, GD_WIN_BAD, "win-hip-path-distrust",
 	     "HIP_PATH points to HIP SDK %s (the last SDK installed wins "
 	     "it), which does not match the driver: do not trust HIP_PATH%s%s",
-	     hp->version, v->sdk >= 0 && wi->sdks[v->sdk].env_var[0] ? "; use " : "",
+	     hp->version,
+	     v->sdk >= 0 && wi->sdks[v->sdk].env_var[0] ? "; use " : "",
 	     v->sdk >= 0 ? wi->sdks[v->sdk].env_var : "");
 }
 
@@ -98,10 +102,12 @@ static void sdk_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 	int has = 0;
 
 	if (!s->comgr[0] && !wi->n_sys_comgr)
-		FACT(v, GD_WIN_BAD, "win-no-comgr",
-		     "amd_comgr is missing (neither in %s\\bin nor System32): "
-		     "every GPU reports \"no ROCm-capable device\"; install the "
-		     "full SDK including the HIP Runtime Compiler", s->root);
+		FACT(
+		    v, GD_WIN_BAD, "win-no-comgr",
+		    "amd_comgr is missing (neither in %s\\bin nor System32): "
+		    "every GPU reports \"no ROCm-capable device\"; install the "
+		    "full SDK including the HIP Runtime Compiler",
+		    s->root);
 	if (!s->has_rocblas || !g->gfx[0])
 		return;
 	for (int i = 0; i < s->n_tensile; i++) {
@@ -114,8 +120,10 @@ static void sdk_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		     "rocBLAS in SDK %s has %s kernels", s->version, g->gfx);
 	else if (s->library_listed)
 		FACT(v, GD_WIN_BAD, "win-rocblas-no-target",
-		     "rocBLAS in SDK %s has no %s kernels (bin\\rocblas\\library "
-		     "has %s)", s->version, g->gfx, list[0] ? list : "none");
+		     "rocBLAS in SDK %s has no %s kernels "
+		     "(bin\\rocblas\\library "
+		     "has %s)",
+		     s->version, g->gfx, list[0] ? list : "none");
 }
 
 static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
@@ -124,37 +132,46 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 	const struct gd_win_sdk *s = &wi->sdks[v->sdk];
 	int other = 0;
 
-	char not[64] = "";
+	char not [64] = "";
 
 	for (int i = 0; i < wi->n_sdks; i++)
 		if (sdk_major(&wi->sdks[i]) != wi->driver_hip_major)
-			gd_fmt(not + strlen(not), sizeof not - strlen(not), "%s%s",
-			       not[0] ? ", " : ", not ", wi->sdks[i].version);
-	STEP(v, "win-use-sdk", "use HIP SDK %s (%s)%s: its HIP %d is the "
-	     "driver's", s->version, s->root, not, wi->driver_hip_major);
+			gd_fmt(not +strlen(not ), sizeof not -strlen(not ),
+			       "%s%s", not [0] ? ", " : ", not ",
+			       wi->sdks[i].version);
+	STEP(v, "win-use-sdk",
+	     "use HIP SDK %s (%s)%s: its HIP %d is the "
+	     "driver's",
+	     s->version, s->root, not, wi->driver_hip_major);
 	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
-		STEP(v, "win-hip-path", "do not trust HIP_PATH (it names %s); "
-		     "point builds and apps at %s%s%s%s", wi->sdks[wi->hip_path_sdk].version,
-		     s->root, s->env_var[0] ? ", as %" : "",
+		STEP(v, "win-hip-path",
+		     "do not trust HIP_PATH (it names %s); "
+		     "point builds and apps at %s%s%s%s",
+		     wi->sdks[wi->hip_path_sdk].version, s->root,
+		     s->env_var[0] ? ", as %" : "",
 		     s->env_var[0] ? s->env_var : "", s->env_var[0] ? "%" : "");
 	for (int i = 0; i < v->n_facts; i++)
 		if (!strcmp(v->facts[i].code, "win-rocblas-no-target"))
-			STEP(v, "win-rocblas-community",
-			     "rocBLAS has no %s kernels: install a community "
-			     "rocBLAS built for %s and SDK %s (replace %s\\bin\\"
-			     "rocblas.dll and bin\\rocblas\\library), or run BLAS "
-			     "on the CPU", g->gfx, g->gfx, s->version, s->root);
+			STEP(
+			    v, "win-rocblas-community",
+			    "rocBLAS has no %s kernels: install a community "
+			    "rocBLAS built for %s and SDK %s (replace %s\\bin\\"
+			    "rocblas.dll and bin\\rocblas\\library), or run "
+			    "BLAS "
+			    "on the CPU",
+			    g->gfx, g->gfx, s->version, s->root);
 	for (int i = 0; i < wi->n_sdks; i++)
 		if (sdk_major(&wi->sdks[i]) > other &&
 		    sdk_major(&wi->sdks[i]) != wi->driver_hip_major)
 			other = sdk_major(&wi->sdks[i]);
 	if (other)
-		STEP(v, "win-build-for-target",
-		     "build the GPU code against HIP SDK %s targeting %s (e.g. "
-		     "CTranslate2 from source with CMAKE_HIP_ARCHITECTURES=%s): "
-		     "wheels built for HIP %d import amdhip64_%d.dll, which the "
-		     "driver does not provide", s->version, g->gfx, g->gfx,
-		     other, other);
+		STEP(
+		    v, "win-build-for-target",
+		    "build the GPU code against HIP SDK %s targeting %s (e.g. "
+		    "CTranslate2 from source with CMAKE_HIP_ARCHITECTURES=%s): "
+		    "wheels built for HIP %d import amdhip64_%d.dll, which the "
+		    "driver does not provide",
+		    s->version, g->gfx, g->gfx, other, other);
 	else
 		STEP(v, "win-build-for-target",
 		     "build the GPU code against HIP SDK %s targeting %s (e.g. "
@@ -164,7 +181,8 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 	       "os.add_dll_directory(r\"%s\\bin\")", s->root);
 	STEP(v, "win-python-dll-dir",
 	     "in the app, before importing the framework: import os; %s "
-	     "(Python >= 3.8 ignores PATH for DLLs)", v->python);
+	     "(Python >= 3.8 ignores PATH for DLLs)",
+	     v->python);
 }
 
 void gd_win_verdict_amd(const struct gd_gpu *g,
@@ -176,11 +194,15 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 	runtime_facts(wi, v);
 	hip_path_fact(wi, v);
 	if (wi->driver_hip_major && v->sdk < 0) {
-		gd_fmt(v->summary, sizeof v->summary,
-		       "no installed HIP SDK matches the driver's HIP %d: install "
-		       "HIP SDK %d.x", wi->driver_hip_major, wi->driver_hip_major);
-		STEP(v, "win-install-sdk", "install a HIP SDK %d.x (the driver's "
-		     "HIP major)", wi->driver_hip_major);
+		gd_fmt(
+		    v->summary, sizeof v->summary,
+		    "no installed HIP SDK matches the driver's HIP %d: install "
+		    "HIP SDK %d.x",
+		    wi->driver_hip_major, wi->driver_hip_major);
+		STEP(v, "win-install-sdk",
+		     "install a HIP SDK %d.x (the driver's "
+		     "HIP major)",
+		     wi->driver_hip_major);
 		return;
 	}
 	if (v->sdk < 0) {
@@ -194,9 +216,8 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 	for (int i = 0; i < v->n_facts; i++)
 		if (v->facts[i].level == GD_WIN_BAD)
 			v->usable = 0;
-	gd_fmt(v->summary, sizeof v->summary,
-	       "%s on Windows: use HIP SDK %s%s", g->gfx[0] ? g->gfx : "this GPU",
-	       wi->sdks[v->sdk].version,
+	gd_fmt(v->summary, sizeof v->summary, "%s on Windows: use HIP SDK %s%s",
+	       g->gfx[0] ? g->gfx : "this GPU", wi->sdks[v->sdk].version,
 	       v->usable ? "" : " with the steps below");
 }
 

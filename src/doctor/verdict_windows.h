@@ -16,21 +16,21 @@ enum gd_win_level { GD_WIN_OK, GD_WIN_WARN, GD_WIN_BAD };
 
 struct gd_win_line {
 	enum gd_win_level level;
-	char code[40];  /* stable: "win-sdk-mismatch", ... */
+	char code[40]; /* stable: "win-sdk-mismatch", ... */
 	char text[480];
 };
 
 #define GD_WIN_MAX_LINES 12
 
 struct gd_win_verdict {
-	int usable;           /* 1: works as is with the recommended setup */
+	int usable; /* 1: works as is with the recommended setup */
 	char summary[320];
-	int sdk;              /* recommended SDK (index into inventory), -1 */
+	int sdk; /* recommended SDK (index into inventory), -1 */
 	struct gd_win_line facts[GD_WIN_MAX_LINES];
 	int n_facts;
 	struct gd_win_line steps[GD_WIN_MAX_LINES];
 	int n_steps;
-	char python[320];     /* the exact os.add_dll_directory line, "" */
+	char python[320]; /* the exact os.add_dll_directory line, "" */
 };
 
 /* The verdict status of the common JSON contract ("works", "needs-setup",

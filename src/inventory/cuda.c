@@ -9,10 +9,10 @@
 #include "inv_int.h"
 
 static const char *const cuda_bases[] = {
-	"libcudart", "libcublas", "libcublasLt", "libcudnn", "libnvrtc", NULL,
+    "libcudart", "libcublas", "libcublasLt", "libcudnn", "libnvrtc", NULL,
 };
 static const char *const cuda_labels[] = {
-	"cudart", "cublas", "cublasLt", "cudnn", "nvrtc", NULL,
+    "cudart", "cublas", "cublasLt", "cudnn", "nvrtc", NULL,
 };
 
 static void read_driver(gd_ctx *ctx, const struct gd_ld_dirs *ld,
@@ -22,13 +22,17 @@ static void read_driver(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 	int rc = gd_fs_read(&ctx->fs, "/proc/driver/nvidia/version", buf,
 			    sizeof buf, NULL);
 
-	if ((rc == 0 || rc == -EFBIG) && !gd_cuda_parse_nvrm(buf, ver, sizeof ver)) {
-		gd_text_set(&inv->cuda_driver, ver, "/proc/driver/nvidia/version");
+	if ((rc == 0 || rc == -EFBIG) &&
+	    !gd_cuda_parse_nvrm(buf, ver, sizeof ver)) {
+		gd_text_set(&inv->cuda_driver, ver,
+			    "/proc/driver/nvidia/version");
 		goto done;
 	}
 	if (gd_fs_read_line(&ctx->fs, "/sys/module/nvidia/version", buf,
-			    sizeof buf) == 0 && buf[0]) {
-		gd_text_set(&inv->cuda_driver, buf, "/sys/module/nvidia/version");
+			    sizeof buf) == 0 &&
+	    buf[0]) {
+		gd_text_set(&inv->cuda_driver, buf,
+			    "/sys/module/nvidia/version");
 		goto done;
 	}
 	/* No kernel module loaded: the user-space driver's file name says
@@ -41,12 +45,13 @@ static void read_driver(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 		for (size_t i = 0; i < names.n; i++) {
 			unsigned maj;
 
-			if (gd_soname_version(names.v[i], "libcuda", ver, sizeof ver, &maj) &&
+			if (gd_soname_version(names.v[i], "libcuda", ver,
+					      sizeof ver, &maj) &&
 			    strchr(ver, '.')) {
 				char src[96];
 
-				gd_fmt(src, sizeof src, "%.60s/%.30s", ld->d.v[d].path,
-				       names.v[i]);
+				gd_fmt(src, sizeof src, "%.60s/%.30s",
+				       ld->d.v[d].path, names.v[i]);
 				gd_text_set(&inv->cuda_driver, ver, src);
 				break;
 			}
@@ -86,11 +91,16 @@ static void refine(struct gd_lib *l, const char *better)
 
 static void header_versions(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 {
-	static const struct { const char *file, *lib, *d[4]; } hv[] = {
-		{"include/cublas_api.h", "cublas", {"CUBLAS_VER_MAJOR",
-		 "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH", "CUBLAS_VER_BUILD"}},
-		{"include/cudnn_version.h", "cudnn", {"CUDNN_MAJOR",
-		 "CUDNN_MINOR", "CUDNN_PATCHLEVEL", NULL}},
+	static const struct {
+		const char *file, *lib, *d[4];
+	} hv[] = {
+	    {"include/cublas_api.h",
+	     "cublas",
+	     {"CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH",
+	      "CUBLAS_VER_BUILD"}},
+	    {"include/cudnn_version.h",
+	     "cudnn",
+	     {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL", NULL}},
 	};
 	char p[700], v[64];
 	char *buf;
@@ -100,17 +110,22 @@ static void header_versions(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 		int k = 0;
 
 		gd_path_join(p, sizeof p, t->path, hv[h].file);
-		if (gd_fs_read_alloc(&ctx->fs, p, 1024 * 1024, &buf, NULL) < 0) {
+		if (gd_fs_read_alloc(&ctx->fs, p, 1024 * 1024, &buf, NULL) <
+		    0) {
 			free(buf); /* set on -EFBIG */
 			continue;
 		}
-		while (k < 4 && hv[h].d[k] && !gd_parse_c_define(buf, hv[h].d[k], &n[k]))
+		while (k < 4 && hv[h].d[k] &&
+		       !gd_parse_c_define(buf, hv[h].d[k], &n[k]))
 			k++;
 		free(buf);
 		if (k < 2)
 			continue;
-		gd_fmt(v, sizeof v, k == 4 ? "%lu.%lu.%lu.%lu" : k == 3 ?
-		       "%lu.%lu.%lu" : "%lu.%lu", n[0], n[1], n[2], n[3]);
+		gd_fmt(v, sizeof v,
+		       k == 4	? "%lu.%lu.%lu.%lu"
+		       : k == 3 ? "%lu.%lu.%lu"
+				: "%lu.%lu",
+		       n[0], n[1], n[2], n[3]);
 		refine(tk_lib(t, hv[h].lib), v);
 	}
 	/* cudart's header: CUDART_VERSION 12040 = 12.4 */
@@ -118,8 +133,10 @@ static void header_versions(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 	if (gd_fs_read_alloc(&ctx->fs, p, 1024 * 1024, &buf, NULL) == 0) {
 		unsigned long cv;
 
-		if (!gd_parse_c_define(buf, "CUDART_VERSION", &cv) && cv >= 1000) {
-			gd_fmt(v, sizeof v, "%lu.%lu", cv / 1000, (cv % 1000) / 10);
+		if (!gd_parse_c_define(buf, "CUDART_VERSION", &cv) &&
+		    cv >= 1000) {
+			gd_fmt(v, sizeof v, "%lu.%lu", cv / 1000,
+			       (cv % 1000) / 10);
 			refine(tk_lib(t, "cudart"), v);
 		}
 	}
@@ -142,7 +159,8 @@ static void toolkit_version(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 		refine(tk_lib(t, "cublas"), vj.cublas);
 		refine(tk_lib(t, "nvrtc"), vj.nvrtc);
 	} else if (rc == 0) {
-		gd_fmt(t->error, sizeof t->error, "%s: not a CUDA version.json", p);
+		gd_fmt(t->error, sizeof t->error, "%s: not a CUDA version.json",
+		       p);
 	}
 	free(buf);
 	buf = NULL;
@@ -162,15 +180,17 @@ static void toolkit_version(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 		gd_fmt(v, sizeof v, "%lu.%lu", cv / 1000, (cv % 1000) / 10);
 		gd_text_set(&t->version, v, p);
 	} else {
-		gd_text_unknown(&t->version, GD_UNKNOWN,
-				"no version.json, version.txt or include/cuda.h");
+		gd_text_unknown(
+		    &t->version, GD_UNKNOWN,
+		    "no version.json, version.txt or include/cuda.h");
 	}
 	free(buf);
 }
 
 static void read_toolkit(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 {
-	static const char *const sub[] = {"lib64", "lib", "targets/x86_64-linux/lib",
+	static const char *const sub[] = {"lib64", "lib",
+					  "targets/x86_64-linux/lib",
 					  "targets/sbsa-linux/lib", NULL};
 	gd_strvec names = {0};
 	char p[700];
@@ -189,8 +209,8 @@ static void read_toolkit(gd_ctx *ctx, struct gd_cuda_toolkit *t)
 	toolkit_version(ctx, t);
 }
 
-static void add_toolkit(gd_ctx *ctx, struct gd_inventory *inv,
-			const char *path, const char *how)
+static void add_toolkit(gd_ctx *ctx, struct gd_inventory *inv, const char *path,
+			const char *how)
 {
 	char res[512];
 	struct gd_cuda_toolkit *t;
@@ -198,8 +218,9 @@ static void add_toolkit(gd_ctx *ctx, struct gd_inventory *inv,
 
 	if (rc < 0) {
 		if (gd_startswith(how, "CUDA_"))
-			gd_diag_add(ctx, GD_DIAG_WARN, how, "points at %.200s: %s",
-				    path, gd_fs_strerror(rc));
+			gd_diag_add(ctx, GD_DIAG_WARN, how,
+				    "points at %.200s: %s", path,
+				    gd_fs_strerror(rc));
 		return;
 	}
 	for (size_t i = 0; i < inv->n_cuda; i++) {
@@ -236,7 +257,8 @@ static void find_toolkits(gd_ctx *ctx, struct gd_inventory *inv)
 		add_toolkit(ctx, inv, "/usr/local/cuda", "/usr/local/cuda");
 	if (gd_fs_list(&ctx->fs, "/usr/local", &names) == 0) {
 		for (size_t i = 0; i < names.n; i++) {
-			if (strncmp(names.v[i], "cuda-", 5) || strlen(names.v[i]) > 200)
+			if (strncmp(names.v[i], "cuda-", 5) ||
+			    strlen(names.v[i]) > 200)
 				continue;
 			gd_fmt(p, sizeof p, "/usr/local/%s", names.v[i]);
 			add_toolkit(ctx, inv, p, "/usr/local/cuda-*");
@@ -251,7 +273,8 @@ static void find_toolkits(gd_ctx *ctx, struct gd_inventory *inv)
 static void find_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			 struct gd_inventory *inv)
 {
-	static const char *const want[] = {"libcudart", "libcublas", "libcudnn", NULL};
+	static const char *const want[] = {"libcudart", "libcublas", "libcudnn",
+					   NULL};
 	static const char *const label[] = {"cudart", "cublas", "cudnn", NULL};
 
 	for (size_t d = 0; d < ld->d.n; d++) {
@@ -260,15 +283,17 @@ static void find_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 		if (gd_fs_list(&ctx->fs, ld->d.v[d].path, &names) < 0)
 			continue;
 		for (int b = 0; want[b]; b++) {
-			const char *one[2] = {want[b], NULL}, *lab[2] = {label[b], NULL};
+			const char *one[2] = {want[b], NULL},
+				   *lab[2] = {label[b], NULL};
 			int have = 0;
 
 			for (size_t i = 0; i < inv->n_cuda_libs; i++)
-				have |= !strcmp(inv->cuda_libs[i].name, label[b]);
+				have |=
+				    !strcmp(inv->cuda_libs[i].name, label[b]);
 			if (!have)
-				gd_inv_match_libs(names.v, names.n, ld->d.v[d].path,
-						  one, lab, &inv->cuda_libs,
-						  &inv->n_cuda_libs);
+				gd_inv_match_libs(
+				    names.v, names.n, ld->d.v[d].path, one, lab,
+				    &inv->cuda_libs, &inv->n_cuda_libs);
 		}
 		gd_strvec_free(&names);
 	}
@@ -284,7 +309,8 @@ static void add_check(gd_ctx *ctx, struct gd_inventory *inv, const char *lib,
 		if (!strcmp(inv->cuda_checks[i].lib, lib) &&
 		    !strcmp(inv->cuda_checks[i].path, path))
 			return;
-	c = gd_inv_push((void **)&inv->cuda_checks, &inv->n_cuda_checks, sizeof *c);
+	c = gd_inv_push((void **)&inv->cuda_checks, &inv->n_cuda_checks,
+			sizeof *c);
 	if (!c)
 		return;
 	gd_strlcpy(c->lib, lib, sizeof c->lib);
@@ -324,7 +350,8 @@ static struct gd_cuda_toolkit *owner(gd_ctx *ctx, struct gd_inventory *inv,
 		return NULL;
 	for (size_t i = 0; i < inv->n_cuda; i++) {
 		if (!inv->cuda[i].lib_dir[0] ||
-		    gd_fs_resolve(&ctx->fs, inv->cuda[i].lib_dir, r2, sizeof r2) < 0)
+		    gd_fs_resolve(&ctx->fs, inv->cuda[i].lib_dir, r2,
+				  sizeof r2) < 0)
 			continue;
 		if (!strcmp(r1, r2))
 			return &inv->cuda[i];
@@ -349,15 +376,18 @@ static void make_checks(gd_ctx *ctx, struct gd_inventory *inv)
 		struct gd_cuda_toolkit *t = owner(ctx, inv, l);
 
 		if (t)
-			refine(l, tk_lib(t, l->name) ? tk_lib(t, l->name)->version : NULL);
+			refine(l, tk_lib(t, l->name)
+				      ? tk_lib(t, l->name)->version
+				      : NULL);
 		if (!strcmp(l->name, "cudnn")) {
 			/* cuDNN's file name does not say which CUDA it was
 			 * built for (cudnn-cu12 and -cu13 both ship .so.9);
 			 * inside a toolkit it is that toolkit's */
 			if (t && gd_known(&t->version))
 				major_minor(t->version.v, mm, sizeof mm);
-			add_check(ctx, inv, l->name, t && gd_known(&t->version) ? mm
-				  : NULL, l->path);
+			add_check(ctx, inv, l->name,
+				  t && gd_known(&t->version) ? mm : NULL,
+				  l->path);
 			continue;
 		}
 		/* cudart X.y is CUDA X.y; cuBLAS's major is CUDA's since 11 */

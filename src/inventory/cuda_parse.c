@@ -73,4 +73,3 @@ int gd_parse_c_define(const char *buf, const char *name, unsigned long *v)
 	}
 	return -1;
 }
-

@@ -58,12 +58,14 @@ static void add_prefix(gd_ctx *ctx, struct gd_frameworks *o, const char *prefix)
 }
 
 /* pyenv's shims are scripts: the interpreters live in ../versions/X. */
-static void add_versions(gd_ctx *ctx, struct gd_frameworks *o, const char *shims)
+static void add_versions(gd_ctx *ctx, struct gd_frameworks *o,
+			 const char *shims)
 {
 	char dir[1024], pre[1024];
 	gd_strvec ents = {0};
 
-	gd_fmt(dir, sizeof dir, "%.*s/versions", (int)(strlen(shims) - 6), shims);
+	gd_fmt(dir, sizeof dir, "%.*s/versions", (int)(strlen(shims) - 6),
+	       shims);
 	if (gd_fs_list(&ctx->fs, dir, &ents))
 		return;
 	for (size_t i = 0; i < ents.n && i < 16; i++) {
@@ -81,13 +83,15 @@ static void find_envs(gd_ctx *ctx, struct gd_frameworks *o)
 	add_prefix(ctx, o, gd_ctx_getenv(ctx, "VIRTUAL_ENV"));
 	add_prefix(ctx, o, gd_ctx_getenv(ctx, "CONDA_PREFIX"));
 	gd_strlcpy(buf, path ? path : "/usr/local/bin:/usr/bin", sizeof buf);
-	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+	for (tok = strtok_r(buf, ":", &save); tok;
+	     tok = strtok_r(NULL, ":", &save)) {
 		char *sl;
 
 		gd_fmt(py, sizeof py, "%s/python3", tok);
 		if (tok[0] != '/' || !gd_fs_exists(&ctx->fs, py))
 			continue;
-		if (gd_endswith(tok, "/shims")) { /* pyenv: every installed version */
+		if (gd_endswith(
+			tok, "/shims")) { /* pyenv: every installed version */
 			add_versions(ctx, o, tok);
 			continue;
 		}
@@ -130,7 +134,8 @@ static void dist_version(const gd_strvec *ents, const char *const *names,
 			size_t l = strlen(names[k]);
 
 			if (!strncasecmp(e, names[k], l) && e[l] == '-') {
-				gd_fmt(out, cap, "%.*s", (int)(end - e - l - 1), e + l + 1);
+				gd_fmt(out, cap, "%.*s", (int)(end - e - l - 1),
+				       e + l + 1);
 				return;
 			}
 		}
@@ -147,14 +152,16 @@ static void py_assign(const char *text, const char *name, char *out, size_t cap)
 	while ((p = strstr(p, name))) {
 		const char *q = p + l, *e;
 
-		if ((p == text || p[-1] == '\n') && (*q == ' ' || *q == ':' || *q == '=')) {
+		if ((p == text || p[-1] == '\n') &&
+		    (*q == ' ' || *q == ':' || *q == '=')) {
 			q = strpbrk(q, "=\n");
 			if (q && *q == '=') {
 				q += strspn(q + 1, " ") + 1;
 				if (*q == '\'' || *q == '"') {
 					e = strchr(q + 1, *q);
 					if (e)
-						gd_fmt(out, cap, "%.*s", (int)(e - q - 1), q + 1);
+						gd_fmt(out, cap, "%.*s",
+						       (int)(e - q - 1), q + 1);
 				}
 				return;
 			}
@@ -213,7 +220,8 @@ static void scan_lib(gd_ctx *ctx, const struct gd_bs_env *env,
 		if (fd >= 0)
 			close(fd);
 		l->not_captured = 1;
-		gd_strlcpy(l->error, "empty or unreadable (not captured?)", sizeof l->error);
+		gd_strlcpy(l->error, "empty or unreadable (not captured?)",
+			   sizeof l->error);
 		return;
 	}
 	gd_bs_scan_fd(l->path, fd, (uint64_t)st.st_size, &o, &files);
@@ -235,8 +243,9 @@ static void scan_lib(gd_ctx *ctx, const struct gd_bs_env *env,
 		for (size_t k = 0; k < f->needs.n; k++)
 			if (!f->needs.v[k].found)
 				gd_fmt(l->missing + strlen(l->missing),
-				       sizeof l->missing - strlen(l->missing), "%s%s",
-				       l->missing[0] ? " " : "", f->needs.v[k].soname);
+				       sizeof l->missing - strlen(l->missing),
+				       "%s%s", l->missing[0] ? " " : "",
+				       f->needs.v[k].soname);
 	}
 	gd_bs_files_free(&files);
 }
@@ -255,7 +264,9 @@ static void scan_dir(gd_ctx *ctx, const struct gd_bs_env *env,
 	for (size_t i = 0; i < ents.n; i++) {
 		const char *e = ents.v[i];
 
-		if (gd_soname_version(e, "libamdhip64", ver, sizeof ver, &major) && major)
+		if (gd_soname_version(e, "libamdhip64", ver, sizeof ver,
+				      &major) &&
+		    major)
 			fw->bundled_hip_major = major;
 		if (!strstr(e, ".so"))
 			continue;
@@ -265,16 +276,24 @@ static void scan_dir(gd_ctx *ctx, const struct gd_bs_env *env,
 				if (!strncmp(e, "libggml-", 8)) {
 					char b[32];
 
-					gd_fmt(b, sizeof b, "%.*s", (int)strcspn(e + 8, "."), e + 8);
-					gd_fmt(fw->backends + strlen(fw->backends),
-					       sizeof fw->backends - strlen(fw->backends),
-					       "%s%s", fw->backends[0] ? " " : "", b);
+					gd_fmt(b, sizeof b, "%.*s",
+					       (int)strcspn(e + 8, "."), e + 8);
+					gd_fmt(fw->backends +
+						   strlen(fw->backends),
+					       sizeof fw->backends -
+						   strlen(fw->backends),
+					       "%s%s",
+					       fw->backends[0] ? " " : "", b);
 				}
-				if (!strncmp(e, "libonnxruntime_providers_", 25) &&
+				if (!strncmp(e, "libonnxruntime_providers_",
+					     25) &&
 				    strncmp(e + 25, "shared", 6)) {
-					gd_fmt(fw->backends + strlen(fw->backends),
-					       sizeof fw->backends - strlen(fw->backends),
-					       " %.*s", (int)strcspn(e + 25, "."), e + 25);
+					gd_fmt(
+					    fw->backends + strlen(fw->backends),
+					    sizeof fw->backends -
+						strlen(fw->backends),
+					    " %.*s", (int)strcspn(e + 25, "."),
+					    e + 25);
 				}
 				break;
 			}
@@ -296,8 +315,10 @@ static void rocblas_gfx(gd_ctx *ctx, const char *dir, char *out, size_t cap)
 
 		if (!g)
 			continue;
-		gd_fmt(tok, sizeof tok, " %.*s ", (int)strspn(g, "gfx0123456789abcdef"), g);
-		if (strlen(tok) > 5 && !strstr(out, tok) && strlen(out) + strlen(tok) < cap)
+		gd_fmt(tok, sizeof tok, " %.*s ",
+		       (int)strspn(g, "gfx0123456789abcdef"), g);
+		if (strlen(tok) > 5 && !strstr(out, tok) &&
+		    strlen(out) + strlen(tok) < cap)
 			strcat(out, out[0] ? tok + 1 : tok); /* " a b c " */
 	}
 	{
@@ -335,18 +356,25 @@ static void set_build(struct gd_framework *fw, int hip, int cuda)
 	for (size_t i = 0; i < fw->libs.n; i++)
 		lost |= fw->libs.v[i].not_captured;
 	if (lost && !hip && !cuda) {
-		gd_strlcpy(fw->build, "unknown (libraries not captured)", sizeof fw->build);
+		gd_strlcpy(fw->build, "unknown (libraries not captured)",
+			   sizeof fw->build);
 		return;
 	}
-	gd_strlcpy(fw->build, hip && cuda ? "mixed" : hip ? "rocm" : cuda ? "cuda" : "cpu",
+	gd_strlcpy(fw->build,
+		   hip && cuda ? "mixed"
+		   : hip       ? "rocm"
+		   : cuda      ? "cuda"
+			       : "cpu",
 		   sizeof fw->build);
 }
 
 static void do_torch(gd_ctx *ctx, const struct gd_bs_env *env,
-		     struct gd_frameworks *o, const char *site, const gd_strvec *ents)
+		     struct gd_frameworks *o, const char *site,
+		     const gd_strvec *ents)
 {
 	static const char *const dn[] = {"torch", NULL};
-	static const char *const libs[] = {"libtorch_cuda.so", "libtorch_hip.so", NULL};
+	static const char *const libs[] = {"libtorch_cuda.so",
+					   "libtorch_hip.so", NULL};
 	char p[1024], *txt = NULL;
 	size_t len;
 	int hip = 0, cuda = 0;
@@ -361,7 +389,8 @@ static void do_torch(gd_ctx *ctx, const struct gd_bs_env *env,
 		py_assign(txt, "__version__", v, sizeof v);
 		if (v[0])
 			gd_strlcpy(fw->version, v, sizeof fw->version);
-		py_assign(txt, "cuda", fw->cuda_version, sizeof fw->cuda_version);
+		py_assign(txt, "cuda", fw->cuda_version,
+			  sizeof fw->cuda_version);
 		py_assign(txt, "hip", fw->hip_version, sizeof fw->hip_version);
 		free(txt);
 	}
@@ -393,9 +422,11 @@ static void do_generic(gd_ctx *ctx, const struct gd_bs_env *env,
 		scan_dir(ctx, env, fw, p, libs, &hip, &cuda);
 	}
 	if (!strcmp(name, "llama_cpp") && fw->backends[0])
-		gd_strlcpy(fw->build, strstr(fw->backends, "hip") ? "rocm"
-				      : strstr(fw->backends, "cuda") ? "cuda"
-				      : strstr(fw->backends, "vulkan") ? "vulkan" : "cpu",
+		gd_strlcpy(fw->build,
+			   strstr(fw->backends, "hip")	    ? "rocm"
+			   : strstr(fw->backends, "cuda")   ? "cuda"
+			   : strstr(fw->backends, "vulkan") ? "vulkan"
+							    : "cpu",
 			   sizeof fw->build);
 	if (!strcmp(name, "onnxruntime")) {
 		gd_fmt(p, sizeof p, "CPU%s", fw->backends);
@@ -408,15 +439,19 @@ static void scan_site(gd_ctx *ctx, const struct gd_bs_env *env,
 		      struct gd_frameworks *o, const char *site)
 {
 	static const char *const ct_dn[] = {"ctranslate2", NULL};
-	static const char *const ct_dirs[] = {"ctranslate2", "ctranslate2.libs", NULL};
+	static const char *const ct_dirs[] = {"ctranslate2", "ctranslate2.libs",
+					      NULL};
 	static const char *const ct_libs[] = {"libctranslate2", "_ext", NULL};
 	static const char *const ll_dn[] = {"llama_cpp_python", NULL};
-	static const char *const ll_dirs[] = {"llama_cpp/lib", "llama_cpp", NULL};
+	static const char *const ll_dirs[] = {"llama_cpp/lib", "llama_cpp",
+					      NULL};
 	static const char *const ll_libs[] = {"libggml-", "libllama", NULL};
 	static const char *const ort_dn[] = {"onnxruntime", "onnxruntime_gpu",
-					     "onnxruntime_rocm", "onnxruntime_directml", NULL};
+					     "onnxruntime_rocm",
+					     "onnxruntime_directml", NULL};
 	static const char *const ort_dirs[] = {"onnxruntime/capi", NULL};
-	static const char *const ort_libs[] = {"libonnxruntime_providers_", NULL};
+	static const char *const ort_libs[] = {"libonnxruntime_providers_",
+					       NULL};
 	gd_strvec ents = {0};
 
 	if (gd_fs_list(&ctx->fs, site, &ents))
@@ -427,11 +462,14 @@ static void scan_site(gd_ctx *ctx, const struct gd_bs_env *env,
 		if (!strcmp(e, "torch"))
 			do_torch(ctx, env, o, site, &ents);
 		else if (!strcmp(e, "ctranslate2"))
-			do_generic(ctx, env, o, site, &ents, "ctranslate2", ct_dn, ct_dirs, ct_libs);
+			do_generic(ctx, env, o, site, &ents, "ctranslate2",
+				   ct_dn, ct_dirs, ct_libs);
 		else if (!strcmp(e, "llama_cpp"))
-			do_generic(ctx, env, o, site, &ents, "llama_cpp", ll_dn, ll_dirs, ll_libs);
+			do_generic(ctx, env, o, site, &ents, "llama_cpp", ll_dn,
+				   ll_dirs, ll_libs);
 		else if (!strcmp(e, "onnxruntime"))
-			do_generic(ctx, env, o, site, &ents, "onnxruntime", ort_dn, ort_dirs, ort_libs);
+			do_generic(ctx, env, o, site, &ents, "onnxruntime",
+				   ort_dn, ort_dirs, ort_libs);
 	}
 	gd_strvec_free(&ents);
 }
@@ -448,7 +486,10 @@ static unsigned system_hip(gd_ctx *ctx, char *dir, size_t cap)
 		gd_fmt(so, sizeof so, "libamdhip64.so.%u", n);
 		if (gd_ld_find(ctx, &dirs, so, out, sizeof out) >= 0) {
 			found = n;
-			gd_fmt(dir, cap, "%.*s", (int)(strrchr(out, '/') ? strrchr(out, '/') - out : 0), out);
+			gd_fmt(dir, cap, "%.*s",
+			       (int)(strrchr(out, '/') ? strrchr(out, '/') - out
+						       : 0),
+			       out);
 		}
 	}
 	gd_ld_dirs_free(&dirs);
@@ -465,11 +506,12 @@ int gd_frameworks_collect(gd_ctx *ctx, struct gd_frameworks *out)
 	for (size_t i = 0; i < out->envs.n; i++)
 		scan_site(ctx, &env, out, out->envs.v[i]);
 	gd_bs_env_free(&env);
-	out->system_hip_major = system_hip(ctx, out->system_hip_dir,
-					   sizeof out->system_hip_dir);
+	out->system_hip_major =
+	    system_hip(ctx, out->system_hip_dir, sizeof out->system_hip_dir);
 	if (!out->envs.n)
 		gd_diag_add(ctx, GD_DIAG_INFO, "frameworks",
-			    "no Python environment found (PATH, VIRTUAL_ENV, CONDA_PREFIX, user site)");
+			    "no Python environment found (PATH, VIRTUAL_ENV, "
+			    "CONDA_PREFIX, user site)");
 	return 0;
 }
 
@@ -501,7 +543,8 @@ static void check_code(struct gd_framework *fw, const struct gd_bs_gpu *g)
 		r = gd_bs_target_fits(t, g, NULL, 0);
 		any |= r == GD_FIT_YES || r == GD_FIT_PTX;
 		if (used + strlen(t->target) + 2 < sizeof has) {
-			gd_fmt(has + used, sizeof has - used, "%s%s", used ? " " : "", t->target);
+			gd_fmt(has + used, sizeof has - used, "%s%s",
+			       used ? " " : "", t->target);
 			used = strlen(has);
 		}
 	}
@@ -509,8 +552,9 @@ static void check_code(struct gd_framework *fw, const struct gd_bs_gpu *g)
 		return;
 	if (!any) {
 		fw->fits = 0;
-		gd_fmt(fw->no_code, sizeof fw->no_code, "no code for %s (has: %s)",
-		       g->amd ? g->gfx : g->name, has);
+		gd_fmt(fw->no_code, sizeof fw->no_code,
+		       "no code for %s (has: %s)", g->amd ? g->gfx : g->name,
+		       has);
 	} else if (fw->fits < 0) {
 		fw->fits = 1;
 	}
@@ -541,28 +585,34 @@ static void check_rocm(const struct gd_frameworks *fws, struct gd_framework *fw,
 		if (rocm[i].loader_pick)
 			pick = &rocm[i];
 	}
-	gd_fmt(built, sizeof built, "%s is built for ROCm/HIP %u%s%s%s", fw->name, fm,
-	       fw->hip_version[0] ? " (" : "", fw->hip_version,
+	gd_fmt(built, sizeof built, "%s is built for ROCm/HIP %u%s%s%s",
+	       fw->name, fm, fw->hip_version[0] ? " (" : "", fw->hip_version,
 	       fw->hip_version[0] ? ")" : "");
 	if (fm == sys)
 		return;
 	if (match)
 		gd_fmt(fw->rocm_note, sizeof fw->rocm_note,
-		       "%s: matches %s (HIP %u), but the loader finds HIP %u first in "
-		       "%s: libamdhip64.so.%u must be reachable from %s (ld.so.conf.d or "
-		       "LD_LIBRARY_PATH)", built, match->path, fm, sys,
+		       "%s: matches %s (HIP %u), but the loader finds HIP %u "
+		       "first in "
+		       "%s: libamdhip64.so.%u must be reachable from %s "
+		       "(ld.so.conf.d or "
+		       "LD_LIBRARY_PATH)",
+		       built, match->path, fm, sys,
 		       pick && pick->lib_dir[0] ? pick->lib_dir
-		       : fws->system_hip_dir[0] ? fws->system_hip_dir : "the loader path",
+		       : fws->system_hip_dir[0] ? fws->system_hip_dir
+						: "the loader path",
 		       fm, match->lib_dir[0] ? match->lib_dir : match->path);
 	else
 		gd_fmt(fw->rocm_mismatch, sizeof fw->rocm_mismatch,
-		       "%s, the system's HIP is libamdhip64.so.%u and no installed "
-		       "ROCm has HIP %u: versions must match", built, sys, fm);
+		       "%s, the system's HIP is libamdhip64.so.%u and no "
+		       "installed "
+		       "ROCm has HIP %u: versions must match",
+		       built, sys, fm);
 }
 
-void gd_frameworks_check_rocm(struct gd_frameworks *fws, const struct gd_bs_gpu *gpus,
-			      size_t n_gpus, const struct gd_rocm_install *rocm,
-			      size_t n_rocm)
+void gd_frameworks_check_rocm(struct gd_frameworks *fws,
+			      const struct gd_bs_gpu *gpus, size_t n_gpus,
+			      const struct gd_rocm_install *rocm, size_t n_rocm)
 {
 	for (size_t i = 0; i < fws->fw.n; i++) {
 		struct gd_framework *fw = &fws->fw.v[i];
@@ -573,8 +623,8 @@ void gd_frameworks_check_rocm(struct gd_frameworks *fws, const struct gd_bs_gpu 
 	}
 }
 
-void gd_frameworks_check(struct gd_frameworks *fws, const struct gd_bs_gpu *gpus,
-			 size_t n_gpus)
+void gd_frameworks_check(struct gd_frameworks *fws,
+			 const struct gd_bs_gpu *gpus, size_t n_gpus)
 {
 	gd_frameworks_check_rocm(fws, gpus, n_gpus, NULL, 0);
 }

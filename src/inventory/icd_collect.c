@@ -44,16 +44,20 @@ static void find_library(struct icd_walk *w, struct gd_icd *icd)
 	if (!gd_known(&icd->library))
 		return;
 	if (!strchr(lib, '/')) {
-		icd->library_found = gd_ld_find(w->ctx, w->ld, lib, p, sizeof p) >= 0;
+		icd->library_found =
+		    gd_ld_find(w->ctx, w->ld, lib, p, sizeof p) >= 0;
 	} else if (lib[0] == '/') {
 		gd_strlcpy(p, lib, sizeof p);
 	} else if (w->vulkan) {
-		/* the loader takes a relative library_path from the manifest's dir */
+		/* the loader takes a relative library_path from the manifest's
+		 * dir */
 		dir_of(icd->manifest, res, sizeof res);
 		gd_path_join(p, sizeof p, res, lib);
 	} else {
-		gd_strlcpy(icd->error, "relative library path: resolved against the "
-			   "program's working directory", sizeof icd->error);
+		gd_strlcpy(icd->error,
+			   "relative library path: resolved against the "
+			   "program's working directory",
+			   sizeof icd->error);
 		return;
 	}
 	if (strchr(lib, '/')) {
@@ -61,15 +65,17 @@ static void find_library(struct icd_walk *w, struct gd_icd *icd)
 
 		icd->library_found = rc == 0 && S_ISREG(st.st_mode);
 		if (rc < 0 && !icd->error[0])
-			gd_fmt(icd->error, sizeof icd->error, "library %.150s: %s",
-			       lib, gd_fs_strerror(rc));
+			gd_fmt(icd->error, sizeof icd->error,
+			       "library %.150s: %s", lib, gd_fs_strerror(rc));
 	}
 	if (icd->library_found &&
 	    gd_fs_resolve(&w->ctx->fs, p, res, sizeof res) == 0)
-		gd_strlcpy(icd->library_resolved, res, sizeof icd->library_resolved);
+		gd_strlcpy(icd->library_resolved, res,
+			   sizeof icd->library_resolved);
 	else if (!icd->library_found && !icd->error[0])
 		gd_fmt(icd->error, sizeof icd->error,
-		       "library %.150s not found in the loader's search path", lib);
+		       "library %.150s not found in the loader's search path",
+		       lib);
 }
 
 static int seen(struct icd_walk *w, const char *res)
@@ -104,10 +110,12 @@ static void add_file(struct icd_walk *w, const char *path, const char *how)
 	gd_strlcpy(icd->manifest, path, sizeof icd->manifest);
 	gd_strlcpy(icd->manifest_resolved, res, sizeof icd->manifest_resolved);
 	gd_strlcpy(icd->found_by, how, sizeof icd->found_by);
-	rc = gd_fs_read_alloc(&w->ctx->fs, path, GD_INV_MAX_MANIFEST, &buf, &len);
+	rc = gd_fs_read_alloc(&w->ctx->fs, path, GD_INV_MAX_MANIFEST, &buf,
+			      &len);
 	if (rc < 0) {
-		gd_fmt(icd->error, sizeof icd->error, "%s", rc == -EFBIG ?
-		       "larger than 1 MiB: not a manifest" : gd_fs_strerror(rc));
+		gd_fmt(icd->error, sizeof icd->error, "%s",
+		       rc == -EFBIG ? "larger than 1 MiB: not a manifest"
+				    : gd_fs_strerror(rc));
 		gd_text_unknown(&icd->library, GD_FAILED, "%s", icd->error);
 		gd_text_unknown(&icd->api_version, GD_UNKNOWN, "file not read");
 		free(buf);
@@ -147,7 +155,8 @@ static void add_path(struct icd_walk *w, const char *p, const char *how)
 	if (gd_fs_stat(&w->ctx->fs, p, &st) == 0 && S_ISDIR(st.st_mode))
 		add_dir(w, p, how);
 	else
-		add_file(w, p, how); /* a missing file shows up with its error */
+		add_file(w, p,
+			 how); /* a missing file shows up with its error */
 }
 
 /* Each element of a colon-separated list, with suffix appended. */
@@ -183,12 +192,14 @@ void gd_inv_vulkan_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 	char p[600];
 
 	if ((df && *df) || (legacy && *legacy)) {
-		const char *name = df && *df ? "VK_DRIVER_FILES" : "VK_ICD_FILENAMES";
+		const char *name =
+		    df && *df ? "VK_DRIVER_FILES" : "VK_ICD_FILENAMES";
 
 		gd_strlcpy(inv->vulkan_search, name, sizeof inv->vulkan_search);
 		add_list(&w, df && *df ? df : legacy, "", name, 0);
 	} else {
-		gd_strlcpy(inv->vulkan_search, "standard", sizeof inv->vulkan_search);
+		gd_strlcpy(inv->vulkan_search, "standard",
+			   sizeof inv->vulkan_search);
 		v = gd_ctx_getenv(ctx, "XDG_CONFIG_HOME");
 		if (v && v[0] == '/')
 			add_list(&w, v, "/vulkan/icd.d", "XDG_CONFIG_HOME", 1);
@@ -205,13 +216,15 @@ void gd_inv_vulkan_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 		if (v && v[0] == '/')
 			add_list(&w, v, "/vulkan/icd.d", "XDG_DATA_HOME", 1);
 		else if (home && home[0] == '/' && strlen(home) < 400) {
-			gd_fmt(p, sizeof p, "%s/.local/share/vulkan/icd.d", home);
+			gd_fmt(p, sizeof p, "%s/.local/share/vulkan/icd.d",
+			       home);
 			add_dir(&w, p, "~/.local/share");
 		}
 		v = gd_ctx_getenv(ctx, "XDG_DATA_DIRS");
 		if (v && *v)
 			add_list(&w, v, "/vulkan/icd.d", "XDG_DATA_DIRS", 1);
-		add_dir(&w, "/usr/local/share/vulkan/icd.d", "/usr/local/share");
+		add_dir(&w, "/usr/local/share/vulkan/icd.d",
+			"/usr/local/share");
 		add_dir(&w, "/usr/share/vulkan/icd.d", "/usr/share");
 	}
 	v = gd_ctx_getenv(ctx, "VK_ADD_DRIVER_FILES");
@@ -230,7 +243,8 @@ static void add_ocl_filenames(struct icd_walk *w, const char *list)
 		if (n && n < sizeof lib && *w->n < GD_INV_MAX_ICDS &&
 		    (icd = gd_inv_push((void **)w->arr, w->n, sizeof *icd))) {
 			gd_fmt(lib, sizeof lib, "%.*s", (int)n, list);
-			gd_strlcpy(icd->found_by, "OCL_ICD_FILENAMES", sizeof icd->found_by);
+			gd_strlcpy(icd->found_by, "OCL_ICD_FILENAMES",
+				   sizeof icd->found_by);
 			gd_text_set(&icd->library, lib, "OCL_ICD_FILENAMES");
 			gd_text_unknown(&icd->api_version, GD_UNKNOWN,
 					"OpenCL ICDs carry no version");
@@ -252,8 +266,10 @@ void gd_inv_opencl_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 	if (v && *v) {
 		char p[600];
 
-		gd_strlcpy(inv->opencl_search, "OCL_ICD_VENDORS", sizeof inv->opencl_search);
-		/* ocl-icd: a relative name is looked up in /etc/OpenCL/vendors */
+		gd_strlcpy(inv->opencl_search, "OCL_ICD_VENDORS",
+			   sizeof inv->opencl_search);
+		/* ocl-icd: a relative name is looked up in /etc/OpenCL/vendors
+		 */
 		if (v[0] != '/')
 			gd_fmt(p, sizeof p, "/etc/OpenCL/vendors/%.500s", v);
 		else

@@ -8,9 +8,9 @@
 
 /* Upper bounds that keep a hostile tree from costing time or memory. */
 #define GD_INV_MAX_MANIFEST (1024 * 1024) /* one ICD manifest / .icd file */
-#define GD_INV_MAX_ICDS 512               /* manifests per kind */
+#define GD_INV_MAX_ICDS 512		  /* manifests per kind */
 #define GD_INV_MAX_INSTALLS 64
-#define GD_INV_LIST_CAP 100000            /* gd_fs_list's own cap */
+#define GD_INV_LIST_CAP 100000 /* gd_fs_list's own cap */
 
 void gd_inv_rocm_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			 struct gd_inventory *inv);

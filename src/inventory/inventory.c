@@ -50,7 +50,8 @@ void gd_inv_match_libs(char *const *names, size_t n, const char *dir,
 		struct gd_lib *l;
 
 		for (size_t i = 0; i < n; i++) {
-			if (!gd_soname_version(names[i], bases[b], ver, sizeof ver, &maj))
+			if (!gd_soname_version(names[i], bases[b], ver,
+					       sizeof ver, &maj))
 				continue;
 			if (best && gd_version_cmp(ver, bestver) < 0)
 				continue;

@@ -14,49 +14,54 @@
  * "nvrtc" (CUDA). */
 struct gd_lib {
 	char name[32];
-	char path[512];     /* the file found */
-	char version[64];   /* from the file name (libfoo.so.X.Y.Z), "" if none */
-	unsigned so_major;  /* soname major, 0 when unknown */
+	char path[512];	  /* the file found */
+	char version[64]; /* from the file name (libfoo.so.X.Y.Z), "" if none */
+	unsigned so_major; /* soname major, 0 when unknown */
 };
 
 struct gd_rocm_install {
-	char path[512];     /* "/opt/rocm-6.2.4", "/usr/lib/x86_64-linux-gnu" */
-	char found_by[64];  /* "/opt/rocm", "ROCM_PATH", "HIP_PATH", "LD_LIBRARY_PATH", "multiarch" */
-	gd_text version;    /* .info/version or the libamdhip64 file version */
-	gd_text hip_version;/* libamdhip64 file version */
-	unsigned hip_major; /* libamdhip64.so.N, 0 when no HIP runtime */
+	char path[512];	   /* "/opt/rocm-6.2.4", "/usr/lib/x86_64-linux-gnu" */
+	char found_by[64]; /* "/opt/rocm", "ROCM_PATH", "HIP_PATH",
+			      "LD_LIBRARY_PATH", "multiarch" */
+	gd_text version;   /* .info/version or the libamdhip64 file version */
+	gd_text hip_version; /* libamdhip64 file version */
+	unsigned hip_major;  /* libamdhip64.so.N, 0 when no HIP runtime */
 	struct gd_lib *libs;
 	size_t n_libs;
 	/* added by inventory/ (inv) */
 	char resolved[512]; /* path with symlinks resolved under the root */
-	char lib_dir[512];  /* where its libraries are ("/opt/rocm-6.2.4/lib") */
-	int loader_pick;    /* 1: the loader's first libamdhip64 is this one */
+	char lib_dir[512]; /* where its libraries are ("/opt/rocm-6.2.4/lib") */
+	int loader_pick;   /* 1: the loader's first libamdhip64 is this one */
 	int hip_path_mismatch; /* 1: HIP_PATH points here and this HIP major
 				* differs from the one the loader picks */
-	char error[200];    /* why part of it could not be read, "" if fine */
+	char error[200]; /* why part of it could not be read, "" if fine */
 };
 
 enum gd_rocblas_kind {
-	GD_ROCBLAS_TENSILE_LAZY,   /* TensileLibrary_lazy_gfxN.dat + code objects */
-	GD_ROCBLAS_TENSILE_SINGLE, /* TensileLibrary.dat + TensileLibrary_gfxN.co */
-	GD_ROCBLAS_FALLBACK_ONLY,  /* Kernels.so-000-gfxN.hsaco, no Tensile: slow generic GEMM */
-	GD_ROCBLAS_INCOMPLETE,     /* (inv) files for it, but rocBLAS cannot use
-				    * them (no catalog, or no code objects) */
+	GD_ROCBLAS_TENSILE_LAZY, /* TensileLibrary_lazy_gfxN.dat + code objects
+				  */
+	GD_ROCBLAS_TENSILE_SINGLE, /* TensileLibrary.dat +
+				      TensileLibrary_gfxN.co */
+	GD_ROCBLAS_FALLBACK_ONLY, /* Kernels.so-000-gfxN.hsaco, no Tensile: slow
+				     generic GEMM */
+	GD_ROCBLAS_INCOMPLETE,	  /* (inv) files for it, but rocBLAS cannot use
+				   * them (no catalog, or no code objects) */
 };
 
 struct gd_rocblas_target {
-	char gfx[16];   /* "gfx1010" */
-	char xnack[8];  /* "", "+", "-" */
+	char gfx[16];  /* "gfx1010" */
+	char xnack[8]; /* "", "+", "-" */
 	enum gd_rocblas_kind kind;
 	/* added by inventory/ (inv) */
 	int fallback_kernels; /* Kernels.so-000-gfxN[-xnack±].hsaco present */
-	int tensile_catalog;  /* TensileLibrary_lazy_gfxN.dat / TensileLibrary.dat */
-	int tensile_code;     /* Tensile code objects (.co/.hsaco) for this gfx */
-	char note[120];       /* e.g. "lazy catalog but no code objects" */
+	int tensile_catalog;  /* TensileLibrary_lazy_gfxN.dat /
+				 TensileLibrary.dat */
+	int tensile_code; /* Tensile code objects (.co/.hsaco) for this gfx */
+	char note[120];	  /* e.g. "lazy catalog but no code objects" */
 };
 
 struct gd_rocblas_dir {
-	char path[512];    /* the .../rocblas/library directory */
+	char path[512];	   /* the .../rocblas/library directory */
 	char found_by[64]; /* install path or "ROCBLAS_TENSILE_LIBPATH" */
 	struct gd_rocblas_target *targets;
 	size_t n_targets;
@@ -72,34 +77,37 @@ struct gd_cuda_toolkit {
 	struct gd_lib *libs;
 	size_t n_libs;
 	/* added by inventory/ (inv) */
-	char found_by[64]; /* "/usr/local/cuda", "CUDA_HOME", ... (", "-joined) */
+	char found_by[64]; /* "/usr/local/cuda", "CUDA_HOME", ... (", "-joined)
+			    */
 	char resolved[512];
 	char lib_dir[512];
 	char error[200];
 };
 
 struct gd_cuda_check {
-	char lib[32];       /* "cudart" */
-	char version[64];   /* "12.4" */
-	char min_driver[32];/* judged by doctor/cuda_driver.c: "" unknown */
-	int driver_ok;      /* 1 ok, 0 too old, -1 unknown */
+	char lib[32];	     /* "cudart" */
+	char version[64];    /* "12.4" */
+	char min_driver[32]; /* judged by doctor/cuda_driver.c: "" unknown */
+	int driver_ok;	     /* 1 ok, 0 too old, -1 unknown */
 	char why[200];
 	/* added by inventory/ (inv) */
-	char cuda[16];      /* the CUDA release it was built for ("12.4") */
-	char path[512];     /* the library or toolkit it is about */
+	char cuda[16];	      /* the CUDA release it was built for ("12.4") */
+	char path[512];	      /* the library or toolkit it is about */
 	char full_driver[32]; /* driver for every feature of cuda (no minor-
 			       * version compatibility limits), "" unknown */
 };
 
 struct gd_icd {
-	char manifest[512];   /* the .json or .icd file */
-	char found_by[64];    /* directory or env var */
-	gd_text library;      /* library path or soname as written */
-	gd_text api_version;  /* Vulkan: "1.3.238"; OpenCL: "" */
-	int library_found;    /* the library exists (or is a bare soname found in ld dirs) */
-	int software;         /* llvmpipe / lavapipe / swiftshader / PoCL: the CPU, not a GPU */
-	char driver[64];      /* "radv", "nvidia", "lvp", "pocl", "intel", ... */
-	char error[200];      /* parse error, "" when fine */
+	char manifest[512];  /* the .json or .icd file */
+	char found_by[64];   /* directory or env var */
+	gd_text library;     /* library path or soname as written */
+	gd_text api_version; /* Vulkan: "1.3.238"; OpenCL: "" */
+	int library_found;   /* the library exists (or is a bare soname found in
+				ld dirs) */
+	int software; /* llvmpipe / lavapipe / swiftshader / PoCL: the CPU, not
+			 a GPU */
+	char driver[64]; /* "radv", "nvidia", "lvp", "pocl", "intel", ... */
+	char error[200]; /* parse error, "" when fine */
 	/* added by inventory/ (inv) */
 	char file_format_version[32]; /* Vulkan manifest, "" for OpenCL */
 	char library_resolved[512];   /* the file the loader would open, "" */
@@ -113,8 +121,9 @@ struct gd_inventory {
 	size_t n_rocblas;
 	struct gd_cuda_toolkit *cuda;
 	size_t n_cuda;
-	gd_text cuda_driver;   /* driver version ("580.95.05") */
-	gd_text cuda_driver_api; /* highest CUDA the driver supports ("13.0"), from the kb */
+	gd_text cuda_driver;	  /* driver version ("580.95.05") */
+	gd_text cuda_driver_api;  /* highest CUDA the driver supports ("13.0"),
+				     from the kb */
 	struct gd_lib *cuda_libs; /* cudart/cublas/cudnn found in ld dirs */
 	size_t n_cuda_libs;
 	struct gd_cuda_check *cuda_checks;
@@ -124,10 +133,11 @@ struct gd_inventory {
 	struct gd_icd *opencl;
 	size_t n_opencl;
 	/* added by inventory/ (inv) */
-	int hip_path_mismatch;   /* some install has hip_path_mismatch set */
+	int hip_path_mismatch;	   /* some install has hip_path_mismatch set */
 	char cuda_driver_from[96]; /* where the driver version was read */
-	char vulkan_search[64];  /* "standard", "VK_DRIVER_FILES", "VK_ICD_FILENAMES" */
-	char opencl_search[64];  /* "/etc/OpenCL/vendors", "OCL_ICD_VENDORS" */
+	char vulkan_search[64];	   /* "standard", "VK_DRIVER_FILES",
+				      "VK_ICD_FILENAMES" */
+	char opencl_search[64]; /* "/etc/OpenCL/vendors", "OCL_ICD_VENDORS" */
 };
 
 int gd_inventory_collect(gd_ctx *ctx, struct gd_inventory *inv);
@@ -138,7 +148,8 @@ void gd_inventory_free(struct gd_inventory *inv);
 int gd_rocblas_coverage(const struct gd_inventory *inv, const char *gfx);
 
 /* ---- parsers on bytes (unit-tested and fuzzed) ---- */
-const char *gd_rocblas_kind_name(enum gd_rocblas_kind kind); /* "tensile-lazy" ... */
+const char *
+gd_rocblas_kind_name(enum gd_rocblas_kind kind); /* "tensile-lazy" ... */
 
 /* Classify the file names of one rocBLAS library directory into per-target
  * coverage (dir->targets, malloc'ed). Returns the number of targets. */
@@ -159,10 +170,10 @@ int gd_cuda_parse_nvrm(const char *buf, char *ver, size_t cap);
 
 /* A CUDA toolkit's version.json (CUDA 11.1+). Fields "" when absent. */
 struct gd_cuda_version_json {
-	char cuda[64];   /* "cuda" (the SDK) */
+	char cuda[64];	 /* "cuda" (the SDK) */
 	char cudart[64]; /* "cuda_cudart" */
 	char cublas[64]; /* "libcublas" */
-	char nvrtc[64];  /* "cuda_nvrtc" */
+	char nvrtc[64];	 /* "cuda_nvrtc" */
 	char driver[64]; /* "nvidia_driver" (the bundled driver) */
 };
 int gd_cuda_parse_version_json(const char *buf, size_t len,

@@ -286,8 +286,8 @@ static void read_conf(struct conf_walk *w, const char *file, int depth)
 	rc = gd_fs_read_alloc(&w->ctx->fs, file, 256 * 1024, &buf, NULL);
 	if (rc < 0 && rc != -EFBIG) {
 		if (rc != -ENOENT)
-			gd_diag_add(w->ctx, GD_DIAG_INFO, file, "ld.so.conf: %s",
-				    gd_fs_strerror(rc));
+			gd_diag_add(w->ctx, GD_DIAG_INFO, file,
+				    "ld.so.conf: %s", gd_fs_strerror(rc));
 		free(buf);
 		return;
 	}

@@ -12,9 +12,9 @@
 #include "../core/ctx.h"
 
 struct gd_ld_dir {
-	char path[512];     /* as written (under the root) */
+	char path[512];	    /* as written (under the root) */
 	char resolved[512]; /* symlinks resolved under the root */
-	char from[32];      /* "LD_LIBRARY_PATH", "ld.so.conf", "default" */
+	char from[32];	    /* "LD_LIBRARY_PATH", "ld.so.conf", "default" */
 };
 
 struct gd_ld_dirs {

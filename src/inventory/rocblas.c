@@ -72,7 +72,8 @@ static struct scan_t *target(struct scan *sc, const char *gfx,
 			     const char *xnack)
 {
 	for (size_t i = 0; i < sc->n; i++)
-		if (!strcmp(sc->t[i].gfx, gfx) && !strcmp(sc->t[i].xnack, xnack))
+		if (!strcmp(sc->t[i].gfx, gfx) &&
+		    !strcmp(sc->t[i].xnack, xnack))
 			return &sc->t[i];
 	if (sc->n >= MAX_TARGETS)
 		return NULL;
@@ -105,13 +106,15 @@ static void scan_one(struct scan *sc, const char *nm)
 	}
 	if (!strncmp(nm, "Kernels.so-000-", 15)) {
 		k = parse_gfx(nm + 15, gfx, xn);
-		if (k && !strcmp(nm + 15 + k, ".hsaco") && (t = target(sc, gfx, xn)))
+		if (k && !strcmp(nm + 15 + k, ".hsaco") &&
+		    (t = target(sc, gfx, xn)))
 			t->kernels = 1;
 		return;
 	}
 	if (!strncmp(nm, "TensileLibrary_lazy_", 20)) {
 		k = parse_gfx(nm + 20, gfx, xn);
-		if (k && !strcmp(nm + 20 + k, ".dat") && (t = target(sc, gfx, xn)))
+		if (k && !strcmp(nm + 20 + k, ".dat") &&
+		    (t = target(sc, gfx, xn)))
 			t->lazy_cat = 1;
 		return;
 	}
@@ -119,7 +122,8 @@ static void scan_one(struct scan *sc, const char *nm)
 		k = parse_gfx(nm + 15, gfx, xn);
 		if (!k || !(t = target(sc, gfx, xn)))
 			return;
-		if (!strcmp(nm + 15 + k, ".dat") || !strcmp(nm + 15 + k, ".yaml"))
+		if (!strcmp(nm + 15 + k, ".dat") ||
+		    !strcmp(nm + 15 + k, ".yaml"))
 			t->arch_dat = 1;
 		else if (!strcmp(nm + 15 + k, ".co"))
 			t->asm_co = 1;
@@ -174,18 +178,24 @@ static void judge(const struct scan *sc, const struct scan_t *s,
 	if (s->lazy_cat) {
 		t->kind = GD_ROCBLAS_TENSILE_LAZY;
 		if (!s->other_code && !s->asm_co && !s->kernels)
-			gd_strlcpy(t->note, "lazy catalog but no code objects for this target",
-				   sizeof t->note);
+			gd_strlcpy(
+			    t->note,
+			    "lazy catalog but no code objects for this target",
+			    sizeof t->note);
 	} else if (catalog && s->asm_co) {
 		t->kind = GD_ROCBLAS_TENSILE_SINGLE;
 	} else if (catalog && s->kernels) {
 		t->kind = GD_ROCBLAS_FALLBACK_ONLY;
-		gd_strlcpy(t->note, "no Tensile kernels: GEMM runs on slow generic (fallback) kernels",
+		gd_strlcpy(t->note,
+			   "no Tensile kernels: GEMM runs on slow generic "
+			   "(fallback) kernels",
 			   sizeof t->note);
 	} else {
 		t->kind = GD_ROCBLAS_INCOMPLETE;
-		gd_strlcpy(t->note, catalog ? "catalog but no code objects"
-				: "no TensileLibrary.dat: rocBLAS fails to load for this target",
+		gd_strlcpy(t->note,
+			   catalog ? "catalog but no code objects"
+				   : "no TensileLibrary.dat: rocBLAS fails to "
+				     "load for this target",
 			   sizeof t->note);
 	}
 }
@@ -269,7 +279,8 @@ static void add_dir(gd_ctx *ctx, struct gd_inventory *inv, const char *path,
 	gd_strlcpy(d->resolved, res, sizeof d->resolved);
 	gd_strlcpy(d->found_by, found_by, sizeof d->found_by);
 	if (rc < 0) {
-		gd_fmt(d->error, sizeof d->error, "cannot list: %s", gd_fs_strerror(rc));
+		gd_fmt(d->error, sizeof d->error, "cannot list: %s",
+		       gd_fs_strerror(rc));
 		return;
 	}
 	if (names.n >= GD_INV_LIST_CAP)
@@ -299,9 +310,10 @@ static void scan_libdir(gd_ctx *ctx, struct gd_inventory *inv,
 		if (!gd_fs_exists(&ctx->fs, p))
 			continue;
 		add_dir(ctx, inv, p, found_by);
-		if (inv->n_rocblas && !strcmp(inv->rocblas[inv->n_rocblas - 1].path, p))
-			gd_strlcpy(inv->rocblas[inv->n_rocblas - 1].version, sub.v[i],
-				   sizeof inv->rocblas[0].version);
+		if (inv->n_rocblas &&
+		    !strcmp(inv->rocblas[inv->n_rocblas - 1].path, p))
+			gd_strlcpy(inv->rocblas[inv->n_rocblas - 1].version,
+				   sub.v[i], sizeof inv->rocblas[0].version);
 	}
 	gd_strvec_free(&sub);
 }

@@ -9,12 +9,12 @@
 #include "inv_int.h"
 
 static const char *const rocm_bases[] = {
-	"libamdhip64", "librocblas", "libhipblas", "libhipblaslt",
-	"libMIOpen", "libamd_comgr", "libhiprtc", NULL,
+    "libamdhip64", "librocblas",   "libhipblas", "libhipblaslt",
+    "libMIOpen",   "libamd_comgr", "libhiprtc",	 NULL,
 };
 static const char *const rocm_labels[] = {
-	"amdhip64", "rocblas", "hipblas", "hipblaslt",
-	"miopen", "amd_comgr", "hiprtc", NULL,
+    "amdhip64", "rocblas",   "hipblas", "hipblaslt",
+    "miopen",	"amd_comgr", "hiprtc",	NULL,
 };
 
 static int has_hip(char *const *names, size_t n)
@@ -22,7 +22,8 @@ static int has_hip(char *const *names, size_t n)
 	char v[64];
 
 	for (size_t i = 0; i < n; i++)
-		if (gd_soname_version(names[i], "libamdhip64", v, sizeof v, NULL))
+		if (gd_soname_version(names[i], "libamdhip64", v, sizeof v,
+				      NULL))
 			return 1;
 	return 0;
 }
@@ -71,8 +72,8 @@ static void read_install(gd_ctx *ctx, struct gd_rocm_install *r)
 	if (rc < 0)
 		gd_fmt(r->error, sizeof r->error, "cannot list %s: %s",
 		       r->lib_dir, gd_fs_strerror(rc));
-	gd_inv_match_libs(names.v, names.n, r->lib_dir, rocm_bases,
-			  rocm_labels, &r->libs, &r->n_libs);
+	gd_inv_match_libs(names.v, names.n, r->lib_dir, rocm_bases, rocm_labels,
+			  &r->libs, &r->n_libs);
 	gd_strvec_free(&names);
 
 	hip = find_lib(r, "amdhip64");
@@ -80,9 +81,10 @@ static void read_install(gd_ctx *ctx, struct gd_rocm_install *r)
 		gd_text_set(&r->hip_version, hip->version, hip->path);
 		r->hip_major = hip->so_major;
 	} else {
-		gd_text_unknown(&r->hip_version, GD_UNKNOWN,
-				hip ? "libamdhip64.so has no version in its name"
-				    : "no libamdhip64 here");
+		gd_text_unknown(
+		    &r->hip_version, GD_UNKNOWN,
+		    hip ? "libamdhip64.so has no version in its name"
+			: "no libamdhip64 here");
 	}
 	gd_path_join(p, sizeof p, r->path, ".info/version");
 	rc = gd_fs_read_line(&ctx->fs, p, line, sizeof line);
@@ -91,27 +93,30 @@ static void read_install(gd_ctx *ctx, struct gd_rocm_install *r)
 	else if (gd_known(&r->hip_version))
 		gd_text_set(&r->version, r->hip_version.v, r->hip_version.src);
 	else
-		gd_text_unknown(&r->version, rc < 0 && rc != -ENOENT ? GD_FAILED
-					     : GD_UNKNOWN, "%s",
-				rc < 0 && rc != -ENOENT ? gd_fs_strerror(rc)
-					: "no .info/version and no versioned libamdhip64");
+		gd_text_unknown(
+		    &r->version,
+		    rc < 0 && rc != -ENOENT ? GD_FAILED : GD_UNKNOWN, "%s",
+		    rc < 0 && rc != -ENOENT
+			? gd_fs_strerror(rc)
+			: "no .info/version and no versioned libamdhip64");
 }
 
 /* Record path as an install found by how; merges duplicates. */
-static void add_install(gd_ctx *ctx, struct gd_inventory *inv,
-			const char *path, const char *how)
+static void add_install(gd_ctx *ctx, struct gd_inventory *inv, const char *path,
+			const char *how)
 {
 	char res[512];
 	struct gd_rocm_install *r;
 	struct stat st;
 	int rc = gd_fs_resolve(&ctx->fs, path, res, sizeof res);
 
-	if (rc == 0 && (gd_fs_stat(&ctx->fs, res, &st) < 0 || !S_ISDIR(st.st_mode)))
+	if (rc == 0 &&
+	    (gd_fs_stat(&ctx->fs, res, &st) < 0 || !S_ISDIR(st.st_mode)))
 		rc = -ENOTDIR;
 	if (rc < 0) {
 		if (strcmp(how, "/opt/rocm-*") && strcmp(how, "/opt/rocm"))
-			gd_diag_add(ctx, GD_DIAG_WARN, how,
-				    "%s=%.200s: %s", how, path, gd_fs_strerror(rc));
+			gd_diag_add(ctx, GD_DIAG_WARN, how, "%s=%.200s: %s",
+				    how, path, gd_fs_strerror(rc));
 		return;
 	}
 	for (size_t i = 0; i < inv->n_rocm; i++) {
@@ -127,7 +132,8 @@ static void add_install(gd_ctx *ctx, struct gd_inventory *inv,
 	if (!r)
 		return;
 	/* A symlink like /opt/rocm is reported by its target's name. */
-	gd_strlcpy(r->path, strcmp(how, "/opt/rocm") ? path : res, sizeof r->path);
+	gd_strlcpy(r->path, strcmp(how, "/opt/rocm") ? path : res,
+		   sizeof r->path);
 	gd_strlcpy(r->resolved, res, sizeof r->resolved);
 	gd_strlcpy(r->found_by, how, sizeof r->found_by);
 	read_install(ctx, r);
@@ -141,7 +147,8 @@ static void install_of_libdir(const char *dir, char *out, size_t cap)
 	gd_strlcpy(out, dir, cap);
 	if (!base || (strcmp(base, "/lib") && strcmp(base, "/lib64")))
 		return;
-	if (base == dir || !strncmp(dir, "/usr/", 5) || !strncmp(dir, "/lib", 4))
+	if (base == dir || !strncmp(dir, "/usr/", 5) ||
+	    !strncmp(dir, "/lib", 4))
 		return;
 	out[base - dir] = '\0';
 }
@@ -187,7 +194,8 @@ static void judge_loader(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 
 			if (!inv->rocm[i].hip_major)
 				continue;
-			gd_fs_resolve(&ctx->fs, inv->rocm[i].lib_dir, res, sizeof res);
+			gd_fs_resolve(&ctx->fs, inv->rocm[i].lib_dir, res,
+				      sizeof res);
 			if (!strcmp(res, ld->d.v[d].resolved))
 				pick = &inv->rocm[i];
 		}
@@ -207,10 +215,11 @@ static void judge_loader(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 		} else if (pick && pick->hip_major != r->hip_major) {
 			r->hip_path_mismatch = 1;
 			inv->hip_path_mismatch = 1;
-			gd_diag_add(ctx, GD_DIAG_WARN, "HIP_PATH",
-				    "HIP_PATH=%.150s has HIP %u but the loader picks "
-				    "libamdhip64.so.%u from %.150s",
-				    hp, r->hip_major, pick->hip_major, pick->lib_dir);
+			gd_diag_add(
+			    ctx, GD_DIAG_WARN, "HIP_PATH",
+			    "HIP_PATH=%.150s has HIP %u but the loader picks "
+			    "libamdhip64.so.%u from %.150s",
+			    hp, r->hip_major, pick->hip_major, pick->lib_dir);
 		}
 	}
 }
@@ -250,8 +259,8 @@ void gd_inv_rocm_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 		    !dir_has_hip(ctx, dir))
 			continue;
 		install_of_libdir(dir, p, sizeof p);
-		add_install(ctx, inv, p, is_multiarch(dir) ? "multiarch"
-							   : ld->d.v[d].from);
+		add_install(ctx, inv, p,
+			    is_multiarch(dir) ? "multiarch" : ld->d.v[d].from);
 	}
 	judge_loader(ctx, ld, inv);
 }

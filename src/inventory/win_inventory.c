@@ -74,7 +74,8 @@ static void system32(gd_ctx *ctx, struct gd_win_inventory *wi)
 	char dir[256];
 	gd_strvec v;
 
-	gd_fmt(dir, sizeof dir, "%s\\System32", root && *root ? root : "C:\\Windows");
+	gd_fmt(dir, sizeof dir, "%s\\System32",
+	       root && *root ? root : "C:\\Windows");
 	if (list(ctx, dir, &v) < 0)
 		return;
 	for (size_t i = 0; i < v.n; i++) {
@@ -83,8 +84,10 @@ static void system32(gd_ctx *ctx, struct gd_win_inventory *wi)
 
 		if (m && wi->n_sys_runtimes < 4) {
 			file_version(ctx, dir, n,
-				     wi->sys_runtime_ver[wi->n_sys_runtimes], 48);
-			gd_strlcpy(wi->sys_runtimes[wi->n_sys_runtimes++], n, 32);
+				     wi->sys_runtime_ver[wi->n_sys_runtimes],
+				     48);
+			gd_strlcpy(wi->sys_runtimes[wi->n_sys_runtimes++], n,
+				   32);
 			if (m > wi->driver_hip_major)
 				wi->driver_hip_major = m;
 		} else if (is_comgr(n) && wi->n_sys_comgr < 4) {
@@ -188,7 +191,8 @@ static void sdks(gd_ctx *ctx, struct gd_win_inventory *wi)
 
 		memset(s, 0, sizeof *s);
 		if (sscanf(v.v[i], "%d.%d", &s->major, &s->minor) != 2)
-			continue; /* "runtime-7.x", other trees: not a HIP SDK */
+			continue; /* "runtime-7.x", other trees: not a HIP SDK
+				   */
 		gd_strlcpy(s->version, v.v[i], sizeof s->version);
 		gd_fmt(s->root, sizeof s->root, "%s\\%s", dir, v.v[i]);
 		sdk_bin(ctx, s);

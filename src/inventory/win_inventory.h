@@ -14,19 +14,20 @@
 #define GD_WIN_MAX_TARGETS 48
 
 struct gd_win_sdk {
-	char version[16];      /* "6.2", the directory name */
+	char version[16]; /* "6.2", the directory name */
 	int major, minor;
-	char root[160];        /* C:\Program Files\AMD\ROCm\6.2 */
-	char runtime[32];      /* bin\amdhip64_6.dll, "" when absent */
-	char runtime_ver[48];  /* its FileVersion, "" when unknown */
-	int runtime_major;     /* HIP major of that DLL, 0 when none */
-	char comgr[32];        /* bin\amd_comgr*.dll, "" when absent */
-	char hipblas[32];      /* hipblas.dll / libhipblas.dll, "" */
-	int has_rocblas;       /* bin\rocblas.dll */
-	char tensile[GD_WIN_MAX_TARGETS][16]; /* gfx targets in rocblas\library */
+	char root[160];	      /* C:\Program Files\AMD\ROCm\6.2 */
+	char runtime[32];     /* bin\amdhip64_6.dll, "" when absent */
+	char runtime_ver[48]; /* its FileVersion, "" when unknown */
+	int runtime_major;    /* HIP major of that DLL, 0 when none */
+	char comgr[32];	      /* bin\amd_comgr*.dll, "" when absent */
+	char hipblas[32];     /* hipblas.dll / libhipblas.dll, "" */
+	int has_rocblas;      /* bin\rocblas.dll */
+	char tensile[GD_WIN_MAX_TARGETS]
+		    [16]; /* gfx targets in rocblas\library */
 	int n_tensile;
-	int library_listed;    /* bin\rocblas\library exists */
-	char env_var[16];      /* HIP_PATH_62 when set to this root, else "" */
+	int library_listed; /* bin\rocblas\library exists */
+	char env_var[16];   /* HIP_PATH_62 when set to this root, else "" */
 };
 
 struct gd_win_inventory {
@@ -36,16 +37,16 @@ struct gd_win_inventory {
 	 * build number, for newer/older only, not the HIP version */
 	char sys_runtime_ver[4][48];
 	int n_sys_runtimes;
-	int driver_hip_major;     /* newest of them, 0 when none */
+	int driver_hip_major; /* newest of them, 0 when none */
 	char sys_comgr[4][32];
 	int n_sys_comgr;
 	struct gd_win_sdk sdks[GD_WIN_MAX_SDKS];
 	int n_sdks;
-	char hip_path[200];       /* HIP_PATH as set, "" when unset */
-	int hip_path_sdk;         /* index into sdks, -1 when none matches */
+	char hip_path[200]; /* HIP_PATH as set, "" when unset */
+	int hip_path_sdk;   /* index into sdks, -1 when none matches */
 	/* NVIDIA */
 	int has_nvcuda, has_nvml;
-	char cuda_path[200];      /* CUDA_PATH */
+	char cuda_path[200];	   /* CUDA_PATH */
 	char cuda_versions[4][24]; /* from CUDA_PATH_V12_4 -> "12.4" */
 	int n_cuda_versions;
 };

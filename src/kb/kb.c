@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "kb_raw.h"
 #include "kb_internal.h"
+#include "kb_raw.h"
 
 struct gd_kb {
 	json_t *root; /* a file's: parsed at load; embedded: on first use */
@@ -82,8 +82,9 @@ gd_kb *gd_kb_load_file(const char *path, char *err, size_t errlen)
 	}
 	f = gd_kb_fopen(path);
 	if (!f) {
-		gd_fmt(err, errlen, "%s: %s", path, errno == ENODEV
-		       ? "not a regular file" : strerror(errno));
+		gd_fmt(err, errlen, "%s: %s", path,
+		       errno == ENODEV ? "not a regular file"
+				       : strerror(errno));
 		return NULL;
 	}
 	buf = malloc(GD_KB_MAX_BYTES + 1);
@@ -242,9 +243,8 @@ const json_t *gd_kb_target(const gd_kb *kb, const char *gfx)
 	for (i = 0; kb->ix && i < kb->ix->ntargets; i++)
 		if (same_gfx(kb->ix->targets[i].gfx, gfx))
 			return ix_target(kb, i);
-	json_array_foreach(json_object_get(kb->root, "targets"), i, t)
-		if (same_gfx(gd_kb_str(t, "gfx"), gfx))
-			return t;
+	json_array_foreach(json_object_get(kb->root, "targets"), i,
+			   t) if (same_gfx(gd_kb_str(t, "gfx"), gfx)) return t;
 	return NULL;
 }
 
@@ -258,10 +258,12 @@ const json_t *gd_kb_target_for_version(const gd_kb *kb, unsigned version)
 	for (i = 0; kb->ix && i < kb->ix->ntargets; i++)
 		if (kb->ix->targets[i].version == (long long)version)
 			return ix_target(kb, i);
-	json_array_foreach(json_object_get(kb->root, "targets"), i, t) {
+	json_array_foreach(json_object_get(kb->root, "targets"), i, t)
+	{
 		json_t *v = json_object_get(t, "gfx_target_version");
 
-		if (json_is_integer(v) && json_integer_value(v) == (json_int_t)version)
+		if (json_is_integer(v) &&
+		    json_integer_value(v) == (json_int_t)version)
 			return t;
 	}
 	return NULL;
@@ -283,9 +285,8 @@ static int lists_pci(const json_t *ids, unsigned device_id)
 	size_t i;
 	json_t *s;
 
-	json_array_foreach(ids, i, s)
-		if (pci_of(s) == (long)device_id)
-			return 1;
+	json_array_foreach(ids, i,
+			   s) if (pci_of(s) == (long)device_id) return 1;
 	return 0;
 }
 
@@ -308,9 +309,9 @@ const json_t *gd_kb_target_for_pci(const gd_kb *kb, unsigned device_id)
 	if (kb->ix)
 		return ix_target_for_pci(kb, device_id);
 	json_array_foreach(json_object_get(kb->root, "targets"), i, t)
-		json_array_foreach(json_object_get(t, "products"), j, p)
-			if (lists_pci(json_object_get(p, "pci_ids"), device_id))
-				return t;
+	    json_array_foreach(json_object_get(t, "products"), j,
+			       p) if (lists_pci(json_object_get(p, "pci_ids"),
+						device_id)) return t;
 	return NULL;
 }
 
@@ -320,10 +321,10 @@ const json_t *gd_kb_product_for_pci(const gd_kb *kb, unsigned device_id)
 	size_t j;
 	json_t *p;
 
-	json_array_foreach(json_object_get(gd_kb_target_for_pci(kb, device_id),
-					   "products"), j, p)
-		if (lists_pci(json_object_get(p, "pci_ids"), device_id))
-			return p;
+	json_array_foreach(
+	    json_object_get(gd_kb_target_for_pci(kb, device_id), "products"), j,
+	    p) if (lists_pci(json_object_get(p, "pci_ids"),
+			     device_id)) return p;
 	return NULL;
 }
 
@@ -346,16 +347,14 @@ static const json_t *by_id(const gd_kb *kb, const char *list,
 		return NULL;
 	if (kb->ix)
 		return ix_named(kb, l, id);
-	json_array_foreach(json_object_get(kb->root, list), i, o)
-		if (gd_streq(gd_kb_str(o, "id"), id))
-			return o;
+	json_array_foreach(json_object_get(kb->root, list), i,
+			   o) if (gd_streq(gd_kb_str(o, "id"), id)) return o;
 	return NULL;
 }
 
 /* The i-th entry of a list kept in file order (strategies, signatures),
  * parsed alone when the index has it. */
-size_t gd_kb_list_count(const gd_kb *kb, enum gd_kb_ix_list l,
-			const char *key)
+size_t gd_kb_list_count(const gd_kb *kb, enum gd_kb_ix_list l, const char *key)
 {
 	if (!kb)
 		return 0;
@@ -407,8 +406,9 @@ const json_t *gd_kb_nvidia_for_pci(const gd_kb *kb, unsigned device_id)
 		if (e->pci == device_id)
 			return ix_value(kb, e->slot, e->off, e->len);
 	}
-	json_array_foreach(json_object_get(json_object_get(kb->root, "nvidia"),
-					   "gpus"), i, g) {
+	json_array_foreach(
+	    json_object_get(json_object_get(kb->root, "nvidia"), "gpus"), i, g)
+	{
 		json_t *id = json_object_get(g, "pci_id");
 
 		if (pci_of(id) == (long)device_id)
@@ -461,8 +461,8 @@ const json_t *gd_kb_nvidia_cc(const gd_kb *kb, const char *sm)
 			return ix_value(kb, e->slot, e->off, e->len);
 	}
 	json_array_foreach(json_object_get(json_object_get(kb->root, "nvidia"),
-					   "compute_capabilities"), i, c)
-		if (same_sm(gd_kb_str(c, "sm"), want))
-			return c;
+					   "compute_capabilities"),
+			   i,
+			   c) if (same_sm(gd_kb_str(c, "sm"), want)) return c;
 	return NULL;
 }

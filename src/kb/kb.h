@@ -12,8 +12,8 @@
 #ifndef GD_KB_H
 #define GD_KB_H
 
-#include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct gd_kb gd_kb;
 
@@ -39,7 +39,8 @@ struct gd_kb_list {
 	const void *a;
 };
 size_t gd_kb_list_n(struct gd_kb_list l);
-const char *gd_kb_list_at(struct gd_kb_list l, size_t i); /* NULL: not a string */
+const char *gd_kb_list_at(struct gd_kb_list l,
+			  size_t i); /* NULL: not a string */
 int gd_kb_list_has(struct gd_kb_list l, const char *s);
 
 /* sources{}: a title and, for public pages, a URL. */
@@ -90,7 +91,8 @@ struct gd_kb_target {
 	struct gd_kb_list issues, sources;
 	struct gd_kb_advice advice[GD_KB_N_WORKLOADS];
 };
-int gd_kb_target_get(const gd_kb *kb, const char *gfx, struct gd_kb_target *out);
+int gd_kb_target_get(const gd_kb *kb, const char *gfx,
+		     struct gd_kb_target *out);
 int gd_kb_target_for_pci_get(const gd_kb *kb, unsigned device_id,
 			     struct gd_kb_target *out);
 int gd_kb_target_for_version_get(const gd_kb *kb, unsigned version,
@@ -142,7 +144,7 @@ enum gd_kb_check {
 	GD_KB_N_CHECKS
 };
 const char *gd_kb_check_name(enum gd_kb_check c); /* "rocblas-coverage" */
-int gd_kb_check_from_name(const char *name);      /* -1: not a check */
+int gd_kb_check_from_name(const char *name);	  /* -1: not a check */
 
 /* signatures[], in file order. */
 struct gd_kb_signature {

@@ -7,20 +7,20 @@
 #include "kb.h"
 
 static const char *const names[GD_KB_N_CHECKS] = {
-	[GD_KB_CHECK_NONE] = "none",
-	[GD_KB_CHECK_ROCBLAS_COVERAGE] = "rocblas-coverage",
-	[GD_KB_CHECK_GFX_SUPPORTED] = "gfx-supported",
-	[GD_KB_CHECK_KFD_ACCESS] = "kfd-access",
-	[GD_KB_CHECK_CUDA_DRIVER] = "cuda-driver",
-	[GD_KB_CHECK_HIP_MAJOR_MISMATCH] = "hip-major-mismatch",
-	[GD_KB_CHECK_OVERRIDE_VALID] = "override-valid",
-	[GD_KB_CHECK_OVERRIDE_SPOOF] = "override-spoof",
-	[GD_KB_CHECK_KFD_NODE] = "kfd-node",
-	[GD_KB_CHECK_GPU_FAULT] = "gpu-fault",
-	[GD_KB_CHECK_CODE_FOR_GPU] = "code-for-gpu",
-	[GD_KB_CHECK_APU] = "apu",
-	[GD_KB_CHECK_GPU_MEMORY] = "gpu-memory",
-	[GD_KB_CHECK_VISIBLE_DEVICES] = "visible-devices",
+    [GD_KB_CHECK_NONE] = "none",
+    [GD_KB_CHECK_ROCBLAS_COVERAGE] = "rocblas-coverage",
+    [GD_KB_CHECK_GFX_SUPPORTED] = "gfx-supported",
+    [GD_KB_CHECK_KFD_ACCESS] = "kfd-access",
+    [GD_KB_CHECK_CUDA_DRIVER] = "cuda-driver",
+    [GD_KB_CHECK_HIP_MAJOR_MISMATCH] = "hip-major-mismatch",
+    [GD_KB_CHECK_OVERRIDE_VALID] = "override-valid",
+    [GD_KB_CHECK_OVERRIDE_SPOOF] = "override-spoof",
+    [GD_KB_CHECK_KFD_NODE] = "kfd-node",
+    [GD_KB_CHECK_GPU_FAULT] = "gpu-fault",
+    [GD_KB_CHECK_CODE_FOR_GPU] = "code-for-gpu",
+    [GD_KB_CHECK_APU] = "apu",
+    [GD_KB_CHECK_GPU_MEMORY] = "gpu-memory",
+    [GD_KB_CHECK_VISIBLE_DEVICES] = "visible-devices",
 };
 
 const char *gd_kb_check_name(enum gd_kb_check c)

@@ -84,9 +84,9 @@ void gd_kb_source_urls(const gd_kb *kb, struct gd_kb_list ids, char *buf,
 }
 
 static const char *const workloads[GD_KB_N_WORKLOADS] = {
-	[GD_KB_WL_CTRANSLATE2] = "ctranslate2",
-	[GD_KB_WL_PYTORCH] = "pytorch",
-	[GD_KB_WL_LLAMACPP] = "llama.cpp",
+    [GD_KB_WL_CTRANSLATE2] = "ctranslate2",
+    [GD_KB_WL_PYTORCH] = "pytorch",
+    [GD_KB_WL_LLAMACPP] = "llama.cpp",
 };
 
 const char *gd_kb_workload_name(enum gd_kb_workload w)
@@ -211,8 +211,9 @@ size_t gd_kb_strategy_count(const gd_kb *kb)
 
 int gd_kb_strategy_at(const gd_kb *kb, size_t i, struct gd_kb_strategy *out)
 {
-	return strategy_of(gd_kb_list_entry(kb, GD_KB_IX_STRATEGIES,
-					    GD_KBK_STRATEGIES, i), out);
+	return strategy_of(
+	    gd_kb_list_entry(kb, GD_KB_IX_STRATEGIES, GD_KBK_STRATEGIES, i),
+	    out);
 }
 
 int gd_kb_strategy_get(const gd_kb *kb, const char *id,
@@ -224,14 +225,16 @@ int gd_kb_strategy_get(const gd_kb *kb, const char *id,
 size_t gd_kb_env_n(const struct gd_kb_strategy *s)
 {
 	return json_is_object((const json_t *)s->env)
-		       ? json_object_size((const json_t *)s->env) : 0;
+		   ? json_object_size((const json_t *)s->env)
+		   : 0;
 }
 
 int gd_kb_env_at(const struct gd_kb_strategy *s, size_t i, const char **key,
 		 const char **val)
 {
 	void *it = json_is_object((const json_t *)s->env)
-			   ? json_object_iter((json_t *)s->env) : NULL;
+		       ? json_object_iter((json_t *)s->env)
+		       : NULL;
 
 	while (it && i--)
 		it = json_object_iter_next((json_t *)s->env, it);
@@ -271,8 +274,9 @@ size_t gd_kb_signature_count(const gd_kb *kb)
 
 int gd_kb_signature_at(const gd_kb *kb, size_t i, struct gd_kb_signature *out)
 {
-	return signature_of(gd_kb_list_entry(kb, GD_KB_IX_SIGNATURES,
-					     GD_KBK_SIGNATURES, i), out);
+	return signature_of(
+	    gd_kb_list_entry(kb, GD_KB_IX_SIGNATURES, GD_KBK_SIGNATURES, i),
+	    out);
 }
 
 int gd_kb_signature_get(const gd_kb *kb, const char *id,
@@ -315,12 +319,13 @@ int gd_kb_cc_get(const gd_kb *kb, const char *sm, struct gd_kb_cc *out)
 size_t gd_kb_driver_mins(const gd_kb *kb, struct gd_kb_driver_min *out,
 			 size_t cap)
 {
-	const json_t *tab = json_object_get(gd_kb_get(kb, GD_KBK_NVIDIA),
-					    GD_KBK_DRIVER_MIN);
+	const json_t *tab =
+	    json_object_get(gd_kb_get(kb, GD_KBK_NVIDIA), GD_KBK_DRIVER_MIN);
 	const json_t *e;
 	size_t i;
 
-	json_array_foreach(tab, i, e) {
+	json_array_foreach(tab, i, e)
+	{
 		if (i >= cap)
 			continue;
 		out[i].cuda = str(e, GD_KBK_CUDA);
@@ -343,9 +348,7 @@ static int has_hex(const json_t *ids, unsigned id)
 	const json_t *e;
 	size_t i;
 
-	json_array_foreach(ids, i, e)
-		if (hex_of(e) == id)
-			return 1;
+	json_array_foreach(ids, i, e) if (hex_of(e) == id) return 1;
 	return 0;
 }
 
@@ -356,8 +359,10 @@ int gd_kb_nvidia_chip_get(const gd_kb *kb, const char *chip,
 	size_t i, j, best_len = 0;
 
 	memset(out, 0, sizeof *out);
-	json_array_foreach(gd_kb_get(kb, GD_KBK_NVIDIA_CHIPS), i, e) {
-		json_array_foreach(json_object_get(e, GD_KBK_CHIPS), j, pre) {
+	json_array_foreach(gd_kb_get(kb, GD_KBK_NVIDIA_CHIPS), i, e)
+	{
+		json_array_foreach(json_object_get(e, GD_KBK_CHIPS), j, pre)
+		{
 			const char *p = json_string_value(pre);
 			size_t n = p ? strlen(p) : 0;
 
@@ -387,7 +392,8 @@ int gd_kb_not_gpu_get(const gd_kb *kb, unsigned vendor_id, unsigned device_id,
 	size_t i;
 
 	memset(out, 0, sizeof *out);
-	json_array_foreach(gd_kb_get(kb, GD_KBK_PCI_NOT_GPU), i, e) {
+	json_array_foreach(gd_kb_get(kb, GD_KBK_PCI_NOT_GPU), i, e)
+	{
 		if (hex_of(json_object_get(e, GD_KBK_VENDOR_ID)) != vendor_id ||
 		    !has_hex(json_object_get(e, GD_KBK_DEVICE_IDS), device_id))
 			continue;
@@ -407,7 +413,8 @@ static int chip_match(const json_t *chips, const char *pci_name)
 	const json_t *c;
 	size_t i;
 
-	json_array_foreach(chips, i, c) {
+	json_array_foreach(chips, i, c)
+	{
 		const char *p = json_string_value(c);
 		size_t n = p ? strlen(p) : 0;
 
@@ -425,16 +432,18 @@ int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
 	size_t i;
 
 	memset(out, 0, sizeof *out);
-	json_array_foreach(list, i, e)
-		if (!hit && has_hex(json_object_get(e, GD_KBK_PCI_IDS), device_id))
-			hit = e;
+	json_array_foreach(
+	    list, i, e) if (!hit && has_hex(json_object_get(e, GD_KBK_PCI_IDS),
+					    device_id)) hit = e;
 	/* the PCI id wins; the chip name covers ids the list lacks */
-	json_array_foreach(list, i, e)
-		if (!hit && pci_name && pci_name[0] &&
-		    chip_match(json_object_get(e, GD_KBK_CHIPS), pci_name)) {
-			hit = e;
-			out->by_chip = 1;
-		}
+	json_array_foreach(
+	    list, i,
+	    e) if (!hit && pci_name && pci_name[0] &&
+		   chip_match(json_object_get(e, GD_KBK_CHIPS), pci_name))
+	{
+		hit = e;
+		out->by_chip = 1;
+	}
 	if (!hit)
 		return -1;
 	out->family = str(hit, GD_KBK_FAMILY);
@@ -449,8 +458,9 @@ static const json_t *workload(const gd_kb *kb, enum gd_kb_workload w,
 {
 	if ((unsigned)w >= GD_KB_N_WORKLOADS || !stack)
 		return NULL;
-	return json_object_get(json_object_get(gd_kb_get(kb, GD_KBK_WORKLOADS),
-					       workloads[w]), stack);
+	return json_object_get(
+	    json_object_get(gd_kb_get(kb, GD_KBK_WORKLOADS), workloads[w]),
+	    stack);
 }
 
 int gd_kb_workload_get(const gd_kb *kb, enum gd_kb_workload w,
@@ -466,6 +476,7 @@ const char *gd_kb_workload_install_for(const gd_kb *kb, enum gd_kb_workload w,
 	char key[16];
 
 	gd_fmt(key, sizeof key, "%u", major);
-	return str(json_object_get(workload(kb, w, stack),
-				   GD_KBK_INSTALL_BY_MAJOR), key);
+	return str(
+	    json_object_get(workload(kb, w, stack), GD_KBK_INSTALL_BY_MAJOR),
+	    key);
 }

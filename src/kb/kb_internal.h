@@ -33,11 +33,11 @@ json_t *gd_kb_parse_root(const char *buf, size_t len, const char *name,
  * only the entry it returns. Each entry has its own cache slot. */
 struct gd_kb_ix_target {
 	const char *gfx;
-	long long version;  /* gfx_target_version; -1 when null or absent */
+	long long version;   /* gfx_target_version; -1 when null or absent */
 	const unsigned *pci; /* every products[].pci_ids, in file order */
 	unsigned npci;
-	int apu;	    /* 1, 0, -1 when not a boolean */
-	unsigned off, len;  /* the target object's text */
+	int apu;	   /* 1, 0, -1 when not a boolean */
+	unsigned off, len; /* the target object's text */
 	unsigned slot;
 };
 
@@ -76,8 +76,7 @@ struct gd_kb_index {
 
 /* Entries of strategies[] / signatures[] in file order: through the index
  * (one entry parsed) or the parsed document's array named key. */
-size_t gd_kb_list_count(const gd_kb *kb, enum gd_kb_ix_list l,
-			const char *key);
+size_t gd_kb_list_count(const gd_kb *kb, enum gd_kb_ix_list l, const char *key);
 const json_t *gd_kb_list_entry(const gd_kb *kb, enum gd_kb_ix_list l,
 			       const char *key, size_t i);
 

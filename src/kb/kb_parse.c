@@ -22,8 +22,10 @@ json_t *gd_kb_parse_root(const char *buf, size_t len, const char *name,
 		return NULL;
 	}
 	if (len > GD_KB_MAX_BYTES) {
-		gd_fmt(err, errlen, "%s:1: %zu bytes is more than the %u a "
-		       "knowledge base may have", name, len, GD_KB_MAX_BYTES);
+		gd_fmt(err, errlen,
+		       "%s:1: %zu bytes is more than the %u a "
+		       "knowledge base may have",
+		       name, len, GD_KB_MAX_BYTES);
 		return NULL;
 	}
 	/* Duplicate keys are an error: the second would silently win. */

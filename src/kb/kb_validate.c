@@ -163,9 +163,7 @@ static int check_refs(struct vctx *v, const json_t *o)
 	size_t i;
 
 	if (json_is_array(o)) {
-		json_array_foreach(o, i, m)
-			if (check_refs(v, m) < 0)
-				return -1;
+		json_array_foreach(o, i, m) if (check_refs(v, m) < 0) return -1;
 		return 0;
 	}
 	if (!json_is_object(o))
@@ -174,25 +172,31 @@ static int check_refs(struct vctx *v, const json_t *o)
 		enter(v, "gfx", jstr(o, "gfx"));
 	else if (jstr(o, "id"))
 		enter(v, "id", jstr(o, "id"));
-	json_object_foreach((json_t *)o, k, m) {
+	json_object_foreach((json_t *)o, k, m)
+	{
 		if (strcmp(k, "sources")) {
 			if (check_refs(v, m) < 0)
 				return -1;
 			continue;
 		}
 		if (!json_is_array(m))
-			return fail(v, "sources", 1, "\"sources\" must be a "
+			return fail(v, "sources", 1,
+				    "\"sources\" must be a "
 				    "list of source ids");
-		json_array_foreach(m, i, s) {
+		json_array_foreach(m, i, s)
+		{
 			const char *id = json_string_value(s);
 
 			if (!id)
-				return fail(v, "sources", 1, "a source id must "
+				return fail(v, "sources", 1,
+					    "a source id must "
 					    "be a string");
 			if (!json_object_get(v->sources, id))
-				return fail(v, id, 0, "unknown source \"%s\" "
-					    "(not in the top-level \"sources\")",
-					    id);
+				return fail(
+				    v, id, 0,
+				    "unknown source \"%s\" "
+				    "(not in the top-level \"sources\")",
+				    id);
 		}
 	}
 	return 0;
@@ -202,7 +206,8 @@ static int check_refs(struct vctx *v, const json_t *o)
  * calendar arithmetic: no timegm, which Windows lacks). */
 long gd_kb_day(const char *s)
 {
-	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	static const int mdays[] = {31, 29, 31, 30, 31, 30,
+				    31, 31, 30, 31, 30, 31};
 	int y, m, d, n = 0;
 	long era, yoe, doy;
 
@@ -225,25 +230,34 @@ static int check_sources_map(struct vctx *v, const json_t *root)
 	json_t *s;
 
 	if (kbday < 0)
-		return fail(v, "kb_date", 1, "\"kb_date\" must be a date "
+		return fail(v, "kb_date", 1,
+			    "\"kb_date\" must be a date "
 			    "YYYY-MM-DD");
-	json_object_foreach((json_t *)v->sources, k, s) {
+	json_object_foreach((json_t *)v->sources, k, s)
+	{
 		long day;
 
 		enter(v, NULL, NULL);
 		if (!json_is_object(s) || !jstr(s, "title"))
-			return fail(v, k, 1, "source \"%s\" needs a \"title\"", k);
+			return fail(v, k, 1, "source \"%s\" needs a \"title\"",
+				    k);
 		if (!str_or_null(s, "url"))
-			return fail(v, k, 1, "source \"%s\": \"url\" must be a "
-				    "string or null", k);
+			return fail(v, k, 1,
+				    "source \"%s\": \"url\" must be a "
+				    "string or null",
+				    k);
 		day = gd_kb_day(jstr(s, "checked"));
 		if (day < 0)
-			return fail(v, k, 1, "source \"%s\" needs \"checked\": "
+			return fail(v, k, 1,
+				    "source \"%s\" needs \"checked\": "
 				    "the date YYYY-MM-DD its claims were last "
-				    "checked", k);
+				    "checked",
+				    k);
 		if (day > kbday)
-			return fail(v, k, 1, "source \"%s\": \"checked\" is "
-				    "after kb_date", k);
+			return fail(v, k, 1,
+				    "source \"%s\": \"checked\" is "
+				    "after kb_date",
+				    k);
 	}
 	return 0;
 }
@@ -260,23 +274,26 @@ static int check_status(struct vctx *v, const json_t *t, const char *key,
 	if (!set) {
 		if (json_is_boolean(json_object_get(o, "status")))
 			return 0;
-		return fail(v, key, 1, "\"%s\".\"status\" must be true or "
-			    "false", key);
+		return fail(v, key, 1,
+			    "\"%s\".\"status\" must be true or "
+			    "false",
+			    key);
 	}
 	if (!one_of(jstr(o, "status"), set))
-		return fail(v, key, 1, "\"%s\".\"status\" has a value this "
-			    "gpudoctor does not know", key);
+		return fail(v, key, 1,
+			    "\"%s\".\"status\" has a value this "
+			    "gpudoctor does not know",
+			    key);
 	return 0;
 }
 
-static const char *const linux_st[] = {"supported", "deprecated",
-				       "unsupported", "preview", "unknown",
-				       NULL};
-static const char *const win_st[] = {"supported", "deprecated", "unsupported",
-				     "preview", "runtime-only", "unknown",
+static const char *const linux_st[] = {"supported", "deprecated", "unsupported",
+				       "preview",   "unknown",	  NULL};
+static const char *const win_st[] = {"supported", "deprecated",	  "unsupported",
+				     "preview",	  "runtime-only", "unknown",
 				     NULL};
-static const char *const wheel_st[] = {"yes", "no", "via-override",
-				       "unknown", NULL};
+static const char *const wheel_st[] = {"yes", "no", "via-override", "unknown",
+				       NULL};
 static const char *const verdicts[] = {"works", "workaround", "no", "cpu",
 				       NULL};
 
@@ -287,15 +304,18 @@ static int check_products(struct vctx *v, const json_t *t)
 
 	if (!json_is_array(json_object_get(t, "products")))
 		return fail(v, "products", 1, "\"products\" must be a list");
-	json_array_foreach(json_object_get(t, "products"), i, p) {
+	json_array_foreach(json_object_get(t, "products"), i, p)
+	{
 		if (!jstr(p, "name"))
-			return fail(v, "products", 1, "a product needs a "
+			return fail(v, "products", 1,
+				    "a product needs a "
 				    "\"name\"");
-		json_array_foreach(json_object_get(p, "pci_ids"), j, id)
-			if (!is_pci(json_string_value(id)))
-				return fail(v, "pci_ids", 1, "PCI ids are "
-					    "written \"0x731f\" (4 lower-case "
-					    "hex digits)");
+		json_array_foreach(json_object_get(p, "pci_ids"), j, id) if (
+		    !is_pci(json_string_value(
+			id))) return fail(v, "pci_ids", 1,
+					  "PCI ids are "
+					  "written \"0x731f\" (4 lower-case "
+					  "hex digits)");
 	}
 	return 0;
 }
@@ -310,10 +330,12 @@ static int check_advice(struct vctx *v, const json_t *t)
 		return 0;
 	if (!json_is_object(adv))
 		return fail(v, "advice", 1, "\"advice\" must be an object");
-	json_object_foreach((json_t *)adv, k, a)
-		if (!one_of(jstr(a, "verdict"), verdicts))
-			return fail(v, k, 1, "advice \"%s\": \"verdict\" must "
-				    "be works, workaround, no or cpu", k);
+	json_object_foreach((json_t *)adv, k, a) if (
+	    !one_of(jstr(a, "verdict"),
+		    verdicts)) return fail(v, k, 1,
+					   "advice \"%s\": \"verdict\" must "
+					   "be works, workaround, no or cpu",
+					   k);
 	return 0;
 }
 
@@ -322,16 +344,18 @@ static int check_target_issues(struct vctx *v, const json_t *t)
 	json_t *id;
 	size_t i;
 
-	json_array_foreach(json_object_get(t, "issues"), i, id) {
+	json_array_foreach(json_object_get(t, "issues"), i, id)
+	{
 		const char *s = json_string_value(id);
 		json_t *is;
 		size_t j;
 		int found = 0;
 
-		json_array_foreach((json_t *)v->issues, j, is)
-			found |= gd_streq(jstr(is, "id"), s);
+		json_array_foreach((json_t *)v->issues, j, is) found |=
+		    gd_streq(jstr(is, "id"), s);
 		if (!found)
-			return fail(v, s ? s : "issues", !s, "unknown issue "
+			return fail(v, s ? s : "issues", !s,
+				    "unknown issue "
 				    "\"%s\" (not in \"issues\")",
 				    s ? s : "(not a string)");
 	}
@@ -353,19 +377,23 @@ static int check_target(struct vctx *v, const json_t *t, const json_t *seen)
 	if (json_object_get(t, "gfx_target_version") &&
 	    !json_is_integer(json_object_get(t, "gfx_target_version")) &&
 	    !json_is_null(json_object_get(t, "gfx_target_version")))
-		return fail(v, "gfx_target_version", 1, "\"gfx_target_version\" "
+		return fail(v, "gfx_target_version", 1,
+			    "\"gfx_target_version\" "
 			    "must be an integer or null");
 	if (!jstr(t, "family") || !str_or_null(t, "llvm_generic"))
-		return fail(v, "family", 1, "\"family\" must be a string and "
+		return fail(v, "family", 1,
+			    "\"family\" must be a string and "
 			    "\"llvm_generic\" a string or null");
-	if (check_products(v, t) || check_status(v, t, "rocm_linux", linux_st) ||
+	if (check_products(v, t) ||
+	    check_status(v, t, "rocm_linux", linux_st) ||
 	    check_status(v, t, "rocm_windows", win_st) ||
 	    check_status(v, t, "pytorch_wheels", wheel_st) ||
 	    check_status(v, t, "therock", NULL) || check_advice(v, t) ||
 	    check_target_issues(v, t))
 		return -1;
 	if (ov && (!json_is_object(ov) || !str_or_null(ov, "value")))
-		return fail(v, "override", 1, "\"override\" must be an object "
+		return fail(v, "override", 1,
+			    "\"override\" must be an object "
 			    "with \"value\" a string or null");
 	return 0;
 }
@@ -376,7 +404,8 @@ static int check_targets(struct vctx *v, const json_t *targets)
 	size_t i;
 	int rc = 0;
 
-	json_array_foreach(targets, i, t) {
+	json_array_foreach(targets, i, t)
+	{
 		rc = check_target(v, t, seen);
 		if (rc < 0)
 			break;
@@ -393,14 +422,17 @@ static int check_ids(struct vctx *v, const json_t *list, const char *what)
 	size_t i;
 	int rc = 0;
 
-	json_array_foreach(list, i, o) {
+	json_array_foreach(list, i, o)
+	{
 		const char *id = jstr(o, "id");
 
 		enter(v, "id", id);
 		if (!id || !*id) {
 			enter(v, NULL, NULL);
-			rc = fail(v, what, 1, "every entry of \"%s\" needs an "
-				  "\"id\" (entry %zu)", what, i);
+			rc = fail(v, what, 1,
+				  "every entry of \"%s\" needs an "
+				  "\"id\" (entry %zu)",
+				  what, i);
 		} else if (json_object_get(seen, id)) {
 			rc = fail_dup(v, what, id);
 		}
@@ -419,12 +451,15 @@ static int check_issue(struct vctx *v, const json_t *is)
 
 	if (!jstr(is, "title") || !str_or_null(is, "url") ||
 	    !str_or_null(is, "workaround"))
-		return fail(v, "title", 1, "an issue needs a \"title\"; \"url\" "
+		return fail(v, "title", 1,
+			    "an issue needs a \"title\"; \"url\" "
 			    "and \"workaround\" are strings or null");
-	json_array_foreach(json_object_get(is, "targets"), i, t)
-		if (!is_gfx(json_string_value(t)))
-			return fail(v, "targets", 1, "issue targets must be gfx "
-				    "names");
+	json_array_foreach(
+	    json_object_get(is, "targets"), i,
+	    t) if (!is_gfx(json_string_value(t))) return fail(v, "targets", 1,
+							      "issue targets "
+							      "must be gfx "
+							      "names");
 	return 0;
 }
 
@@ -437,21 +472,24 @@ static int check_strategy(struct vctx *v, const json_t *st)
 	json_t *m;
 
 	if (!one_of(kind, kinds))
-		return fail(v, "kind", 1, "\"kind\" must be \"env\" or "
+		return fail(v, "kind", 1,
+			    "\"kind\" must be \"env\" or "
 			    "\"user-step\"");
 	if (!json_is_integer(json_object_get(st, "order")))
 		return fail(v, "order", 1, "\"order\" must be an integer");
 	if (env && !json_is_object(env))
 		return fail(v, "env", 1, "\"env\" must be an object");
-	json_object_foreach((json_t *)env, k, m)
-		if (!json_is_string(m))
-			return fail(v, k, 1, "env value of %s must be a string",
-				    k);
-	if (!strcmp(kind, "env") && !env && !json_is_array(json_object_get(st, "unset")))
-		return fail(v, "kind", 1, "an env strategy needs \"env\" or "
+	json_object_foreach((json_t *)env, k, m) if (
+	    !json_is_string(
+		m)) return fail(v, k, 1, "env value of %s must be a string", k);
+	if (!strcmp(kind, "env") && !env &&
+	    !json_is_array(json_object_get(st, "unset")))
+		return fail(v, "kind", 1,
+			    "an env strategy needs \"env\" or "
 			    "\"unset\"");
 	if (!strcmp(kind, "user-step") && !jstr(st, "steps"))
-		return fail(v, "kind", 1, "a user-step strategy needs \"steps\"");
+		return fail(v, "kind", 1,
+			    "a user-step strategy needs \"steps\"");
 	return 0;
 }
 
@@ -468,17 +506,22 @@ static int check_signature(struct vctx *v, const json_t *sg)
 	if (ic && !json_is_boolean(ic))
 		return fail(v, "icase", 1, "\"icase\" must be true or false");
 	if (gd_kb_check_from_name(jstr(sg, "check")) < 0)
-		return fail(v, "check", 1, "\"check\" is not one of the checks "
+		return fail(v, "check", 1,
+			    "\"check\" is not one of the checks "
 			    "docs/kb.md lists");
 	if (!jstr(sg, "title") || !jstr(sg, "meaning") || !jstr(sg, "fix"))
-		return fail(v, "title", 1, "a signature needs \"title\", "
+		return fail(v, "title", 1,
+			    "a signature needs \"title\", "
 			    "\"meaning\" and \"fix\"");
-	rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB |
-				      (json_is_true(ic) ? REG_ICASE : 0));
+	rc = regcomp(&rx, re,
+		     REG_EXTENDED | REG_NOSUB |
+			 (json_is_true(ic) ? REG_ICASE : 0));
 	if (rc) {
 		regerror(rc, &rx, why, sizeof why);
-		return fail(v, "regex", 1, "signature \"%s\": regex does not "
-			    "compile (POSIX ERE): %s", jstr(sg, "id"), why);
+		return fail(v, "regex", 1,
+			    "signature \"%s\": regex does not "
+			    "compile (POSIX ERE): %s",
+			    jstr(sg, "id"), why);
 	}
 	regfree(&rx);
 	return 0;
@@ -491,7 +534,8 @@ static int each(struct vctx *v, const json_t *list, entry_fn fn)
 	json_t *o;
 	size_t i;
 
-	json_array_foreach(list, i, o) {
+	json_array_foreach(list, i, o)
+	{
 		enter(v, "id", jstr(o, "id"));
 		if (fn(v, o) < 0)
 			return -1;
@@ -508,28 +552,36 @@ static int check_nvidia(struct vctx *v, const json_t *nv)
 	if (!json_is_array(json_object_get(nv, "gpus")) ||
 	    !json_is_array(json_object_get(nv, "compute_capabilities")) ||
 	    !json_is_array(json_object_get(nv, "cuda_driver_min")))
-		return fail(v, "nvidia", 1, "\"nvidia\" needs the lists \"gpus\", "
+		return fail(v, "nvidia", 1,
+			    "\"nvidia\" needs the lists \"gpus\", "
 			    "\"compute_capabilities\" and \"cuda_driver_min\"");
-	json_array_foreach(json_object_get(nv, "gpus"), i, o) {
+	json_array_foreach(json_object_get(nv, "gpus"), i, o)
+	{
 		enter(v, "pci_id", jstr(o, "pci_id"));
 		if (!is_pci(jstr(o, "pci_id")) || !jstr(o, "name") ||
 		    !jstr(o, "sm"))
-			return fail(v, "gpus", 1, "each NVIDIA GPU needs "
+			return fail(v, "gpus", 1,
+				    "each NVIDIA GPU needs "
 				    "\"pci_id\" (0x2330), \"name\" and \"sm\"");
 	}
-	json_array_foreach(json_object_get(nv, "compute_capabilities"), i, o) {
+	json_array_foreach(json_object_get(nv, "compute_capabilities"), i, o)
+	{
 		const char *sm = jstr(o, "sm");
 
 		enter(v, "sm", sm);
 		if (!sm || strncmp(sm, "sm_", 3) || !jstr(o, "cc"))
-			return fail(v, "compute_capabilities", 1, "each compute "
-				    "capability needs \"sm\" (sm_90) and \"cc\"");
+			return fail(
+			    v, "compute_capabilities", 1,
+			    "each compute "
+			    "capability needs \"sm\" (sm_90) and \"cc\"");
 	}
-	json_array_foreach(json_object_get(nv, "cuda_driver_min"), i, o) {
+	json_array_foreach(json_object_get(nv, "cuda_driver_min"), i, o)
+	{
 		enter(v, "cuda", jstr(o, "cuda"));
 		if (!jstr(o, "cuda") || !str_or_null(o, "linux") ||
 		    !str_or_null(o, "windows"))
-			return fail(v, "cuda_driver_min", 1, "each row needs "
+			return fail(v, "cuda_driver_min", 1,
+				    "each row needs "
 				    "\"cuda\"; \"linux\"/\"windows\" strings "
 				    "or null");
 	}
@@ -545,40 +597,49 @@ static int check_hw(struct vctx *v, const json_t *root)
 	const json_t *o, *id;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(root, "pci_not_gpu"), i, o) {
+	json_array_foreach(json_object_get(root, "pci_not_gpu"), i, o)
+	{
 		enter(v, "name", jstr(o, "name"));
 		if (!is_pci(jstr(o, "vendor_id")) || !jstr(o, "name") ||
 		    !one_of(jstr(o, "kind"), kinds) ||
 		    !json_array_size(json_object_get(o, "device_ids")))
-			return fail(v, "pci_not_gpu", 1, "each entry needs "
+			return fail(v, "pci_not_gpu", 1,
+				    "each entry needs "
 				    "\"vendor_id\" (0x1a03), \"device_ids\", "
 				    "\"kind\" (bmc, emulated) and \"name\"");
-		json_array_foreach(json_object_get(o, "device_ids"), j, id)
-			if (!is_pci(json_string_value(id)))
-				return fail(v, "device_ids", 1, "device ids "
-					    "are \"0x\" and 4 hex digits");
+		json_array_foreach(json_object_get(o, "device_ids"), j, id) if (
+		    !is_pci(json_string_value(
+			id))) return fail(v, "device_ids", 1,
+					  "device ids "
+					  "are \"0x\" and 4 hex digits");
 	}
-	json_array_foreach(json_object_get(root, "amd_no_kfd"), i, o) {
+	json_array_foreach(json_object_get(root, "amd_no_kfd"), i, o)
+	{
 		enter(v, "gfx", jstr(o, "gfx"));
 		if (!is_gfx(jstr(o, "gfx")) || !jstr(o, "family") ||
 		    !json_array_size(json_object_get(o, "pci_ids")))
-			return fail(v, "amd_no_kfd", 1, "each family needs "
+			return fail(v, "amd_no_kfd", 1,
+				    "each family needs "
 				    "\"gfx\", \"family\" and \"pci_ids\"");
-		json_array_foreach(json_object_get(o, "pci_ids"), j, id)
-			if (!is_pci(json_string_value(id)))
-				return fail(v, "pci_ids", 1, "PCI ids are \"0x\" "
-					    "and 4 hex digits");
+		json_array_foreach(json_object_get(o, "pci_ids"), j, id) if (
+		    !is_pci(json_string_value(
+			id))) return fail(v, "pci_ids", 1,
+					  "PCI ids are \"0x\" "
+					  "and 4 hex digits");
 	}
-	json_array_foreach(json_object_get(root, "nvidia_chips"), i, o) {
+	json_array_foreach(json_object_get(root, "nvidia_chips"), i, o)
+	{
 		const char *sm = jstr(o, "sm");
 
 		enter(v, "arch", jstr(o, "arch"));
 		if (!sm || strncmp(sm, "sm_", 3) || !jstr(o, "arch") ||
 		    !json_array_size(json_object_get(o, "chips")) ||
 		    !str_or_null(o, "last_driver_branch"))
-			return fail(v, "nvidia_chips", 1, "each entry needs "
-				    "\"chips\" (name prefixes), \"sm\", \"arch\" "
-				    "and \"last_driver_branch\" (string or null)");
+			return fail(
+			    v, "nvidia_chips", 1,
+			    "each entry needs "
+			    "\"chips\" (name prefixes), \"sm\", \"arch\" "
+			    "and \"last_driver_branch\" (string or null)");
 	}
 	return 0;
 }
@@ -589,16 +650,17 @@ static int check_top(struct vctx *v, const json_t *root)
 		const char *key;
 		json_type type;
 	} req[] = {
-		{"schema_version", JSON_INTEGER}, {"kb_date", JSON_STRING},
-		{"sources", JSON_OBJECT},	  {"targets", JSON_ARRAY},
-		{"issues", JSON_ARRAY},		  {"strategies", JSON_ARRAY},
-		{"signatures", JSON_ARRAY},	  {"nvidia", JSON_OBJECT},
-		{"workloads", JSON_OBJECT},
+	    {"schema_version", JSON_INTEGER}, {"kb_date", JSON_STRING},
+	    {"sources", JSON_OBJECT},	      {"targets", JSON_ARRAY},
+	    {"issues", JSON_ARRAY},	      {"strategies", JSON_ARRAY},
+	    {"signatures", JSON_ARRAY},	      {"nvidia", JSON_OBJECT},
+	    {"workloads", JSON_OBJECT},
 	};
 	json_int_t ver;
 
 	if (!json_is_object(root))
-		return fail(v, NULL, 0, "the knowledge base must be a JSON "
+		return fail(v, NULL, 0,
+			    "the knowledge base must be a JSON "
 			    "object");
 	for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
 		const json_t *m = json_object_get(root, req[i].key);
@@ -607,14 +669,17 @@ static int check_top(struct vctx *v, const json_t *root)
 			return fail(v, NULL, 0, "missing top-level key \"%s\"",
 				    req[i].key);
 		if (json_typeof(m) != req[i].type)
-			return fail(v, req[i].key, 1, "top-level \"%s\" has the "
-				    "wrong type", req[i].key);
+			return fail(v, req[i].key, 1,
+				    "top-level \"%s\" has the "
+				    "wrong type",
+				    req[i].key);
 	}
 	ver = json_integer_value(json_object_get(root, "schema_version"));
 	if (ver != GD_KB_SCHEMA)
-		return fail(v, "schema_version", 1, "schema_version %lld is not "
-			    "the one this gpudoctor reads (%d)", (long long)ver,
-			    GD_KB_SCHEMA);
+		return fail(v, "schema_version", 1,
+			    "schema_version %lld is not "
+			    "the one this gpudoctor reads (%d)",
+			    (long long)ver, GD_KB_SCHEMA);
 	return 0;
 }
 
@@ -622,8 +687,11 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 		   const char *name, char *err, size_t errlen)
 {
 	struct vctx v = {
-		.buf = buf, .len = len, .name = name, .err = err,
-		.errlen = errlen,
+	    .buf = buf,
+	    .len = len,
+	    .name = name,
+	    .err = err,
+	    .errlen = errlen,
 	};
 	const char *k;
 	json_t *m;
@@ -636,15 +704,19 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 	    check_targets(&v, json_object_get(root, "targets")) < 0 ||
 	    check_ids(&v, v.issues, "issues") < 0 ||
 	    each(&v, v.issues, check_issue) < 0 ||
-	    check_ids(&v, json_object_get(root, "strategies"), "strategies") < 0 ||
+	    check_ids(&v, json_object_get(root, "strategies"), "strategies") <
+		0 ||
 	    each(&v, json_object_get(root, "strategies"), check_strategy) < 0 ||
-	    check_ids(&v, json_object_get(root, "signatures"), "signatures") < 0 ||
-	    each(&v, json_object_get(root, "signatures"), check_signature) < 0 ||
+	    check_ids(&v, json_object_get(root, "signatures"), "signatures") <
+		0 ||
+	    each(&v, json_object_get(root, "signatures"), check_signature) <
+		0 ||
 	    check_nvidia(&v, json_object_get(root, "nvidia")) < 0 ||
 	    check_hw(&v, root) < 0)
 		return -1;
 	/* Every "sources" list below the top level names known sources. */
-	json_object_foreach((json_t *)root, k, m) {
+	json_object_foreach((json_t *)root, k, m)
+	{
 		enter(&v, NULL, NULL);
 		if (strcmp(k, "sources") && check_refs(&v, m) < 0)
 			return -1;

@@ -5,10 +5,10 @@
 #include "backend.h"
 
 static const struct gd_backend *const backends[] = {
-	&gd_backend_cuda,
-	&gd_backend_hip,
-	&gd_backend_vulkan,
-	&gd_backend_opencl,
+    &gd_backend_cuda,
+    &gd_backend_hip,
+    &gd_backend_vulkan,
+    &gd_backend_opencl,
 };
 
 const struct gd_backend *const *gd_backends(size_t *n)
@@ -31,10 +31,10 @@ const struct gd_backend *gd_backend_find(const char *name)
 }
 
 static const char *const status_names[] = {
-	[GD_PS_OK] = "ok",           [GD_PS_WRONG] = "wrong",
-	[GD_PS_ERROR] = "error",     [GD_PS_MISSING] = "missing",
-	[GD_PS_CRASH] = "crash",     [GD_PS_HANG] = "hang",
-	[GD_PS_SKIPPED] = "skipped", [GD_PS_NODEVICE] = "no_device",
+    [GD_PS_OK] = "ok",		 [GD_PS_WRONG] = "wrong",
+    [GD_PS_ERROR] = "error",	 [GD_PS_MISSING] = "missing",
+    [GD_PS_CRASH] = "crash",	 [GD_PS_HANG] = "hang",
+    [GD_PS_SKIPPED] = "skipped", [GD_PS_NODEVICE] = "no_device",
 };
 
 const char *gd_probe_status_name(enum gd_probe_status s)

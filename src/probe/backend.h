@@ -14,8 +14,8 @@
 struct gd_pc;
 
 struct gd_backend {
-	const char *name;   /* "cuda": --backend and JSON "backend" */
-	const char *title;  /* "CUDA" for text output */
+	const char *name;  /* "cuda": --backend and JSON "backend" */
+	const char *title; /* "CUDA" for text output */
 	/* Child side: list devices, run the op matrix. Returns 0 (results
 	 * were reported), non-zero only when the child itself broke. */
 	int (*run)(struct gd_pc *pc);
@@ -36,18 +36,18 @@ const struct gd_backend *gd_backend_find(const char *name);
 struct gd_pc {
 	gd_ctx *ctx;
 	const struct gd_pc_args *args;
-	int fd;          /* GPUDOCTOR_PHASE_FD, or 2 when run by hand */
-	int step;        /* number of the next step */
-	int cur_step;    /* the step now running, -1 none */
+	int fd;	      /* GPUDOCTOR_PHASE_FD, or 2 when run by hand */
+	int step;     /* number of the next step */
+	int cur_step; /* the step now running, -1 none */
 	double op_t0;
 	pthread_mutex_t mu; /* phases may come from several threads */
-	int figures;     /* figures reported so far */
-	int bench_fig0;  /* ...when the bench step began */
+	int figures;	    /* figures reported so far */
+	int bench_fig0;	    /* ...when the bench step began */
 };
 
 /* A phase inside the current op: "cuInit", "sgemm 1024". */
 void gd_pc_phase(struct gd_pc *pc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void gd_pc_device(struct gd_pc *pc, const struct gd_probe_device *d);
 /* Starts the next step, op from the table (ops.h). Returns 1 when it is
  * to run (announced), 0 when --quick, --only, the lack of --bench, a
@@ -67,11 +67,11 @@ void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
  * instead of begin + end. */
 void gd_pc_skip(struct gd_pc *pc, int dev, enum gd_op op,
 		enum gd_probe_status st, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 /* A device whose context/queue cannot be made: an error on its
  * alloc_device row, whatever the selection (else it would go unseen). */
 void gd_pc_setup_failed(struct gd_pc *pc, int dev, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void gd_pc_figure(struct gd_pc *pc, int dev, const char *name, double value,
 		  const char *unit, const char *note);
 /* `--bench` as one step, GD_OP_BENCH (so a hang or crash while
@@ -94,12 +94,12 @@ void gd_pc_progress(struct gd_pc *pc);
 struct gd_pc_cycler;
 struct gd_pc_cycle_thread {
 	struct gd_pc_cycler *c;
-	int index;         /* thread number */
-	int cycle;         /* cycle number within the thread */
-	const char *what;  /* call in flight */
-	double since;      /* when it started */
+	int index;	  /* thread number */
+	int cycle;	  /* cycle number within the thread */
+	const char *what; /* call in flight */
+	double since;	  /* when it started */
 	int running, started;
-	long err;          /* first error of this thread */
+	long err; /* first error of this thread */
 	const char *err_what;
 	pthread_t th;
 };
@@ -108,11 +108,11 @@ struct gd_pc_cycler {
 	long (*cycle)(struct gd_pc_cycle_thread *t, void *arg); /* 0 = ok */
 	void *arg;
 	double budget_s;
-	int nthreads;      /* <= GD_PC_CYCLE_MAX */
+	int nthreads; /* <= GD_PC_CYCLE_MAX */
 	/* results */
-	int cycles;        /* completed, all threads */
+	int cycles; /* completed, all threads */
 	double seconds;
-	int err_thread;    /* -1: none */
+	int err_thread; /* -1: none */
 	long err;
 	const char *err_what;
 	int err_cycle;
@@ -144,8 +144,7 @@ void *gd_pc_dlopen(struct gd_pc *pc, const char *const *sonames,
 		   char *searched, size_t scap);
 /* Resolves the table; returns the number of required symbols missing and
  * names the first in missing. Optional ones left NULL. */
-int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing,
-		size_t mcap);
+int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing, size_t mcap);
 
 /* Shared checks for the backends. */
 void gd_pc_fill_random(float *v, size_t n, unsigned seed);
@@ -187,8 +186,13 @@ void gd_pc_gemm_verdict(struct gd_pc *pc, struct gd_pc_gemm_host *g,
 /* The convolution every backend checks: NCHW 1x4x16x16, 8 filters 3x3,
  * pad 1, stride 1, cross-correlation (cuDNN CROSS_CORRELATION, MIOpen
  * miopenConvolution); y is 1x8x16x16. */
-enum { GD_CONV_N = 1, GD_CONV_C = 4, GD_CONV_HW = 16, GD_CONV_K = 8,
-       GD_CONV_R = 3 };
+enum {
+	GD_CONV_N = 1,
+	GD_CONV_C = 4,
+	GD_CONV_HW = 16,
+	GD_CONV_K = 8,
+	GD_CONV_R = 3
+};
 void gd_pc_ref_conv(const float *x, const float *w, float *y);
 double gd_pc_now(void);
 double gd_pc_median(double *v, int n);

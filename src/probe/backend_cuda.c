@@ -15,17 +15,22 @@ void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap)
 {
 	const char *name = NULL, *msg = NULL;
 
-	static const struct { CUresult r; const char *n; } known[] = {
-		{1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"},
-		{3, "CUDA_ERROR_NOT_INITIALIZED"},
-		{34, "CUDA_ERROR_STUB_LIBRARY"},
-		{35, "CUDA_ERROR_INSUFFICIENT_DRIVER"},
-		{100, "CUDA_ERROR_NO_DEVICE"},
-		{209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-		{218, "CUDA_ERROR_INVALID_PTX"},
-		{222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
-		{700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
-		{719, "CUDA_ERROR_LAUNCH_FAILED"}, {999, "CUDA_ERROR_UNKNOWN"},
+	static const struct {
+		CUresult r;
+		const char *n;
+	} known[] = {
+	    {1, "CUDA_ERROR_INVALID_VALUE"},
+	    {2, "CUDA_ERROR_OUT_OF_MEMORY"},
+	    {3, "CUDA_ERROR_NOT_INITIALIZED"},
+	    {34, "CUDA_ERROR_STUB_LIBRARY"},
+	    {35, "CUDA_ERROR_INSUFFICIENT_DRIVER"},
+	    {100, "CUDA_ERROR_NO_DEVICE"},
+	    {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+	    {218, "CUDA_ERROR_INVALID_PTX"},
+	    {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+	    {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+	    {719, "CUDA_ERROR_LAUNCH_FAILED"},
+	    {999, "CUDA_ERROR_UNKNOWN"},
 	};
 
 	if (cu->GetErrorName && cu->GetErrorName(r, &name))
@@ -44,10 +49,10 @@ const char *const *gd_cu_lib_dirs(void)
 	static char store[24][256];
 	static const char *dirs[26];
 	static const char *const pats[] = {
-		"/usr/lib/python3*/site-packages/nvidia/*/lib",
-		"/usr/local/lib/python3*/dist-packages/nvidia/*/lib",
-		"/usr/lib/python3/dist-packages/nvidia/*/lib",
-		"/opt/conda/lib/python3*/site-packages/nvidia/*/lib",
+	    "/usr/lib/python3*/site-packages/nvidia/*/lib",
+	    "/usr/local/lib/python3*/dist-packages/nvidia/*/lib",
+	    "/usr/lib/python3/dist-packages/nvidia/*/lib",
+	    "/opt/conda/lib/python3*/site-packages/nvidia/*/lib",
 	};
 	int n = 0;
 
@@ -75,49 +80,61 @@ static int cu_load(struct gd_pc *pc, struct gd_cu *cu, char *lib, size_t lcap)
 	static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu",
 					   "/usr/lib64", "/usr/lib/wsl/lib",
 					   NULL};
-#define S(f, n) {n, (void **)&cu->f, 1}
+#define S(f, n)                                                                \
+	{                                                                      \
+		n, (void **)&cu->f, 1                                          \
+	}
 	const struct gd_sym syms[] = {
-		S(Init, "cuInit"), S(DriverGetVersion, "cuDriverGetVersion"),
-		S(DeviceGetCount, "cuDeviceGetCount"), S(DeviceGet, "cuDeviceGet"),
-		S(DeviceGetName, "cuDeviceGetName"),
-		S(DeviceTotalMem, "cuDeviceTotalMem_v2"),
-		S(DeviceGetAttribute, "cuDeviceGetAttribute"),
-		S(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
-		S(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
-		S(CtxSetCurrent, "cuCtxSetCurrent"),
-		S(CtxCreate, "cuCtxCreate_v2"), S(CtxDestroy, "cuCtxDestroy_v2"),
-		S(CtxSynchronize, "cuCtxSynchronize"),
-		S(MemAlloc, "cuMemAlloc_v2"), S(MemFree, "cuMemFree_v2"),
-		S(MemAllocHost, "cuMemAllocHost_v2"),
-		S(MemFreeHost, "cuMemFreeHost"),
-		S(MemcpyHtoD, "cuMemcpyHtoD_v2"), S(MemcpyDtoH, "cuMemcpyDtoH_v2"),
-		S(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
-		S(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
-		S(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
-		S(MemsetD8, "cuMemsetD8_v2"), S(StreamCreate, "cuStreamCreate"),
-		S(StreamSynchronize, "cuStreamSynchronize"),
-		S(StreamDestroy, "cuStreamDestroy_v2"),
-		S(EventCreate, "cuEventCreate"), S(EventRecord, "cuEventRecord"),
-		S(EventSynchronize, "cuEventSynchronize"),
-		S(EventElapsedTime, "cuEventElapsedTime"),
-		S(EventDestroy, "cuEventDestroy_v2"),
-		S(ModuleLoadData, "cuModuleLoadData"),
-		S(ModuleGetFunction, "cuModuleGetFunction"),
-		S(ModuleUnload, "cuModuleUnload"),
-		S(LaunchKernel, "cuLaunchKernel"),
-		S(GetErrorName, "cuGetErrorName"),
-		S(GetErrorString, "cuGetErrorString"), {NULL, NULL, 0},
+	    S(Init, "cuInit"),
+	    S(DriverGetVersion, "cuDriverGetVersion"),
+	    S(DeviceGetCount, "cuDeviceGetCount"),
+	    S(DeviceGet, "cuDeviceGet"),
+	    S(DeviceGetName, "cuDeviceGetName"),
+	    S(DeviceTotalMem, "cuDeviceTotalMem_v2"),
+	    S(DeviceGetAttribute, "cuDeviceGetAttribute"),
+	    S(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+	    S(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+	    S(CtxSetCurrent, "cuCtxSetCurrent"),
+	    S(CtxCreate, "cuCtxCreate_v2"),
+	    S(CtxDestroy, "cuCtxDestroy_v2"),
+	    S(CtxSynchronize, "cuCtxSynchronize"),
+	    S(MemAlloc, "cuMemAlloc_v2"),
+	    S(MemFree, "cuMemFree_v2"),
+	    S(MemAllocHost, "cuMemAllocHost_v2"),
+	    S(MemFreeHost, "cuMemFreeHost"),
+	    S(MemcpyHtoD, "cuMemcpyHtoD_v2"),
+	    S(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+	    S(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
+	    S(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+	    S(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
+	    S(MemsetD8, "cuMemsetD8_v2"),
+	    S(StreamCreate, "cuStreamCreate"),
+	    S(StreamSynchronize, "cuStreamSynchronize"),
+	    S(StreamDestroy, "cuStreamDestroy_v2"),
+	    S(EventCreate, "cuEventCreate"),
+	    S(EventRecord, "cuEventRecord"),
+	    S(EventSynchronize, "cuEventSynchronize"),
+	    S(EventElapsedTime, "cuEventElapsedTime"),
+	    S(EventDestroy, "cuEventDestroy_v2"),
+	    S(ModuleLoadData, "cuModuleLoadData"),
+	    S(ModuleGetFunction, "cuModuleGetFunction"),
+	    S(ModuleUnload, "cuModuleUnload"),
+	    S(LaunchKernel, "cuLaunchKernel"),
+	    S(GetErrorName, "cuGetErrorName"),
+	    S(GetErrorString, "cuGetErrorString"),
+	    {NULL, NULL, 0},
 	};
 #undef S
 	char searched[700], missing[64];
 
 	gd_pc_phase(pc, "dlopen libcuda.so.1");
-	cu->lib = gd_pc_dlopen(pc, names, dirs, lib, lcap, searched,
-			       sizeof searched);
+	cu->lib =
+	    gd_pc_dlopen(pc, names, dirs, lib, lcap, searched, sizeof searched);
 	if (!cu->lib) {
-		gd_pc_end(pc, GD_PS_SKIPPED, 0,
-			  "skipped: no NVIDIA GPU (no NVIDIA driver library: %s)",
-			  searched);
+		gd_pc_end(
+		    pc, GD_PS_SKIPPED, 0,
+		    "skipped: no NVIDIA GPU (no NVIDIA driver library: %s)",
+		    searched);
 		return -1;
 	}
 	if (gd_pc_dlsym(cu->lib, syms, missing, sizeof missing)) {
@@ -136,9 +153,10 @@ static void cu_nvml_driver(struct gd_pc *pc, char *out, size_t cap)
 	int (*init)(void) = NULL, (*shut)(void) = NULL;
 	int (*ver)(char *, unsigned) = NULL;
 	const struct gd_sym syms[] = {
-		{"nvmlInit_v2", (void **)&init, 1},
-		{"nvmlSystemGetDriverVersion", (void **)&ver, 1},
-		{"nvmlShutdown", (void **)&shut, 1}, {NULL, NULL, 0}};
+	    {"nvmlInit_v2", (void **)&init, 1},
+	    {"nvmlSystemGetDriverVersion", (void **)&ver, 1},
+	    {"nvmlShutdown", (void **)&shut, 1},
+	    {NULL, NULL, 0}};
 	char lib[256], searched[400], missing[64];
 	void *h;
 
@@ -164,8 +182,8 @@ static void cu_init_fail(struct gd_pc *pc, const struct gd_cu *cu,
 	char e[200];
 
 	gd_cu_errstr(cu, r, e, sizeof e);
-	gd_pc_end(pc, r == GD_CU_ERROR_NO_DEVICE ? GD_PS_NODEVICE
-		  : GD_PS_ERROR, 0, "%s: %s", what, e);
+	gd_pc_end(pc, r == GD_CU_ERROR_NO_DEVICE ? GD_PS_NODEVICE : GD_PS_ERROR,
+		  0, "%s: %s", what, e);
 }
 
 static int cu_init(struct gd_pc *pc, struct gd_cu *cu, const char *lib)
@@ -212,9 +230,9 @@ static int cu_init(struct gd_pc *pc, struct gd_cu *cu, const char *lib)
 		gd_strlcpy(d.library, lib, sizeof d.library);
 		gd_pc_device(pc, &d);
 	}
-	gd_pc_end(pc, GD_PS_OK, 0, "%d device(s), driver supports CUDA %d.%d; %s",
-		  n, cu->driver_version / 1000, cu->driver_version % 1000 / 10,
-		  lib);
+	gd_pc_end(
+	    pc, GD_PS_OK, 0, "%d device(s), driver supports CUDA %d.%d; %s", n,
+	    cu->driver_version / 1000, cu->driver_version % 1000 / 10, lib);
 	return n < 16 ? n : 16;
 }
 
@@ -281,7 +299,7 @@ static int cuda_run(struct gd_pc *pc)
 }
 
 const struct gd_backend gd_backend_cuda = {
-	.name = "cuda",
-	.title = "CUDA",
-	.run = cuda_run,
+    .name = "cuda",
+    .title = "CUDA",
+    .run = cuda_run,
 };

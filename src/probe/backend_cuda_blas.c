@@ -42,18 +42,18 @@ static void blas_err(const struct gd_cublas *b, int st, char *buf, size_t cap)
 static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 		     char *why, size_t cap)
 {
-	static const char *const names[] = {"libcublas.so.13", "libcublas.so.12",
-					    "libcublas.so.11", "libcublas.so",
-					    NULL};
+	static const char *const names[] = {
+	    "libcublas.so.13", "libcublas.so.12", "libcublas.so.11",
+	    "libcublas.so", NULL};
 	const struct gd_sym syms[] = {
-		{"cublasCreate_v2", (void **)&b->Create, 1},
-		{"cublasDestroy_v2", (void **)&b->Destroy, 1},
-		{"cublasSetStream_v2", (void **)&b->SetStream, 1},
-		{"cublasGetVersion_v2", (void **)&b->GetVersion, 1},
-		{"cublasSgemm_v2", (void **)&b->Sgemm, 1},
-		{"cublasGemmEx", (void **)&b->GemmEx, 1},
-		{"cublasGetStatusName", (void **)&b->StatusName, 0},
-		{NULL, NULL, 0}};
+	    {"cublasCreate_v2", (void **)&b->Create, 1},
+	    {"cublasDestroy_v2", (void **)&b->Destroy, 1},
+	    {"cublasSetStream_v2", (void **)&b->SetStream, 1},
+	    {"cublasGetVersion_v2", (void **)&b->GetVersion, 1},
+	    {"cublasSgemm_v2", (void **)&b->Sgemm, 1},
+	    {"cublasGemmEx", (void **)&b->GemmEx, 1},
+	    {"cublasGetStatusName", (void **)&b->StatusName, 0},
+	    {NULL, NULL, 0}};
 	char searched[900], missing[64];
 	void *h;
 	int st;
@@ -88,7 +88,7 @@ static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 /* The vendor's element type as the shared helpers name it. */
 static enum gd_pc_elem elem_of(int type)
 {
-	return type == GD_R_32F   ? GD_PC_F32
+	return type == GD_R_32F	  ? GD_PC_F32
 	       : type == GD_R_16F ? GD_PC_F16
 				  : GD_PC_BF16;
 }
@@ -156,8 +156,10 @@ static void gemm_check(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 		goto out;
 	}
 	bytes = g.h.nn * g.h.es;
-	if ((r = cu->MemAlloc(&g.da, bytes)) || (r = cu->MemAlloc(&g.did, bytes)) ||
-	    (r = cu->MemAlloc(&g.db, bytes)) || (r = cu->MemAlloc(&g.dc, bytes)) ||
+	if ((r = cu->MemAlloc(&g.da, bytes)) ||
+	    (r = cu->MemAlloc(&g.did, bytes)) ||
+	    (r = cu->MemAlloc(&g.db, bytes)) ||
+	    (r = cu->MemAlloc(&g.dc, bytes)) ||
 	    (r = cu->MemcpyHtoD(g.da, g.h.ta, bytes)) ||
 	    (r = cu->MemcpyHtoD(g.did, g.h.tid, bytes)) ||
 	    (r = cu->MemcpyHtoD(g.db, g.h.tb, bytes))) {
@@ -184,10 +186,14 @@ out:
 
 void gd_cu_gemm_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
-	static const struct { enum gd_op op; const char *fn; int type; } ops[] = {
-		{GD_OP_GEMM_FP32, "cublasSgemm_v2", GD_R_32F},
-		{GD_OP_GEMM_FP16, "cublasGemmEx fp16", GD_R_16F},
-		{GD_OP_GEMM_BF16, "cublasGemmEx bf16", GD_R_16BF},
+	static const struct {
+		enum gd_op op;
+		const char *fn;
+		int type;
+	} ops[] = {
+	    {GD_OP_GEMM_FP32, "cublasSgemm_v2", GD_R_32F},
+	    {GD_OP_GEMM_FP16, "cublasGemmEx fp16", GD_R_16F},
+	    {GD_OP_GEMM_BF16, "cublasGemmEx bf16", GD_R_16BF},
 	};
 	struct gd_cublas b;
 	char why[1000];
@@ -199,7 +205,8 @@ void gd_cu_gemm_ops(struct gd_pc *pc, struct gd_cu *cu, int dev)
 		if (opened < 0)
 			opened = blas_open(pc, cu, &b, why, sizeof why);
 		if (opened != GD_PS_OK) {
-			gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s", why);
+			gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s",
+				  why);
 			continue;
 		}
 		gemm_check(pc, cu, &b, ops[i].type, ops[i].fn);
@@ -225,9 +232,13 @@ static int gemm_once(void *arg)
  * primitives), median of 10 after 3 warm-ups. */
 void gd_cu_gemm_bench(struct gd_pc *pc, struct gd_cu *cu, int dev)
 {
-	static const struct { const char *name; int type; } t[] = {
-		{"gemm_fp32_rate", GD_R_32F}, {"gemm_fp16_rate", GD_R_16F},
-		{"gemm_bf16_rate", GD_R_16BF},
+	static const struct {
+		const char *name;
+		int type;
+	} t[] = {
+	    {"gemm_fp32_rate", GD_R_32F},
+	    {"gemm_fp16_rate", GD_R_16F},
+	    {"gemm_bf16_rate", GD_R_16BF},
 	};
 	struct gd_cublas b;
 	struct gemm_bench x = {&b, 0, 8192, 0, 0, 0};
@@ -249,7 +260,8 @@ void gd_cu_gemm_bench(struct gd_pc *pc, struct gd_cu *cu, int dev)
 		s = gd_dev_time(&gd_cu_devops, cu, gemm_once, &x, 3, 10);
 		if (s <= 0)
 			continue;
-		gd_fmt(note, sizeof note, "%s n=%d, 2n^3 flops, compute 32F, "
+		gd_fmt(note, sizeof note,
+		       "%s n=%d, 2n^3 flops, compute 32F, "
 		       "CUDA events, median of 10",
 		       t[k].type == GD_R_32F ? "cublasSgemm" : "cublasGemmEx",
 		       x.n);

@@ -51,23 +51,22 @@ static long cu_memset(void *be, gd_dptr p, int v, size_t sz)
 	return cu->MemsetD8((CUdeviceptr)p, (unsigned char)v, sz);
 }
 
-static long cu_h2d(void *be, gd_dptr dst, const void *src, size_t sz,
-		   int async)
+static long cu_h2d(void *be, gd_dptr dst, const void *src, size_t sz, int async)
 {
 	struct gd_cu *cu = be;
 
-	return async ? cu->MemcpyHtoDAsync((CUdeviceptr)dst, src, sz,
-					   cu->stream)
-		     : cu->MemcpyHtoD((CUdeviceptr)dst, src, sz);
+	return async
+		   ? cu->MemcpyHtoDAsync((CUdeviceptr)dst, src, sz, cu->stream)
+		   : cu->MemcpyHtoD((CUdeviceptr)dst, src, sz);
 }
 
 static long cu_d2h(void *be, void *dst, gd_dptr src, size_t sz, int async)
 {
 	struct gd_cu *cu = be;
 
-	return async ? cu->MemcpyDtoHAsync(dst, (CUdeviceptr)src, sz,
-					   cu->stream)
-		     : cu->MemcpyDtoH(dst, (CUdeviceptr)src, sz);
+	return async
+		   ? cu->MemcpyDtoHAsync(dst, (CUdeviceptr)src, sz, cu->stream)
+		   : cu->MemcpyDtoH(dst, (CUdeviceptr)src, sz);
 }
 
 static long cu_d2d(void *be, gd_dptr dst, gd_dptr src, size_t sz)
@@ -149,8 +148,8 @@ static void cu_vadd_unload(void *be, void *k)
 }
 
 /* Blocks of 256 for the check, one block of 32 for the latency figure. */
-static long cu_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b,
-			   gd_dptr c, unsigned n)
+static long cu_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b, gd_dptr c,
+			   unsigned n)
 {
 	struct gd_cu *cu = be;
 	struct cu_kernel *ck = k;
@@ -159,8 +158,8 @@ static long cu_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b,
 	void *args[] = {&da, &db, &dc, &n};
 	unsigned block = n >= 256 ? 256 : 32;
 
-	return cu->LaunchKernel(ck->fn, (n + block - 1) / block, 1, 1, block,
-				1, 1, 0, cu->stream, args, NULL);
+	return cu->LaunchKernel(ck->fn, (n + block - 1) / block, 1, 1, block, 1,
+				1, 0, cu->stream, args, NULL);
 }
 
 static void cu_err(void *be, long e, char *buf, size_t cap)
@@ -169,35 +168,35 @@ static void cu_err(void *be, long e, char *buf, size_t cap)
 }
 
 const struct gd_devops gd_cu_devops = {
-	.alloc_name = "cuMemAlloc",
-	.memset_name = "cuMemsetD8",
-	.host_name = "cuMemAllocHost",
-	.host_what = "page-locked",
-	.h2d_name = "cuMemcpyHtoD",
-	.d2h_name = "cuMemcpyDtoH",
-	.h2d_async_name = "cuMemcpyHtoDAsync",
-	.d2h_async_name = "cuMemcpyDtoHAsync",
-	.d2d_name = "cuMemcpyDtoDAsync",
-	.sync_name = "cuStreamSynchronize",
-	.launch_name = "cuLaunchKernel of 1 block (driver API, no framework "
-		       "dispatch)",
-	.timer_name = "CUDA events",
-	.d2d_bytes = (size_t)1 << 30,
-	.warm = 2,
-	.reps = 10,
-	.alloc = cu_alloc,
-	.free = cu_free,
-	.host_alloc = cu_host_alloc,
-	.host_free = cu_host_free,
-	.memset = cu_memset,
-	.h2d = cu_h2d,
-	.d2h = cu_d2h,
-	.d2d = cu_d2d,
-	.sync = cu_sync,
-	.timer_start = cu_timer_start,
-	.timer_stop = cu_timer_stop,
-	.vadd_load = cu_vadd_load,
-	.vadd_unload = cu_vadd_unload,
-	.vadd_launch = cu_vadd_launch,
-	.err = cu_err,
+    .alloc_name = "cuMemAlloc",
+    .memset_name = "cuMemsetD8",
+    .host_name = "cuMemAllocHost",
+    .host_what = "page-locked",
+    .h2d_name = "cuMemcpyHtoD",
+    .d2h_name = "cuMemcpyDtoH",
+    .h2d_async_name = "cuMemcpyHtoDAsync",
+    .d2h_async_name = "cuMemcpyDtoHAsync",
+    .d2d_name = "cuMemcpyDtoDAsync",
+    .sync_name = "cuStreamSynchronize",
+    .launch_name = "cuLaunchKernel of 1 block (driver API, no framework "
+		   "dispatch)",
+    .timer_name = "CUDA events",
+    .d2d_bytes = (size_t)1 << 30,
+    .warm = 2,
+    .reps = 10,
+    .alloc = cu_alloc,
+    .free = cu_free,
+    .host_alloc = cu_host_alloc,
+    .host_free = cu_host_free,
+    .memset = cu_memset,
+    .h2d = cu_h2d,
+    .d2h = cu_d2h,
+    .d2d = cu_d2d,
+    .sync = cu_sync,
+    .timer_start = cu_timer_start,
+    .timer_stop = cu_timer_stop,
+    .vadd_load = cu_vadd_load,
+    .vadd_unload = cu_vadd_unload,
+    .vadd_launch = cu_vadd_launch,
+    .err = cu_err,
 };

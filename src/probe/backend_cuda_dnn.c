@@ -31,8 +31,13 @@ struct gd_cudnn {
 		       const void *, cudnnDesc, void *);
 };
 
-enum { NB = GD_CONV_N, CH = GD_CONV_C, HW = GD_CONV_HW, K = GD_CONV_K,
-       R = GD_CONV_R }; /* pad 1, stride 1 */
+enum {
+	NB = GD_CONV_N,
+	CH = GD_CONV_C,
+	HW = GD_CONV_HW,
+	K = GD_CONV_K,
+	R = GD_CONV_R
+}; /* pad 1, stride 1 */
 
 static int dnn_load(struct gd_pc *pc, struct gd_cudnn *d, char *lib,
 		    size_t lcap, char *why, size_t cap)
@@ -40,23 +45,23 @@ static int dnn_load(struct gd_pc *pc, struct gd_cudnn *d, char *lib,
 	static const char *const names[] = {"libcudnn.so.9", "libcudnn.so.8",
 					    "libcudnn.so", NULL};
 	const struct gd_sym syms[] = {
-		{"cudnnCreate", (void **)&d->Create, 1},
-		{"cudnnDestroy", (void **)&d->Destroy, 1},
-		{"cudnnSetStream", (void **)&d->SetStream, 1},
-		{"cudnnGetVersion", (void **)&d->GetVersion, 1},
-		{"cudnnGetErrorString", (void **)&d->ErrStr, 1},
-		{"cudnnCreateTensorDescriptor", (void **)&d->CreateTensor, 1},
-		{"cudnnSetTensor4dDescriptor", (void **)&d->SetTensor4d, 1},
-		{"cudnnDestroyTensorDescriptor", (void **)&d->DestroyTensor, 1},
-		{"cudnnCreateFilterDescriptor", (void **)&d->CreateFilter, 1},
-		{"cudnnSetFilter4dDescriptor", (void **)&d->SetFilter4d, 1},
-		{"cudnnDestroyFilterDescriptor", (void **)&d->DestroyFilter, 1},
-		{"cudnnCreateConvolutionDescriptor", (void **)&d->CreateConv, 1},
-		{"cudnnSetConvolution2dDescriptor", (void **)&d->SetConv2d, 1},
-		{"cudnnDestroyConvolutionDescriptor", (void **)&d->DestroyConv, 1},
-		{"cudnnGetConvolutionForwardWorkspaceSize", (void **)&d->WsSize, 1},
-		{"cudnnConvolutionForward", (void **)&d->Forward, 1},
-		{NULL, NULL, 0}};
+	    {"cudnnCreate", (void **)&d->Create, 1},
+	    {"cudnnDestroy", (void **)&d->Destroy, 1},
+	    {"cudnnSetStream", (void **)&d->SetStream, 1},
+	    {"cudnnGetVersion", (void **)&d->GetVersion, 1},
+	    {"cudnnGetErrorString", (void **)&d->ErrStr, 1},
+	    {"cudnnCreateTensorDescriptor", (void **)&d->CreateTensor, 1},
+	    {"cudnnSetTensor4dDescriptor", (void **)&d->SetTensor4d, 1},
+	    {"cudnnDestroyTensorDescriptor", (void **)&d->DestroyTensor, 1},
+	    {"cudnnCreateFilterDescriptor", (void **)&d->CreateFilter, 1},
+	    {"cudnnSetFilter4dDescriptor", (void **)&d->SetFilter4d, 1},
+	    {"cudnnDestroyFilterDescriptor", (void **)&d->DestroyFilter, 1},
+	    {"cudnnCreateConvolutionDescriptor", (void **)&d->CreateConv, 1},
+	    {"cudnnSetConvolution2dDescriptor", (void **)&d->SetConv2d, 1},
+	    {"cudnnDestroyConvolutionDescriptor", (void **)&d->DestroyConv, 1},
+	    {"cudnnGetConvolutionForwardWorkspaceSize", (void **)&d->WsSize, 1},
+	    {"cudnnConvolutionForward", (void **)&d->Forward, 1},
+	    {NULL, NULL, 0}};
 	char searched[900], missing[64];
 	void *h;
 
@@ -97,9 +102,12 @@ static const char *conv_exec(struct gd_cu *cu, struct gd_cudnn *d,
 	TRY(d->CreateTensor(&c->yd), "cudnnCreateTensorDescriptor");
 	TRY(d->CreateFilter(&c->wd), "cudnnCreateFilterDescriptor");
 	TRY(d->CreateConv(&c->cd), "cudnnCreateConvolutionDescriptor");
-	TRY(d->SetTensor4d(c->xd, 0, 0, NB, CH, HW, HW), "cudnnSetTensor4dDescriptor");
-	TRY(d->SetTensor4d(c->yd, 0, 0, NB, K, HW, HW), "cudnnSetTensor4dDescriptor");
-	TRY(d->SetFilter4d(c->wd, 0, 0, K, CH, R, R), "cudnnSetFilter4dDescriptor");
+	TRY(d->SetTensor4d(c->xd, 0, 0, NB, CH, HW, HW),
+	    "cudnnSetTensor4dDescriptor");
+	TRY(d->SetTensor4d(c->yd, 0, 0, NB, K, HW, HW),
+	    "cudnnSetTensor4dDescriptor");
+	TRY(d->SetFilter4d(c->wd, 0, 0, K, CH, R, R),
+	    "cudnnSetFilter4dDescriptor");
 	TRY(d->SetConv2d(c->cd, 1, 1, 1, 1, 1, 1, 1, 0),
 	    "cudnnSetConvolution2dDescriptor");
 	TRY(d->WsSize(c->h, c->xd, c->wd, c->cd, c->yd, 0, &c->ws_size),
@@ -167,8 +175,8 @@ void gd_cu_conv_op(struct gd_pc *pc, struct gd_cu *cu, int dev)
 	}
 	gd_pc_fill_random(x, sizeof x / 4, 5);
 	gd_pc_fill_random(w, sizeof w / 4, 6);
-	gd_pc_phase(pc, "cudnnConvolutionForward %dx%dx%dx%d k%d r%d",
-		    NB, CH, HW, HW, K, R);
+	gd_pc_phase(pc, "cudnnConvolutionForward %dx%dx%dx%d k%d r%d", NB, CH,
+		    HW, HW, K, R);
 	bad = conv_exec(cu, &d, &c, x, w, y, &st);
 	if (bad) {
 		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s (%d); cuDNN %zu, %s", bad,

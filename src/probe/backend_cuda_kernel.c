@@ -8,45 +8,48 @@
 #include "cuda_api.h"
 
 static const char vadd_cu[] =
-	"extern \"C\" __global__ void vector_add(const float *a, const float *b,\n"
-	"                                        float *c, unsigned n)\n"
-	"{\n"
-	"  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"  if (i < n) c[i] = a[i] + b[i];\n"
-	"}\n";
+    "extern \"C\" __global__ void vector_add(const float *a, const float *b,\n"
+    "                                        float *c, unsigned n)\n"
+    "{\n"
+    "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) c[i] = a[i] + b[i];\n"
+    "}\n";
 
 /* Hand-written PTX of the same kernel; %s: .version, %s: .target. */
 static const char vadd_ptx[] =
-	".version %s\n.target %s\n.address_size 64\n"
-	".visible .entry vector_add(.param .u64 pa, .param .u64 pb,\n"
-	"    .param .u64 pc, .param .u32 pn)\n{\n"
-	"  .reg .pred %%p<2>; .reg .b32 %%r<6>; .reg .f32 %%f<4>;\n"
-	"  .reg .b64 %%rd<11>;\n"
-	"  ld.param.u64 %%rd1, [pa]; ld.param.u64 %%rd2, [pb];\n"
-	"  ld.param.u64 %%rd3, [pc]; ld.param.u32 %%r2, [pn];\n"
-	"  mov.u32 %%r3, %%ctaid.x; mov.u32 %%r4, %%ntid.x; mov.u32 %%r5, %%tid.x;\n"
-	"  mad.lo.s32 %%r1, %%r3, %%r4, %%r5;\n"
-	"  setp.ge.u32 %%p1, %%r1, %%r2;\n"
-	"  @%%p1 bra DONE;\n"
-	"  cvta.to.global.u64 %%rd4, %%rd1; cvta.to.global.u64 %%rd5, %%rd2;\n"
-	"  cvta.to.global.u64 %%rd6, %%rd3;\n"
-	"  mul.wide.u32 %%rd7, %%r1, 4;\n"
-	"  add.s64 %%rd8, %%rd4, %%rd7; add.s64 %%rd9, %%rd5, %%rd7;\n"
-	"  add.s64 %%rd10, %%rd6, %%rd7;\n"
-	"  ld.global.f32 %%f1, [%%rd8]; ld.global.f32 %%f2, [%%rd9];\n"
-	"  add.f32 %%f3, %%f1, %%f2;\n"
-	"  st.global.f32 [%%rd10], %%f3;\n"
-	"DONE:\n  ret;\n}\n";
+    ".version %s\n.target %s\n.address_size 64\n"
+    ".visible .entry vector_add(.param .u64 pa, .param .u64 pb,\n"
+    "    .param .u64 pc, .param .u32 pn)\n{\n"
+    "  .reg .pred %%p<2>; .reg .b32 %%r<6>; .reg .f32 %%f<4>;\n"
+    "  .reg .b64 %%rd<11>;\n"
+    "  ld.param.u64 %%rd1, [pa]; ld.param.u64 %%rd2, [pb];\n"
+    "  ld.param.u64 %%rd3, [pc]; ld.param.u32 %%r2, [pn];\n"
+    "  mov.u32 %%r3, %%ctaid.x; mov.u32 %%r4, %%ntid.x; mov.u32 %%r5, "
+    "%%tid.x;\n"
+    "  mad.lo.s32 %%r1, %%r3, %%r4, %%r5;\n"
+    "  setp.ge.u32 %%p1, %%r1, %%r2;\n"
+    "  @%%p1 bra DONE;\n"
+    "  cvta.to.global.u64 %%rd4, %%rd1; cvta.to.global.u64 %%rd5, %%rd2;\n"
+    "  cvta.to.global.u64 %%rd6, %%rd3;\n"
+    "  mul.wide.u32 %%rd7, %%r1, 4;\n"
+    "  add.s64 %%rd8, %%rd4, %%rd7; add.s64 %%rd9, %%rd5, %%rd7;\n"
+    "  add.s64 %%rd10, %%rd6, %%rd7;\n"
+    "  ld.global.f32 %%f1, [%%rd8]; ld.global.f32 %%f2, [%%rd9];\n"
+    "  add.f32 %%f3, %%f1, %%f2;\n"
+    "  st.global.f32 [%%rd10], %%f3;\n"
+    "DONE:\n  ret;\n}\n";
 
 /* The PTX ISA version that introduced each target (PTX ISA docs, "PTX ISA
  * version" table); unknown devices get sm_75 PTX, which the driver JITs
  * forward to newer GPUs. */
 static void cu_ptx_target(int ma, int mi, char *ver, char *target)
 {
-	static const struct { int cc; const char *v; } t[] = {
-		{75, "6.3"}, {80, "7.0"}, {86, "7.1"}, {87, "7.4"},
-		{89, "7.8"}, {90, "7.8"}, {100, "8.6"}, {101, "8.6"},
-		{120, "8.7"},
+	static const struct {
+		int cc;
+		const char *v;
+	} t[] = {
+	    {75, "6.3"}, {80, "7.0"},  {86, "7.1"},  {87, "7.4"},  {89, "7.8"},
+	    {90, "7.8"}, {100, "8.6"}, {101, "8.6"}, {120, "8.7"},
 	};
 	int cc = ma * 10 + mi;
 
@@ -84,15 +87,16 @@ static char *cu_nvrtc(struct gd_pc *pc, const struct gd_cu *cu, char *why,
 					    NULL};
 	struct gd_nvrtc n;
 	const struct gd_sym syms[] = {
-		{"nvrtcCreateProgram", (void **)&n.Create, 1},
-		{"nvrtcCompileProgram", (void **)&n.Compile, 1},
-		{"nvrtcGetPTXSize", (void **)&n.PTXSize, 1},
-		{"nvrtcGetPTX", (void **)&n.PTX, 1},
-		{"nvrtcGetProgramLogSize", (void **)&n.LogSize, 1},
-		{"nvrtcGetProgramLog", (void **)&n.Log, 1},
-		{"nvrtcDestroyProgram", (void **)&n.Destroy, 1},
-		{"nvrtcGetErrorString", (void **)&n.ErrStr, 1},
-		{"nvrtcVersion", (void **)&n.Version, 1}, {NULL, NULL, 0}};
+	    {"nvrtcCreateProgram", (void **)&n.Create, 1},
+	    {"nvrtcCompileProgram", (void **)&n.Compile, 1},
+	    {"nvrtcGetPTXSize", (void **)&n.PTXSize, 1},
+	    {"nvrtcGetPTX", (void **)&n.PTX, 1},
+	    {"nvrtcGetProgramLogSize", (void **)&n.LogSize, 1},
+	    {"nvrtcGetProgramLog", (void **)&n.Log, 1},
+	    {"nvrtcDestroyProgram", (void **)&n.Destroy, 1},
+	    {"nvrtcGetErrorString", (void **)&n.ErrStr, 1},
+	    {"nvrtcVersion", (void **)&n.Version, 1},
+	    {NULL, NULL, 0}};
 	char lib[256], searched[700], missing[64], opt[64], log[300] = "";
 	const char *opts[1] = {opt};
 	nvrtcProgram prog = NULL;
@@ -103,8 +107,8 @@ static char *cu_nvrtc(struct gd_pc *pc, const struct gd_cu *cu, char *why,
 	void *h;
 
 	gd_pc_phase(pc, "dlopen libnvrtc");
-	h = gd_pc_dlopen(pc, names, gd_cu_lib_dirs(), lib, sizeof lib,
-			 searched, sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_cu_lib_dirs(), lib, sizeof lib, searched,
+			 sizeof searched);
 	if (!h || gd_pc_dlsym(h, syms, missing, sizeof missing)) {
 		gd_fmt(why, cap, "NVRTC %s", h ? "lacks symbols" : "not found");
 		return NULL;
@@ -121,7 +125,8 @@ static char *cu_nvrtc(struct gd_pc *pc, const struct gd_cu *cu, char *why,
 
 		if (prog && !n.LogSize(prog, &ls) && ls && ls < sizeof log)
 			n.Log(prog, log);
-		gd_fmt(why, cap, "NVRTC %d.%d: %s %s", ma, mi, n.ErrStr(r), log);
+		gd_fmt(why, cap, "NVRTC %d.%d: %s %s", ma, mi, n.ErrStr(r),
+		       log);
 	} else if (!n.PTXSize(prog, &sz) && sz && (ptx = malloc(sz + 1))) {
 		if (n.PTX(prog, ptx)) {
 			free(ptx);
@@ -214,6 +219,8 @@ void gd_cu_context_cycle(struct gd_pc *pc, struct gd_cu *cu)
 			  c.err_thread, c.err_cycle, c.err_what, e);
 		return;
 	}
-	gd_pc_end(pc, GD_PS_OK, 0, "%d contexts created, used and destroyed "
-		  "from 4 threads in %.1f s", c.cycles, c.seconds);
+	gd_pc_end(pc, GD_PS_OK, 0,
+		  "%d contexts created, used and destroyed "
+		  "from 4 threads in %.1f s",
+		  c.cycles, c.seconds);
 }

@@ -43,39 +43,47 @@ const char *const gd_hip_lib_dirs[] = {"/opt/rocm/lib", "/opt/rocm/lib64",
 
 static int hip_load(struct gd_pc *pc, struct gd_hip *h, char *lib, size_t lcap)
 {
-	static const char *const names[] = {"libamdhip64.so.7", "libamdhip64.so.6",
-					    "libamdhip64.so.5", "libamdhip64.so",
-					    NULL};
-#define S(f, n, req) {n, (void **)&h->f, req}
+	static const char *const names[] = {
+	    "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
+	    "libamdhip64.so", NULL};
+#define S(f, n, req)                                                           \
+	{                                                                      \
+		n, (void **)&h->f, req                                         \
+	}
 	const struct gd_sym syms[] = {
-		S(Init, "hipInit", 1), S(GetDeviceCount, "hipGetDeviceCount", 1),
-		S(DriverGetVersion, "hipDriverGetVersion", 1),
-		S(RuntimeGetVersion, "hipRuntimeGetVersion", 1),
-		S(DeviceGetName, "hipDeviceGetName", 1),
-		S(DeviceTotalMem, "hipDeviceTotalMem", 1),
-		S(GetDeviceProperties, "hipGetDeviceProperties", 0),
-		S(GetErrorName, "hipGetErrorName", 1),
-		S(GetErrorString, "hipGetErrorString", 1),
-		S(SetDevice, "hipSetDevice", 1), S(Malloc, "hipMalloc", 1),
-		S(Free, "hipFree", 1), S(HostMalloc, "hipHostMalloc", 1),
-		S(HostFree, "hipHostFree", 1),
-		S(ExtMallocWithFlags, "hipExtMallocWithFlags", 0),
-		S(Memcpy, "hipMemcpy", 1), S(MemcpyAsync, "hipMemcpyAsync", 1),
-		S(StreamCreate, "hipStreamCreate", 1),
-		S(StreamDestroy, "hipStreamDestroy", 1),
-		S(StreamSynchronize, "hipStreamSynchronize", 1),
-		S(DeviceSynchronize, "hipDeviceSynchronize", 1),
-		S(ModuleLoadData, "hipModuleLoadData", 1),
-		S(ModuleGetFunction, "hipModuleGetFunction", 1),
-		S(ModuleUnload, "hipModuleUnload", 1),
-		S(ModuleLaunchKernel, "hipModuleLaunchKernel", 1),
-		S(Memset, "hipMemset", 1), S(DeviceReset, "hipDeviceReset", 1),
-		S(EventCreate, "hipEventCreate", 1),
-		S(EventRecord, "hipEventRecord", 1),
-		S(EventSynchronize, "hipEventSynchronize", 1),
-		S(EventElapsedTime, "hipEventElapsedTime", 1),
-		S(EventDestroy, "hipEventDestroy", 1),
-		{NULL, NULL, 0},
+	    S(Init, "hipInit", 1),
+	    S(GetDeviceCount, "hipGetDeviceCount", 1),
+	    S(DriverGetVersion, "hipDriverGetVersion", 1),
+	    S(RuntimeGetVersion, "hipRuntimeGetVersion", 1),
+	    S(DeviceGetName, "hipDeviceGetName", 1),
+	    S(DeviceTotalMem, "hipDeviceTotalMem", 1),
+	    S(GetDeviceProperties, "hipGetDeviceProperties", 0),
+	    S(GetErrorName, "hipGetErrorName", 1),
+	    S(GetErrorString, "hipGetErrorString", 1),
+	    S(SetDevice, "hipSetDevice", 1),
+	    S(Malloc, "hipMalloc", 1),
+	    S(Free, "hipFree", 1),
+	    S(HostMalloc, "hipHostMalloc", 1),
+	    S(HostFree, "hipHostFree", 1),
+	    S(ExtMallocWithFlags, "hipExtMallocWithFlags", 0),
+	    S(Memcpy, "hipMemcpy", 1),
+	    S(MemcpyAsync, "hipMemcpyAsync", 1),
+	    S(StreamCreate, "hipStreamCreate", 1),
+	    S(StreamDestroy, "hipStreamDestroy", 1),
+	    S(StreamSynchronize, "hipStreamSynchronize", 1),
+	    S(DeviceSynchronize, "hipDeviceSynchronize", 1),
+	    S(ModuleLoadData, "hipModuleLoadData", 1),
+	    S(ModuleGetFunction, "hipModuleGetFunction", 1),
+	    S(ModuleUnload, "hipModuleUnload", 1),
+	    S(ModuleLaunchKernel, "hipModuleLaunchKernel", 1),
+	    S(Memset, "hipMemset", 1),
+	    S(DeviceReset, "hipDeviceReset", 1),
+	    S(EventCreate, "hipEventCreate", 1),
+	    S(EventRecord, "hipEventRecord", 1),
+	    S(EventSynchronize, "hipEventSynchronize", 1),
+	    S(EventElapsedTime, "hipEventElapsedTime", 1),
+	    S(EventDestroy, "hipEventDestroy", 1),
+	    {NULL, NULL, 0},
 	};
 #undef S
 	char searched[700], missing[64];
@@ -179,10 +187,10 @@ static int hip_init(struct gd_pc *pc, struct gd_hip *h, const char *lib)
 }
 
 static const char vadd_hip[] =
-	"extern \"C\" __global__ void vector_add(const float *a, const float *b,\n"
-	"                                        float *c, unsigned n)\n"
-	"{ unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"  if (i < n) c[i] = a[i] + b[i]; }\n";
+    "extern \"C\" __global__ void vector_add(const float *a, const float *b,\n"
+    "                                        float *c, unsigned n)\n"
+    "{ unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) c[i] = a[i] + b[i]; }\n";
 
 /* hiprtc lives in libamdhip64 up to 5.x, in libhiprtc from 6.0. */
 static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
@@ -191,15 +199,15 @@ static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
 	static const char *const names[] = {"libhiprtc.so.7", "libhiprtc.so.6",
 					    "libhiprtc.so", NULL};
 	const struct gd_sym syms[] = {
-		{"hiprtcCreateProgram", (void **)&h->RtcCreate, 1},
-		{"hiprtcCompileProgram", (void **)&h->RtcCompile, 1},
-		{"hiprtcGetCodeSize", (void **)&h->RtcCodeSize, 1},
-		{"hiprtcGetCode", (void **)&h->RtcCode, 1},
-		{"hiprtcGetProgramLogSize", (void **)&h->RtcLogSize, 1},
-		{"hiprtcGetProgramLog", (void **)&h->RtcLog, 1},
-		{"hiprtcDestroyProgram", (void **)&h->RtcDestroy, 1},
-		{"hiprtcGetErrorString", (void **)&h->RtcErrStr, 1},
-		{NULL, NULL, 0}};
+	    {"hiprtcCreateProgram", (void **)&h->RtcCreate, 1},
+	    {"hiprtcCompileProgram", (void **)&h->RtcCompile, 1},
+	    {"hiprtcGetCodeSize", (void **)&h->RtcCodeSize, 1},
+	    {"hiprtcGetCode", (void **)&h->RtcCode, 1},
+	    {"hiprtcGetProgramLogSize", (void **)&h->RtcLogSize, 1},
+	    {"hiprtcGetProgramLog", (void **)&h->RtcLog, 1},
+	    {"hiprtcDestroyProgram", (void **)&h->RtcDestroy, 1},
+	    {"hiprtcGetErrorString", (void **)&h->RtcErrStr, 1},
+	    {NULL, NULL, 0}};
 	char lib[256], searched[600], missing[64];
 	void *l;
 
@@ -209,13 +217,13 @@ static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
 			 sizeof searched);
 	if (l && !gd_pc_dlsym(l, syms, missing, sizeof missing))
 		return 0;
-	gd_fmt(why, cap, "hiprtc not in libamdhip64 and %s", l ? missing : searched);
+	gd_fmt(why, cap, "hiprtc not in libamdhip64 and %s",
+	       l ? missing : searched);
 	return -1;
 }
 
 /* hiprtc -> code object, or NULL with why (the compiler log). */
-static char *hip_rtc(struct gd_pc *pc, struct gd_hip *h, char *why,
-		     size_t cap)
+static char *hip_rtc(struct gd_pc *pc, struct gd_hip *h, char *why, size_t cap)
 {
 	char opt[96], log[300] = "";
 	const char *opts[1] = {opt};
@@ -326,7 +334,7 @@ static int hip_run(struct gd_pc *pc)
 }
 
 const struct gd_backend gd_backend_hip = {
-	.name = "hip",
-	.title = "HIP",
-	.run = hip_run,
+    .name = "hip",
+    .title = "HIP",
+    .run = hip_run,
 };

@@ -24,7 +24,8 @@ static long hip_cycle_once(struct gd_pc_cycle_thread *t, void *arg)
 	gd_pc_cycle_step(t, "hipMalloc 1 MiB");
 	e = h->Malloc(&p, 1 << 20);
 	if (!e) {
-		gd_pc_cycle_step(t, "hipMemcpyAsync D2D + hipStreamSynchronize");
+		gd_pc_cycle_step(t,
+				 "hipMemcpyAsync D2D + hipStreamSynchronize");
 		e = h->MemcpyAsync(p, (char *)p + (512 << 10), 512 << 10,
 				   GD_HIP_D2D, s);
 		if (!e)
@@ -91,16 +92,22 @@ void gd_hip_context_cycle(struct gd_pc *pc, struct gd_hip *h)
 	}
 	he = hip_reset(pc, h, &what);
 	if (he == -1) {
-		gd_pc_end(pc, GD_PS_WRONG, 1, "%d stream cycles from 4 threads "
+		gd_pc_end(pc, GD_PS_WRONG, 1,
+			  "%d stream cycles from 4 threads "
 			  "ok, but after hipDeviceReset a copy read back "
-			  "differs", c.cycles);
+			  "differs",
+			  c.cycles);
 	} else if (he) {
 		gd_hip_err(h, he, e, sizeof e);
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%d stream cycles from 4 threads "
-			  "ok; then %s: %s", c.cycles, what, e);
+		gd_pc_end(pc, GD_PS_ERROR, 0,
+			  "%d stream cycles from 4 threads "
+			  "ok; then %s: %s",
+			  c.cycles, what, e);
 	} else {
-		gd_pc_end(pc, GD_PS_OK, 0, "%d stream/buffer cycles from 4 "
+		gd_pc_end(pc, GD_PS_OK, 0,
+			  "%d stream/buffer cycles from 4 "
 			  "threads in %.1f s, then hipDeviceReset and the "
-			  "device used again", c.cycles, c.seconds);
+			  "device used again",
+			  c.cycles, c.seconds);
 	}
 }

@@ -18,23 +18,22 @@ enum { K_SGEMM, K_EX_V1, K_EX_V2, K_ROC_SGEMM };
 /* One way of running C = A*B (column-major n x n, alpha 1, beta 0). */
 struct hgemm {
 	int kind;
-	int type;            /* element type, hipDataType numbering */
-	const char *fn;      /* for phases and details */
+	int type;	/* element type, hipDataType numbering */
+	const char *fn; /* for phases and details */
 	gd_hipblas_gemmex_fn ex;
 	struct gd_hipblas *hb;
 	struct gd_rocblas *rb;
 };
 
-static void hb_status(const struct gd_hipblas *b, int st, char *buf,
-		      size_t cap)
+static void hb_status(const struct gd_hipblas *b, int st, char *buf, size_t cap)
 {
 	static const char *const names[] = {
-		"HIPBLAS_STATUS_SUCCESS", "HIPBLAS_STATUS_NOT_INITIALIZED",
-		"HIPBLAS_STATUS_ALLOC_FAILED", "HIPBLAS_STATUS_INVALID_VALUE",
-		"HIPBLAS_STATUS_MAPPING_ERROR", "HIPBLAS_STATUS_EXECUTION_FAILED",
-		"HIPBLAS_STATUS_INTERNAL_ERROR", "HIPBLAS_STATUS_NOT_SUPPORTED",
-		"HIPBLAS_STATUS_ARCH_MISMATCH", "HIPBLAS_STATUS_HANDLE_IS_NULLPTR",
-		"HIPBLAS_STATUS_INVALID_ENUM", "HIPBLAS_STATUS_UNKNOWN"};
+	    "HIPBLAS_STATUS_SUCCESS",	     "HIPBLAS_STATUS_NOT_INITIALIZED",
+	    "HIPBLAS_STATUS_ALLOC_FAILED",   "HIPBLAS_STATUS_INVALID_VALUE",
+	    "HIPBLAS_STATUS_MAPPING_ERROR",  "HIPBLAS_STATUS_EXECUTION_FAILED",
+	    "HIPBLAS_STATUS_INTERNAL_ERROR", "HIPBLAS_STATUS_NOT_SUPPORTED",
+	    "HIPBLAS_STATUS_ARCH_MISMATCH",  "HIPBLAS_STATUS_HANDLE_IS_NULLPTR",
+	    "HIPBLAS_STATUS_INVALID_ENUM",   "HIPBLAS_STATUS_UNKNOWN"};
 	const char *n = st >= 0 && st < 12 ? names[st] : NULL;
 
 	if (b && b->StatusToString && b->StatusToString(st))
@@ -42,18 +41,23 @@ static void hb_status(const struct gd_hipblas *b, int st, char *buf,
 	gd_fmt(buf, cap, "%s (%d)", n ? n : "hipblasStatus_t", st);
 }
 
-static void rb_status(const struct gd_rocblas *b, int st, char *buf,
-		      size_t cap)
+static void rb_status(const struct gd_rocblas *b, int st, char *buf, size_t cap)
 {
 	static const char *const names[] = {
-		"rocblas_status_success", "rocblas_status_invalid_handle",
-		"rocblas_status_not_implemented", "rocblas_status_invalid_pointer",
-		"rocblas_status_invalid_size", "rocblas_status_memory_error",
-		"rocblas_status_internal_error", "rocblas_status_perf_degraded",
-		"rocblas_status_size_query_mismatch",
-		"rocblas_status_size_increased", "rocblas_status_size_unchanged",
-		"rocblas_status_invalid_value", "rocblas_status_continue",
-		"rocblas_status_check_numerics_fail"};
+	    "rocblas_status_success",
+	    "rocblas_status_invalid_handle",
+	    "rocblas_status_not_implemented",
+	    "rocblas_status_invalid_pointer",
+	    "rocblas_status_invalid_size",
+	    "rocblas_status_memory_error",
+	    "rocblas_status_internal_error",
+	    "rocblas_status_perf_degraded",
+	    "rocblas_status_size_query_mismatch",
+	    "rocblas_status_size_increased",
+	    "rocblas_status_size_unchanged",
+	    "rocblas_status_invalid_value",
+	    "rocblas_status_continue",
+	    "rocblas_status_check_numerics_fail"};
 	const char *n = st >= 0 && st < 14 ? names[st] : NULL;
 
 	if (b->StatusToString && b->StatusToString(st))
@@ -81,17 +85,17 @@ static int hb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_hipblas *b,
 		   char *why, size_t cap)
 {
 	static const char *const names[] = {
-		"libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1",
-		"libhipblas.so.0", "libhipblas.so", NULL};
+	    "libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1",
+	    "libhipblas.so.0", "libhipblas.so",	  NULL};
 	const struct gd_sym syms[] = {
-		{"hipblasCreate", (void **)&b->Create, 1},
-		{"hipblasDestroy", (void **)&b->Destroy, 1},
-		{"hipblasSetStream", (void **)&b->SetStream, 1},
-		{"hipblasSgemm", (void **)&b->Sgemm, 1},
-		{"hipblasGemmEx", (void **)&b->GemmEx, 0},
-		{"hipblasGemmEx_v2", (void **)&b->GemmExV2, 0},
-		{"hipblasStatusToString", (void **)&b->StatusToString, 0},
-		{NULL, NULL, 0}};
+	    {"hipblasCreate", (void **)&b->Create, 1},
+	    {"hipblasDestroy", (void **)&b->Destroy, 1},
+	    {"hipblasSetStream", (void **)&b->SetStream, 1},
+	    {"hipblasSgemm", (void **)&b->Sgemm, 1},
+	    {"hipblasGemmEx", (void **)&b->GemmEx, 0},
+	    {"hipblasGemmEx_v2", (void **)&b->GemmExV2, 0},
+	    {"hipblasStatusToString", (void **)&b->StatusToString, 0},
+	    {NULL, NULL, 0}};
 	char searched[700], missing[64], e[120];
 	void *l;
 	int st;
@@ -126,16 +130,16 @@ static int rb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_rocblas *b,
 		   char *why, size_t cap)
 {
 	static const char *const names[] = {
-		"librocblas.so.5", "librocblas.so.4", "librocblas.so.3",
-		"librocblas.so.0", "librocblas.so", NULL};
+	    "librocblas.so.5", "librocblas.so.4", "librocblas.so.3",
+	    "librocblas.so.0", "librocblas.so",	  NULL};
 	const struct gd_sym syms[] = {
-		{"rocblas_create_handle", (void **)&b->Create, 1},
-		{"rocblas_destroy_handle", (void **)&b->Destroy, 1},
-		{"rocblas_set_stream", (void **)&b->SetStream, 1},
-		{"rocblas_sgemm", (void **)&b->Sgemm, 1},
-		{"rocblas_status_to_string", (void **)&b->StatusToString, 0},
-		{"rocblas_get_version_string", (void **)&b->VersionString, 0},
-		{NULL, NULL, 0}};
+	    {"rocblas_create_handle", (void **)&b->Create, 1},
+	    {"rocblas_destroy_handle", (void **)&b->Destroy, 1},
+	    {"rocblas_set_stream", (void **)&b->SetStream, 1},
+	    {"rocblas_sgemm", (void **)&b->Sgemm, 1},
+	    {"rocblas_status_to_string", (void **)&b->StatusToString, 0},
+	    {"rocblas_get_version_string", (void **)&b->VersionString, 0},
+	    {NULL, NULL, 0}};
 	char searched[700], missing[64], e[120];
 	void *l;
 	int st;
@@ -171,9 +175,9 @@ static int hgemm_call(const struct hgemm *g, int n, const void *A,
 		      const void *B, void *C)
 {
 	const float one = 1.0f, zero = 0.0f;
-	int t = g->type, v1 = t == GD_HIP_R_32F ? GD_HIPBLAS_R_32F
+	int t = g->type, v1 = t == GD_HIP_R_32F	  ? GD_HIPBLAS_R_32F
 			      : t == GD_HIP_R_16F ? GD_HIPBLAS_R_16F
-						 : GD_HIPBLAS_R_16B;
+						  : GD_HIPBLAS_R_16B;
 
 	switch (g->kind) {
 	case K_SGEMM:
@@ -194,8 +198,7 @@ static int hgemm_call(const struct hgemm *g, int n, const void *A,
 	}
 }
 
-static void hgemm_status(const struct hgemm *g, int st, char *buf,
-			 size_t cap)
+static void hgemm_status(const struct hgemm *g, int st, char *buf, size_t cap)
 {
 	if (g->kind == K_ROC_SGEMM)
 		rb_status(g->rb, st, buf, cap);
@@ -230,8 +233,8 @@ static void gemm_bufs_free(struct gd_hip *h, struct gemm_bufs *g)
 }
 
 /* Random A, B and the identity on the host and the device. */
-static hipError_t gemm_bufs_make(struct gd_hip *h, struct gemm_bufs *g,
-				 int n, int type)
+static hipError_t gemm_bufs_make(struct gd_hip *h, struct gemm_bufs *g, int n,
+				 int type)
 {
 	size_t bytes;
 	hipError_t e;
@@ -239,10 +242,8 @@ static hipError_t gemm_bufs_make(struct gd_hip *h, struct gemm_bufs *g,
 	if (gd_pc_gemm_host_make(&g->h, n, elem_of(type)) < 0)
 		return 2; /* hipErrorOutOfMemory */
 	bytes = g->h.nn * g->h.es;
-	if ((e = h->Malloc(&g->da, bytes)) ||
-	    (e = h->Malloc(&g->did, bytes)) ||
-	    (e = h->Malloc(&g->db, bytes)) ||
-	    (e = h->Malloc(&g->dc, bytes)) ||
+	if ((e = h->Malloc(&g->da, bytes)) || (e = h->Malloc(&g->did, bytes)) ||
+	    (e = h->Malloc(&g->db, bytes)) || (e = h->Malloc(&g->dc, bytes)) ||
 	    (e = h->Memcpy(g->da, g->h.ta, bytes, GD_HIP_H2D)) ||
 	    (e = h->Memcpy(g->did, g->h.tid, bytes, GD_HIP_H2D)))
 		return e;
@@ -300,11 +301,12 @@ out:
 
 /* Which GemmEx entry point takes which types (hip_math_api.h): NULL
  * with why when this hipBLAS has none for the ABI asked. */
-static gd_hipblas_gemmex_fn hb_ex(const struct gd_hipblas *b, int v2,
-				  char *why, size_t cap)
+static gd_hipblas_gemmex_fn hb_ex(const struct gd_hipblas *b, int v2, char *why,
+				  size_t cap)
 {
 	if (!v2 && b->major >= 3) {
-		gd_fmt(why, cap, "hipBLAS %d (ROCm 7+) removed the "
+		gd_fmt(why, cap,
+		       "hipBLAS %d (ROCm 7+) removed the "
 		       "hipblasDatatype_t API: its hipblasGemmEx takes "
 		       "hipDataType and is probed as gemm_fp16; %s",
 		       b->major, b->lib);
@@ -319,7 +321,8 @@ static gd_hipblas_gemmex_fn hb_ex(const struct gd_hipblas *b, int v2,
 	gd_fmt(why, cap, "%s has no %s%s", b->lib,
 	       v2 ? "hipblasGemmEx_v2" : "hipblasGemmEx",
 	       v2 ? " (hipBLAS before 2.0 / ROCm 6.0 has only the "
-		    "hipblasDatatype_t API: see gemm_fp16_ex_v1)" : "");
+		    "hipblasDatatype_t API: see gemm_fp16_ex_v1)"
+		  : "");
 	return NULL;
 }
 
@@ -329,8 +332,8 @@ static void hip_rocblas_op(struct gd_pc *pc, struct gd_hip *h, int dev)
 	struct gd_rocblas rb;
 	char why[1000], lib[300], ver[64] = "";
 	int opened;
-	struct hgemm gm = {K_ROC_SGEMM, GD_HIP_R_32F, "rocblas_sgemm", NULL,
-			   NULL, &rb};
+	struct hgemm gm = {K_ROC_SGEMM, GD_HIP_R_32F, "rocblas_sgemm",
+			   NULL,	NULL,	      &rb};
 
 	if (!gd_pc_begin(pc, dev, GD_OP_GEMM_FP32_ROCBLAS))
 		return;
@@ -348,39 +351,46 @@ static void hip_rocblas_op(struct gd_pc *pc, struct gd_hip *h, int dev)
 
 void gd_hip_gemm_ops(struct gd_pc *pc, struct gd_hip *h, int dev)
 {
-	static const struct { enum gd_op op; const char *fn; int kind, type; } ops[] = {
-		{GD_OP_GEMM_FP32, "hipblasSgemm", K_SGEMM, GD_HIP_R_32F},
-		{GD_OP_GEMM_FP16_EX_V1, "hipblasGemmEx fp16 (hipblasDatatype_t)",
-		 K_EX_V1, GD_HIP_R_16F},
-		{GD_OP_GEMM_FP16, "hipblasGemmEx_v2 fp16 (hipDataType)", K_EX_V2,
-		 GD_HIP_R_16F},
-		{GD_OP_GEMM_BF16, "hipblasGemmEx_v2 bf16 (hipDataType)", K_EX_V2,
-		 GD_HIP_R_16BF},
+	static const struct {
+		enum gd_op op;
+		const char *fn;
+		int kind, type;
+	} ops[] = {
+	    {GD_OP_GEMM_FP32, "hipblasSgemm", K_SGEMM, GD_HIP_R_32F},
+	    {GD_OP_GEMM_FP16_EX_V1, "hipblasGemmEx fp16 (hipblasDatatype_t)",
+	     K_EX_V1, GD_HIP_R_16F},
+	    {GD_OP_GEMM_FP16, "hipblasGemmEx_v2 fp16 (hipDataType)", K_EX_V2,
+	     GD_HIP_R_16F},
+	    {GD_OP_GEMM_BF16, "hipblasGemmEx_v2 bf16 (hipDataType)", K_EX_V2,
+	     GD_HIP_R_16BF},
 	};
 	struct gd_hipblas b;
 	char why[1000];
 	int opened = -1;
 
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		struct hgemm gm = {ops[i].kind, ops[i].type, ops[i].fn, NULL,
-				   &b, NULL};
+		struct hgemm gm = {ops[i].kind, ops[i].type, ops[i].fn,
+				   NULL,	&b,	     NULL};
 
 		if (!gd_pc_begin(pc, dev, ops[i].op))
 			continue;
 		if (opened < 0)
 			opened = hb_open(pc, h, &b, why, sizeof why);
 		if (opened != GD_PS_OK) {
-			gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s", why);
+			gd_pc_end(pc, (enum gd_probe_status)opened, 0, "%s",
+				  why);
 			continue;
 		}
 		if (gm.kind != K_SGEMM &&
 		    !(gm.ex = hb_ex(&b, gm.kind == K_EX_V2, why, sizeof why))) {
-			gd_pc_end(pc, b.major >= 3 ? GD_PS_SKIPPED
-				  : GD_PS_MISSING, 0, "%s", why);
+			gd_pc_end(pc,
+				  b.major >= 3 ? GD_PS_SKIPPED : GD_PS_MISSING,
+				  0, "%s", why);
 			continue;
 		}
 		if (gm.kind == K_EX_V2 && !b.GemmExV2)
-			gm.fn = ops[i].type == GD_HIP_R_16F
+			gm.fn =
+			    ops[i].type == GD_HIP_R_16F
 				? "hipblasGemmEx fp16 (hipBLAS 3, hipDataType)"
 				: "hipblasGemmEx bf16 (hipBLAS 3, hipDataType)";
 		gemm_check(pc, h, &gm, b.lib);
@@ -407,9 +417,13 @@ static int hgemm_once(void *arg)
  * whole 2 s budget), hipEvents, median of 10 after 3 warm-ups. */
 void gd_hip_gemm_bench(struct gd_pc *pc, struct gd_hip *h, int dev)
 {
-	static const struct { const char *name; int type; } t[] = {
-		{"gemm_fp32_rate", GD_HIP_R_32F}, {"gemm_fp16_rate", GD_HIP_R_16F},
-		{"gemm_bf16_rate", GD_HIP_R_16BF},
+	static const struct {
+		const char *name;
+		int type;
+	} t[] = {
+	    {"gemm_fp32_rate", GD_HIP_R_32F},
+	    {"gemm_fp16_rate", GD_HIP_R_16F},
+	    {"gemm_bf16_rate", GD_HIP_R_16BF},
 	};
 	struct hgemm_bench x = {NULL, 4096, NULL, NULL, NULL};
 	size_t bytes = (size_t)x.n * x.n * 4;
@@ -424,20 +438,28 @@ void gd_hip_gemm_bench(struct gd_pc *pc, struct gd_hip *h, int dev)
 	h->Memset(x.A, 0x3c, bytes); /* small finite values in every type */
 	h->Memset(x.B, 0x3c, bytes);
 	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
-		struct hgemm gm = {t[k].type == GD_HIP_R_32F ? K_SGEMM : K_EX_V2,
-				   t[k].type, t[k].name, NULL, &b, NULL};
+		struct hgemm gm = {t[k].type == GD_HIP_R_32F ? K_SGEMM
+							     : K_EX_V2,
+				   t[k].type,
+				   t[k].name,
+				   NULL,
+				   &b,
+				   NULL};
 		double s;
 
-		if (gm.kind == K_EX_V2 && !(gm.ex = hb_ex(&b, 1, why, sizeof why)))
+		if (gm.kind == K_EX_V2 &&
+		    !(gm.ex = hb_ex(&b, 1, why, sizeof why)))
 			continue;
 		gd_pc_phase(pc, "bench: %s %d", t[k].name, x.n);
 		x.gm = &gm;
 		s = gd_dev_time(&gd_hip_devops, h, hgemm_once, &x, 3, 10);
 		if (s <= 0)
 			continue;
-		gd_fmt(note, sizeof note, "%s n=%d, 2n^3 flops, compute 32F, "
+		gd_fmt(note, sizeof note,
+		       "%s n=%d, 2n^3 flops, compute 32F, "
 		       "hipEvents, median of 10",
-		       gm.kind == K_SGEMM ? "hipblasSgemm" : "hipblasGemmEx(_v2)",
+		       gm.kind == K_SGEMM ? "hipblasSgemm"
+					  : "hipblasGemmEx(_v2)",
 		       x.n);
 		gd_pc_figure(pc, dev, t[k].name,
 			     2.0 * x.n * x.n * (double)x.n / s / 1e12,

@@ -49,23 +49,22 @@ static long hp_memset(void *be, gd_dptr p, int v, size_t sz)
 	return h->Memset((void *)p, v, sz);
 }
 
-static long hp_h2d(void *be, gd_dptr dst, const void *src, size_t sz,
-		   int async)
+static long hp_h2d(void *be, gd_dptr dst, const void *src, size_t sz, int async)
 {
 	struct gd_hip *h = be;
 
-	return async ? h->MemcpyAsync((void *)dst, src, sz, GD_HIP_H2D,
-				      h->stream)
-		     : h->Memcpy((void *)dst, src, sz, GD_HIP_H2D);
+	return async
+		   ? h->MemcpyAsync((void *)dst, src, sz, GD_HIP_H2D, h->stream)
+		   : h->Memcpy((void *)dst, src, sz, GD_HIP_H2D);
 }
 
 static long hp_d2h(void *be, void *dst, gd_dptr src, size_t sz, int async)
 {
 	struct gd_hip *h = be;
 
-	return async ? h->MemcpyAsync(dst, (void *)src, sz, GD_HIP_D2H,
-				      h->stream)
-		     : h->Memcpy(dst, (void *)src, sz, GD_HIP_D2H);
+	return async
+		   ? h->MemcpyAsync(dst, (void *)src, sz, GD_HIP_D2H, h->stream)
+		   : h->Memcpy(dst, (void *)src, sz, GD_HIP_D2H);
 }
 
 static long hp_d2d(void *be, gd_dptr dst, gd_dptr src, size_t sz)
@@ -150,8 +149,8 @@ static void hp_vadd_unload(void *be, void *k)
 	free(hk);
 }
 
-static long hp_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b,
-			   gd_dptr c, unsigned n)
+static long hp_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b, gd_dptr c,
+			   unsigned n)
 {
 	struct gd_hip *h = be;
 	struct hp_kernel *hk = k;
@@ -175,16 +174,18 @@ static void hip_alloc_op(struct gd_pc *pc, struct gd_hip *h, int dev,
 	size_t sz = 64u << 20;
 	void *p = NULL;
 	int ext = op == GD_OP_ALLOC_EXT_FLAGS;
-	const char *what = ext ? "hipExtMallocWithFlags 64 MiB "
-				 "hipDeviceMallocFinegrained"
-			       : "hipHostMalloc 64 MiB hipHostMallocNonCoherent";
+	const char *what =
+	    ext ? "hipExtMallocWithFlags 64 MiB "
+		  "hipDeviceMallocFinegrained"
+		: "hipHostMalloc 64 MiB hipHostMallocNonCoherent";
 	hipError_t e;
 	char es[200];
 
 	if (!gd_pc_begin(pc, dev, op))
 		return;
 	if (ext && !h->ExtMallocWithFlags) {
-		gd_pc_end(pc, GD_PS_MISSING, 0, "hipExtMallocWithFlags not exported");
+		gd_pc_end(pc, GD_PS_MISSING, 0,
+			  "hipExtMallocWithFlags not exported");
 		return;
 	}
 	gd_pc_phase(pc, "%s", what);
@@ -217,35 +218,35 @@ static void hp_extra_allocs(struct gd_pc *pc, void *be, int dev)
 }
 
 const struct gd_devops gd_hip_devops = {
-	.alloc_name = "hipMalloc",
-	.memset_name = "hipMemset",
-	.host_name = "hipHostMalloc",
-	.host_what = "page-locked",
-	.h2d_name = "hipMemcpy H2D",
-	.d2h_name = "hipMemcpy D2H",
-	.h2d_async_name = "hipMemcpyAsync H2D",
-	.d2h_async_name = "hipMemcpyAsync D2H",
-	.d2d_name = "hipMemcpyAsync D2D",
-	.sync_name = "hipStreamSynchronize",
-	.launch_name = "hipModuleLaunchKernel of 1 block",
-	.timer_name = "hipEvents",
-	.d2d_bytes = (size_t)1 << 30,
-	.warm = 2,
-	.reps = 10,
-	.alloc = hp_alloc,
-	.free = hp_free,
-	.host_alloc = hp_host_alloc,
-	.host_free = hp_host_free,
-	.memset = hp_memset,
-	.h2d = hp_h2d,
-	.d2h = hp_d2h,
-	.d2d = hp_d2d,
-	.sync = hp_sync,
-	.timer_start = hp_timer_start,
-	.timer_stop = hp_timer_stop,
-	.vadd_load = hp_vadd_load,
-	.vadd_unload = hp_vadd_unload,
-	.vadd_launch = hp_vadd_launch,
-	.err = hp_err,
-	.extra_allocs = hp_extra_allocs,
+    .alloc_name = "hipMalloc",
+    .memset_name = "hipMemset",
+    .host_name = "hipHostMalloc",
+    .host_what = "page-locked",
+    .h2d_name = "hipMemcpy H2D",
+    .d2h_name = "hipMemcpy D2H",
+    .h2d_async_name = "hipMemcpyAsync H2D",
+    .d2h_async_name = "hipMemcpyAsync D2H",
+    .d2d_name = "hipMemcpyAsync D2D",
+    .sync_name = "hipStreamSynchronize",
+    .launch_name = "hipModuleLaunchKernel of 1 block",
+    .timer_name = "hipEvents",
+    .d2d_bytes = (size_t)1 << 30,
+    .warm = 2,
+    .reps = 10,
+    .alloc = hp_alloc,
+    .free = hp_free,
+    .host_alloc = hp_host_alloc,
+    .host_free = hp_host_free,
+    .memset = hp_memset,
+    .h2d = hp_h2d,
+    .d2h = hp_d2h,
+    .d2d = hp_d2d,
+    .sync = hp_sync,
+    .timer_start = hp_timer_start,
+    .timer_stop = hp_timer_stop,
+    .vadd_load = hp_vadd_load,
+    .vadd_unload = hp_vadd_unload,
+    .vadd_launch = hp_vadd_launch,
+    .err = hp_err,
+    .extra_allocs = hp_extra_allocs,
 };

@@ -10,33 +10,35 @@
 
 #include "hip_math_api.h"
 
-enum { NB = GD_CONV_N, CH = GD_CONV_C, HW = GD_CONV_HW, K = GD_CONV_K,
-       R = GD_CONV_R };
+enum {
+	NB = GD_CONV_N,
+	CH = GD_CONV_C,
+	HW = GD_CONV_HW,
+	K = GD_CONV_K,
+	R = GD_CONV_R
+};
 
-static int mi_load(struct gd_pc *pc, struct gd_miopen *m, char *why,
-		   size_t cap)
+static int mi_load(struct gd_pc *pc, struct gd_miopen *m, char *why, size_t cap)
 {
 	static const char *const names[] = {"libMIOpen.so.1", "libMIOpen.so",
 					    NULL};
 	const struct gd_sym syms[] = {
-		{"miopenCreate", (void **)&m->Create, 1},
-		{"miopenDestroy", (void **)&m->Destroy, 1},
-		{"miopenSetStream", (void **)&m->SetStream, 1},
-		{"miopenGetVersion", (void **)&m->GetVersion, 1},
-		{"miopenGetErrorString", (void **)&m->ErrStr, 1},
-		{"miopenCreateTensorDescriptor", (void **)&m->CreateTensor, 1},
-		{"miopenSet4dTensorDescriptor", (void **)&m->Set4dTensor, 1},
-		{"miopenDestroyTensorDescriptor", (void **)&m->DestroyTensor, 1},
-		{"miopenCreateConvolutionDescriptor", (void **)&m->CreateConv, 1},
-		{"miopenInitConvolutionDescriptor", (void **)&m->InitConv, 1},
-		{"miopenDestroyConvolutionDescriptor", (void **)&m->DestroyConv,
-		 1},
-		{"miopenConvolutionForwardGetWorkSpaceSize",
-		 (void **)&m->FwdWsSize, 1},
-		{"miopenFindConvolutionForwardAlgorithm", (void **)&m->FindFwd,
-		 1},
-		{"miopenConvolutionForward", (void **)&m->Forward, 1},
-		{NULL, NULL, 0}};
+	    {"miopenCreate", (void **)&m->Create, 1},
+	    {"miopenDestroy", (void **)&m->Destroy, 1},
+	    {"miopenSetStream", (void **)&m->SetStream, 1},
+	    {"miopenGetVersion", (void **)&m->GetVersion, 1},
+	    {"miopenGetErrorString", (void **)&m->ErrStr, 1},
+	    {"miopenCreateTensorDescriptor", (void **)&m->CreateTensor, 1},
+	    {"miopenSet4dTensorDescriptor", (void **)&m->Set4dTensor, 1},
+	    {"miopenDestroyTensorDescriptor", (void **)&m->DestroyTensor, 1},
+	    {"miopenCreateConvolutionDescriptor", (void **)&m->CreateConv, 1},
+	    {"miopenInitConvolutionDescriptor", (void **)&m->InitConv, 1},
+	    {"miopenDestroyConvolutionDescriptor", (void **)&m->DestroyConv, 1},
+	    {"miopenConvolutionForwardGetWorkSpaceSize", (void **)&m->FwdWsSize,
+	     1},
+	    {"miopenFindConvolutionForwardAlgorithm", (void **)&m->FindFwd, 1},
+	    {"miopenConvolutionForward", (void **)&m->Forward, 1},
+	    {NULL, NULL, 0}};
 	char searched[700], missing[64];
 	void *l;
 
@@ -108,14 +110,14 @@ static const char *mi_exec(struct gd_pc *pc, struct gd_hip *hp,
 	    hp->Malloc(&c->w, sizeof(float) * K * CH * R * R) ||
 	    hp->Malloc(&c->y, sizeof(float) * NB * K * HW * HW) ||
 	    (c->ws_size && hp->Malloc(&c->ws, c->ws_size)) ||
-	    hp->Memcpy(c->x, x, sizeof(float) * NB * CH * HW * HW, GD_HIP_H2D) ||
+	    hp->Memcpy(c->x, x, sizeof(float) * NB * CH * HW * HW,
+		       GD_HIP_H2D) ||
 	    hp->Memcpy(c->w, w, sizeof(float) * K * CH * R * R, GD_HIP_H2D))
 		return "hipMalloc/hipMemcpy";
-	gd_pc_phase(pc, "miopenFindConvolutionForwardAlgorithm (%s)",
-		    hp->gfx);
+	gd_pc_phase(pc, "miopenFindConvolutionForwardAlgorithm (%s)", hp->gfx);
 	memset(perf, 0, sizeof perf);
-	*st = m->FindFwd(c->h, c->xd, c->x, c->wd, c->w, c->cd, c->yd, c->y,
-			 4, &nperf, perf, c->ws, c->ws_size, false);
+	*st = m->FindFwd(c->h, c->xd, c->x, c->wd, c->w, c->cd, c->yd, c->y, 4,
+			 &nperf, perf, c->ws, c->ws_size, false);
 	if (*st)
 		return "miopenFindConvolutionForwardAlgorithm";
 	if (nperf < 1)
@@ -182,9 +184,10 @@ void gd_hip_conv_op(struct gd_pc *pc, struct gd_hip *hp, int dev)
 	gd_pc_phase(pc, "miopenCreate + descriptors");
 	bad = mi_exec(pc, hp, &m, &c, x, w, y, &st);
 	if (bad) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "%s: %s (%d); MIOpen %s, "
-			  "MIOPEN_FIND_MODE=%s, %s", bad,
-			  st ? m.ErrStr(st) : "HIP error", st, ver,
+		gd_pc_end(pc, GD_PS_ERROR, 0,
+			  "%s: %s (%d); MIOpen %s, "
+			  "MIOPEN_FIND_MODE=%s, %s",
+			  bad, st ? m.ErrStr(st) : "HIP error", st, ver,
 			  mode ? mode : "(default)", m.lib);
 	} else {
 		double err;
@@ -196,8 +199,9 @@ void gd_hip_conv_op(struct gd_pc *pc, struct gd_hip *hp, int dev)
 			  "NCHW %dx%dx%dx%d, %d filters %dx%d, algo %d found "
 			  "by miopenFind, max rel err %.2g vs CPU (tolerance "
 			  "1e-3); MIOpen %s, "
-			  "MIOPEN_FIND_MODE=%s, %s", NB, CH, HW, HW, K, R, R,
-			  c.algo, err, ver, mode ? mode : "(default)", m.lib);
+			  "MIOPEN_FIND_MODE=%s, %s",
+			  NB, CH, HW, HW, K, R, R, c.algo, err, ver,
+			  mode ? mode : "(default)", m.lib);
 	}
 	mi_free(hp, &m, &c);
 }

@@ -12,18 +12,30 @@
 
 const char *gd_cl_err(cl_int e)
 {
-	static const struct { cl_int c; const char *n; } t[] = {
-		{-1, "CL_DEVICE_NOT_FOUND"}, {-2, "CL_DEVICE_NOT_AVAILABLE"},
-		{-3, "CL_COMPILER_NOT_AVAILABLE"},
-		{-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
-		{-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"},
-		{-11, "CL_BUILD_PROGRAM_FAILURE"}, {-30, "CL_INVALID_VALUE"},
-		{-33, "CL_INVALID_DEVICE"}, {-34, "CL_INVALID_CONTEXT"},
-		{-36, "CL_INVALID_COMMAND_QUEUE"}, {-38, "CL_INVALID_MEM_OBJECT"},
-		{-44, "CL_INVALID_PROGRAM"}, {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
-		{-46, "CL_INVALID_KERNEL_NAME"}, {-48, "CL_INVALID_KERNEL"},
-		{-52, "CL_INVALID_KERNEL_ARGS"}, {-54, "CL_INVALID_WORK_GROUP_SIZE"},
-		{-61, "CL_INVALID_BUFFER_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
+	static const struct {
+		cl_int c;
+		const char *n;
+	} t[] = {
+	    {-1, "CL_DEVICE_NOT_FOUND"},
+	    {-2, "CL_DEVICE_NOT_AVAILABLE"},
+	    {-3, "CL_COMPILER_NOT_AVAILABLE"},
+	    {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+	    {-5, "CL_OUT_OF_RESOURCES"},
+	    {-6, "CL_OUT_OF_HOST_MEMORY"},
+	    {-11, "CL_BUILD_PROGRAM_FAILURE"},
+	    {-30, "CL_INVALID_VALUE"},
+	    {-33, "CL_INVALID_DEVICE"},
+	    {-34, "CL_INVALID_CONTEXT"},
+	    {-36, "CL_INVALID_COMMAND_QUEUE"},
+	    {-38, "CL_INVALID_MEM_OBJECT"},
+	    {-44, "CL_INVALID_PROGRAM"},
+	    {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
+	    {-46, "CL_INVALID_KERNEL_NAME"},
+	    {-48, "CL_INVALID_KERNEL"},
+	    {-52, "CL_INVALID_KERNEL_ARGS"},
+	    {-54, "CL_INVALID_WORK_GROUP_SIZE"},
+	    {-61, "CL_INVALID_BUFFER_SIZE"},
+	    {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
@@ -37,20 +49,40 @@ static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
 {
 	static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so",
 					    NULL};
-#define S(n) {"cl" #n, (void **)&cl->n, 1}
+#define S(n)                                                                   \
+	{                                                                      \
+		"cl" #n, (void **)&cl->n, 1                                    \
+	}
 	const struct gd_sym syms[] = {
-		S(GetPlatformIDs), S(GetPlatformInfo), S(GetDeviceIDs),
-		S(GetDeviceInfo), S(CreateContext), S(ReleaseContext),
-		S(CreateCommandQueue), S(ReleaseCommandQueue), S(CreateBuffer),
-		S(ReleaseMemObject), S(EnqueueWriteBuffer),
-		S(EnqueueReadBuffer), S(EnqueueCopyBuffer), S(EnqueueMapBuffer),
-		S(EnqueueUnmapMemObject), S(CreateProgramWithSource),
-		S(BuildProgram), S(GetProgramBuildInfo), S(ReleaseProgram),
-		S(CreateKernel), S(ReleaseKernel), S(SetKernelArg),
-		S(EnqueueNDRangeKernel), S(Finish), S(WaitForEvents),
-		S(GetEventProfilingInfo), S(ReleaseEvent),
-		{"clEnqueueFillBuffer", (void **)&cl->EnqueueFillBuffer, 0},
-		{NULL, NULL, 0},
+	    S(GetPlatformIDs),
+	    S(GetPlatformInfo),
+	    S(GetDeviceIDs),
+	    S(GetDeviceInfo),
+	    S(CreateContext),
+	    S(ReleaseContext),
+	    S(CreateCommandQueue),
+	    S(ReleaseCommandQueue),
+	    S(CreateBuffer),
+	    S(ReleaseMemObject),
+	    S(EnqueueWriteBuffer),
+	    S(EnqueueReadBuffer),
+	    S(EnqueueCopyBuffer),
+	    S(EnqueueMapBuffer),
+	    S(EnqueueUnmapMemObject),
+	    S(CreateProgramWithSource),
+	    S(BuildProgram),
+	    S(GetProgramBuildInfo),
+	    S(ReleaseProgram),
+	    S(CreateKernel),
+	    S(ReleaseKernel),
+	    S(SetKernelArg),
+	    S(EnqueueNDRangeKernel),
+	    S(Finish),
+	    S(WaitForEvents),
+	    S(GetEventProfilingInfo),
+	    S(ReleaseEvent),
+	    {"clEnqueueFillBuffer", (void **)&cl->EnqueueFillBuffer, 0},
+	    {NULL, NULL, 0},
 	};
 #undef S
 	char searched[600], missing[64];
@@ -59,8 +91,8 @@ static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
 	cl->lib = gd_pc_dlopen(pc, names, NULL, loaded, lcap, searched,
 			       sizeof searched);
 	if (!cl->lib) {
-		gd_pc_end(pc, GD_PS_MISSING, 0, "OpenCL ICD loader not found: %s",
-			  searched);
+		gd_pc_end(pc, GD_PS_MISSING, 0,
+			  "OpenCL ICD loader not found: %s", searched);
 		return -1;
 	}
 	if (gd_pc_dlsym(cl->lib, syms, missing, sizeof missing)) {
@@ -69,7 +101,6 @@ static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
 	}
 	return 0;
 }
-
 
 /* A string property, truncated to cap (the API refuses short buffers). */
 static void cl_info(struct gd_cl *cl, cl_device_id d, cl_device_info what,
@@ -106,10 +137,10 @@ static void cl_describe(struct gd_cl *cl, cl_platform_id p, cl_device_id d,
 }
 
 static const char *vadd_src =
-	"__kernel void vector_add(__global const float *a,\n"
-	"                         __global const float *b,\n"
-	"                         __global float *c, uint n)\n"
-	"{ uint i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
+    "__kernel void vector_add(__global const float *a,\n"
+    "                         __global const float *b,\n"
+    "                         __global float *c, uint n)\n"
+    "{ uint i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
 
 static void cl_build_log(struct gd_cl *cl, cl_program prog, cl_device_id d,
 			 char *buf, size_t cap)
@@ -124,8 +155,8 @@ static void cl_build_log(struct gd_cl *cl, cl_program prog, cl_device_id d,
 }
 
 /* Builds vector_add for the device; on failure why says what failed. */
-cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
-			       cl_program *prog, char *why, size_t cap)
+cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d, cl_program *prog,
+			   char *why, size_t cap)
 {
 	char log[400];
 	cl_kernel k;
@@ -150,8 +181,8 @@ cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
 	return k;
 }
 
-static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
-			  cl_device_id id, int dev)
+static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl, cl_device_id id,
+			  int dev)
 {
 	struct cl_dev d = {cl, id, NULL, NULL, NULL, 0};
 	cl_int e = 0;
@@ -162,8 +193,10 @@ static void cl_device_ops(struct gd_pc *pc, struct gd_cl *cl,
 		d.q = cl->CreateCommandQueue(d.ctx, id,
 					     CL_QUEUE_PROFILING_ENABLE, &e);
 	if (!d.q) {
-		gd_pc_setup_failed(pc, dev, "clCreateContext/CommandQueue: "
-				   "%s (%d)", gd_cl_err(e), e);
+		gd_pc_setup_failed(pc, dev,
+				   "clCreateContext/CommandQueue: "
+				   "%s (%d)",
+				   gd_cl_err(e), e);
 		goto out;
 	}
 	gd_dev_memory_ops(pc, &gd_cl_devops, &d, dev);
@@ -204,11 +237,15 @@ static int opencl_run(struct gd_pc *pc)
 	gd_pc_phase(pc, "clGetPlatformIDs");
 	e = cl.GetPlatformIDs(8, plats, &np);
 	if (e || !np) { /* the ICD loader's "no platform": -1001 or 0 */
-		gd_pc_end(pc, !np && (!e || e == GD_CL_PLATFORM_NOT_FOUND_KHR)
-			  ? GD_PS_NODEVICE : GD_PS_ERROR, 0,
-			  "clGetPlatformIDs: %s (%d): no OpenCL platform (no ICD "
-			  "in /etc/OpenCL/vendors or none loads)",
-			  gd_cl_err(e), e);
+		gd_pc_end(
+		    pc,
+		    !np && (!e || e == GD_CL_PLATFORM_NOT_FOUND_KHR)
+			? GD_PS_NODEVICE
+			: GD_PS_ERROR,
+		    0,
+		    "clGetPlatformIDs: %s (%d): no OpenCL platform (no ICD "
+		    "in /etc/OpenCL/vendors or none loads)",
+		    gd_cl_err(e), e);
 		return 0;
 	}
 	for (cl_uint p = 0; p < np && p < 8; p++) {
@@ -243,7 +280,7 @@ static int opencl_run(struct gd_pc *pc)
 }
 
 const struct gd_backend gd_backend_opencl = {
-	.name = "opencl",
-	.title = "OpenCL",
-	.run = opencl_run,
+    .name = "opencl",
+    .title = "OpenCL",
+    .run = opencl_run,
 };

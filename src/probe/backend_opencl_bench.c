@@ -36,8 +36,7 @@ static long cl_cycle_once(struct gd_pc_cycle_thread *t, void *arg)
 
 /* The "model switch": contexts created and destroyed from 4 threads for
  * about 2 s (NVIDIA's clCreateContext is slow, PoCL's fast). */
-void gd_cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl,
-			     cl_device_id id)
+void gd_cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl, cl_device_id id)
 {
 	struct cl_cycle cc = {cl, id};
 	struct gd_pc_cycler c;
@@ -49,12 +48,14 @@ void gd_cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl,
 	c.budget_s = 2.0;
 	c.nthreads = 4;
 	if (gd_pc_cycle_run(&c)) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "thread %d cycle %d, %s: %s (%ld)",
-			  c.err_thread, c.err_cycle, c.err_what,
-			  gd_cl_err((cl_int)c.err), c.err);
+		gd_pc_end(pc, GD_PS_ERROR, 0,
+			  "thread %d cycle %d, %s: %s (%ld)", c.err_thread,
+			  c.err_cycle, c.err_what, gd_cl_err((cl_int)c.err),
+			  c.err);
 		return;
 	}
-	gd_pc_end(pc, GD_PS_OK, 0, "%d contexts created and released from 4 "
-		  "threads in %.1f s", c.cycles, c.seconds);
+	gd_pc_end(pc, GD_PS_OK, 0,
+		  "%d contexts created and released from 4 "
+		  "threads in %.1f s",
+		  c.cycles, c.seconds);
 }
-

@@ -33,16 +33,16 @@ static long oc_host_alloc(void *be, size_t sz, void **p, void **handle)
 {
 	struct cl_dev *d = be;
 	cl_int e = 0;
-	cl_mem m = d->cl->CreateBuffer(d->ctx, CL_MEM_ALLOC_HOST_PTR, sz, NULL,
-				       &e);
+	cl_mem m =
+	    d->cl->CreateBuffer(d->ctx, CL_MEM_ALLOC_HOST_PTR, sz, NULL, &e);
 
 	*p = NULL;
 	*handle = m;
 	if (!m)
 		return e ? e : CL_MEM_OBJECT_ALLOCATION_FAILURE;
 	*p = d->cl->EnqueueMapBuffer(d->q, m, CL_TRUE,
-				     CL_MAP_READ | CL_MAP_WRITE, 0, sz, 0,
-				     NULL, NULL, &e);
+				     CL_MAP_READ | CL_MAP_WRITE, 0, sz, 0, NULL,
+				     NULL, &e);
 	if (!*p) {
 		d->cl->ReleaseMemObject(m);
 		return e ? e : CL_OUT_OF_RESOURCES;
@@ -87,8 +87,7 @@ static long oc_memset(void *be, gd_dptr p, int v, size_t sz)
 	return e;
 }
 
-static long oc_h2d(void *be, gd_dptr dst, const void *src, size_t sz,
-		   int async)
+static long oc_h2d(void *be, gd_dptr dst, const void *src, size_t sz, int async)
 {
 	struct cl_dev *d = be;
 
@@ -142,11 +141,11 @@ static long oc_timer_stop(void *be, double *secs)
 		return CL_INVALID_EVENT;
 	e = d->cl->WaitForEvents(1, &d->ev);
 	if (!e)
-		e = d->cl->GetEventProfilingInfo(d->ev,
-			CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
+		e = d->cl->GetEventProfilingInfo(
+		    d->ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
 	if (!e)
-		e = d->cl->GetEventProfilingInfo(d->ev,
-			CL_PROFILING_COMMAND_END, sizeof b, &b, NULL);
+		e = d->cl->GetEventProfilingInfo(
+		    d->ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL);
 	d->cl->ReleaseEvent(d->ev);
 	d->ev = NULL;
 	*secs = (double)(b - a) * 1e-9;
@@ -193,8 +192,8 @@ static void oc_vadd_unload(void *be, void *k)
 }
 
 /* n work-items, the work-group size left to the implementation. */
-static long oc_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b,
-			   gd_dptr c, unsigned n)
+static long oc_vadd_launch(void *be, void *k, gd_dptr a, gd_dptr b, gd_dptr c,
+			   unsigned n)
 {
 	struct cl_dev *d = be;
 	struct oc_kernel *ok = k;
@@ -219,34 +218,34 @@ static void oc_err(void *be, long e, char *buf, size_t cap)
 }
 
 const struct gd_devops gd_cl_devops = {
-	.alloc_name = "clCreateBuffer",
-	.memset_name = "clEnqueueFillBuffer",
-	.host_name = "clCreateBuffer ALLOC_HOST_PTR + map",
-	.host_what = "host-visible (ALLOC_HOST_PTR), mapped and written",
-	.h2d_name = "clEnqueueWriteBuffer blocking",
-	.d2h_name = "clEnqueueReadBuffer blocking",
-	.h2d_async_name = "clEnqueueWriteBuffer non-blocking",
-	.d2h_async_name = "clEnqueueReadBuffer non-blocking",
-	.d2d_name = "clEnqueueCopyBuffer",
-	.sync_name = "clFinish",
-	.launch_name = "clEnqueueNDRangeKernel of 1 work-item",
-	.timer_name = "profiling events",
-	.d2d_bytes = (size_t)256 << 20,
-	.warm = 1,
-	.reps = 5,
-	.alloc = oc_alloc,
-	.free = oc_free,
-	.host_alloc = oc_host_alloc,
-	.host_free = oc_host_free,
-	.memset = oc_memset,
-	.h2d = oc_h2d,
-	.d2h = oc_d2h,
-	.d2d = oc_d2d,
-	.sync = oc_sync,
-	.timer_start = oc_timer_start,
-	.timer_stop = oc_timer_stop,
-	.vadd_load = oc_vadd_load,
-	.vadd_unload = oc_vadd_unload,
-	.vadd_launch = oc_vadd_launch,
-	.err = oc_err,
+    .alloc_name = "clCreateBuffer",
+    .memset_name = "clEnqueueFillBuffer",
+    .host_name = "clCreateBuffer ALLOC_HOST_PTR + map",
+    .host_what = "host-visible (ALLOC_HOST_PTR), mapped and written",
+    .h2d_name = "clEnqueueWriteBuffer blocking",
+    .d2h_name = "clEnqueueReadBuffer blocking",
+    .h2d_async_name = "clEnqueueWriteBuffer non-blocking",
+    .d2h_async_name = "clEnqueueReadBuffer non-blocking",
+    .d2d_name = "clEnqueueCopyBuffer",
+    .sync_name = "clFinish",
+    .launch_name = "clEnqueueNDRangeKernel of 1 work-item",
+    .timer_name = "profiling events",
+    .d2d_bytes = (size_t)256 << 20,
+    .warm = 1,
+    .reps = 5,
+    .alloc = oc_alloc,
+    .free = oc_free,
+    .host_alloc = oc_host_alloc,
+    .host_free = oc_host_free,
+    .memset = oc_memset,
+    .h2d = oc_h2d,
+    .d2h = oc_d2h,
+    .d2d = oc_d2d,
+    .sync = oc_sync,
+    .timer_start = oc_timer_start,
+    .timer_stop = oc_timer_stop,
+    .vadd_load = oc_vadd_load,
+    .vadd_unload = oc_vadd_unload,
+    .vadd_launch = oc_vadd_launch,
+    .err = oc_err,
 };

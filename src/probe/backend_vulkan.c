@@ -22,14 +22,17 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 
 	if (gd_pc_begin(pc, dev, GD_OP_ALLOC_DEVICE)) {
 		gd_pc_phase(pc, "vkAllocateMemory 64 MiB device-local");
-		r = gd_vk_buffer(d, sz, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &m);
+		r = gd_vk_buffer(d, sz, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+				 &m);
 		if (r)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "device-local 64 MiB: %s (%d)",
-				  gd_vk_err(r), r);
+			gd_pc_end(pc, GD_PS_ERROR, 0,
+				  "device-local 64 MiB: %s (%d)", gd_vk_err(r),
+				  r);
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB device-local");
 	}
-	if (!m.m && gd_vk_buffer(d, sz, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &m))
+	if (!m.m &&
+	    gd_vk_buffer(d, sz, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &m))
 		goto out;
 	gd_pc_phase(pc, "vkAllocateMemory host-visible");
 	r = gd_vk_buffer(d, sz, host, &up);
@@ -37,10 +40,12 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 		r = gd_vk_buffer(d, sz, host, &down);
 	if (gd_pc_begin(pc, dev, GD_OP_ALLOC_PINNED)) {
 		if (r)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "host-visible 64 MiB: %s (%d)",
-				  gd_vk_err(r), r);
+			gd_pc_end(pc, GD_PS_ERROR, 0,
+				  "host-visible 64 MiB: %s (%d)", gd_vk_err(r),
+				  r);
 		else
-			gd_pc_end(pc, GD_PS_OK, 0, "2 x 64 MiB host-visible, coherent, mapped");
+			gd_pc_end(pc, GD_PS_OK, 0,
+				  "2 x 64 MiB host-visible, coherent, mapped");
 	}
 	if (r)
 		goto out;
@@ -50,18 +55,22 @@ static void vk_memory_ops(struct gd_pc *pc, struct vk_dev *d, int dev)
 		gd_pc_phase(pc, "vkCmdCopyBuffer staging -> device 64 MiB");
 		r = gd_vk_copy(d, &up, &m, sz);
 		if (r)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "%s (%d)", gd_vk_err(r), r);
+			gd_pc_end(pc, GD_PS_ERROR, 0, "%s (%d)", gd_vk_err(r),
+				  r);
 		else
-			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB from mapped host memory");
+			gd_pc_end(pc, GD_PS_OK, 0,
+				  "64 MiB from mapped host memory");
 	}
 	if (gd_pc_begin(pc, dev, GD_OP_COPY_D2H)) {
 		gd_pc_phase(pc, "vkCmdCopyBuffer device -> staging 64 MiB");
 		memset(down.map, 0, sz);
 		r = gd_vk_copy(d, &m, &down, sz);
 		if (r)
-			gd_pc_end(pc, GD_PS_ERROR, 0, "%s (%d)", gd_vk_err(r), r);
+			gd_pc_end(pc, GD_PS_ERROR, 0, "%s (%d)", gd_vk_err(r),
+				  r);
 		else if (memcmp(down.map, up.map, sz))
-			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs from what was written");
+			gd_pc_end(pc, GD_PS_WRONG, 1,
+				  "read back differs from what was written");
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, checked");
 	}
@@ -74,7 +83,8 @@ out:
 static VkResult vk_open(struct vk_dev *d)
 {
 	VkQueueFamilyProperties qf[16];
-	VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+	VkCommandPoolCreateInfo pi = {
+	    .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
 	VkPhysicalDeviceProperties props;
 	uint32_t nq = 16;
 	VkResult r;
@@ -88,8 +98,8 @@ static VkResult vk_open(struct vk_dev *d)
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	vkGetPhysicalDeviceMemoryProperties(d->phys, &d->mem);
 	vkGetPhysicalDeviceProperties(d->phys, &props);
-	d->ts_period = qf[d->family].timestampValidBits
-			       ? props.limits.timestampPeriod : 0;
+	d->ts_period =
+	    qf[d->family].timestampValidBits ? props.limits.timestampPeriod : 0;
 	r = gd_vk_make_device(vkCreateDevice, d->phys, d->family, &d->dev);
 	if (r)
 		return r;
@@ -111,8 +121,10 @@ static void vk_device_ops(struct gd_pc *pc, VkInstance inst,
 	gd_pc_phase(pc, "vkCreateDevice");
 	r = vk_open(&d);
 	if (r) {
-		gd_pc_setup_failed(pc, dev, "vkCreateDevice (compute queue): "
-				   "%s (%d)", gd_vk_err(r), r);
+		gd_pc_setup_failed(pc, dev,
+				   "vkCreateDevice (compute queue): "
+				   "%s (%d)",
+				   gd_vk_err(r), r);
 		goto out;
 	}
 	vk_memory_ops(pc, &d, dev);
@@ -171,7 +183,8 @@ static VkInstance vk_instance(struct gd_pc *pc, char *lib, size_t lcap)
 	static const char *const names[] = {"libvulkan.so.1", "libvulkan.so",
 					    NULL};
 	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO};
-	VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	VkInstanceCreateInfo ci = {.sType =
+				       VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
 	char searched[600];
 	VkInstance inst = VK_NULL_HANDLE;
 	void *h, *gipa;
@@ -186,7 +199,7 @@ static VkInstance vk_instance(struct gd_pc *pc, char *lib, size_t lcap)
 	}
 	{
 		const struct gd_sym syms[] = {
-			{"vkGetInstanceProcAddr", &gipa, 1}, {NULL, NULL, 0}};
+		    {"vkGetInstanceProcAddr", &gipa, 1}, {NULL, NULL, 0}};
 		char missing[64];
 
 		if (gd_pc_dlsym(h, syms, missing, sizeof missing)) {
@@ -202,11 +215,13 @@ static VkInstance vk_instance(struct gd_pc *pc, char *lib, size_t lcap)
 	gd_pc_phase(pc, "vkCreateInstance");
 	r = vkCreateInstance(&ci, NULL, &inst);
 	if (r) { /* the loader's "no driver": the Vulkan "no device" */
-		gd_pc_end(pc, r == VK_ERROR_INCOMPATIBLE_DRIVER
-			  ? GD_PS_NODEVICE : GD_PS_ERROR, 0,
-			  "vkCreateInstance: %s (%d)%s", gd_vk_err(r), r,
+		gd_pc_end(pc,
+			  r == VK_ERROR_INCOMPATIBLE_DRIVER ? GD_PS_NODEVICE
+							    : GD_PS_ERROR,
+			  0, "vkCreateInstance: %s (%d)%s", gd_vk_err(r), r,
 			  r == VK_ERROR_INCOMPATIBLE_DRIVER
-			  ? ": no Vulkan driver (ICD) loads" : "");
+			      ? ": no Vulkan driver (ICD) loads"
+			      : "");
 		return NULL;
 	}
 	volkLoadInstance(inst);
@@ -228,10 +243,12 @@ static int vulkan_run(struct gd_pc *pc)
 	gd_pc_phase(pc, "vkEnumeratePhysicalDevices");
 	r = vkEnumeratePhysicalDevices(inst, &n, ph);
 	if ((r && r != VK_INCOMPLETE) || !n) {
-		gd_pc_end(pc, r && r != VK_INCOMPLETE ? GD_PS_ERROR
-			  : GD_PS_NODEVICE, 0,
-			  "vkEnumeratePhysicalDevices: %s (%d), %u devices: no device",
-			  gd_vk_err(r), r, n);
+		gd_pc_end(
+		    pc, r && r != VK_INCOMPLETE ? GD_PS_ERROR : GD_PS_NODEVICE,
+		    0,
+		    "vkEnumeratePhysicalDevices: %s (%d), %u devices: no "
+		    "device",
+		    gd_vk_err(r), r, n);
 		return 0;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -248,7 +265,7 @@ static int vulkan_run(struct gd_pc *pc)
 }
 
 const struct gd_backend gd_backend_vulkan = {
-	.name = "vulkan",
-	.title = "Vulkan",
-	.run = vulkan_run,
+    .name = "vulkan",
+    .title = "Vulkan",
+    .run = vulkan_run,
 };

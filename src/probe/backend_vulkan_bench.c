@@ -22,7 +22,8 @@ void gd_vk_vector_add(struct gd_pc *pc, struct vk_dev *d)
 		if ((r = gd_vk_buffer(d, N_VEC * 4, host, &b[i])))
 			break;
 	if (r) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "buffers: %s (%d)", gd_vk_err(r), r);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "buffers: %s (%d)", gd_vk_err(r),
+			  r);
 		goto out;
 	}
 	gd_pc_fill_random(b[0].map, N_VEC, 1);
@@ -33,12 +34,14 @@ void gd_vk_vector_add(struct gd_pc *pc, struct vk_dev *d)
 	gd_pc_phase(pc, "vkCreateComputePipelines vector_add");
 	p.n = N_VEC;
 	if ((r = gd_vk_pipe_make(d, &p, b))) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "pipeline: %s (%d)", gd_vk_err(r), r);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "pipeline: %s (%d)", gd_vk_err(r),
+			  r);
 		goto out;
 	}
 	gd_pc_phase(pc, "dispatch vector_add");
 	if ((r = gd_vk_run(d, gd_vk_rec_dispatch, &p))) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "dispatch: %s (%d)", gd_vk_err(r), r);
+		gd_pc_end(pc, GD_PS_ERROR, 0, "dispatch: %s (%d)", gd_vk_err(r),
+			  r);
 		goto out;
 	}
 	{
@@ -58,7 +61,8 @@ out:
 static double vk_time_copy(struct vk_dev *d, struct vk_buf *src,
 			   struct vk_buf *dst, VkDeviceSize sz)
 {
-	VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+	VkQueryPoolCreateInfo qi = {
+	    .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
 	struct vk_copy c = {src->b, dst->b, sz, VK_NULL_HANDLE};
 	double t[5];
 	uint64_t ts[2];
@@ -71,7 +75,7 @@ static double vk_time_copy(struct vk_dev *d, struct vk_buf *src,
 		if (gd_vk_run(d, gd_vk_rec_copy, &c) ||
 		    vkGetQueryPoolResults(d->dev, c.qp, 0, 2, sizeof ts, ts, 8,
 					  VK_QUERY_RESULT_64_BIT |
-						  VK_QUERY_RESULT_WAIT_BIT)) {
+					      VK_QUERY_RESULT_WAIT_BIT)) {
 			vkDestroyQueryPool(d->dev, c.qp, NULL);
 			return -1;
 		}
@@ -132,7 +136,8 @@ static void vk_bench_latency(struct gd_pc *pc, struct vk_dev *d, int dev)
 		if (ok)
 			gd_pc_figure(pc, dev, "launch_latency",
 				     gd_pc_median(lat, 30), "us",
-				     "record + submit 1 dispatch + fence wait, wall clock, median of 30");
+				     "record + submit 1 dispatch + fence wait, "
+				     "wall clock, median of 30");
 	}
 	gd_vk_pipe_free(d, &p);
 	for (int i = 0; i < 3; i++)
@@ -154,20 +159,26 @@ void gd_vk_bench(struct gd_pc *pc, struct vk_dev *d, int dev)
 	gd_pc_phase(pc, "bench: d2d copy");
 	t = vk_time_copy(d, &a, &b, sz);
 	if (t > 0)
-		gd_pc_figure(pc, dev, "d2d_bandwidth", sz / t / 1e9, "GB/s",
-			     "vkCmdCopyBuffer 256 MiB, bytes counted once (memory traffic is 2x), GPU timestamps, median of 5");
+		gd_pc_figure(
+		    pc, dev, "d2d_bandwidth", sz / t / 1e9, "GB/s",
+		    "vkCmdCopyBuffer 256 MiB, bytes counted once (memory "
+		    "traffic is 2x), GPU timestamps, median of 5");
 	if (!gd_vk_buffer(d, sz, host, &h)) {
 		gd_pc_phase(pc, "bench: h2d from mapped memory");
 		memset(h.map, 1, sz);
 		t = vk_time_copy(d, &h, &a, sz);
 		if (t > 0)
-			gd_pc_figure(pc, dev, "h2d_pinned", sz / t / 1e9, "GB/s",
-				     "vkCmdCopyBuffer 256 MiB from host-visible coherent memory, GPU timestamps, median of 5");
+			gd_pc_figure(
+			    pc, dev, "h2d_pinned", sz / t / 1e9, "GB/s",
+			    "vkCmdCopyBuffer 256 MiB from host-visible "
+			    "coherent memory, GPU timestamps, median of 5");
 		gd_pc_phase(pc, "bench: h2d from malloc memory via staging");
 		t = vk_time_pageable(d, &h, &a, sz);
 		if (t > 0)
-			gd_pc_figure(pc, dev, "h2d_pageable", sz / t / 1e9, "GB/s",
-				     "memcpy 256 MiB malloc -> mapped staging + vkCmdCopyBuffer + fence, wall clock, median of 5");
+			gd_pc_figure(
+			    pc, dev, "h2d_pageable", sz / t / 1e9, "GB/s",
+			    "memcpy 256 MiB malloc -> mapped staging + "
+			    "vkCmdCopyBuffer + fence, wall clock, median of 5");
 	}
 	vk_bench_latency(pc, d, dev);
 out:
@@ -208,10 +219,10 @@ void gd_vk_context_cycle(struct gd_pc *pc, VkInstance inst, struct vk_dev *d)
 	struct vk_cycle vc = {d->phys, d->family, NULL, NULL};
 	struct gd_pc_cycler c;
 
-	vc.create = (PFN_vkCreateDevice)vkGetInstanceProcAddr(inst,
-							      "vkCreateDevice");
-	vc.destroy = (PFN_vkDestroyDevice)vkGetInstanceProcAddr(
-		inst, "vkDestroyDevice");
+	vc.create =
+	    (PFN_vkCreateDevice)vkGetInstanceProcAddr(inst, "vkCreateDevice");
+	vc.destroy =
+	    (PFN_vkDestroyDevice)vkGetInstanceProcAddr(inst, "vkDestroyDevice");
 	if (!vc.create || !vc.destroy) {
 		gd_pc_end(pc, GD_PS_MISSING, 0,
 			  "vkCreateDevice/vkDestroyDevice not resolved");
@@ -224,11 +235,14 @@ void gd_vk_context_cycle(struct gd_pc *pc, VkInstance inst, struct vk_dev *d)
 	c.budget_s = 2.0;
 	c.nthreads = 4;
 	if (gd_pc_cycle_run(&c)) {
-		gd_pc_end(pc, GD_PS_ERROR, 0, "thread %d cycle %d, %s: %s (%ld)",
-			  c.err_thread, c.err_cycle, c.err_what,
-			  gd_vk_err((VkResult)c.err), c.err);
+		gd_pc_end(pc, GD_PS_ERROR, 0,
+			  "thread %d cycle %d, %s: %s (%ld)", c.err_thread,
+			  c.err_cycle, c.err_what, gd_vk_err((VkResult)c.err),
+			  c.err);
 		return;
 	}
-	gd_pc_end(pc, GD_PS_OK, 0, "%d devices created and destroyed from 4 "
-		  "threads in %.1f s", c.cycles, c.seconds);
+	gd_pc_end(pc, GD_PS_OK, 0,
+		  "%d devices created and destroyed from 4 "
+		  "threads in %.1f s",
+		  c.cycles, c.seconds);
 }

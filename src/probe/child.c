@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/json.h"
 #include "backend.h"
+#include "core/json.h"
 
 /* One write per line: the pipe keeps lines under PIPE_BUF whole even when
  * several threads report. */
@@ -70,14 +70,15 @@ void gd_pc_phase(struct gd_pc *pc, const char *fmt, ...)
 
 void gd_pc_device(struct gd_pc *pc, const struct gd_probe_device *d)
 {
-	pc_msg(pc, json_pack("{s:s, s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:b, s:o}",
-			     "t", "dev", "index", d->index, "name",
-			     gd_json_str(d->name), "isa", gd_json_str(d->isa),
-			     "mem", (json_int_t)d->mem_bytes, "driver",
-			     gd_json_str(d->driver), "runtime",
-			     gd_json_str(d->runtime), "library",
-			     gd_json_str(d->library), "software", d->software,
-			     "platform", gd_json_str(d->platform)));
+	pc_msg(pc,
+	       json_pack("{s:s, s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:b, s:o}",
+			 "t", "dev", "index", d->index, "name",
+			 gd_json_str(d->name), "isa", gd_json_str(d->isa),
+			 "mem", (json_int_t)d->mem_bytes, "driver",
+			 gd_json_str(d->driver), "runtime",
+			 gd_json_str(d->runtime), "library",
+			 gd_json_str(d->library), "software", d->software,
+			 "platform", gd_json_str(d->platform)));
 }
 
 static int pc_wanted(const struct gd_pc *pc, int step)
@@ -137,8 +138,8 @@ static void pc_result(struct gd_pc *pc, int step, enum gd_probe_status st,
 	pc_msg(pc, json_pack("{s:s, s:i, s:s, s:f, s:f, s:o}", "t", "res",
 			     "step", step, "status", gd_probe_status_name(st),
 			     "seconds", secs, "max_error",
-			     isfinite(max_error) ? max_error : 1e308,
-			     "detail", gd_json_str(detail)));
+			     isfinite(max_error) ? max_error : 1e308, "detail",
+			     gd_json_str(detail)));
 }
 
 void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
@@ -159,7 +160,7 @@ void gd_pc_end(struct gd_pc *pc, enum gd_probe_status st, double max_error,
 
 static void pc_skip_v(struct gd_pc *pc, int dev, enum gd_op op,
 		      enum gd_probe_status st, const char *fmt, va_list ap)
-	__attribute__((format(printf, 5, 0)));
+    __attribute__((format(printf, 5, 0)));
 
 static void pc_skip_v(struct gd_pc *pc, int dev, enum gd_op op,
 		      enum gd_probe_status st, const char *fmt, va_list ap)
@@ -320,8 +321,7 @@ void *gd_pc_dlopen(struct gd_pc *pc, const char *const *sonames,
 	return h;
 }
 
-int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing,
-		size_t mcap)
+int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing, size_t mcap)
 {
 	int n = 0;
 

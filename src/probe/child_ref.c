@@ -80,7 +80,7 @@ uint16_t gd_pc_f2h(float f)
 float gd_pc_h2f(uint16_t h)
 {
 	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	float v = e == 0 ? ldexpf((float)m, -24)
+	float v = e == 0    ? ldexpf((float)m, -24)
 		  : e == 31 ? INFINITY
 			    : ldexpf((float)(m | 0x400), e - 25);
 
@@ -117,12 +117,22 @@ void gd_pc_ref_conv(const float *x, const float *w, float *y)
 				for (int c = 0; c < C; c++)
 					for (int u = 0; u < R; u++)
 						for (int v = 0; v < R; v++) {
-							int yi = i + u - 1, xj = j + v - 1;
+							int yi = i + u - 1,
+							    xj = j + v - 1;
 
-							if (yi < 0 || yi >= HW || xj < 0 || xj >= HW)
+							if (yi < 0 ||
+							    yi >= HW ||
+							    xj < 0 || xj >= HW)
 								continue;
-							s += (double)x[(c * HW + yi) * HW + xj] *
-							     w[((k * C + c) * R + u) * R + v];
+							s +=
+							    (double)x[(c * HW +
+								       yi) *
+									  HW +
+								      xj] *
+							    w[((k * C + c) * R +
+							       u) *
+								  R +
+							      v];
 						}
 				y[(k * HW + i) * HW + j] = (float)s;
 			}
@@ -225,5 +235,6 @@ void gd_pc_gemm_verdict(struct gd_pc *pc, struct gd_pc_gemm_host *g,
 	gd_pc_end(pc, e_id <= 1e-6 && e_ref <= tol ? GD_PS_OK : GD_PS_WRONG,
 		  e_id > e_ref ? e_id : e_ref,
 		  "%s n=%d: A*I=A max err %.2g, A*B vs CPU max rel err %.2g "
-		  "(tolerance %.0e); %s", fn, g->n, e_id, e_ref, tol, tail);
+		  "(tolerance %.0e); %s",
+		  fn, g->n, e_id, e_ref, tol, tail);
 }

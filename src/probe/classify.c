@@ -10,9 +10,8 @@
 #include "probe_int.h"
 #include "supervisor.h"
 
-struct gd_probe_result *gd_pjob_add(struct gd_pjob *j, int dev,
-				    const char *op, enum gd_probe_status st,
-				    const char *detail)
+struct gd_probe_result *gd_pjob_add(struct gd_pjob *j, int dev, const char *op,
+				    enum gd_probe_status st, const char *detail)
 {
 	struct gd_probe_result *r = gd_vec_push(&j->results);
 
@@ -231,16 +230,19 @@ static void describe_end(const struct gd_pjob *j,
 	if (res->outcome == GD_CHILD_HUNG && j->stop_why &&
 	    !strcmp(j->stop_why, "step deadline")) {
 		*st = GD_PS_HANG;
-		gd_fmt(d, cap, "no progress for %.1f s in phase '%s' (step "
+		gd_fmt(d, cap,
+		       "no progress for %.1f s in phase '%s' (step "
 		       "deadline %.3g s; the op had run %.1f s)",
 		       j->stop_t - j->phase_t, j->phase, j->run->timeout,
 		       j->stop_t - j->op_t0);
 	} else if (res->outcome == GD_CHILD_HUNG && j->stop_why &&
 		   !strcmp(j->stop_why, "progress cap")) {
 		*st = GD_PS_HANG;
-		gd_fmt(d, cap, "still going after %.1f s, last in phase '%s' "
-		       "(progress cap %d x %.3g s)", j->stop_t - j->op_t0,
-		       j->phase, GD_PROBE_PROGRESS_CAP, j->run->timeout);
+		gd_fmt(d, cap,
+		       "still going after %.1f s, last in phase '%s' "
+		       "(progress cap %d x %.3g s)",
+		       j->stop_t - j->op_t0, j->phase, GD_PROBE_PROGRESS_CAP,
+		       j->run->timeout);
 	} else if (res->outcome == GD_CHILD_HUNG) {
 		*st = GD_PS_HANG;
 		gd_fmt(d, cap, "no answer after %.1f s%s%s%s (%s %.3g s)",
@@ -249,15 +251,16 @@ static void describe_end(const struct gd_pjob *j,
 		       j->phase[0] ? "'" : "",
 		       j->stop_why ? j->stop_why : "deadline",
 		       j->stop_why && strstr(j->stop_why, "whole")
-			       ? j->run->total
-			       : j->run->timeout);
+			   ? j->run->total
+			   : j->run->timeout);
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
 		const char *ab = sigabbrev_np(res->signo);
 
 		gd_fmt(d, cap, "killed by SIG%s%s%s", ab ? ab : "?",
 		       res->last_line[0] ? ": " : "", res->last_line);
 	} else if (res->partial_message) {
-		gd_fmt(d, cap, "exited %d in the middle of a message (\"%.60s\")",
+		gd_fmt(d, cap,
+		       "exited %d in the middle of a message (\"%.60s\")",
 		       res->exit_code, res->partial);
 	} else {
 		gd_fmt(d, cap, "exited %d during the op%s%s", res->exit_code,
@@ -292,12 +295,13 @@ static int restart_or_stop(struct gd_pjob *j)
 		j->begun = 0;
 		return 1;
 	}
-	gd_pjob_add(j, -1, gd_op_name(GD_OP_NOT_RUN), GD_PS_SKIPPED,
-		    gd_now() >= j->run->deadline - 1.0
-		    ? "the ops after this one were not run: the whole-run "
-		      "deadline (--total-timeout) passed"
-		    : "the ops after this one were not run: too many hangs or "
-		      "crashes in this backend");
+	gd_pjob_add(
+	    j, -1, gd_op_name(GD_OP_NOT_RUN), GD_PS_SKIPPED,
+	    gd_now() >= j->run->deadline - 1.0
+		? "the ops after this one were not run: the whole-run "
+		  "deadline (--total-timeout) passed"
+		: "the ops after this one were not run: too many hangs or "
+		  "crashes in this backend");
 	return 0;
 }
 
@@ -309,8 +313,8 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 	struct gd_probe_result *r = NULL;
 	enum gd_probe_status st;
 	char d[512];
-	const char *op = j->in_op ? j->op
-			 : gd_op_name(j->begun ? GD_OP_EXIT : GD_OP_INIT);
+	const char *op =
+	    j->in_op ? j->op : gd_op_name(j->begun ? GD_OP_EXIT : GD_OP_INIT);
 
 	/* the setup steps of a restarted child were reported the first time */
 	if (j->in_op && !reported(j, j->cur_step))
@@ -335,8 +339,8 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 		r = gd_pjob_add(j, j->in_op ? j->cur_dev : -1, op, st, d);
 		if (r) {
 			gd_strlcpy(r->phase, j->phase, sizeof r->phase);
-			r->seconds = (j->stop_t > 0 ? j->stop_t : gd_now()) -
-				     j->op_t0;
+			r->seconds =
+			    (j->stop_t > 0 ? j->stop_t : gd_now()) - j->op_t0;
 		}
 	}
 	if (!r && j->results.n)
@@ -346,7 +350,8 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 	if (j->only >= 0 && j->last_pid > 0 && kill(-j->last_pid, 0) == 0 &&
 	    r) {
 		r->status = GD_PS_ERROR;
-		gd_strlcpy(r->detail, "processes of the probe were left running",
+		gd_strlcpy(r->detail,
+			   "processes of the probe were left running",
 			   sizeof r->detail);
 	}
 	if (clean_exit(j, res) || cancel || j->only >= 0 || !j->in_op ||

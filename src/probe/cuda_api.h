@@ -13,7 +13,7 @@
 
 struct gd_devops;
 
-typedef int CUresult;                 /* 0 = CUDA_SUCCESS */
+typedef int CUresult; /* 0 = CUDA_SUCCESS */
 typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
@@ -22,7 +22,8 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef unsigned long long CUdeviceptr;
 
-#define GD_CU_ATTR_CC_MAJOR 75 /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+#define GD_CU_ATTR_CC_MAJOR                                                    \
+	75 /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
 #define GD_CU_ATTR_CC_MINOR 76
 #define GD_CU_ERROR_NO_DEVICE 100
 
@@ -33,34 +34,33 @@ struct gd_cu {
 	CUresult (*DeviceGetCount)(int *);
 	CUresult (*DeviceGet)(CUdevice *, int);
 	CUresult (*DeviceGetName)(char *, int, CUdevice);
-	CUresult (*DeviceTotalMem)(size_t *, CUdevice);     /* _v2 */
+	CUresult (*DeviceTotalMem)(size_t *, CUdevice); /* _v2 */
 	CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
 	CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
-	CUresult (*PrimaryCtxRelease)(CUdevice);            /* _v2 */
+	CUresult (*PrimaryCtxRelease)(CUdevice); /* _v2 */
 	CUresult (*CtxSetCurrent)(CUcontext);
 	CUresult (*CtxCreate)(CUcontext *, unsigned, CUdevice); /* _v2 */
-	CUresult (*CtxDestroy)(CUcontext);                  /* _v2 */
+	CUresult (*CtxDestroy)(CUcontext);			/* _v2 */
 	CUresult (*CtxSynchronize)(void);
-	CUresult (*MemAlloc)(CUdeviceptr *, size_t);        /* _v2 */
-	CUresult (*MemFree)(CUdeviceptr);                   /* _v2 */
-	CUresult (*MemAllocHost)(void **, size_t);          /* _v2 */
+	CUresult (*MemAlloc)(CUdeviceptr *, size_t); /* _v2 */
+	CUresult (*MemFree)(CUdeviceptr);	     /* _v2 */
+	CUresult (*MemAllocHost)(void **, size_t);   /* _v2 */
 	CUresult (*MemFreeHost)(void *);
 	CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
 	CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
 	CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t,
 				    CUstream);
 	CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
-	CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t,
-				    CUstream);
+	CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
 	CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
 	CUresult (*StreamCreate)(CUstream *, unsigned);
 	CUresult (*StreamSynchronize)(CUstream);
-	CUresult (*StreamDestroy)(CUstream);                /* _v2 */
+	CUresult (*StreamDestroy)(CUstream); /* _v2 */
 	CUresult (*EventCreate)(CUevent *, unsigned);
 	CUresult (*EventRecord)(CUevent, CUstream);
 	CUresult (*EventSynchronize)(CUevent);
 	CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
-	CUresult (*EventDestroy)(CUevent);                  /* _v2 */
+	CUresult (*EventDestroy)(CUevent); /* _v2 */
 	CUresult (*ModuleLoadData)(CUmodule *, const void *);
 	CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
 	CUresult (*ModuleUnload)(CUmodule);
@@ -73,7 +73,7 @@ struct gd_cu {
 	CUdevice dev;
 	CUcontext ctx;
 	CUstream stream;
-	CUevent ev[2];  /* the device timer of the primitives */
+	CUevent ev[2]; /* the device timer of the primitives */
 	int cc_major, cc_minor;
 	int driver_version;
 };

@@ -106,7 +106,8 @@ static void mem_sync_copies(struct gd_pc *pc, struct dev_mem *s, int dev)
 		if (r)
 			dev_fail(pc, d, s->be, d->d2h_name, r);
 		else if (memcmp(s->back, s->h, MEM_SZ))
-			gd_pc_end(pc, GD_PS_WRONG, 1, "read back differs "
+			gd_pc_end(pc, GD_PS_WRONG, 1,
+				  "read back differs "
 				  "from what was written");
 		else
 			gd_pc_end(pc, GD_PS_OK, 0, "64 MiB, checked");
@@ -141,13 +142,15 @@ static void mem_async_copy(struct gd_pc *pc, struct dev_mem *s, int dev)
 	if (r)
 		dev_fail(pc, d, s->be, "async copy", r);
 	else
-		gd_pc_end(pc, memcmp(s->back, s->pin, MEM_SZ) ? GD_PS_WRONG
-			  : GD_PS_OK, 0, "64 MiB pinned, asynchronous, "
-			  "checked");
+		gd_pc_end(
+		    pc,
+		    memcmp(s->back, s->pin, MEM_SZ) ? GD_PS_WRONG : GD_PS_OK, 0,
+		    "64 MiB pinned, asynchronous, "
+		    "checked");
 }
 
-void gd_dev_memory_ops(struct gd_pc *pc, const struct gd_devops *d,
-		       void *be, int dev)
+void gd_dev_memory_ops(struct gd_pc *pc, const struct gd_devops *d, void *be,
+		       int dev)
 {
 	struct dev_mem s;
 
@@ -228,8 +231,8 @@ void gd_dev_vector_add(struct gd_pc *pc, const struct gd_devops *d, void *be)
 		double err = gd_pc_max_rel_error(c, want, N_VEC);
 
 		gd_pc_end(pc, err == 0 ? GD_PS_OK : GD_PS_WRONG, err,
-			  "%d elements checked%s%s", N_VEC,
-			  how[0] ? "; " : "", how);
+			  "%d elements checked%s%s", N_VEC, how[0] ? "; " : "",
+			  how);
 	}
 out:
 	for (int i = 0; i < 3; i++)
@@ -247,8 +250,7 @@ enum { D2D, H2D, D2H };
 
 /* Median of d->reps async copies on the device timer, after d->warm. */
 static double time_copy(const struct gd_devops *d, void *be, int kind,
-			gd_dptr dev_dst, gd_dptr dev_src, void *host,
-			size_t sz)
+			gd_dptr dev_dst, gd_dptr dev_src, void *host, size_t sz)
 {
 	double t[16];
 	int reps = d->reps < 16 ? d->reps : 16;
@@ -258,7 +260,7 @@ static double time_copy(const struct gd_devops *d, void *be, int kind,
 		long r = d->timer_start(be);
 
 		if (!r)
-			r = kind == D2D ? d->d2d(be, dev_dst, dev_src, sz)
+			r = kind == D2D	  ? d->d2d(be, dev_dst, dev_src, sz)
 			    : kind == H2D ? d->h2d(be, dev_dst, host, sz, 1)
 					  : d->d2h(be, host, dev_src, sz, 1);
 		if (r || d->timer_stop(be, &s))
@@ -291,8 +293,8 @@ double gd_dev_time(const struct gd_devops *d, void *be, int (*fn)(void *),
 /* Pageable host -> device as PyTorch's tensor.copy_() does it: an async
  * copy (the runtime stages it through its own pinned buffers) and a
  * synchronise, on the wall clock; the pages are faulted in first. */
-static double time_pageable(const struct gd_devops *d, void *be,
-			    gd_dptr dst, void *page, size_t sz)
+static double time_pageable(const struct gd_devops *d, void *be, gd_dptr dst,
+			    void *page, size_t sz)
 {
 	double t[16];
 	int reps = d->reps < 16 ? d->reps : 16;
@@ -316,8 +318,8 @@ static void figure(struct gd_pc *pc, int dev, const char *name, double t,
 		gd_pc_figure(pc, dev, name, sz / t / 1e9, "GB/s", note);
 }
 
-static void bench_pinned(struct gd_pc *pc, const struct gd_devops *d,
-			 void *be, int dev, gd_dptr a, size_t hs)
+static void bench_pinned(struct gd_pc *pc, const struct gd_devops *d, void *be,
+			 int dev, gd_dptr a, size_t hs)
 {
 	void *pin = NULL, *ph = NULL;
 	char note[160];
@@ -326,8 +328,10 @@ static void bench_pinned(struct gd_pc *pc, const struct gd_devops *d,
 	if (d->host_alloc(be, hs, &pin, &ph))
 		return;
 	memset(pin, 2, hs);
-	gd_fmt(note, sizeof note, "%s %zu MiB from %s memory, %s, median of "
-	       "%d", d->h2d_async_name, hs >> 20, d->host_name, d->timer_name,
+	gd_fmt(note, sizeof note,
+	       "%s %zu MiB from %s memory, %s, median of "
+	       "%d",
+	       d->h2d_async_name, hs >> 20, d->host_name, d->timer_name,
 	       d->reps);
 	figure(pc, dev, "h2d_pinned", time_copy(d, be, H2D, a, 0, pin, hs), hs,
 	       note);
@@ -339,8 +343,8 @@ static void bench_pinned(struct gd_pc *pc, const struct gd_devops *d,
 	d->host_free(be, pin, ph);
 }
 
-static void bench_copies(struct gd_pc *pc, const struct gd_devops *d,
-			 void *be, int dev)
+static void bench_copies(struct gd_pc *pc, const struct gd_devops *d, void *be,
+			 int dev)
 {
 	size_t big = d->d2d_bytes, hs = (size_t)256 << 20;
 	gd_dptr a = 0, b = 0;
@@ -357,9 +361,10 @@ static void bench_copies(struct gd_pc *pc, const struct gd_devops *d,
 			goto out;
 	}
 	d->memset(be, a, 1, big);
-	gd_fmt(note, sizeof note, "%s %zu MiB, bytes counted once (memory "
-	       "traffic is 2x), %s, median of %d", d->d2d_name, big >> 20,
-	       d->timer_name, d->reps);
+	gd_fmt(note, sizeof note,
+	       "%s %zu MiB, bytes counted once (memory "
+	       "traffic is 2x), %s, median of %d",
+	       d->d2d_name, big >> 20, d->timer_name, d->reps);
 	figure(pc, dev, "d2d_bandwidth", time_copy(d, be, D2D, b, a, NULL, big),
 	       big, note);
 	bench_pinned(pc, d, be, dev, a, hs);
@@ -367,9 +372,10 @@ static void bench_copies(struct gd_pc *pc, const struct gd_devops *d,
 	/* 64-byte aligned, as PyTorch's CPU allocator (c10 alloc_cpu) */
 	if (posix_memalign(&page, 64, hs))
 		goto out;
-	gd_fmt(note, sizeof note, "%s %zu MiB from pre-faulted malloc memory "
-	       "+ %s, wall clock, median of %d", d->h2d_async_name, hs >> 20,
-	       d->sync_name, d->reps);
+	gd_fmt(note, sizeof note,
+	       "%s %zu MiB from pre-faulted malloc memory "
+	       "+ %s, wall clock, median of %d",
+	       d->h2d_async_name, hs >> 20, d->sync_name, d->reps);
 	figure(pc, dev, "h2d_pageable", time_pageable(d, be, a, page, hs), hs,
 	       note);
 out:
@@ -381,8 +387,8 @@ out:
 }
 
 /* Launch-to-completion: one tiny kernel, then synchronise, wall clock. */
-static void bench_latency(struct gd_pc *pc, const struct gd_devops *d,
-			  void *be, int dev)
+static void bench_latency(struct gd_pc *pc, const struct gd_devops *d, void *be,
+			  int dev)
 {
 	void *k = NULL;
 	gd_dptr p = 0;
@@ -390,8 +396,7 @@ static void bench_latency(struct gd_pc *pc, const struct gd_devops *d,
 	char how[500], note[160];
 
 	gd_pc_phase(pc, "bench: launch latency");
-	if (d->vadd_load(pc, be, &k, how, sizeof how) ||
-	    d->alloc(be, 4096, &p))
+	if (d->vadd_load(pc, be, &k, how, sizeof how) || d->alloc(be, 4096, &p))
 		goto out;
 	for (int i = -20; i < 200; i++) {
 		double t0 = gd_pc_now();

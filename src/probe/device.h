@@ -20,18 +20,18 @@ typedef uintptr_t gd_dptr;
  * hipError_t, cl_int), which err() names. be is the backend's state. */
 struct gd_devops {
 	/* API names, for phases, details and the figures' notes */
-	const char *alloc_name;   /* "cuMemAlloc" */
-	const char *memset_name;  /* "cuMemsetD8" */
-	const char *host_name;    /* "cuMemAllocHost" */
-	const char *host_what;    /* "page-locked" */
-	const char *h2d_name;     /* "cuMemcpyHtoD" (synchronous) */
-	const char *d2h_name;     /* "cuMemcpyDtoH" */
+	const char *alloc_name;	 /* "cuMemAlloc" */
+	const char *memset_name; /* "cuMemsetD8" */
+	const char *host_name;	 /* "cuMemAllocHost" */
+	const char *host_what;	 /* "page-locked" */
+	const char *h2d_name;	 /* "cuMemcpyHtoD" (synchronous) */
+	const char *d2h_name;	 /* "cuMemcpyDtoH" */
 	const char *h2d_async_name, *d2h_async_name, *d2d_name;
-	const char *sync_name;    /* "cuStreamSynchronize" */
-	const char *launch_name;  /* "cuLaunchKernel of 1 block" */
-	const char *timer_name;   /* "CUDA events" */
-	size_t d2d_bytes;         /* d2d figure size (256 MiB if it fails) */
-	int warm, reps;           /* copy figures: warm-ups, repeats (<= 16) */
+	const char *sync_name;	 /* "cuStreamSynchronize" */
+	const char *launch_name; /* "cuLaunchKernel of 1 block" */
+	const char *timer_name;	 /* "CUDA events" */
+	size_t d2d_bytes;	 /* d2d figure size (256 MiB if it fails) */
+	int warm, reps;		 /* copy figures: warm-ups, repeats (<= 16) */
 
 	long (*alloc)(void *be, size_t sz, gd_dptr *out);
 	void (*free)(void *be, gd_dptr p);
@@ -54,8 +54,8 @@ struct gd_devops {
 	long (*vadd_load)(struct gd_pc *pc, void *be, void **k, char *how,
 			  size_t cap);
 	void (*vadd_unload)(void *be, void *k);
-	long (*vadd_launch)(void *be, void *k, gd_dptr a, gd_dptr b,
-			    gd_dptr c, unsigned n);
+	long (*vadd_launch)(void *be, void *k, gd_dptr a, gd_dptr b, gd_dptr c,
+			    unsigned n);
 	void (*err)(void *be, long e, char *buf, size_t cap);
 	/* between alloc_pinned and the copies (HIP's own allocations) */
 	void (*extra_allocs)(struct gd_pc *pc, void *be, int dev);
@@ -66,11 +66,10 @@ struct gd_devops {
 
 /* alloc_device, alloc_pinned, (extra_allocs), copy_h2d, copy_d2h,
  * copy_h2d_async on 64 MiB, each checked by reading back. */
-void gd_dev_memory_ops(struct gd_pc *pc, const struct gd_devops *d,
-		       void *be, int dev);
+void gd_dev_memory_ops(struct gd_pc *pc, const struct gd_devops *d, void *be,
+		       int dev);
 /* kernel_vector_add: the step must have been begun; ends it. */
-void gd_dev_vector_add(struct gd_pc *pc, const struct gd_devops *d,
-		       void *be);
+void gd_dev_vector_add(struct gd_pc *pc, const struct gd_devops *d, void *be);
 /* Median seconds of reps calls of fn(arg) (0 = success) on the device
  * timer, after warm calls; -1 when a call or the timer fails. reps <= 16.
  * For the GEMM rates, whose calls are the vendor library's. */

@@ -18,11 +18,11 @@ typedef struct ihipModuleSymbol_t *hipFunction_t;
 typedef struct ihipEvent_t *hipEvent_t;
 typedef struct _hiprtcProgram *hiprtcProgram;
 
-#define GD_HIP_H2D 1 /* hipMemcpyHostToDevice */
-#define GD_HIP_D2H 2 /* hipMemcpyDeviceToHost */
-#define GD_HIP_D2D 3 /* hipMemcpyDeviceToDevice */
+#define GD_HIP_H2D 1			    /* hipMemcpyHostToDevice */
+#define GD_HIP_D2H 2			    /* hipMemcpyDeviceToHost */
+#define GD_HIP_D2D 3			    /* hipMemcpyDeviceToDevice */
 #define GD_HIP_HOST_NONCOHERENT 0x80000000u /* hipHostMallocNonCoherent */
-#define GD_HIP_DEVICE_FINEGRAINED 0x1u     /* hipDeviceMallocFinegrained */
+#define GD_HIP_DEVICE_FINEGRAINED 0x1u	    /* hipDeviceMallocFinegrained */
 
 struct gd_hip {
 	void *lib;
@@ -60,9 +60,9 @@ struct gd_hip {
 	hipError_t (*EventElapsedTime)(float *, hipEvent_t, hipEvent_t);
 	hipError_t (*EventDestroy)(hipEvent_t);
 	hipError_t (*ModuleLaunchKernel)(hipFunction_t, unsigned, unsigned,
-					 unsigned, unsigned, unsigned,
-					 unsigned, unsigned, hipStream_t,
-					 void **, void **);
+					 unsigned, unsigned, unsigned, unsigned,
+					 unsigned, hipStream_t, void **,
+					 void **);
 	/* hiprtc (libamdhip64 <= 5.x, libhiprtc >= 6) */
 	int (*RtcCreate)(hiprtcProgram *, const char *, const char *, int,
 			 const char **, const char **);

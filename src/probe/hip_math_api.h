@@ -49,8 +49,8 @@ typedef void *hipblasHandle_t;
 
 /* hipblasGemmEx (v1) and hipblasGemmEx_v2 / hipBLAS 3 hipblasGemmEx have
  * the same shape: every enum is an int. */
-typedef int (*gd_hipblas_gemmex_fn)(hipblasHandle_t, int, int, int, int,
-				    int, const void *, const void *, int, int,
+typedef int (*gd_hipblas_gemmex_fn)(hipblasHandle_t, int, int, int, int, int,
+				    const void *, const void *, int, int,
 				    const void *, int, int, const void *,
 				    void *, int, int, int, int);
 
@@ -61,11 +61,11 @@ struct gd_hipblas {
 	int (*Sgemm)(hipblasHandle_t, int, int, int, int, int, const float *,
 		     const float *, int, const float *, int, const float *,
 		     float *, int);
-	gd_hipblas_gemmex_fn GemmEx;    /* the symbol "hipblasGemmEx" */
-	gd_hipblas_gemmex_fn GemmExV2;  /* the symbol "hipblasGemmEx_v2" */
+	gd_hipblas_gemmex_fn GemmEx;	    /* the symbol "hipblasGemmEx" */
+	gd_hipblas_gemmex_fn GemmExV2;	    /* the symbol "hipblasGemmEx_v2" */
 	const char *(*StatusToString)(int); /* optional */
 	hipblasHandle_t h;
-	int major;        /* soname major: 3 = ROCm 7 ABI, 0 = unknown */
+	int major; /* soname major: 3 = ROCm 7 ABI, 0 = unknown */
 	char lib[256];
 };
 
@@ -80,8 +80,8 @@ struct gd_rocblas {
 	int (*Sgemm)(rocblas_handle, int, int, int, int, int, const float *,
 		     const float *, int, const float *, int, const float *,
 		     float *, int);
-	const char *(*StatusToString)(int);        /* optional */
-	int (*VersionString)(char *, size_t);      /* optional */
+	const char *(*StatusToString)(int);   /* optional */
+	int (*VersionString)(char *, size_t); /* optional */
 	rocblas_handle h;
 	char lib[256];
 };
@@ -109,8 +109,8 @@ struct gd_miopen {
 	int (*Set4dTensor)(miopenTensorDescriptor_t, int, int, int, int, int);
 	int (*DestroyTensor)(miopenTensorDescriptor_t);
 	int (*CreateConv)(miopenConvolutionDescriptor_t *);
-	int (*InitConv)(miopenConvolutionDescriptor_t, int, int, int, int,
-			int, int, int);
+	int (*InitConv)(miopenConvolutionDescriptor_t, int, int, int, int, int,
+			int, int);
 	int (*DestroyConv)(miopenConvolutionDescriptor_t);
 	/* (handle, wDesc, xDesc, convDesc, yDesc, &size): w before x */
 	int (*FwdWsSize)(miopenHandle_t, miopenTensorDescriptor_t,

@@ -76,16 +76,16 @@ struct cl_dev {
 	struct gd_cl *cl;
 	cl_device_id id;
 	cl_context ctx;
-	cl_command_queue q;  /* in order, with profiling */
-	cl_event ev;         /* of the command being timed */
-	int timing;          /* between timer_start and timer_stop */
+	cl_command_queue q; /* in order, with profiling */
+	cl_event ev;	    /* of the command being timed */
+	int timing;	    /* between timer_start and timer_stop */
 };
 
 /* "CL_DEVICE_NOT_FOUND" ... */
 const char *gd_cl_err(cl_int e);
 /* vector_add built for the device; NULL with why on failure. */
-cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d,
-			   cl_program *prog, char *why, size_t cap);
+cl_kernel gd_cl_build_vadd(struct gd_cl *cl, struct cl_dev *d, cl_program *prog,
+			   char *why, size_t cap);
 /* backend_opencl_bench.c */
 struct gd_pc;
 void gd_cl_context_cycle(struct gd_pc *pc, struct gd_cl *cl, cl_device_id id);

@@ -49,13 +49,13 @@ typedef uint32_t gd_opset;
 
 struct gd_op_info {
 	enum gd_op id;
-	const char *name;   /* stable: JSON "op", --only, docs */
-	const char *title;  /* what is checked, one line */
-	int quick;          /* in the `--quick` set (what `check` runs) */
-	int bench;          /* runs only with --bench */
-	int parent;         /* a row the parent adds (exit, restart, ...) */
-	unsigned backends;  /* GD_OPB_*: which backends report it */
-	gd_opset needs;     /* ops whose work it builds on; --only adds them */
+	const char *name;  /* stable: JSON "op", --only, docs */
+	const char *title; /* what is checked, one line */
+	int quick;	   /* in the `--quick` set (what `check` runs) */
+	int bench;	   /* runs only with --bench */
+	int parent;	   /* a row the parent adds (exit, restart, ...) */
+	unsigned backends; /* GD_OPB_*: which backends report it */
+	gd_opset needs;	   /* ops whose work it builds on; --only adds them */
 };
 
 /* The whole table, GD_OP_COUNT entries, indexed by id. */
@@ -66,8 +66,7 @@ const char *gd_op_name(enum gd_op id);
 int gd_op_find(const char *name);
 /* "gemm_fp32,conv_fwd" -> set, with what those ops need and init added.
  * Returns 0, or -1 with the unknown (or parent-only) name in bad. */
-int gd_op_parse_list(const char *list, gd_opset *out, char *bad,
-		     size_t cap);
+int gd_op_parse_list(const char *list, gd_opset *out, char *bad, size_t cap);
 /* The names a user may pass to --only, ", "-separated, for messages. */
 void gd_op_names(char *buf, size_t cap, const char *sep);
 /* The backend bit for "cuda", ...; 0 when not a table backend. */

@@ -248,8 +248,9 @@ static void wait_jobs(struct gd_prun *r)
 			done += j->done;
 			if (p) {
 				p[i].backend = j->backend;
-				p[i].op = j->in_op ? j->op
-					  : j->begun ? "" : gd_op_name(GD_OP_INIT);
+				p[i].op = j->in_op   ? j->op
+					  : j->begun ? ""
+						     : gd_op_name(GD_OP_INIT);
 				p[i].phase = j->phase;
 				p[i].elapsed = gd_now() - j->op_t0;
 				p[i].deadline = r->timeout;
@@ -309,9 +310,12 @@ int gd_probe_run(gd_ctx *ctx, const struct gd_probe_opts *opts,
 	r.ctx = ctx;
 	r.opts = opts;
 	r.timeout = opts->timeout_s > 0 ? opts->timeout_s
-		    : opts->selftest ? 1.0 : opts->quick ? 5.0 : 10.0;
+		    : opts->selftest	? 1.0
+		    : opts->quick	? 5.0
+					: 10.0;
 	r.total = opts->total_timeout_s > 0 ? opts->total_timeout_s
-		  : opts->quick ? 8.0 : 120.0;
+		  : opts->quick		    ? 8.0
+					    : 120.0;
 	r.deadline = t0 + r.total;
 	pthread_mutex_init(&r.mu, NULL);
 	rc = make_jobs(&r);
@@ -329,8 +333,7 @@ int gd_probe_run(gd_ctx *ctx, const struct gd_probe_opts *opts,
 			started++;
 		} else {
 			j->done = 1;
-			gd_pjob_add(j, -1, gd_op_name(GD_OP_INIT),
-				    GD_PS_ERROR,
+			gd_pjob_add(j, -1, gd_op_name(GD_OP_INIT), GD_PS_ERROR,
 				    "cannot start a supervising thread");
 		}
 	}

@@ -20,13 +20,13 @@
 #include "probe/ops.h"
 
 enum gd_probe_status {
-	GD_PS_OK,      /* worked, result checked */
-	GD_PS_WRONG,   /* ran, result wrong (max_error says how wrong) */
-	GD_PS_ERROR,   /* API error: code, name, message in detail */
-	GD_PS_MISSING, /* library or symbol absent: which, where searched */
-	GD_PS_CRASH,   /* signal, abort, exit in the middle of the op */
-	GD_PS_HANG,    /* deadline passed: phase and seconds */
-	GD_PS_SKIPPED, /* not run: why in detail */
+	GD_PS_OK,	/* worked, result checked */
+	GD_PS_WRONG,	/* ran, result wrong (max_error says how wrong) */
+	GD_PS_ERROR,	/* API error: code, name, message in detail */
+	GD_PS_MISSING,	/* library or symbol absent: which, where searched */
+	GD_PS_CRASH,	/* signal, abort, exit in the middle of the op */
+	GD_PS_HANG,	/* deadline passed: phase and seconds */
+	GD_PS_SKIPPED,	/* not run: why in detail */
 	GD_PS_NODEVICE, /* init: the runtime's own "no device" answer
 			 * (hipErrorNoDevice, CUDA_ERROR_NO_DEVICE, no
 			 * Vulkan driver or device, no OpenCL platform or
@@ -37,38 +37,38 @@ const char *gd_probe_status_name(enum gd_probe_status s); /* "ok", ... */
 int gd_probe_status_parse(const char *name, enum gd_probe_status *out);
 
 struct gd_probe_result {
-	char backend[16];   /* "cuda", "hip", "vulkan", "opencl", "selftest" */
-	int dev;            /* device index within the backend, -1 = none */
-	char device[128];   /* device name, "" when none */
-	char op[40];        /* stable op name: init, gemm_fp32, ... */
+	char backend[16]; /* "cuda", "hip", "vulkan", "opencl", "selftest" */
+	int dev;	  /* device index within the backend, -1 = none */
+	char device[128]; /* device name, "" when none */
+	char op[40];	  /* stable op name: init, gemm_fp32, ... */
 	enum gd_probe_status status;
-	char phase[128];    /* last phase reported inside the op */
-	double seconds;     /* op wall time (to the kill, for a hang) */
-	char detail[512];   /* error code/name/message, why skipped, ... */
-	double max_error;   /* for GD_PS_WRONG (and checked ops), else 0 */
-	char log[1024];     /* child's last stderr lines / kernel-log lines */
-	char expected[16];  /* selftest only: status the case must get */
+	char phase[128];   /* last phase reported inside the op */
+	double seconds;	   /* op wall time (to the kill, for a hang) */
+	char detail[512];  /* error code/name/message, why skipped, ... */
+	double max_error;  /* for GD_PS_WRONG (and checked ops), else 0 */
+	char log[1024];	   /* child's last stderr lines / kernel-log lines */
+	char expected[16]; /* selftest only: status the case must get */
 };
 
 struct gd_probe_device {
 	char backend[16];
 	int index;
 	char name[128];
-	char isa[32];          /* gfx1010, sm_90, "" */
+	char isa[32]; /* gfx1010, sm_90, "" */
 	unsigned long long mem_bytes;
-	char driver[64];       /* driver version as the API reports it */
-	char runtime[192];     /* runtime/API version (PoCL's is long) */
-	char library[256];     /* path of the library actually loaded */
-	int software;          /* CPU implementation (llvmpipe, PoCL cpu) */
-	char platform[128];    /* OpenCL platform name, "" for the others */
+	char driver[64];    /* driver version as the API reports it */
+	char runtime[192];  /* runtime/API version (PoCL's is long) */
+	char library[256];  /* path of the library actually loaded */
+	int software;	    /* CPU implementation (llvmpipe, PoCL cpu) */
+	char platform[128]; /* OpenCL platform name, "" for the others */
 };
 
 struct gd_probe_figure {
 	char backend[16];
 	int dev;
-	char name[48];  /* "d2d_bandwidth", "h2d_pinned", "launch_latency" */
+	char name[48]; /* "d2d_bandwidth", "h2d_pinned", "launch_latency" */
 	double value;
-	char unit[16];  /* "GB/s", "us", "TFLOP/s" */
+	char unit[16];	/* "GB/s", "us", "TFLOP/s" */
 	char note[160]; /* how it was measured (bytes once, sizes, timer) */
 };
 
@@ -83,21 +83,21 @@ struct gd_probe_report {
 /* Progress of one backend child, for live display (main thread only). */
 struct gd_probe_progress {
 	const char *backend;
-	const char *op;     /* current op or "" */
-	const char *phase;  /* current phase or "" */
-	double elapsed;     /* in the current op */
-	double deadline;    /* per-op timeout */
+	const char *op;	   /* current op or "" */
+	const char *phase; /* current phase or "" */
+	double elapsed;	   /* in the current op */
+	double deadline;   /* per-op timeout */
 	int done;
 };
 
 struct gd_probe_opts {
-	const char *backends;      /* "cuda,vulkan"; NULL or "" = all */
-	double timeout_s;          /* per op; <= 0: 10 s (quick: 5 s) */
-	double total_timeout_s;    /* whole run; <= 0: 120 s (quick: 8 s) */
-	int quick;                 /* the small set `check` runs */
-	int bench;                 /* add the figures */
-	gd_opset only;             /* --only: these ops (ops.h), 0 = all */
-	int selftest;              /* run the supervisor's fault probes */
+	const char *backends;	      /* "cuda,vulkan"; NULL or "" = all */
+	double timeout_s;	      /* per op; <= 0: 10 s (quick: 5 s) */
+	double total_timeout_s;	      /* whole run; <= 0: 120 s (quick: 8 s) */
+	int quick;		      /* the small set `check` runs */
+	int bench;		      /* add the figures */
+	gd_opset only;		      /* --only: these ops (ops.h), 0 = all */
+	int selftest;		      /* run the supervisor's fault probes */
 	const char *miopen_find_mode; /* MIOPEN_FIND_MODE for conv_fwd */
 	const volatile int *cancel;   /* Ctrl-C: stop everything now */
 	/* called about every 100 ms from the calling thread while children
@@ -118,11 +118,11 @@ void gd_probe_report_free(struct gd_probe_report *r);
  * exit code for the child. */
 struct gd_pc_args {
 	const char *backend;
-	int start;      /* first step to run (restart after a hang/crash) */
-	int only;       /* run just this step (-1 = all from start) */
+	int start; /* first step to run (restart after a hang/crash) */
+	int only;  /* run just this step (-1 = all from start) */
 	int quick;
 	int bench;
-	gd_opset ops;   /* --ops: the selection (0 = all, or the quick set) */
+	gd_opset ops; /* --ops: the selection (0 = all, or the quick set) */
 	const char *miopen_find_mode;
 };
 int gd_probe_child_main(gd_ctx *ctx, const struct gd_pc_args *args);

@@ -19,19 +19,19 @@ struct gd_prun;
 struct gd_pjob {
 	struct gd_prun *run;
 	const char *backend;
-	int only;          /* selftest case, -1 for backends */
-	int start;         /* first step of the next child */
+	int only;  /* selftest case, -1 for backends */
+	int start; /* first step of the next child */
 	int restarts;
 	char expected[16]; /* selftest */
 	pthread_t thread;
 	int started, done;
 	/* live state of the child now running (under run->mu) */
 	int in_op, cur_step, cur_dev, begun;
-	int progress;      /* the op now running reports per-step phases */
+	int progress; /* the op now running reports per-step phases */
 	char op[40];
 	char phase[128];
 	double op_t0, stop_t;
-	double phase_t;    /* when the phase last changed (or the op began) */
+	double phase_t; /* when the phase last changed (or the op began) */
 	const char *stop_why;
 	int last_pid;
 	GD_VEC(struct gd_probe_result) results;
@@ -44,7 +44,7 @@ struct gd_prun {
 	const struct gd_probe_opts *opts;
 	pthread_mutex_t mu;
 	double timeout, deadline;
-	double total;      /* whole-run deadline in seconds */
+	double total; /* whole-run deadline in seconds */
 	GD_VEC(struct gd_pjob) jobs;
 };
 
@@ -61,8 +61,8 @@ const char *gd_pjob_deadline(const struct gd_pjob *j, double now);
 /* Turns the child's end into results; returns 1 to restart the child. */
 int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 		     const char *kernel_lines);
-struct gd_probe_result *gd_pjob_add(struct gd_pjob *j, int dev,
-				    const char *op, enum gd_probe_status st,
+struct gd_probe_result *gd_pjob_add(struct gd_pjob *j, int dev, const char *op,
+				    enum gd_probe_status st,
 				    const char *detail);
 
 /* selftest.c: the fault cases, by index; NULL past the end. */

@@ -83,7 +83,8 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	ps.timeout_ms = (int)((spec->timeout_s > 0 ? spec->timeout_s : 30) * 1000);
+	ps.timeout_ms =
+	    (int)((spec->timeout_s > 0 ? spec->timeout_s : 30) * 1000);
 	if ((rc = gd_proc_run(&ps, &pr)) < 0)
 		return rc;
 	res->seconds = (double)pr.elapsed_ms / 1000;
@@ -103,7 +104,8 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 		break;
 	case GD_PROC_NOSTART:
 		res->outcome = GD_CHILD_NOSTART;
-		gd_proc_describe(&pr, ps.timeout_ms, res->error, sizeof res->error);
+		gd_proc_describe(&pr, ps.timeout_ms, res->error,
+				 sizeof res->error);
 		break;
 	}
 	if (pr.out)

@@ -176,19 +176,19 @@ static void st_stall_after_progress(struct gd_pc *pc)
 }
 
 static const struct st_case cases[] = {
-	{"hang_in_phase", "hang", st_hang_phase},
-	{"busy_loop", "hang", st_busy_loop},
-	{"sigsegv", "crash", st_segv},
-	{"abort", "crash", st_abort},
-	{"wrong_result", "wrong", st_wrong},
-	{"output_flood", "ok", st_flood},
-	{"exit_mid_message", "crash", st_exit_mid_message},
-	{"ignores_sigterm", "hang", st_ignore_term},
-	{"grandchild_hangs", "hang", st_grandchild},
-	{"missing_library", "missing", st_missing},
-	{"exit_during_op", "crash", st_exit_in_op},
-	{"slow_progress", "ok", st_slow_progress},
-	{"progress_then_hang", "hang", st_stall_after_progress},
+    {"hang_in_phase", "hang", st_hang_phase},
+    {"busy_loop", "hang", st_busy_loop},
+    {"sigsegv", "crash", st_segv},
+    {"abort", "crash", st_abort},
+    {"wrong_result", "wrong", st_wrong},
+    {"output_flood", "ok", st_flood},
+    {"exit_mid_message", "crash", st_exit_mid_message},
+    {"ignores_sigterm", "hang", st_ignore_term},
+    {"grandchild_hangs", "hang", st_grandchild},
+    {"missing_library", "missing", st_missing},
+    {"exit_during_op", "crash", st_exit_in_op},
+    {"slow_progress", "ok", st_slow_progress},
+    {"progress_then_hang", "hang", st_stall_after_progress},
 };
 
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
@@ -210,7 +210,7 @@ static int selftest_run(struct gd_pc *pc)
 }
 
 const struct gd_backend gd_backend_selftest = {
-	.name = "selftest",
-	.title = "Self-test",
-	.run = selftest_run,
+    .name = "selftest",
+    .title = "Self-test",
+    .run = selftest_run,
 };

@@ -370,8 +370,8 @@ static void sup_round(struct sup_state *st, struct sup_run *r)
 		kill(-r->pid, SIGTERM);
 		kill(r->pid, SIGTERM); /* not reaped yet: the pid is ours */
 		r->term_sent = 1;
-		r->kill_at = now + (st->spec->grace_s > 0 ? st->spec->grace_s
-							   : 0.3);
+		r->kill_at =
+		    now + (st->spec->grace_s > 0 ? st->spec->grace_s : 0.3);
 	}
 	if (r->term_sent && !r->kill_sent && !r->exited && now >= r->kill_at) {
 		kill(-r->pid, SIGKILL);
@@ -398,8 +398,8 @@ static void sup_finish(struct sup_state *st, struct sup_run *r)
 
 		for (int i = 0; i < 2; i++)
 			if (r->s[i].fd >= 0)
-				pf[npf++] = (struct pollfd){r->s[i].fd, POLLIN,
-							    0};
+				pf[npf++] =
+				    (struct pollfd){r->s[i].fd, POLLIN, 0};
 		if (poll(pf, (nfds_t)npf, 20) <= 0)
 			continue;
 		for (int i = 0; i < 2; i++)
@@ -438,8 +438,8 @@ static void sup_tail(struct sup_state *st)
 }
 
 static int sup_start(const struct gd_child_spec *spec,
-		     struct gd_child_result *res, struct sup_run *r,
-		     int out[2], int ph[2])
+		     struct gd_child_result *res, struct sup_run *r, int out[2],
+		     int ph[2])
 {
 	int errp[2] = {-1, -1}, e = 0, rc;
 	char *own = NULL, **env;
@@ -453,7 +453,8 @@ static int sup_start(const struct gd_child_spec *spec,
 	if (!rc && !spec->search_path)
 		gd_strlcpy(exe, spec->argv[0], sizeof exe);
 	else if (!rc && resolve_exe(spec->argv[0], env, exe, sizeof exe) < 0)
-		gd_strlcpy(exe, spec->argv[0], sizeof exe); /* exec says ENOENT */
+		gd_strlcpy(exe, spec->argv[0],
+			   sizeof exe); /* exec says ENOENT */
 	if (!rc) {
 		r->pid = fork();
 		if (r->pid == 0)
@@ -474,8 +475,8 @@ static int sup_start(const struct gd_child_spec *spec,
 			waitpid(r->pid, NULL, 0);
 			res->outcome = GD_CHILD_NOSTART;
 			res->start_errno = e;
-			gd_fmt(res->error, sizeof res->error, "cannot run %s: %s",
-			       exe, strerror(e));
+			gd_fmt(res->error, sizeof res->error,
+			       "cannot run %s: %s", exe, strerror(e));
 			rc = 1;
 		}
 	}
@@ -547,8 +548,9 @@ void gd_child_describe(const struct gd_child_result *res, char *buf, size_t cap)
 		gd_fmt(buf, cap, "exited %d", res->exit_code);
 		break;
 	case GD_CHILD_SIGNALED:
-		gd_fmt(buf, cap, "killed by SIG%s", sigabbrev_np(res->signo)
-			? sigabbrev_np(res->signo) : "?");
+		gd_fmt(buf, cap, "killed by SIG%s",
+		       sigabbrev_np(res->signo) ? sigabbrev_np(res->signo)
+						: "?");
 		break;
 	case GD_CHILD_HUNG:
 		if (res->phase[0])

@@ -23,17 +23,18 @@
 enum gd_child_outcome {
 	GD_CHILD_EXITED,   /* exit_code holds the status */
 	GD_CHILD_SIGNALED, /* signo holds the signal (crash) */
-	GD_CHILD_HUNG,     /* deadline passed; killed */
+	GD_CHILD_HUNG,	   /* deadline passed; killed */
 	GD_CHILD_NOSTART,  /* could not start (exec failed): error says why */
 };
 
 struct gd_child_spec {
-	char *const *argv;  /* argv[0] is the program; exec'd directly, no shell */
-	char *const *envp;  /* full environment; NULL inherits ours */
-	double timeout_s;   /* deadline from start; <= 0 means 30 s */
-	double grace_s;     /* SIGTERM -> SIGKILL; <= 0 means 0.3 s */
-	int phase_pipe;     /* give the child GPUDOCTOR_PHASE_FD */
-	int search_path;    /* resolve argv[0] through PATH (execvp) */
+	char *const
+	    *argv; /* argv[0] is the program; exec'd directly, no shell */
+	char *const *envp;	    /* full environment; NULL inherits ours */
+	double timeout_s;	    /* deadline from start; <= 0 means 30 s */
+	double grace_s;		    /* SIGTERM -> SIGKILL; <= 0 means 0.3 s */
+	int phase_pipe;		    /* give the child GPUDOCTOR_PHASE_FD */
+	int search_path;	    /* resolve argv[0] through PATH (execvp) */
 	unsigned long mem_limit_mb; /* RLIMIT_AS, 0 = none */
 	/* called with each complete output line (stdout+stderr merged) and each
 	 * phase line as they arrive (e.g. live progress); may be NULL */
@@ -59,21 +60,23 @@ struct gd_child_result {
 	int exit_code;
 	int signo;
 	double seconds;
-	char phase[256];      /* last phase reported, or "" */
-	char last_line[512];  /* last non-empty output line */
-	char tail[4096];      /* last GD_CHILD_TAIL_LINES output lines, '\n'-joined */
-	size_t output_bytes;  /* total output seen (floods are counted, not kept) */
-	char error[256];      /* for NOSTART */
+	char phase[256];     /* last phase reported, or "" */
+	char last_line[512]; /* last non-empty output line */
+	char
+	    tail[4096]; /* last GD_CHILD_TAIL_LINES output lines, '\n'-joined */
+	size_t
+	    output_bytes; /* total output seen (floods are counted, not kept) */
+	char error[256];  /* for NOSTART */
 	/* additions */
-	double phase_seconds;  /* time spent in the last phase when it ended */
-	int partial_message;   /* the phase pipe ended in the middle of a line */
-	char partial[256];     /* ...which started like this */
-	int leftovers_killed;  /* processes of the group still alive after the
-				* child's own exit, killed and reaped */
-	int cancelled;         /* stopped through spec->cancel */
-	int pid;               /* the child's pid = its process group id */
-	int start_errno;       /* NOSTART: why exec failed (ENOENT: not found,
-				* anything else: found but cannot be run) */
+	double phase_seconds; /* time spent in the last phase when it ended */
+	int partial_message;  /* the phase pipe ended in the middle of a line */
+	char partial[256];    /* ...which started like this */
+	int leftovers_killed; /* processes of the group still alive after the
+			       * child's own exit, killed and reaped */
+	int cancelled;	      /* stopped through spec->cancel */
+	int pid;	      /* the child's pid = its process group id */
+	int start_errno;      /* NOSTART: why exec failed (ENOENT: not found,
+			       * anything else: found but cannot be run) */
 };
 
 /* Runs the child to completion or deadline. Returns 0, or -errno when the
@@ -81,6 +84,7 @@ struct gd_child_result {
 int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res);
 
 /* "exited 0", "killed by SIGSEGV", "hung for 5.0 s in phase 'cuInit'"... */
-void gd_child_describe(const struct gd_child_result *res, char *buf, size_t cap);
+void gd_child_describe(const struct gd_child_result *res, char *buf,
+		       size_t cap);
 
 #endif

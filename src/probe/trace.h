@@ -47,18 +47,18 @@ void gd_trace_region_free(int fd, void *map);
 
 /* Copy the slots in use: retries torn ones a few times. Returns how many
  * calls were stored in out (at most cap); *bad counts rejected slots. */
-size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out,
-			 size_t cap, size_t *bad);
+size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out, size_t cap,
+			 size_t *bad);
 
 /* One thread stuck in a call, with what /proc says it is doing. */
 struct gd_trace_stuck {
 	int pid, tid;
 	double seconds;
-	char call[160];    /* gd_trace_call_text */
+	char call[160]; /* gd_trace_call_text */
 	char caller[GD_TRACE_CALLER_MAX + 1];
 	char blocked[160]; /* "ioctl(/dev/kfd)", "futex", "running", "" */
-	char state;        /* /proc stat state letter, '?' unknown */
-	char line[600];    /* the sentence for humans */
+	char state;	   /* /proc stat state letter, '?' unknown */
+	char line[600];	   /* the sentence for humans */
 };
 
 /* The threads of the traced program that are inside a hooked call now

@@ -34,12 +34,15 @@ static void read_small(const char *path, char *buf, size_t cap)
 static const char *syscall_name(long nr)
 {
 #if defined(__x86_64__)
-	static const struct { long nr; const char *name; } t[] = {
-		{0, "read"}, {1, "write"}, {7, "poll"}, {16, "ioctl"},
-		{23, "select"}, {34, "pause"}, {35, "nanosleep"},
-		{202, "futex"}, {230, "clock_nanosleep"}, {232, "epoll_wait"},
-		{247, "waitid"}, {61, "wait4"}, {271, "ppoll"},
-		{281, "epoll_pwait"}, {24, "sched_yield"},
+	static const struct {
+		long nr;
+		const char *name;
+	} t[] = {
+	    {0, "read"},	 {1, "write"},	       {7, "poll"},
+	    {16, "ioctl"},	 {23, "select"},       {34, "pause"},
+	    {35, "nanosleep"},	 {202, "futex"},       {230, "clock_nanosleep"},
+	    {232, "epoll_wait"}, {247, "waitid"},      {61, "wait4"},
+	    {271, "ppoll"},	 {281, "epoll_pwait"}, {24, "sched_yield"},
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
@@ -51,8 +54,8 @@ static const char *syscall_name(long nr)
 	return NULL;
 }
 
-void gd_trace_syscall_text(const char *line, const char *fd_target,
-			   char *buf, size_t cap)
+void gd_trace_syscall_text(const char *line, const char *fd_target, char *buf,
+			   size_t cap)
 {
 	const char *name;
 	char *end;
@@ -121,8 +124,8 @@ static void probe_thread(struct gd_trace_stuck *s)
 	gd_fmt(path, sizeof path, "/proc/%d/task/%d/wchan", s->pid, s->tid);
 	read_small(path, wchan, sizeof wchan);
 	gd_sanitize(wchan);
-	if (wchan[0] && strcmp(wchan, "0") && strlen(s->blocked) + 8 +
-	    strlen(wchan) < sizeof s->blocked) {
+	if (wchan[0] && strcmp(wchan, "0") &&
+	    strlen(s->blocked) + 8 + strlen(wchan) < sizeof s->blocked) {
 		size_t l = strlen(s->blocked);
 
 		gd_fmt(s->blocked + l, sizeof s->blocked - l, "%skernel: %s",
@@ -134,13 +137,11 @@ static void probe_thread(struct gd_trace_stuck *s)
 static void stuck_line(struct gd_trace_stuck *s)
 {
 	gd_fmt(s->line, sizeof s->line, "thread %d stuck %.1f s in %s%s%s%s%s",
-	       s->tid, s->seconds, s->call,
-	       s->caller[0] ? " called from " : "", s->caller,
-	       s->blocked[0] ? ", blocked in " : "", s->blocked);
+	       s->tid, s->seconds, s->call, s->caller[0] ? " called from " : "",
+	       s->caller, s->blocked[0] ? ", blocked in " : "", s->blocked);
 	if (s->state == 'D')
 		gd_fmt(s->line + strlen(s->line),
-		       sizeof s->line - strlen(s->line),
-		       " (uninterruptible)");
+		       sizeof s->line - strlen(s->line), " (uninterruptible)");
 }
 
 size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
@@ -166,8 +167,8 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 		s->pid = calls[i].pid;
 		s->tid = calls[i].tid;
 		s->seconds = now_ns > calls[i].t_enter_ns
-				     ? (double)(now_ns - calls[i].t_enter_ns) / 1e9
-				     : 0;
+				 ? (double)(now_ns - calls[i].t_enter_ns) / 1e9
+				 : 0;
 		gd_trace_call_text(&calls[i], s->call, sizeof s->call);
 		gd_strlcpy(s->caller, calls[i].caller, sizeof s->caller);
 		probe_thread(s);

@@ -18,32 +18,52 @@
 #define GD_TRACE_NSLOTS 256u
 #define GD_TRACE_SLOT_SIZE 128u
 #define GD_TRACE_HDR_SIZE 256u
-#define GD_TRACE_REGION_SIZE \
+#define GD_TRACE_REGION_SIZE                                                   \
 	(GD_TRACE_HDR_SIZE + GD_TRACE_NSLOTS * GD_TRACE_SLOT_SIZE)
 #define GD_TRACE_CALLER_MAX 48
 
 /* GPUDOCTOR_TRACE_MODE bits (the shim reads them from the environment). */
 enum {
-	GD_TRACE_M_HANG = 1,    /* in-flight slots only */
-	GD_TRACE_M_LOG = 2,     /* + one log line per call (GPUDOCTOR_TRACE_LOG) */
+	GD_TRACE_M_HANG = 1, /* in-flight slots only */
+	GD_TRACE_M_LOG = 2,  /* + one log line per call (GPUDOCTOR_TRACE_LOG) */
 	GD_TRACE_M_REWRITE = 4, /* + hipHostMalloc coherence rewrite */
 };
 
 enum gd_trace_state { GD_TRACE_IDLE = 0, GD_TRACE_IN_CALL = 1 };
 
 /* API ids: the order of gd_trace_api_names[]; append only. */
-#define GD_TRACE_APIS(X)                                                     \
-	X(hipInit) X(hipLaunchKernel) X(hipModuleLaunchKernel)               \
-	X(hipExtModuleLaunchKernel) X(__hipPushCallConfiguration)            \
-	X(hipGraphLaunch) X(hipMemcpy) X(hipMemcpyAsync) X(hipMemcpy2D)      \
-	X(hipMemcpy2DAsync) X(hipMemcpyPeer) X(hipMemcpyPeerAsync)           \
-	X(hipMemcpyWithStream) X(hipMalloc) X(hipHostMalloc)                 \
-	X(hipExtMallocWithFlags) X(hipMallocManaged) X(hipFree)              \
-	X(hipHostFree) X(hipDeviceSynchronize) X(hipStreamSynchronize)       \
-	X(hipEventSynchronize) X(cudaLaunchKernel) X(cudaMemcpy)             \
-	X(cudaMemcpyAsync) X(cudaMalloc) X(cudaMallocHost)                   \
-	X(cudaDeviceSynchronize) X(cudaStreamSynchronize)                    \
+/* clang-format off: one API a line (the formatter folds X-lists) */
+#define GD_TRACE_APIS(X)                                                       \
+	X(hipInit)                                                             \
+	X(hipLaunchKernel)                                                     \
+	X(hipModuleLaunchKernel)                                               \
+	X(hipExtModuleLaunchKernel)                                            \
+	X(__hipPushCallConfiguration)                                          \
+	X(hipGraphLaunch)                                                      \
+	X(hipMemcpy)                                                           \
+	X(hipMemcpyAsync)                                                      \
+	X(hipMemcpy2D)                                                         \
+	X(hipMemcpy2DAsync)                                                    \
+	X(hipMemcpyPeer)                                                       \
+	X(hipMemcpyPeerAsync)                                                  \
+	X(hipMemcpyWithStream)                                                 \
+	X(hipMalloc)                                                           \
+	X(hipHostMalloc)                                                       \
+	X(hipExtMallocWithFlags)                                               \
+	X(hipMallocManaged)                                                    \
+	X(hipFree)                                                             \
+	X(hipHostFree)                                                         \
+	X(hipDeviceSynchronize)                                                \
+	X(hipStreamSynchronize)                                                \
+	X(hipEventSynchronize)                                                 \
+	X(cudaLaunchKernel)                                                    \
+	X(cudaMemcpy)                                                          \
+	X(cudaMemcpyAsync)                                                     \
+	X(cudaMalloc)                                                          \
+	X(cudaMallocHost)                                                      \
+	X(cudaDeviceSynchronize)                                               \
 	X(cudaEventSynchronize)
+/* clang-format on */
 
 #define GD_TRACE_ENUM(n) GD_TRACE_API_##n,
 enum gd_trace_api { GD_TRACE_APIS(GD_TRACE_ENUM) GD_TRACE_API_COUNT };
@@ -75,7 +95,6 @@ struct gd_trace_slot_raw {
 };
 
 _Static_assert(sizeof(struct gd_trace_hdr) == GD_TRACE_HDR_SIZE, "hdr");
-_Static_assert(sizeof(struct gd_trace_slot_raw) == GD_TRACE_SLOT_SIZE,
-	       "slot");
+_Static_assert(sizeof(struct gd_trace_slot_raw) == GD_TRACE_SLOT_SIZE, "slot");
 
 #endif

@@ -114,8 +114,8 @@ int gd_trace_region_create(void **map)
 		return -errno;
 	if (ftruncate(fd, GD_TRACE_REGION_SIZE) < 0)
 		goto fail;
-	h = mmap(NULL, GD_TRACE_REGION_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_SHARED, fd, 0);
+	h = mmap(NULL, GD_TRACE_REGION_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
 	if (h == MAP_FAILED)
 		goto fail;
 	h->magic = GD_TRACE_MAGIC;
@@ -163,8 +163,8 @@ static enum gd_slot_status read_slot(const unsigned char *p,
 	return GD_SLOT_TORN;
 }
 
-size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out,
-			 size_t cap, size_t *bad)
+size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out, size_t cap,
+			 size_t *bad)
 {
 	const unsigned char *base = map;
 	uint64_t used;
@@ -177,8 +177,7 @@ size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out,
 		used = GD_TRACE_NSLOTS; /* the writer bumps past the end */
 	for (uint64_t i = 0; i < used && n < cap; i++) {
 		enum gd_slot_status st = read_slot(
-			base + GD_TRACE_HDR_SIZE + i * GD_TRACE_SLOT_SIZE,
-			&out[n]);
+		    base + GD_TRACE_HDR_SIZE + i * GD_TRACE_SLOT_SIZE, &out[n]);
 
 		if (st == GD_SLOT_OK)
 			n++;

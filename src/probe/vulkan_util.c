@@ -11,16 +11,26 @@ extern const unsigned long gd_spv_vector_add_len;
 const char *gd_vk_err(VkResult r)
 {
 	switch (r) {
-	case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-	case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-	case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-	case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-	case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-	case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-	case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-	case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-	case VK_TIMEOUT: return "VK_TIMEOUT";
-	default: return "VkResult";
+	case VK_ERROR_OUT_OF_HOST_MEMORY:
+		return "VK_ERROR_OUT_OF_HOST_MEMORY";
+	case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+		return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+	case VK_ERROR_INITIALIZATION_FAILED:
+		return "VK_ERROR_INITIALIZATION_FAILED";
+	case VK_ERROR_DEVICE_LOST:
+		return "VK_ERROR_DEVICE_LOST";
+	case VK_ERROR_INCOMPATIBLE_DRIVER:
+		return "VK_ERROR_INCOMPATIBLE_DRIVER";
+	case VK_ERROR_EXTENSION_NOT_PRESENT:
+		return "VK_ERROR_EXTENSION_NOT_PRESENT";
+	case VK_ERROR_FEATURE_NOT_PRESENT:
+		return "VK_ERROR_FEATURE_NOT_PRESENT";
+	case VK_ERROR_LAYER_NOT_PRESENT:
+		return "VK_ERROR_LAYER_NOT_PRESENT";
+	case VK_TIMEOUT:
+		return "VK_TIMEOUT";
+	default:
+		return "VkResult";
 	}
 }
 
@@ -35,10 +45,11 @@ static int vk_memtype(const struct vk_dev *d, uint32_t bits,
 }
 
 VkResult gd_vk_buffer(struct vk_dev *d, VkDeviceSize sz,
-			  VkMemoryPropertyFlags props, struct vk_buf *out)
+		      VkMemoryPropertyFlags props, struct vk_buf *out)
 {
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+	VkMemoryAllocateInfo ai = {.sType =
+				       VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
 	VkMemoryRequirements req;
 	VkResult r;
 	int t;
@@ -79,12 +90,12 @@ void gd_vk_free(struct vk_dev *d, struct vk_buf *b)
 /* Records with rec(arg, cmd), submits, waits on a fence (10 s: the probe
  * deadline is the real limit). */
 VkResult gd_vk_run(struct vk_dev *d, void (*rec)(void *, VkCommandBuffer),
-		       void *arg)
+		   void *arg)
 {
 	VkCommandBufferAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+	    .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
 	VkCommandBufferBeginInfo bi = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	    .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
 	VkCommandBuffer cb;
@@ -131,9 +142,8 @@ void gd_vk_rec_copy(void *arg, VkCommandBuffer cb)
 				    c->qp, 1);
 }
 
-
-VkResult gd_vk_copy(struct vk_dev *d, struct vk_buf *src,
-			struct vk_buf *dst, VkDeviceSize sz)
+VkResult gd_vk_copy(struct vk_dev *d, struct vk_buf *src, struct vk_buf *dst,
+		    VkDeviceSize sz)
 {
 	struct vk_copy c = {src->b, dst->b, sz, VK_NULL_HANDLE};
 
@@ -142,7 +152,8 @@ VkResult gd_vk_copy(struct vk_dev *d, struct vk_buf *src,
 
 static VkResult vk_shader(struct vk_dev *d, struct vk_pipe *p)
 {
-	VkShaderModuleCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+	VkShaderModuleCreateInfo si = {
+	    .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
 	uint32_t *code = malloc(gd_spv_vector_add_len + 4);
 	VkResult r;
 
@@ -161,10 +172,13 @@ static VkResult vk_descriptors(struct vk_dev *d, struct vk_pipe *p,
 			       struct vk_buf *bufs)
 {
 	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
-	VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-	VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+	VkDescriptorPoolCreateInfo dpi = {
+	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+	VkDescriptorSetAllocateInfo dai = {
+	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
 	VkDescriptorBufferInfo dbi[3];
-	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+	VkWriteDescriptorSet w = {.sType =
+				      VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 	VkResult r;
 
 	for (uint32_t i = 0; i < 3; i++)
@@ -191,18 +205,21 @@ VkResult gd_vk_pipe_make(struct vk_dev *d, struct vk_pipe *p,
 			 struct vk_buf *bufs)
 {
 	VkDescriptorSetLayoutBinding b[3];
-	VkDescriptorSetLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkDescriptorSetLayoutCreateInfo li = {
+	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
 	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-	VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	VkPipelineLayoutCreateInfo pli = {
+	    .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	VkComputePipelineCreateInfo ci = {
+	    .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
 	VkResult r;
 
 	if ((r = vk_shader(d, p)))
 		return r;
 	for (uint32_t i = 0; i < 3; i++)
 		b[i] = (VkDescriptorSetLayoutBinding){
-			i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-			VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+		    i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+		    VK_SHADER_STAGE_COMPUTE_BIT, NULL};
 	li.bindingCount = 3;
 	li.pBindings = b;
 	if ((r = vkCreateDescriptorSetLayout(d->dev, &li, NULL, &p->dsl)))
@@ -250,10 +267,11 @@ void gd_vk_rec_dispatch(void *arg, VkCommandBuffer cb)
 }
 
 VkResult gd_vk_make_device(PFN_vkCreateDevice create, VkPhysicalDevice ph,
-			       uint32_t family, VkDevice *out)
+			   uint32_t family, VkDevice *out)
 {
 	float prio = 1.0f;
-	VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+	VkDeviceQueueCreateInfo qi = {
+	    .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
 	VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
 
 	qi.queueFamilyIndex = family;
@@ -263,4 +281,3 @@ VkResult gd_vk_make_device(PFN_vkCreateDevice create, VkPhysicalDevice ph,
 	di.pQueueCreateInfos = &qi;
 	return create(ph, &di, NULL, out);
 }
-

@@ -9,20 +9,46 @@ int hipInit(unsigned flags)
 {
 	volatile int *volatile p = NULL;
 
-	fprintf(stderr, "fake_crash_libamdhip64: hipInit writes through NULL\n");
+	fprintf(stderr,
+		"fake_crash_libamdhip64: hipInit writes through NULL\n");
 	*p = (int)flags;
 	return 0;
 }
 
 #define FAIL(name)                                                             \
 	int name(void);                                                        \
-	int name(void) { return 1; }
-FAIL(hipGetDeviceCount) FAIL(hipDriverGetVersion) FAIL(hipRuntimeGetVersion)
-FAIL(hipDeviceGetName) FAIL(hipDeviceTotalMem) FAIL(hipGetErrorName)
-FAIL(hipGetErrorString) FAIL(hipSetDevice) FAIL(hipMalloc) FAIL(hipFree)
-FAIL(hipHostMalloc) FAIL(hipHostFree) FAIL(hipMemcpy) FAIL(hipMemcpyAsync)
-FAIL(hipStreamCreate) FAIL(hipStreamDestroy) FAIL(hipStreamSynchronize)
-FAIL(hipDeviceSynchronize) FAIL(hipModuleLoadData) FAIL(hipModuleGetFunction)
-FAIL(hipModuleUnload) FAIL(hipModuleLaunchKernel) FAIL(hipMemset)
-FAIL(hipDeviceReset) FAIL(hipEventCreate) FAIL(hipEventRecord)
-FAIL(hipEventSynchronize) FAIL(hipEventElapsedTime) FAIL(hipEventDestroy)
+	int name(void)                                                         \
+	{                                                                      \
+		return 1;                                                      \
+	}
+/* clang-format off: one a line (the formatter folds these) */
+FAIL(hipGetDeviceCount)
+FAIL(hipDriverGetVersion)
+FAIL(hipRuntimeGetVersion)
+FAIL(hipDeviceGetName)
+FAIL(hipDeviceTotalMem)
+FAIL(hipGetErrorName)
+FAIL(hipGetErrorString)
+FAIL(hipSetDevice)
+FAIL(hipMalloc)
+FAIL(hipFree)
+FAIL(hipHostMalloc)
+FAIL(hipHostFree)
+FAIL(hipMemcpy)
+FAIL(hipMemcpyAsync)
+FAIL(hipStreamCreate)
+FAIL(hipStreamDestroy)
+FAIL(hipStreamSynchronize)
+FAIL(hipDeviceSynchronize)
+FAIL(hipModuleLoadData)
+FAIL(hipModuleGetFunction)
+FAIL(hipModuleUnload)
+FAIL(hipModuleLaunchKernel)
+FAIL(hipMemset)
+FAIL(hipDeviceReset)
+FAIL(hipEventCreate)
+FAIL(hipEventRecord)
+FAIL(hipEventSynchronize)
+FAIL(hipEventElapsedTime)
+FAIL(hipEventDestroy)
+/* clang-format on */

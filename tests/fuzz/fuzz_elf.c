@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&d, 0, sizeof d);
 	if (!gd_elf_open(&e, data, size, err, sizeof err)) {
 		struct gd_elf_shdr s;
-		struct gd_bs_symver sv = {"libc.so.6", "GLIBC_2.2.5", (char *)"malloc"};
+		struct gd_bs_symver sv = {"libc.so.6", "GLIBC_2.2.5",
+					  (char *)"malloc"};
 		const struct gd_bs_symver *need[1] = {&sv};
 		unsigned char found[1] = {0};
 

@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   sizeof icd.manifest);
 	gd_vk_manifest_parse((const char *)data, size, &icd);
 	gd_icd_classify(&icd, 1);
-	if (strlen(icd.driver) >= sizeof icd.driver || strlen(icd.error) >= sizeof icd.error)
+	if (strlen(icd.driver) >= sizeof icd.driver ||
+	    strlen(icd.error) >= sizeof icd.error)
 		__builtin_trap();
 
 	memset(&icd, 0, sizeof icd);

@@ -30,7 +30,8 @@ static void typed(const gd_kb *kb)
 	(void)gd_kb_target_for_pci_get(kb, 0x731f, &t);
 	for (size_t i = 0; i < gd_kb_strategy_count(kb); i++)
 		if (gd_kb_strategy_at(kb, i, &st) == 0)
-			for (size_t j = 0; gd_kb_env_at(&st, j, &k, &v) == 0; j++)
+			for (size_t j = 0; gd_kb_env_at(&st, j, &k, &v) == 0;
+			     j++)
 				(void)v;
 	for (size_t i = 0; i < gd_kb_signature_count(kb); i++)
 		(void)gd_kb_signature_at(kb, i, &sg);

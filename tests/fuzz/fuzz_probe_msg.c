@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	j.backend = "fuzz";
 	j.only = -1;
 	/* a begin first, so results are taken too */
-	gd_pjob_apply_msg(&j, "{\"t\":\"begin\",\"step\":0,\"op\":\"init\",\"dev\":0}", 0);
+	gd_pjob_apply_msg(
+	    &j, "{\"t\":\"begin\",\"step\":0,\"op\":\"init\",\"dev\":0}", 0);
 	for (char *line = s, *nl; line; line = nl) {
 		nl = strchr(line, '\n');
 		if (nl)

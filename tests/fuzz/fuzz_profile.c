@@ -18,11 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	gd_profile_init(&p);
 	gd_profile_init(&q);
-	if (gd_profile_parse((const char *)data, size, &p, err, sizeof err) == 0 &&
+	if (gd_profile_parse((const char *)data, size, &p, err, sizeof err) ==
+		0 &&
 	    gd_profile_validate(&p, err, sizeof err) == 0) {
 		char *a = gd_profile_format(&p), *b = NULL;
 
-		if (a && gd_profile_parse(a, strlen(a), &q, err, sizeof err) == 0)
+		if (a &&
+		    gd_profile_parse(a, strlen(a), &q, err, sizeof err) == 0)
 			b = gd_profile_format(&q);
 		if (a && (!b || strcmp(a, b)))
 			abort(); /* the round trip must be exact */

@@ -81,9 +81,11 @@ static void pax_records(const char *p, size_t n, char *path, char *link)
 		if (!eq)
 			__builtin_trap();
 		if ((size_t)(eq - kv) == 4 && !memcmp(kv, "path", 4))
-			gd_fmt(path, 4096, "%.*s", (int)(p + off + len - 1 - eq - 1), eq + 1);
+			gd_fmt(path, 4096, "%.*s",
+			       (int)(p + off + len - 1 - eq - 1), eq + 1);
 		else if ((size_t)(eq - kv) == 8 && !memcmp(kv, "linkpath", 8))
-			gd_fmt(link, 4096, "%.*s", (int)(p + off + len - 1 - eq - 1), eq + 1);
+			gd_fmt(link, 4096, "%.*s",
+			       (int)(p + off + len - 1 - eq - 1), eq + 1);
 		off += len;
 	}
 }
@@ -124,13 +126,15 @@ static void check(const struct ent *e, size_t ne)
 		if (h[156] == 'L' || h[156] == 'K') {
 			char *dst = h[156] == 'L' ? longname : longlink;
 
-			gd_fmt(dst, 4096, "%.*s", (int)size, (const char *)buf + pos);
+			gd_fmt(dst, 4096, "%.*s", (int)size,
+			       (const char *)buf + pos);
 			pos += (size + 511) / 512 * 512;
 			continue;
 		}
-		if (h[156] == 'x') { /* pax: "LEN path=...\n" / "LEN linkpath=...\n" */
-			pax_records((const char *)buf + pos, (size_t)size, longname,
-				    longlink);
+		if (h[156] ==
+		    'x') { /* pax: "LEN path=...\n" / "LEN linkpath=...\n" */
+			pax_records((const char *)buf + pos, (size_t)size,
+				    longname, longlink);
 			pos += (size + 511) / 512 * 512;
 			continue;
 		}
@@ -146,12 +150,14 @@ static void check(const struct ent *e, size_t ne)
 		if (e[k].type == '2') {
 			char l100[101];
 
-			gd_fmt(l100, sizeof l100, "%.100s", (const char *)h + 157);
+			gd_fmt(l100, sizeof l100, "%.100s",
+			       (const char *)h + 157);
 			if (strcmp(longlink[0] ? longlink : l100, e[k].link))
 				__builtin_trap();
 		}
 		if (e[k].type == '0' &&
-		    (size != e[k].len || memcmp(buf + pos, e[k].data, e[k].len)))
+		    (size != e[k].len ||
+		     memcmp(buf + pos, e[k].data, e[k].len)))
 			__builtin_trap();
 		pos += (size + 511) / 512 * 512;
 		longname[0] = longlink[0] = '\0';
@@ -176,7 +182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char type = "502"[*p++ % 3];
 		const uint8_t *nz = memchr(p, 0, (size_t)(end - p));
 		const uint8_t *a = nz ? nz + 1 : end;
-		const uint8_t *az = a < end ? memchr(a, 0, (size_t)(end - a)) : NULL;
+		const uint8_t *az =
+		    a < end ? memchr(a, 0, (size_t)(end - a)) : NULL;
 		size_t nl = (size_t)((nz ? nz : end) - p);
 		size_t al = (size_t)((az ? az : end) - a);
 		struct ent *x = &e[ne];
@@ -188,7 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		memset(x, 0, sizeof *x);
 		x->type = type;
-		gd_fmt(x->name, sizeof x->name, "%.*s", (int)nl, (const char *)p);
+		gd_fmt(x->name, sizeof x->name, "%.*s", (int)nl,
+		       (const char *)p);
 		gd_fmt(link, sizeof link, "%.*s", (int)al, (const char *)a);
 		if (type == '5')
 			rc = gd_tar_add_dir(t, x->name, 0755);

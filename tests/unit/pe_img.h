@@ -39,9 +39,9 @@ struct sec {
 
 /* The default image: three sections of 0x200 bytes each. */
 static const struct sec std_secs[] = {
-	{".text", 0x1000, 0x200, 0x400},
-	{".idata", 0x2000, 0x200, 0x600},
-	{".rdata", 0x3000, 0x400, 0x800},
+    {".text", 0x1000, 0x200, 0x400},
+    {".idata", 0x2000, 0x200, 0x600},
+    {".rdata", 0x3000, 0x400, 0x800},
 };
 
 static inline unsigned opt_size(int plus)
@@ -51,7 +51,7 @@ static inline unsigned opt_size(int plus)
 
 /* PE32+ (plus) or PE32 headers; SizeOfHeaders 0x400. */
 static inline void mk_pe(uint8_t *b, size_t cap, int plus, const struct sec *s,
-		  unsigned ns)
+			 unsigned ns)
 {
 	memset(b, 0, cap);
 	b[0] = 'M';
@@ -71,7 +71,8 @@ static inline void mk_pe(uint8_t *b, size_t cap, int plus, const struct sec *s,
 	for (unsigned i = 0; i < ns; i++) {
 		size_t o = OPT + opt_size(plus) + 40 * i;
 
-		memcpy(b + o, s[i].name, strlen(s[i].name) < 8 ? strlen(s[i].name) : 8);
+		memcpy(b + o, s[i].name,
+		       strlen(s[i].name) < 8 ? strlen(s[i].name) : 8);
 		w32(b, o + 8, s[i].size);
 		w32(b, o + 12, s[i].va);
 		w32(b, o + 16, s[i].size);
@@ -80,7 +81,7 @@ static inline void mk_pe(uint8_t *b, size_t cap, int plus, const struct sec *s,
 }
 
 static inline void set_dir(uint8_t *b, int plus, unsigned i, uint32_t rva,
-		    uint32_t size)
+			   uint32_t size)
 {
 	w32(b, OPT + (plus ? 112 : 96) + 8 * i, rva);
 	w32(b, OPT + (plus ? 112 : 96) + 8 * i + 4, size);

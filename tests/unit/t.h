@@ -26,7 +26,8 @@ static int t_fail, t_pass;
 			t_pass++;                                              \
 		} else {                                                       \
 			t_fail++;                                              \
-			fprintf(stderr, "%s:%d: %s: got \"%s\", want \"%s\"\n",  \
+			fprintf(stderr,                                        \
+				"%s:%d: %s: got \"%s\", want \"%s\"\n",        \
 				__FILE__, __LINE__, #got, g_ ? g_ : "(null)",  \
 				w_ ? w_ : "(null)");                           \
 		}                                                              \

@@ -47,7 +47,8 @@ static void test_reads(void)
 	CHECK(gd_bs_rd64(b, 8, 0, &v64) == 0);
 	CHECK(gd_bs_rd64(b, 8, UINT64_MAX - 2, &v64) == -1);
 	CHECK(gd_bs_str(b, 8, 0, &s) == -1); /* no NUL inside */
-	CHECK(!gd_bs_in(8, 9, 0) && gd_bs_in(8, 8, 0) && !gd_bs_in(8, 4, UINT64_MAX));
+	CHECK(!gd_bs_in(8, 9, 0) && gd_bs_in(8, 8, 0) &&
+	      !gd_bs_in(8, 4, UINT64_MAX));
 }
 
 /* fatbin: container + sm_80 cubin + compute_90a PTX 9.0 (compressed) */
@@ -58,12 +59,12 @@ static size_t make_fatbin(uint8_t *b)
 	w16(b, 4, 1);
 	w16(b, 6, 16);
 	w64(b, 8, 64 + 16 + 80 + 8);
-	w16(b, 16, 2);          /* ELF */
+	w16(b, 16, 2); /* ELF */
 	w32(b, 20, 64);
 	w64(b, 24, 16);
 	w32(b, 16 + 28, 80);
 	w64(b, 16 + 40, 0x11);
-	w16(b, 96, 1);          /* PTX */
+	w16(b, 96, 1); /* PTX */
 	w32(b, 100, 80);
 	w64(b, 104, 8);
 	w16(b, 96 + 24, 0);
@@ -83,17 +84,22 @@ static void test_fatbin(void)
 	CHECK_INT(gd_nvfatbin_scan(b, n, &f, err, sizeof err), 0);
 	CHECK_STR(tlist(&f), "sm_80 compute_90a");
 	CHECK(f.targets.n == 2 && f.targets.v[1].compressed &&
-	      f.targets.v[1].ptx_major == 9 && f.targets.v[1].kind == GD_BS_PTX);
+	      f.targets.v[1].ptx_major == 9 &&
+	      f.targets.v[1].kind == GD_BS_PTX);
 	gd_bs_file_free(&f);
 	memset(&f, 0, sizeof f);
-	CHECK_INT(gd_nvfatbin_scan(b, n - 1, &f, err, sizeof err), -1); /* truncated */
+	CHECK_INT(gd_nvfatbin_scan(b, n - 1, &f, err, sizeof err),
+		  -1); /* truncated */
 	CHECK(strstr(err, "outside") != NULL);
 	w32(b, 100, 40); /* entry header size below the minimum */
 	CHECK_INT(gd_nvfatbin_scan(b, n, &f, err, sizeof err), -1);
 	make_fatbin(b);
-	w64(b, 104, UINT64_MAX - 10); /* payload size pointing past everything */
+	w64(b, 104,
+	    UINT64_MAX - 10); /* payload size pointing past everything */
 	CHECK_INT(gd_nvfatbin_scan(b, n, &f, err, sizeof err), -1);
-	CHECK_INT(gd_nvfatbin_scan((const uint8_t *)"nothing here", 12, &f, err, sizeof err), -1);
+	CHECK_INT(gd_nvfatbin_scan((const uint8_t *)"nothing here", 12, &f, err,
+				   sizeof err),
+		  -1);
 	gd_bs_file_free(&f);
 }
 
@@ -131,9 +137,11 @@ static void test_bundle(void)
 	CHECK_INT(used, n);
 	gd_bs_file_free(&f);
 	memset(&f, 0, sizeof f);
-	CHECK_INT(gd_offload_bundle_scan(b, 40, &f, &used, err, sizeof err), -1);
+	CHECK_INT(gd_offload_bundle_scan(b, 40, &f, &used, err, sizeof err),
+		  -1);
 	CHECK(f.targets.n == 0); /* nothing half-recorded */
-	CHECK_INT(gd_offload_bundle_scan(b, n - 1, &f, &used, err, sizeof err), -1);
+	CHECK_INT(gd_offload_bundle_scan(b, n - 1, &f, &used, err, sizeof err),
+		  -1);
 	w64(b, 24, 1u << 30); /* entry count */
 	CHECK_INT(gd_offload_bundle_scan(b, n, &f, &used, err, sizeof err), -1);
 	gd_bs_file_free(&f);
@@ -154,9 +162,12 @@ static void test_ccob(void)
 			char err[200];
 
 			if (method)
-				cn = ZSTD_compress(comp, sizeof comp, bundle, bn, 3);
+				cn = ZSTD_compress(comp, sizeof comp, bundle,
+						   bn, 3);
 			else
-				cn = compress2(comp, &zn, bundle, bn, 9) == Z_OK ? zn : 0;
+				cn = compress2(comp, &zn, bundle, bn, 9) == Z_OK
+					 ? zn
+					 : 0;
 			memset(ccob, 0, sizeof ccob);
 			memcpy(ccob, "CCOB", 4);
 			w16(ccob, 4, (uint16_t)ver);
@@ -168,22 +179,31 @@ static void test_ccob(void)
 				w32(ccob, 12, (uint32_t)bn);
 			} else {
 				w64(ccob, 8, hs + cn);
-				w64(ccob, 16, 1ull << 40); /* a claim never trusted */
+				w64(ccob, 16,
+				    1ull << 40); /* a claim never trusted */
 			}
 			memcpy(ccob + hs, comp, cn);
-			CHECK_INT(gd_offload_bundle_scan(ccob, hs + cn, &f, &used, err,
-							 sizeof err), 0);
+			CHECK_INT(gd_offload_bundle_scan(ccob, hs + cn, &f,
+							 &used, err,
+							 sizeof err),
+				  0);
 			CHECK_STR(tlist(&f), "gfx1030:xnack-");
 			CHECK(f.targets.n == 1 && f.targets.v[0].compressed);
 			if (ver > 1)
-				CHECK_INT(gd_offload_bundle_scan(ccob, hs + cn - 1, &f, &used,
-								 err, sizeof err), -1);
+				CHECK_INT(gd_offload_bundle_scan(
+					      ccob, hs + cn - 1, &f, &used, err,
+					      sizeof err),
+					  -1);
 			ccob[hs + 2] ^= 0xff; /* corrupt stream */
 			ccob[hs + 3] ^= 0xff;
-			CHECK(gd_offload_bundle_scan(ccob, hs + cn, &f, &used, err, sizeof err) == -1 ||
+			CHECK(gd_offload_bundle_scan(ccob, hs + cn, &f, &used,
+						     err, sizeof err) == -1 ||
 			      f.targets.n == 1);
 			w16(ccob, 6, 7); /* unknown method */
-			CHECK_INT(gd_offload_bundle_scan(ccob, hs + cn, &f, &used, err, sizeof err), -1);
+			CHECK_INT(gd_offload_bundle_scan(ccob, hs + cn, &f,
+							 &used, err,
+							 sizeof err),
+				  -1);
 			gd_bs_file_free(&f);
 		}
 	}
@@ -209,11 +229,14 @@ static void test_code_object(void)
 	unsigned v;
 
 	co_header(b, 2, 0x036 | 0x200); /* v4, gfx1030, xnack off */
-	CHECK_INT(gd_amdgpu_co_target(b, 64, gfx, sizeof gfx, feat, sizeof feat, &v), 0);
+	CHECK_INT(
+	    gd_amdgpu_co_target(b, 64, gfx, sizeof gfx, feat, sizeof feat, &v),
+	    0);
 	CHECK_STR(gfx, "gfx1030");
 	CHECK_STR(feat, "xnack-");
 	CHECK_INT(v, 4);
-	co_header(b, 3, 0x03f | 0xc00 | 0x100); /* v5 gfx90a sramecc on, xnack any */
+	co_header(b, 3,
+		  0x03f | 0xc00 | 0x100); /* v5 gfx90a sramecc on, xnack any */
 	gd_amdgpu_co_target(b, 64, gfx, sizeof gfx, feat, sizeof feat, &v);
 	CHECK_STR(gfx, "gfx90a");
 	CHECK_STR(feat, "sramecc+");
@@ -227,11 +250,13 @@ static void test_code_object(void)
 	co_header(b, 2, 0x04a);
 	gd_amdgpu_co_target(b, 64, gfx, sizeof gfx, feat, sizeof feat, &v);
 	CHECK_STR(gfx, "gfx1151");
-	CHECK_INT(gd_amdgpu_co_target(b, 63, gfx, sizeof gfx, feat, sizeof feat, &v), -1);
+	CHECK_INT(
+	    gd_amdgpu_co_target(b, 63, gfx, sizeof gfx, feat, sizeof feat, &v),
+	    -1);
 }
 
 static int fit(const char *gpu, enum gd_bs_kind k, const char *t,
-			  const char *feat, unsigned ptx)
+	       const char *feat, unsigned ptx)
 {
 	struct gd_bs_gpu g;
 	struct gd_bs_target tg = {0};
@@ -254,13 +279,20 @@ static void test_fit(void)
 
 	CHECK_INT(fit("gfx1030", GD_BS_AMDGCN, "gfx1030", "", 0), GD_FIT_YES);
 	CHECK_INT(fit("gfx1031", GD_BS_AMDGCN, "gfx1030", "", 0), GD_FIT_NO);
-	CHECK_INT(fit("gfx1010", GD_BS_AMDGCN, "gfx10-1-generic", "", 0), GD_FIT_YES);
-	CHECK_INT(fit("gfx1030", GD_BS_AMDGCN, "gfx10-1-generic", "", 0), GD_FIT_NO);
-	CHECK_INT(fit("gfx1151", GD_BS_AMDGCN, "gfx11-generic", "", 0), GD_FIT_YES);
-	CHECK_INT(fit("gfx90a:xnack+", GD_BS_AMDGCN, "gfx90a", "xnack-", 0), GD_FIT_NO);
-	CHECK_INT(fit("gfx90a:xnack-", GD_BS_AMDGCN, "gfx90a", "xnack-", 0), GD_FIT_YES);
-	CHECK_INT(fit("gfx90a:xnack+", GD_BS_AMDGCN, "gfx90a", "", 0), GD_FIT_YES);
-	CHECK_INT(fit("gfx90a", GD_BS_AMDGCN, "gfx90a", "sramecc+:xnack-", 0), GD_FIT_YES);
+	CHECK_INT(fit("gfx1010", GD_BS_AMDGCN, "gfx10-1-generic", "", 0),
+		  GD_FIT_YES);
+	CHECK_INT(fit("gfx1030", GD_BS_AMDGCN, "gfx10-1-generic", "", 0),
+		  GD_FIT_NO);
+	CHECK_INT(fit("gfx1151", GD_BS_AMDGCN, "gfx11-generic", "", 0),
+		  GD_FIT_YES);
+	CHECK_INT(fit("gfx90a:xnack+", GD_BS_AMDGCN, "gfx90a", "xnack-", 0),
+		  GD_FIT_NO);
+	CHECK_INT(fit("gfx90a:xnack-", GD_BS_AMDGCN, "gfx90a", "xnack-", 0),
+		  GD_FIT_YES);
+	CHECK_INT(fit("gfx90a:xnack+", GD_BS_AMDGCN, "gfx90a", "", 0),
+		  GD_FIT_YES);
+	CHECK_INT(fit("gfx90a", GD_BS_AMDGCN, "gfx90a", "sramecc+:xnack-", 0),
+		  GD_FIT_YES);
 	CHECK_INT(fit("sm_86", GD_BS_SASS, "sm_80", "", 0), GD_FIT_YES);
 	CHECK_INT(fit("sm_80", GD_BS_SASS, "sm_86", "", 0), GD_FIT_NO);
 	CHECK_INT(fit("sm_90", GD_BS_SASS, "sm_80", "", 0), GD_FIT_NO);
@@ -268,7 +300,8 @@ static void test_fit(void)
 	CHECK_INT(fit("sm_100", GD_BS_SASS, "sm_90a", "", 0), GD_FIT_NO);
 	CHECK_INT(fit("sm_103", GD_BS_SASS, "sm_100f", "", 0), GD_FIT_YES);
 	CHECK_INT(fit("sm_90", GD_BS_PTX, "compute_80", "", 8), GD_FIT_PTX);
-	CHECK_INT(fit("sm_90", GD_BS_PTX, "compute_80", "", 9), GD_FIT_NO); /* driver too old */
+	CHECK_INT(fit("sm_90", GD_BS_PTX, "compute_80", "", 9),
+		  GD_FIT_NO); /* driver too old */
 	CHECK_INT(fit("sm_75", GD_BS_PTX, "compute_80", "", 8), GD_FIT_NO);
 	CHECK_INT(fit("sm_100", GD_BS_PTX, "compute_90a", "", 8), GD_FIT_NO);
 	CHECK_INT(fit("8.6", GD_BS_SASS, "sm_86", "", 0), GD_FIT_YES);
@@ -360,9 +393,13 @@ static void test_zip(void)
 		struct zcount z = {0};
 		size_t n = make_zip(b, defl, 12);
 
-		CHECK_INT(gd_zip_walk(b, n, 1 << 20, want_all, zcb, &z, err, sizeof err), 0);
+		CHECK_INT(gd_zip_walk(b, n, 1 << 20, want_all, zcb, &z, err,
+				      sizeof err),
+			  0);
 		CHECK_INT(z.members, 1);
-		CHECK_INT(gd_zip_walk(b, n - 1, 1 << 20, want_all, zcb, &z, err, sizeof err), -1);
+		CHECK_INT(gd_zip_walk(b, n - 1, 1 << 20, want_all, zcb, &z, err,
+				      sizeof err),
+			  -1);
 	}
 	{
 		struct zcount z = {0};
@@ -371,7 +408,8 @@ static void test_zip(void)
 		gd_zip_walk(b, n, 1 << 20, want_all, zcb, &z, err, sizeof err);
 		CHECK(z.errors == 1 && strstr(z.last, "declared size"));
 		n = make_zip(b, 1, 0x7fffffff); /* ratio no deflate can reach */
-		gd_zip_walk(b, n, 1ull << 32, want_all, zcb, &z, err, sizeof err);
+		gd_zip_walk(b, n, 1ull << 32, want_all, zcb, &z, err,
+			    sizeof err);
 		CHECK(z.errors == 2 && strstr(z.last, "ratio"));
 	}
 }
@@ -386,10 +424,12 @@ static void test_real(void)
 	int hip_needed = 0;
 
 	gd_ctx_init(&ctx, "/", NULL);
-	snprintf(p, sizeof p, "%s/tests/fixtures/binscan/libhip_gfx900_gfx1010_gfx90a.so",
+	snprintf(p, sizeof p,
+		 "%s/tests/fixtures/binscan/libhip_gfx900_gfx1010_gfx90a.so",
 		 src ? src : "..");
 	CHECK_INT(gd_bs_scan_path(&ctx, p, &o, &files), 0);
-	snprintf(p, sizeof p, "%s/tests/fixtures/binscan/libcuda_sm80_sm90_ptx90.so",
+	snprintf(p, sizeof p,
+		 "%s/tests/fixtures/binscan/libcuda_sm80_sm90_ptx90.so",
 		 src ? src : "..");
 	CHECK_INT(gd_bs_scan_path(&ctx, p, &o, &files), 0);
 	CHECK_INT(gd_bs_scan_path(&ctx, "/nonexistent/x.so", &o, &files), 0);
@@ -399,7 +439,8 @@ static void test_real(void)
 		CHECK_STR(tlist(&files.v[1]), "sm_80 sm_90 compute_90");
 		CHECK(files.v[2].error[0] != '\0');
 		for (size_t i = 0; i < files.v[0].dyn.needed.n; i++)
-			hip_needed |= !strcmp(files.v[0].dyn.needed.v[i], "libamdhip64.so.5");
+			hip_needed |= !strcmp(files.v[0].dyn.needed.v[i],
+					      "libamdhip64.so.5");
 		CHECK(hip_needed);
 		CHECK(files.v[0].dyn.symvers.n > 0); /* GLIBC_* at least */
 	}

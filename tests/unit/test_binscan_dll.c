@@ -45,8 +45,8 @@ static void write_file(const char *dir, const char *name, const void *b,
 }
 
 static void resolve(gd_ctx *ctx, const struct gd_bs_file *f,
-		    const char *const *dirs, size_t nd, const char *dll, int delay,
-		    struct gd_bs_need *need)
+		    const char *const *dirs, size_t nd, const char *dll,
+		    int delay, struct gd_bs_need *need)
 {
 	struct gd_bs_env env;
 
@@ -101,25 +101,34 @@ static void test_resolve_notes(gd_ctx *ctx, struct gd_bs_file *f)
 	char want[1024];
 
 	resolve(ctx, f, dirs, 1, "amdhip64_7.dll", 0, &nd);
-	snprintf(want, sizeof want, "needs amdhip64_7.dll; found amdhip64_6.dll in %s "
-		 "(HIP SDK 6.x): the build is for ROCm 7", d[1]);
+	snprintf(want, sizeof want,
+		 "needs amdhip64_7.dll; found amdhip64_6.dll in %s "
+		 "(HIP SDK 6.x): the build is for ROCm 7",
+		 d[1]);
 	CHECK(!nd.found);
 	CHECK_STR(nd.note, want);
 	resolve(ctx, f, dirs, 1, "hiprtc0701.dll", 1, &nd);
-	snprintf(want, sizeof want, "needs hiprtc0701.dll; found hiprtc0602.dll in %s "
-		 "(HIP SDK 6.2): the build is for ROCm 7.1; delay-loaded: fails only "
-		 "when first used", d[1]);
+	snprintf(want, sizeof want,
+		 "needs hiprtc0701.dll; found hiprtc0602.dll in %s "
+		 "(HIP SDK 6.2): the build is for ROCm 7.1; delay-loaded: "
+		 "fails only "
+		 "when first used",
+		 d[1]);
 	CHECK_STR(nd.note, want);
 	resolve(ctx, f, dirs, 1, "libhipblas.dll", 0, &nd);
-	snprintf(want, sizeof want, "needs libhipblas.dll; found hipblas.dll in %s "
-		 "(another version or naming)", d[1]);
+	snprintf(want, sizeof want,
+		 "needs libhipblas.dll; found hipblas.dll in %s "
+		 "(another version or naming)",
+		 d[1]);
 	CHECK_STR(nd.note, want);
 	resolve(ctx, f, dirs, 1, "unknown.dll", 0, &nd);
 	CHECK(!nd.found && !nd.note[0]);
 	dirs[0] = d[4];
 	resolve(ctx, f, dirs, 1, "cudart64_12.dll", 0, &nd);
-	snprintf(want, sizeof want, "needs cudart64_12.dll; found cudart64_110.dll in %s "
-		 "(another version or naming)", d[4]);
+	snprintf(want, sizeof want,
+		 "needs cudart64_12.dll; found cudart64_110.dll in %s "
+		 "(another version or naming)",
+		 d[4]);
 	CHECK_STR(nd.note, want);
 	resolve(ctx, f, dirs, 1, "cudnn64_9.dll", 0, &nd);
 	CHECK(!nd.found && strstr(nd.note, "not a PE file"));
@@ -132,7 +141,8 @@ static void test_resolve_found(gd_ctx *ctx, struct gd_bs_file *f)
 	struct gd_bs_need nd;
 
 	resolve(ctx, f, dirs, 1, "helper.dll", 0, &nd); /* own dir, any case */
-	CHECK(nd.found && !strcmp(nd.how, "dll-dir") && strstr(nd.path, "helper.DLL"));
+	CHECK(nd.found && !strcmp(nd.how, "dll-dir") &&
+	      strstr(nd.path, "helper.DLL"));
 	resolve(ctx, f, dirs, 1, "KERNEL32.dll", 0, &nd);
 	CHECK(nd.found && !strcmp(nd.how, "system"));
 	resolve(ctx, f, dirs, 1, "python313.dll", 0, &nd);
@@ -167,8 +177,9 @@ static void test_archive_needs(void)
 {
 	struct gd_zip_names ix;
 	struct gd_bs_file f = {0};
-	const char *names[] = {"pkg/_ext.pyd", "pkg/CT2.dll", "pkg.libs/libiomp5md.dll",
-			       "other/x.dll", "deep/a.libs/y.dll"};
+	const char *names[] = {"pkg/_ext.pyd", "pkg/CT2.dll",
+			       "pkg.libs/libiomp5md.dll", "other/x.dll",
+			       "deep/a.libs/y.dll"};
 	const char *dlls[] = {"ct2.dll", "LIBIOMP5MD.DLL", "x.dll", "y.dll"};
 
 	for (int i = 0; i < 4; i++) {

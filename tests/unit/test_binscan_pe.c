@@ -1,10 +1,10 @@
-/* PE reader (src/binscan/pe.c) on hand-built PE32 / PE32+ buffers: headers, every error path of the header
- * walk, section names through the COFF string table (decimal and base-64),
- * RVA mapping, an import directory spanning two sections whose file bytes
- * are not adjacent, delay-load tables (new and old layout), the export
- * name, a table with no end, GPU code in .hip_fat / .nv_fatb / through the
- * .hipFatB wrapper. Resolution: test_binscan_dll.c. The real-file cases
- * (MinGW-built DLLs) are in tests/scripts/test_scan_pe.sh. */
+/* PE reader (src/binscan/pe.c) on hand-built PE32 / PE32+ buffers: headers,
+ * every error path of the header walk, section names through the COFF string
+ * table (decimal and base-64), RVA mapping, an import directory spanning two
+ * sections whose file bytes are not adjacent, delay-load tables (new and old
+ * layout), the export name, a table with no end, GPU code in .hip_fat /
+ * .nv_fatb / through the .hipFatB wrapper. Resolution: test_binscan_dll.c. The
+ * real-file cases (MinGW-built DLLs) are in tests/scripts/test_scan_pe.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +30,8 @@ static const char *needed(const struct gd_bs_dyn *d)
 
 	out[0] = '\0';
 	for (size_t i = 0; i < d->needed.n; i++)
-		u += (size_t)snprintf(out + u, sizeof out - u, "%s%s", i ? " " : "",
-				      d->needed.v[i]);
+		u += (size_t)snprintf(out + u, sizeof out - u, "%s%s",
+				      i ? " " : "", d->needed.v[i]);
 	return out;
 }
 
@@ -50,14 +50,17 @@ static void test_headers(void)
 	CHECK_INT(p.nsect, 3);
 	CHECK(p.image_base == BASE64);
 	CHECK_INT(p.n_dirs, 16);
-	CHECK(gd_pe_section(&p, 1, &s) == 0 && s.va == 0x2000 && s.rawoff == 0x600);
+	CHECK(gd_pe_section(&p, 1, &s) == 0 && s.va == 0x2000 &&
+	      s.rawoff == 0x600);
 	CHECK_STR(s.name, ".idata");
 	CHECK(gd_pe_section(&p, 3, &s) == -1);
 	CHECK(gd_pe_find(&p, ".rdata", &s) == 0 && s.va == 0x3000);
 	CHECK(gd_pe_find(&p, ".hip_fat", &s) == -1);
-	CHECK(gd_pe_rva(&p, 0x2010, &off, &avail) == 0 && off == 0x610 && avail == 0x1f0);
+	CHECK(gd_pe_rva(&p, 0x2010, &off, &avail) == 0 && off == 0x610 &&
+	      avail == 0x1f0);
 	CHECK(gd_pe_rva(&p, 0x2200, &off, &avail) == -1); /* between sections */
-	CHECK(gd_pe_rva(&p, 0x10, &off, &avail) == 0 && off == 0x10 && avail == 0x3f0);
+	CHECK(gd_pe_rva(&p, 0x10, &off, &avail) == 0 && off == 0x10 &&
+	      avail == 0x3f0);
 	CHECK(gd_pe_rva(&p, UINT64_MAX - 4, &off, &avail) == -1);
 	CHECK_STR(gd_pe_machine_name(p.machine), "x86-64");
 
@@ -115,9 +118,11 @@ static void test_bad_headers(void)
 	{
 		struct gd_pe p;
 
-		CHECK(gd_pe_open(&p, b, sizeof b, NULL, 0) == 0 && p.n_dirs == 16);
+		CHECK(gd_pe_open(&p, b, sizeof b, NULL, 0) == 0 &&
+		      p.n_dirs == 16);
 		w32(b, OPT + 108, 2);
-		CHECK(gd_pe_open(&p, b, sizeof b, NULL, 0) == 0 && p.n_dirs == 2);
+		CHECK(gd_pe_open(&p, b, sizeof b, NULL, 0) == 0 &&
+		      p.n_dirs == 2);
 	}
 }
 
@@ -126,17 +131,17 @@ static void test_long_names(void)
 {
 	static uint8_t b[IMG_N];
 	static const struct sec s[] = {
-		{"/4", 0x1000, 0x200, 0x400},
-		{"//AAAAAQ", 0x2000, 0x200, 0x600},
-		{"/999", 0x3000, 0x200, 0x800},
-		{"/4x", 0x4000, 0x100, 0xa00},
+	    {"/4", 0x1000, 0x200, 0x400},
+	    {"//AAAAAQ", 0x2000, 0x200, 0x600},
+	    {"/999", 0x3000, 0x200, 0x800},
+	    {"/4x", 0x4000, 0x100, 0xa00},
 	};
 	struct gd_pe p;
 	struct gd_pe_sect x;
 
 	mk_pe(b, sizeof b, 1, s, 4);
 	w32(b, PE_OFF + 12, 0xc00 - 2 * 18); /* PointerToSymbolTable */
-	w32(b, PE_OFF + 16, 2);               /* two symbols before it */
+	w32(b, PE_OFF + 16, 2);		     /* two symbols before it */
 	w32(b, 0xc00, 4 + 12 + 12);
 	memcpy(b + 0xc04, ".hip_fatbin\0.debug_info\0", 24);
 	CHECK_INT(gd_pe_open(&p, b, sizeof b, NULL, 0), 0);
@@ -161,9 +166,9 @@ static void test_imports_spanning(void)
 {
 	static uint8_t b[IMG_N];
 	static const struct sec s[] = {
-		{".text", 0x1000, 0x200, 0x400},
-		{".idata", 0x2000, 0x200, 0x600},
-		{".idat2", 0x2200, 0x200, 0xa00},
+	    {".text", 0x1000, 0x200, 0x400},
+	    {".idata", 0x2000, 0x200, 0x600},
+	    {".idat2", 0x2200, 0x200, 0xa00},
 	};
 	struct gd_pe p;
 	struct gd_bs_dyn d = {0};
@@ -318,9 +323,9 @@ static void test_gpu_sections(void)
 {
 	static uint8_t b[IMG_N];
 	struct sec s[] = {
-		{".text", 0x1000, 0x200, 0x400},
-		{".hip_fat", 0x2000, 0x200, 0x600},
-		{".nv_fatb", 0x3000, 0x200, 0x800},
+	    {".text", 0x1000, 0x200, 0x400},
+	    {".hip_fat", 0x2000, 0x200, 0x600},
+	    {".nv_fatb", 0x3000, 0x200, 0x800},
 	};
 
 	mk_pe(b, sizeof b, 1, s, 3);
@@ -336,10 +341,10 @@ static void test_gpu_sections(void)
 	for (int plus = 1; plus >= 0; plus--) {
 		uint64_t base = plus ? BASE64 : BASE32;
 		struct sec w[] = {
-			{".rdata", 0x2000, 0x200, 0x600},
-			{".data", 0x3000, 0x200, 0x800},
-			{".hipFatB", 0x4000, 0x18, 0xa00},
-			{".nvFatBi", 0x5000, 0x18, 0xc00},
+		    {".rdata", 0x2000, 0x200, 0x600},
+		    {".data", 0x3000, 0x200, 0x800},
+		    {".hipFatB", 0x4000, 0x18, 0xa00},
+		    {".nvFatBi", 0x5000, 0x18, 0xc00},
 		};
 
 		mk_pe(b, sizeof b, plus, w, 4);
@@ -356,8 +361,10 @@ static void test_gpu_sections(void)
 			w32(b, 0xa08, (uint32_t)base + 0x2000);
 			w32(b, 0xc08, (uint32_t)base + 0x3000);
 		}
-		scan_expect(b, sizeof b, "gfx1030:xnack- sm_80 compute_90a", "");
-		w32(b, 0xa00, 0x12345678); /* not the HIPF magic: not followed */
+		scan_expect(b, sizeof b, "gfx1030:xnack- sm_80 compute_90a",
+			    "");
+		w32(b, 0xa00,
+		    0x12345678); /* not the HIPF magic: not followed */
 		scan_expect(b, sizeof b, "sm_80 compute_90a", "");
 	}
 }

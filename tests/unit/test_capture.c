@@ -77,14 +77,17 @@ int main(void)
 	gd_capture_hook(c, "/etc/icd.d/nvidia_icd.json", 'f');
 	gd_capture_hook(c, "/lib", 'd');
 	snprintf(tarpath, sizeof tarpath, "%s/cap.tar.gz", out);
-	CHECK_INT(gd_capture_write(c, &ctx, tarpath, &topts, &st, err, sizeof err), 0);
-	snprintf(cmd, sizeof cmd, "mkdir %s/x && tar xzf %s -C %s/x", out, tarpath, out);
+	CHECK_INT(
+	    gd_capture_write(c, &ctx, tarpath, &topts, &st, err, sizeof err),
+	    0);
+	snprintf(cmd, sizeof cmd, "mkdir %s/x && tar xzf %s -C %s/x", out,
+		 tarpath, out);
 	CHECK(system(cmd) == 0);
 
 	CHECK(is_link("etc/icd.d/nvidia_icd.json"));
 	CHECK_INT(size_of("real/icd.d/nvidia_icd.json"), 12); /* content kept */
-	CHECK(is_link("lib/libfoo.so.1"));                    /* listing entries */
-	CHECK_INT(size_of("lib/libfoo.so.1.2"), 0);           /* only stat'ed: empty */
+	CHECK(is_link("lib/libfoo.so.1"));	    /* listing entries */
+	CHECK_INT(size_of("lib/libfoo.so.1.2"), 0); /* only stat'ed: empty */
 	CHECK(size_of(".gpudoctor/environ") >= 0);
 	CHECK(st.links >= 2 && st.files >= 2);
 

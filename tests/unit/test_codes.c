@@ -32,13 +32,15 @@ static void test_table(void)
 	regex_t re;
 
 	CHECK_INT(regcomp(&re, "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$",
-			  REG_EXTENDED | REG_NOSUB), 0);
+			  REG_EXTENDED | REG_NOSUB),
+		  0);
 	for (int i = 0; i < GD_N_CODES; i++) {
 		const char *c = gd_code_name((enum gd_code)i);
 
 		if (regexec(&re, c, 0, NULL, 0)) {
 			t_fail++;
-			fprintf(stderr, "code '%s' is not a dotted identifier\n", c);
+			fprintf(stderr,
+				"code '%s' is not a dotted identifier\n", c);
 		}
 		CHECK(gd_code_meaning((enum gd_code)i)[0] != '\0');
 		for (int j = 0; j < i; j++)
@@ -58,7 +60,8 @@ static char *render_doc(void)
 
 	if (!b)
 		return NULL;
-	gd_fmt(b, cap, "# Verdict codes\n\n"
+	gd_fmt(b, cap,
+	       "# Verdict codes\n\n"
 	       "Every fact and step of a verdict, and every workload advice, "
 	       "carries one of these\nstable codes beside its text (`check "
 	       "--json`: `{\"code\": ..., \"text\": ...}`,\ndocs/json.md). "
@@ -103,8 +106,10 @@ static void test_doc(void)
 	}
 	if (!have || n != strlen(want) || memcmp(have, want, n)) {
 		t_fail++;
-		fprintf(stderr, "%s does not match src/doctor/codes.h: run "
-			"GPUDOCTOR_UPDATE_EXPECTED=1 ctest -R test_codes\n", path);
+		fprintf(stderr,
+			"%s does not match src/doctor/codes.h: run "
+			"GPUDOCTOR_UPDATE_EXPECTED=1 ctest -R test_codes\n",
+			path);
 	}
 	free(have);
 	free(want);
@@ -118,17 +123,19 @@ static void walk(const json_t *v, const char *file, int *seen)
 	size_t i;
 
 	if (json_is_array(v))
-		json_array_foreach(v, i, m)
-			walk(m, file, seen);
+		json_array_foreach(v, i, m) walk(m, file, seen);
 	if (!json_is_object(v))
 		return;
-	json_object_foreach((json_t *)v, k, m) {
+	json_object_foreach((json_t *)v, k, m)
+	{
 		if (!strcmp(k, "code") && json_is_string(m)) {
 			(*seen)++;
 			if (!in_table(json_string_value(m))) {
 				t_fail++;
-				fprintf(stderr, "%s: code '%s' is not in the "
-					"table\n", file, json_string_value(m));
+				fprintf(stderr,
+					"%s: code '%s' is not in the "
+					"table\n",
+					file, json_string_value(m));
 			}
 		}
 		walk(m, file, seen);

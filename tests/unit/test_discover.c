@@ -15,10 +15,10 @@ static void test_props(void)
 {
 	/* verbatim lines of the MI210 capture (k8s-device-plugin) */
 	static const char mi210[] =
-		"cpu_cores_count 0\nsimd_count 416\nsimd_per_cu 4\n"
-		"gfx_target_version 90010\nvendor_id 4098\ndevice_id 29711\n"
-		"location_id 25344\ndomain 0\ndrm_render_minor 128\n"
-		"hive_id 12609507387757274807\nunique_id 1801979520617338022\n";
+	    "cpu_cores_count 0\nsimd_count 416\nsimd_per_cu 4\n"
+	    "gfx_target_version 90010\nvendor_id 4098\ndevice_id 29711\n"
+	    "location_id 25344\ndomain 0\ndrm_render_minor 128\n"
+	    "hive_id 12609507387757274807\nunique_id 1801979520617338022\n";
 	struct gd_kfd_props p;
 	struct gd_kfd_node n;
 	uint64_t v;
@@ -26,7 +26,8 @@ static void test_props(void)
 	gd_kfd_props_parse(mi210, strlen(mi210), &p);
 	CHECK_INT(p.n, 11);
 	CHECK_INT(p.bad_lines, 0);
-	CHECK(gd_kfd_props_get(&p, "hive_id", &v) && v == 12609507387757274807ULL);
+	CHECK(gd_kfd_props_get(&p, "hive_id", &v) &&
+	      v == 12609507387757274807ULL);
 	CHECK(!gd_kfd_props_get(&p, "num_xcc", &v));
 	gd_kfd_node_from_props(&n, 2, &p);
 	CHECK_STR(n.gfx, "gfx90a");
@@ -37,7 +38,8 @@ static void test_props(void)
 
 	/* Bristol Ridge: one node with CPU cores AND SIMDs, no gfx version */
 	gd_kfd_props_parse("cpu_cores_count 4\nsimd_count 32\nsimd_per_cu 4\n"
-			   "location_id 8\n", 60, &p);
+			   "location_id 8\n",
+			   60, &p);
 	gd_kfd_node_from_props(&n, 0, &p);
 	CHECK(n.cpu_and_gpu);
 	CHECK(!n.has_gfx_target_version);
@@ -45,10 +47,12 @@ static void test_props(void)
 	CHECK_STR(n.bdf, "0000:00:01.0");
 
 	/* bad lines are counted, never fatal; the last duplicate wins */
-	gd_kfd_props_parse("a 1\nb x\n\x01\x02\nc 99999999999999999999999\n"
-			   "a 2\nno_value\n d 7 \r\n",
-			   strlen("a 1\nb x\n\x01\x02\nc 99999999999999999999999\n"
-				  "a 2\nno_value\n d 7 \r\n"), &p);
+	gd_kfd_props_parse(
+	    "a 1\nb x\n\x01\x02\nc 99999999999999999999999\n"
+	    "a 2\nno_value\n d 7 \r\n",
+	    strlen("a 1\nb x\n\x01\x02\nc 99999999999999999999999\n"
+		   "a 2\nno_value\n d 7 \r\n"),
+	    &p);
 	CHECK(gd_kfd_props_get(&p, "a", &v) && v == 2);
 	CHECK(gd_kfd_props_get(&p, "d", &v) && v == 7);
 	CHECK_INT(p.bad_lines, 4);
@@ -68,9 +72,9 @@ static void test_gfx(void)
 		uint32_t v;
 		const char *gfx;
 	} t[] = {
-		{90010, "gfx90a"},   {90012, "gfx90c"},   {100100, "gfx1010"},
-		{110003, "gfx1103"}, {110501, "gfx1151"}, {90402, "gfx942"},
-		{80001, "gfx801"},   {100300, "gfx1030"}, {120001, "gfx1201"},
+	    {90010, "gfx90a"},	 {90012, "gfx90c"},   {100100, "gfx1010"},
+	    {110003, "gfx1103"}, {110501, "gfx1151"}, {90402, "gfx942"},
+	    {80001, "gfx801"},	 {100300, "gfx1030"}, {120001, "gfx1201"},
 	};
 	char buf[16];
 
@@ -90,66 +94,81 @@ static void test_override(void)
 		int valid;
 		const char *gfx;
 	} t[] = {
-		{"10.3.0", 1, "gfx1030"}, {"11.0.0", 1, "gfx1100"},
-		{"9.0.10", 1, "gfx90a"},  {"9.0.12", 1, "gfx90c"},
-		{"11.5.1", 1, "gfx1151"}, {" 10.3.0", 1, "gfx1030"},
-		{"gfx1030", 0, ""},       {"10.3", 0, ""},
-		{"10.3.0 ", 0, ""},       {"10.3.0.1", 0, ""},
-		{"64.0.0", 0, ""},        {"10.256.0", 0, ""},
-		{"", 0, ""},              {"9.0.16", 1, ""},
+	    {"10.3.0", 1, "gfx1030"},
+	    {"11.0.0", 1, "gfx1100"},
+	    {"9.0.10", 1, "gfx90a"},
+	    {"9.0.12", 1, "gfx90c"},
+	    {"11.5.1", 1, "gfx1151"},
+	    {" 10.3.0", 1, "gfx1030"},
+	    {"gfx1030", 0, ""},
+	    {"10.3", 0, ""},
+	    {"10.3.0 ", 0, ""},
+	    {"10.3.0.1", 0, ""},
+	    {"64.0.0", 0, ""},
+	    {"10.256.0", 0, ""},
+	    {"", 0, ""},
+	    {"9.0.16", 1, ""},
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
 		struct gd_override o;
 
 		memset(&o, 0, sizeof o);
-		CHECK_INT(gd_hsa_override_parse(t[i].in, &o), t[i].valid ? 0 : -1);
+		CHECK_INT(gd_hsa_override_parse(t[i].in, &o),
+			  t[i].valid ? 0 : -1);
 		CHECK_INT(o.valid, t[i].valid);
 		CHECK_STR(o.gfx, t[i].gfx);
 		if (!t[i].valid)
-			CHECK(strstr(o.why, "ROCm will refuse to start") != NULL);
+			CHECK(strstr(o.why, "ROCm will refuse to start") !=
+			      NULL);
 	}
 }
 
 static void test_ids(void)
 {
 	/* verbatim lines: libdrm amdgpu.ids, Debian pci.ids 2023.04.11 */
-	static const char amd[] =
-		"# List of AMDGPU IDs\n#\n1.0.0\n"
-		"731F,\tC1,\tAMD Radeon RX 5700 XT\n"
-		"731F,\tC4,\tAMD Radeon RX 5700\n"
-		"1586,\tC1,\tRadeon 8060S Graphics\n";
+	static const char amd[] = "# List of AMDGPU IDs\n#\n1.0.0\n"
+				  "731F,\tC1,\tAMD Radeon RX 5700 XT\n"
+				  "731F,\tC4,\tAMD Radeon RX 5700\n"
+				  "1586,\tC1,\tRadeon 8060S Graphics\n";
 	static const char pci[] =
-		"# comment\n1002  Advanced Micro Devices, Inc. [AMD/ATI]\n"
-		"\t731f  Navi 10 [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]\n"
-		"\t\t1002 0b36  subsystem line\n"
-		"10de  NVIDIA Corporation\n\t2330  GH100[H100 SXM5 80GB]\n"
-		"C 03  Display controller\n\t00  VGA compatible controller\n";
+	    "# comment\n1002  Advanced Micro Devices, Inc. [AMD/ATI]\n"
+	    "\t731f  Navi 10 [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]\n"
+	    "\t\t1002 0b36  subsystem line\n"
+	    "10de  NVIDIA Corporation\n\t2330  GH100[H100 SXM5 80GB]\n"
+	    "C 03  Display controller\n\t00  VGA compatible controller\n";
 	char name[128], vn[128];
 
 	CHECK_INT(gd_amdgpu_ids_lookup(amd, strlen(amd), 0x731f, 0xc4, name,
-				       sizeof name), 1);
+				       sizeof name),
+		  1);
 	CHECK_STR(name, "AMD Radeon RX 5700");
 	CHECK_INT(gd_amdgpu_ids_lookup(amd, strlen(amd), 0x731f, 0xc1, name,
-				       sizeof name), 1);
+				       sizeof name),
+		  1);
 	CHECK_STR(name, "AMD Radeon RX 5700 XT");
 	/* device alone is not enough: revision must match (libdrm) */
 	CHECK_INT(gd_amdgpu_ids_lookup(amd, strlen(amd), 0x731f, 0xc9, name,
-				       sizeof name), 0);
-	CHECK_INT(gd_amdgpu_ids_lookup(amd, 40, 0x1586, 0xc1, name,
-				       sizeof name), 0);
+				       sizeof name),
+		  0);
+	CHECK_INT(
+	    gd_amdgpu_ids_lookup(amd, 40, 0x1586, 0xc1, name, sizeof name), 0);
 	CHECK_INT(gd_pci_ids_lookup(pci, strlen(pci), 0x1002, 0x731f, vn,
-				    sizeof vn, name, sizeof name), 1);
+				    sizeof vn, name, sizeof name),
+		  1);
 	CHECK_STR(vn, "Advanced Micro Devices, Inc. [AMD/ATI]");
 	CHECK_STR(name, "Navi 10 [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]");
 	CHECK_INT(gd_pci_ids_lookup(pci, strlen(pci), 0x10de, 0x2330, NULL, 0,
-				    name, sizeof name), 1);
+				    name, sizeof name),
+		  1);
 	CHECK_STR(name, "GH100[H100 SXM5 80GB]");
 	/* the class section's "\t00" is not a device of the last vendor */
 	CHECK_INT(gd_pci_ids_lookup(pci, strlen(pci), 0x10de, 0x0000, NULL, 0,
-				    name, sizeof name), 0);
+				    name, sizeof name),
+		  0);
 	CHECK_INT(gd_pci_ids_lookup(pci, strlen(pci), 0x1002, 0x1002, NULL, 0,
-				    name, sizeof name), 0);
+				    name, sizeof name),
+		  0);
 }
 
 static void test_small_parsers(void)
@@ -161,17 +180,21 @@ static void test_small_parsers(void)
 
 	CHECK_INT(gd_nv_version_parse("NVRM version: NVIDIA UNIX x86_64 Kernel "
 				      "Module  550.54.15  Tue Mar  5 22:23:56 "
-				      "UTC 2024\nGCC version: gcc\n", v,
-				      sizeof v), 0);
+				      "UTC 2024\nGCC version: gcc\n",
+				      v, sizeof v),
+		  0);
 	CHECK_STR(v, "550.54.15");
 	CHECK_INT(gd_nv_version_parse("NVRM version: NVIDIA UNIX Open Kernel "
 				      "Module for x86_64  570.86.15  Release "
-				      "Build\n", v, sizeof v), 0);
+				      "Build\n",
+				      v, sizeof v),
+		  0);
 	CHECK_STR(v, "570.86.15");
 	CHECK_INT(gd_nv_version_parse("garbage\n", v, sizeof v), -1);
 	CHECK_INT(gd_nv_info_get("Model: \t\t NVIDIA H100 80GB HBM3\nIRQ:  "
-				 "\t\t 123\nGPU UUID: \t GPU-1234\n", "GPU UUID",
-				 v, sizeof v), 0);
+				 "\t\t 123\nGPU UUID: \t GPU-1234\n",
+				 "GPU UUID", v, sizeof v),
+		  0);
 	CHECK_STR(v, "GPU-1234");
 	CHECK_INT(gd_pci_bdf_parse("0001:0b:00.0", &d, &b, &s, &f), 0);
 	CHECK(d == 1 && b == 0x0b && s == 0 && f == 0);
@@ -199,7 +222,8 @@ static void mk(const char *rel, const char *content)
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/%s", tmpl, rel);
-	for (p = strchr(path + strlen(tmpl) + 1, '/'); p; p = strchr(p + 1, '/')) {
+	for (p = strchr(path + strlen(tmpl) + 1, '/'); p;
+	     p = strchr(p + 1, '/')) {
 		*p = '\0';
 		mkdir(path, 0755);
 		*p = '/';
@@ -238,10 +262,11 @@ static void test_hostile_tree(void)
 	mk("sys/bus/pci/devices/0000:03:00.0/vendor", "0x1002\n");
 	mk("sys/bus/pci/devices/0000:03:00.0/device", "0x731f\n");
 	mk("sys/bus/pci/devices/0000:03:00.0/revision", "0xc1\n");
-	snprintf(path, sizeof path, "%s/sys/bus/pci/devices/0000:04:00.0", tmpl);
-	CHECK(symlink("0000:04:00.0", path) == 0);
-	snprintf(path, sizeof path, "%s/sys/bus/pci/devices/0000:03:00.0/driver",
+	snprintf(path, sizeof path, "%s/sys/bus/pci/devices/0000:04:00.0",
 		 tmpl);
+	CHECK(symlink("0000:04:00.0", path) == 0);
+	snprintf(path, sizeof path,
+		 "%s/sys/bus/pci/devices/0000:03:00.0/driver", tmpl);
 	CHECK(symlink("driver", path) == 0);
 	mk("sys/class/kfd/kfd/topology/nodes/0/properties",
 	   "cpu_cores_count 8\nsimd_count 0\n");
@@ -315,8 +340,9 @@ static void test_missing_root_dirs(void)
 static void test_unreadable(void)
 {
 	if (geteuid() == 0) {
-		printf("test_discover: skipped the unreadable-file case: running "
-		       "as root, which reads mode-000 files anyway\n");
+		printf(
+		    "test_discover: skipped the unreadable-file case: running "
+		    "as root, which reads mode-000 files anyway\n");
 		return;
 	}
 	strcpy(tmpl, "/tmp/gd-disc-XXXXXX");
@@ -329,7 +355,8 @@ static void test_unreadable(void)
 		gd_ctx ctx;
 
 		snprintf(path, sizeof path,
-			 "%s/sys/class/kfd/kfd/topology/nodes/1/properties", tmpl);
+			 "%s/sys/class/kfd/kfd/topology/nodes/1/properties",
+			 tmpl);
 		chmod(path, 0);
 		CHECK_INT(discover_tmp(&m, &ctx), 0);
 		CHECK_INT(m.kfd_nodes_total, 1);

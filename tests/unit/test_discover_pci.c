@@ -35,15 +35,15 @@ static void test_uevent(void)
 	/* a real PCI uevent, quoted in the Linux drm/xe patch "Add uevent
 	 * for wedged" (udevadm monitor output on a DG2, 2024) */
 	static const char xe[] =
-		"ACTION=change\nSUBSYSTEM=pci\nDRIVER=xe\nPCI_CLASS=30000\n"
-		"PCI_ID=8086:56B1\nPCI_SUBSYS_ID=8086:1210\n"
-		"PCI_SLOT_NAME=0000:03:00.0\nMODALIAS=pci:v00008086d000056B1sv"
-		"00008086sd00001210bc03sc00i00\nSEQNUM=6104\n";
+	    "ACTION=change\nSUBSYSTEM=pci\nDRIVER=xe\nPCI_CLASS=30000\n"
+	    "PCI_ID=8086:56B1\nPCI_SUBSYS_ID=8086:1210\n"
+	    "PCI_SLOT_NAME=0000:03:00.0\nMODALIAS=pci:v00008086d000056B1sv"
+	    "00008086sd00001210bc03sc00i00\nSEQNUM=6104\n";
 	struct gd_pci_uevent u;
 	/* config space: what 1002:163f (Steam Deck, below) has at 0-11,
 	 * revision and prog-if 0, class 0x030000 */
 	static const unsigned char cfg[12] = {0x02, 0x10, 0x3f, 0x16, 0, 0,
-					      0,    0,    0,    0,    0, 3};
+					      0,    0,	  0,	0,    0, 3};
 	static const unsigned char none[4] = {0xff, 0xff, 0xff, 0xff};
 
 	CHECK_INT(gd_pci_uevent_parse(xe, strlen(xe), &u), 0);
@@ -69,7 +69,8 @@ static void mk(const char *rel, const char *content)
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/%s", tmpl, rel);
-	for (p = strchr(path + strlen(tmpl) + 1, '/'); p; p = strchr(p + 1, '/')) {
+	for (p = strchr(path + strlen(tmpl) + 1, '/'); p;
+	     p = strchr(p + 1, '/')) {
 		*p = '\0';
 		mkdir(path, 0755);
 		*p = '/';
@@ -141,8 +142,10 @@ static void test_tree(void)
 		CHECK_STR(m.gpus[4].pci.bdf, "10000:e1:00.0");
 		CHECK(m.gpus[0].vendor == GD_VENDOR_AMD &&
 		      m.gpus[0].pci.device_id == 0x163f);
-		CHECK_STR(gd_known(&m.gpus[0].pci.driver) ? m.gpus[0].pci.driver.v
-							  : "", "amdgpu");
+		CHECK_STR(gd_known(&m.gpus[0].pci.driver)
+			      ? m.gpus[0].pci.driver.v
+			      : "",
+			  "amdgpu");
 	}
 	CHECK_INT(m.n_not_gpus, 1);
 	if (m.n_not_gpus == 1) {
@@ -197,8 +200,9 @@ static void test_apu_memory(void)
 		CHECK(!gd_known(&m.gpus[0].vram_total));
 		CHECK(gd_known(&m.gpus[0].shared_mem) &&
 		      m.gpus[0].shared_mem.v == 128849018880ULL);
-		CHECK_STR(m.gpus[0].shared_src,
-			  "kfd mem_banks (frame buffer heaps) = mem_info_gtt_total");
+		CHECK_STR(
+		    m.gpus[0].shared_src,
+		    "kfd mem_banks (frame buffer heaps) = mem_info_gtt_total");
 	}
 	gd_machine_free(&m);
 	gd_kb_free(ctx.kb);
@@ -265,20 +269,26 @@ static void test_no_kfd(void)
 	}
 	ctx.kb = gd_kb_load_embedded();
 	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0x6613, "", fam, sizeof fam, gfx,
-				      sizeof gfx), 1);
+				      sizeof gfx),
+		  1);
 	CHECK_STR(gfx, "gfx602");
 	CHECK_STR(fam, "Southern Islands (GCN 1)");
 	/* an id the list lacks, named by its chip */
-	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0xffff, "Cape Verde PRO [Radeon "
-				      "HD 7750/8740 / R7 250E]", fam, sizeof fam,
-				      gfx, sizeof gfx), 2);
+	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0xffff,
+				      "Cape Verde PRO [Radeon "
+				      "HD 7750/8740 / R7 250E]",
+				      fam, sizeof fam, gfx, sizeof gfx),
+		  2);
 	CHECK_STR(gfx, "gfx601");
 	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0xffff, "Olandia", fam, sizeof fam,
-				      gfx, sizeof gfx), 0);
+				      gfx, sizeof gfx),
+		  0);
 	/* Navi 10 is no such family */
-	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0x731f, "Navi 10 [Radeon RX 5600 "
-				      "OEM/5600 XT / 5700/5700 XT]", fam,
-				      sizeof fam, gfx, sizeof gfx), 0);
+	CHECK_INT(gd_kbref_amd_no_kfd(&ctx, 0x731f,
+				      "Navi 10 [Radeon RX 5600 "
+				      "OEM/5600 XT / 5700/5700 XT]",
+				      fam, sizeof fam, gfx, sizeof gfx),
+		  0);
 	gd_kb_free(ctx.kb);
 	ctx.kb = NULL;
 	gd_ctx_free(&ctx);

@@ -51,8 +51,9 @@ static enum gd_kb_check ck(const char *name)
 static void test_check_table(void)
 {
 	for (int i = 0; i < GD_KB_N_CHECKS; i++) {
-		CHECK_INT(gd_kb_check_from_name(gd_kb_check_name(
-				  (enum gd_kb_check)i)), i);
+		CHECK_INT(gd_kb_check_from_name(
+			      gd_kb_check_name((enum gd_kb_check)i)),
+			  i);
 		for (int j = 0; j < i; j++)
 			CHECK(strcmp(gd_kb_check_name((enum gd_kb_check)i),
 				     gd_kb_check_name((enum gd_kb_check)j)));
@@ -124,8 +125,9 @@ static void test_every_signature(gd_ctx *ctx)
 static void test_benign(gd_ctx *ctx)
 {
 	static const char *files[] = {
-		"tests/fixtures/rx5700xt/root/sys/class/kfd/kfd/topology/nodes/1/properties",
-		"tests/fixtures/logs/README.md",
+	    "tests/fixtures/rx5700xt/root/sys/class/kfd/kfd/topology/nodes/1/"
+	    "properties",
+	    "tests/fixtures/logs/README.md",
 	};
 	struct gd_explain_result r;
 
@@ -154,8 +156,8 @@ static void test_benign(gd_ctx *ctx)
 static void test_lines(gd_ctx *ctx)
 {
 	struct gd_kb_signature sig;
-	const char *ex = gd_kb_signature_at(ctx->kb, 0, &sig) == 0 ? sig.example
-								   : NULL;
+	const char *ex =
+	    gd_kb_signature_at(ctx->kb, 0, &sig) == 0 ? sig.example : NULL;
 	struct gd_explain_result r;
 	char buf[4096];
 	size_t n;
@@ -211,9 +213,10 @@ static void test_read_pipe(void)
  * though the middle was never read. */
 static void test_read_file_tail(gd_ctx *ctx)
 {
-	static const char crash[] = "rocBLAS error: Cannot read /opt/rocm/"
-		"lib/rocblas/library/TensileLibrary.dat: No such file or "
-		"directory for GPU arch : gfx1010\n";
+	static const char crash[] =
+	    "rocBLAS error: Cannot read /opt/rocm/"
+	    "lib/rocblas/library/TensileLibrary.dat: No such file or "
+	    "directory for GPU arch : gfx1010\n";
 	char path[] = "/tmp/gd-test-explain-XXXXXX";
 	struct gd_explain_log log;
 	struct gd_explain_result r;
@@ -262,19 +265,23 @@ static void test_checks_captured(void)
 	ctx.kb = gd_kb_load_embedded();
 	CHECK_INT(gd_discover(&ctx, &m), 0);
 	CHECK_INT(gd_explain_check(kc, ck("gfx-supported"), &m, NULL, text,
-				   sizeof text), GD_CHECK_CONFIRMED);
+				   sizeof text),
+		  GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "gfx1010") && strstr(text, "unsupported"));
 	CHECK_INT(gd_explain_check(kc, ck("override-valid"), &m, NULL, text,
-				   sizeof text), GD_CHECK_CONFIRMED);
+				   sizeof text),
+		  GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "gfx1030") != NULL);
 	CHECK_INT(gd_explain_check(kc, ck("apu"), &m, NULL, text, sizeof text),
 		  GD_CHECK_CONTRADICTED);
 	CHECK_INT(gd_explain_check(kc, ck("cuda-driver"), &m, NULL, text,
-				   sizeof text), GD_CHECK_NA);
+				   sizeof text),
+		  GD_CHECK_NA);
 	CHECK_INT(gd_explain_check(kc, ck("none"), &m, NULL, text, sizeof text),
 		  GD_CHECK_NA);
 	CHECK_INT(gd_explain_check(kc, ck("code-for-gpu"), &m, NULL, text,
-				   sizeof text), GD_CHECK_NA);
+				   sizeof text),
+		  GD_CHECK_NA);
 	CHECK(strstr(text, "gfx1010") != NULL);
 	gd_machine_free(&m);
 	gd_kb_free(ctx.kb);
@@ -307,13 +314,15 @@ static void test_checks_facts(gd_ctx *kc)
 	gd_strlcpy(g[1].access.fix, "sudo usermod -aG render,video $USER",
 		   sizeof g[1].access.fix);
 	g[0].access.kfd_ok = 0;
-	CHECK_INT(gd_explain_check(kc, ck("kfd-access"), &m, NULL, text,
-				   sizeof text), GD_CHECK_CONFIRMED);
+	CHECK_INT(
+	    gd_explain_check(kc, ck("kfd-access"), &m, NULL, text, sizeof text),
+	    GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "usermod") != NULL);
 	g[1].access.kfd_ok = 1;
 	gd_text_set(&g[1].access.kfd, "ok", "test");
-	CHECK_INT(gd_explain_check(kc, ck("kfd-access"), &m, NULL, text,
-				   sizeof text), GD_CHECK_CONTRADICTED);
+	CHECK_INT(
+	    gd_explain_check(kc, ck("kfd-access"), &m, NULL, text, sizeof text),
+	    GD_CHECK_CONTRADICTED);
 
 	inv.rocm = ri;
 	inv.n_rocm = 2;
@@ -322,13 +331,16 @@ static void test_checks_facts(gd_ctx *kc)
 	gd_strlcpy(ri[0].path, "/opt/rocm-6.2.4", sizeof ri[0].path);
 	gd_strlcpy(ri[1].path, "/opt/rocm-7.1.0", sizeof ri[1].path);
 	CHECK_INT(gd_explain_check(kc, ck("hip-major-mismatch"), &m, &inv, text,
-				   sizeof text), GD_CHECK_CONFIRMED);
+				   sizeof text),
+		  GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, ".so.6") && strstr(text, ".so.7"));
 	ri[1].hip_major = 6;
 	CHECK_INT(gd_explain_check(kc, ck("hip-major-mismatch"), &m, &inv, text,
-				   sizeof text), GD_CHECK_NA);
+				   sizeof text),
+		  GD_CHECK_NA);
 	CHECK_INT(gd_explain_check(kc, ck("rocblas-coverage"), &m, &inv, text,
-				   sizeof text), GD_CHECK_NA);
+				   sizeof text),
+		  GD_CHECK_NA);
 	CHECK(strstr(text, "no system rocBLAS") != NULL);
 }
 
@@ -345,8 +357,7 @@ static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
 {
 	char dir[1024];
 
-	gd_fmt(dir, sizeof dir, "%s/tests/fixtures/%s/root", srcdir(),
-	       fixture);
+	gd_fmt(dir, sizeof dir, "%s/tests/fixtures/%s/root", srcdir(), fixture);
 	memset(m, 0, sizeof *m);
 	if (gd_ctx_init(ctx, dir, env) < 0) {
 		t_fail++;
@@ -364,8 +375,8 @@ static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
 
 /* The verdict on the check the kb gives signature id. */
 static enum gd_check_verdict sig_verdict(gd_ctx *kc, const char *id,
-					 const struct gd_machine *m,
-					 char *text, size_t cap)
+					 const struct gd_machine *m, char *text,
+					 size_t cap)
 {
 	struct gd_kb_signature s;
 
@@ -403,25 +414,25 @@ static void test_checks_memfault(void)
 	}
 	if (machine_at("rx5700xt-rocm-6.2.4", own, &ctx, &m))
 		return;
-	CHECK_INT(sig_verdict(&ctx, ids[0], &m, text,
-			      sizeof text), GD_CHECK_NA);
+	CHECK_INT(sig_verdict(&ctx, ids[0], &m, text, sizeof text),
+		  GD_CHECK_NA);
 	CHECK(strstr(text, "another cause") != NULL);
 	machine_done(&ctx, &m);
 	if (machine_at("rx5700xt-rocm-6.2.4", none, &ctx, &m))
 		return;
-	CHECK_INT(sig_verdict(&ctx, ids[1], &m, text,
-			      sizeof text), GD_CHECK_NA);
+	CHECK_INT(sig_verdict(&ctx, ids[1], &m, text, sizeof text),
+		  GD_CHECK_NA);
 	CHECK(gd_startswith(text, "no override here: the fault has another "
-			    "cause"));
+				  "cause"));
 	machine_done(&ctx, &m);
 	if (machine_at("rx5700xt-rocm-6.2.4", bad, &ctx, &m))
 		return;
-	CHECK_INT(sig_verdict(&ctx, ids[2], &m, text,
-			      sizeof text), GD_CHECK_NA);
+	CHECK_INT(sig_verdict(&ctx, ids[2], &m, text, sizeof text),
+		  GD_CHECK_NA);
 	CHECK(gd_startswith(text, "override invalid"));
 	/* ...and override-invalid itself still says so */
-	CHECK_INT(sig_verdict(&ctx, "override-invalid", &m, text,
-			      sizeof text), GD_CHECK_CONFIRMED);
+	CHECK_INT(sig_verdict(&ctx, "override-invalid", &m, text, sizeof text),
+		  GD_CHECK_CONFIRMED);
 	machine_done(&ctx, &m);
 }
 
@@ -430,9 +441,8 @@ static void test_checks_memfault(void)
  * faults and MES hangs are not contradicted by its being discrete. */
 static void test_checks_kfd_unknown(gd_ctx *kc)
 {
-	static const char *const kfd_ids[] = {"kfd-permission",
-					      "kfd-open-failed",
-					      "hsa-out-of-resources"};
+	static const char *const kfd_ids[] = {
+	    "kfd-permission", "kfd-open-failed", "hsa-out-of-resources"};
 	char *none[] = {NULL};
 	struct gd_machine m;
 	char text[1024];
@@ -444,7 +454,7 @@ static void test_checks_kfd_unknown(gd_ctx *kc)
 		CHECK_INT(sig_verdict(kc, kfd_ids[i], &m, text, sizeof text),
 			  GD_CHECK_NA);
 		CHECK(gd_startswith(text, "an AMD GPU is present; access to "
-				    "/dev/kfd is unknown here ("));
+					  "/dev/kfd is unknown here ("));
 		CHECK(strstr(text, "not in the capture") != NULL);
 	}
 	CHECK_INT(sig_verdict(kc, "kfd-not-supported", &m, text, sizeof text),
@@ -453,8 +463,9 @@ static void test_checks_kfd_unknown(gd_ctx *kc)
 	CHECK_INT(sig_verdict(kc, "mes-failed", &m, text, sizeof text),
 		  GD_CHECK_NA);
 	CHECK(strstr(text, "discrete") != NULL);
-	CHECK_INT(sig_verdict(kc, "amdgpu-gfxhub-page-fault", &m, text,
-			      sizeof text), GD_CHECK_NA);
+	CHECK_INT(
+	    sig_verdict(kc, "amdgpu-gfxhub-page-fault", &m, text, sizeof text),
+	    GD_CHECK_NA);
 	/* a GPU KFD skipped: no node */
 	CHECK(m.n_gpus == 1);
 	if (!m.n_gpus) {
@@ -464,17 +475,20 @@ static void test_checks_kfd_unknown(gd_ctx *kc)
 	free(m.gpus[0].kfd_nodes);
 	m.gpus[0].kfd_nodes = NULL;
 	m.gpus[0].n_kfd_nodes = 0;
-	CHECK_INT(gd_explain_check(kc, ck("kfd-node"), &m, NULL, text,
-				   sizeof text), GD_CHECK_CONFIRMED);
+	CHECK_INT(
+	    gd_explain_check(kc, ck("kfd-node"), &m, NULL, text, sizeof text),
+	    GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "no KFD node") != NULL);
 	machine_done(&ctx, &m);
 
 	if (machine_at("no-gpu", none, &ctx, &m))
 		return;
-	CHECK_INT(gd_explain_check(kc, ck("kfd-node"), &m, NULL, text,
-				   sizeof text), GD_CHECK_NA);
-	CHECK_INT(gd_explain_check(kc, ck("gpu-fault"), &m, NULL, text,
-				   sizeof text), GD_CHECK_NA);
+	CHECK_INT(
+	    gd_explain_check(kc, ck("kfd-node"), &m, NULL, text, sizeof text),
+	    GD_CHECK_NA);
+	CHECK_INT(
+	    gd_explain_check(kc, ck("gpu-fault"), &m, NULL, text, sizeof text),
+	    GD_CHECK_NA);
 	machine_done(&ctx, &m);
 }
 

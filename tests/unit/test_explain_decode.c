@@ -31,8 +31,8 @@ static void put(struct mbuf *m, const void *p, size_t n)
 
 enum form { F_LE_BOM, F_LE, F_BE_BOM, F_CRLF, F_ANSI, F_CR, F_NUL, F_N };
 static const char *const form_name[F_N] = {
-	"UTF-16LE+BOM", "UTF-16LE", "UTF-16BE+BOM", "CRLF", "ANSI colour",
-	"CR redraws", "NUL run"};
+    "UTF-16LE+BOM", "UTF-16LE",	  "UTF-16BE+BOM", "CRLF",
+    "ANSI colour",  "CR redraws", "NUL run"};
 
 /* The ASCII/UTF-8 text in the given form. UTF-16 forms take UTF-8 input
  * code point by code point (the fixtures are ASCII but for a few quotes). */
@@ -73,8 +73,9 @@ static void encode(struct mbuf *m, const char *t, size_t n, enum form f)
 		if (u >= 0x10000) {
 			unsigned hi = 0xd800 + ((u - 0x10000) >> 10);
 			unsigned lo = 0xdc00 + ((u - 0x10000) & 0x3ff);
-			unsigned char s[4] = {(unsigned char)hi, (unsigned char)(hi >> 8),
-					      (unsigned char)lo, (unsigned char)(lo >> 8)};
+			unsigned char s[4] = {
+			    (unsigned char)hi, (unsigned char)(hi >> 8),
+			    (unsigned char)lo, (unsigned char)(lo >> 8)};
 			if (f == F_BE_BOM) {
 				unsigned char be[4] = {s[1], s[0], s[3], s[2]};
 				put(m, be, 4);
@@ -83,7 +84,8 @@ static void encode(struct mbuf *m, const char *t, size_t n, enum form f)
 			}
 			continue;
 		}
-		unsigned char s[2] = {(unsigned char)u, (unsigned char)(u >> 8)};
+		unsigned char s[2] = {(unsigned char)u,
+				      (unsigned char)(u >> 8)};
 		unsigned char be[2] = {s[1], s[0]};
 		put(m, f == F_BE_BOM ? be : s, 2);
 	}
@@ -104,8 +106,7 @@ static char *read_all(const char *path, size_t *n)
 	return m.b;
 }
 
-static int matches(gd_ctx *ctx, const char *id,
-		   const struct mbuf *m)
+static int matches(gd_ctx *ctx, const char *id, const struct mbuf *m)
 {
 	char path[] = "/tmp/gd-test-decode-XXXXXX";
 	struct gd_explain_log log;
@@ -156,8 +157,9 @@ static void test_every_log_every_form(gd_ctx *ctx)
 			encode(&m, t, n, (enum form)f);
 			if (!matches(ctx, id, &m)) {
 				t_fail++;
-				fprintf(stderr, "%s: not found in its log as %s\n",
-					id, form_name[f]);
+				fprintf(stderr,
+					"%s: not found in its log as %s\n", id,
+					form_name[f]);
 			} else {
 				t_pass++;
 			}
@@ -191,11 +193,17 @@ static void test_edges(void)
 	dec("\033[31mred\033[0m \033[?25lok\033(B\n", 25, "red ok\n");
 	dec("\033]0;title\033\\t\n", 14, "t\n");
 	dec("\xef\xbb\xbfutf8", 7, "utf8");
-	dec("\xff\xfe" "a\0\n\0", 6, "a\n");
+	dec("\xff\xfe"
+	    "a\0\n\0",
+	    6, "a\n");
 	/* U+00E9, U+4E2D (3 UTF-8 bytes from 2), U+1F600 by a surrogate pair,
 	 * a lone surrogate -> U+FFFD, an odd last byte dropped */
-	dec("\xff\xfe\xe9\0\x2d\x4e\x3d\xd8\x00\xde\x00\xd8" "a\0" "b", 15,
-	    "\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\xef\xbf\xbd" "a");
+	dec("\xff\xfe\xe9\0\x2d\x4e\x3d\xd8\x00\xde\x00\xd8"
+	    "a\0"
+	    "b",
+	    15,
+	    "\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\xef\xbf\xbd"
+	    "a");
 	dec("\xfe\xff\0h\0i", 6, "hi");
 	CHECK_INT(gd_explain_detect("h\0i\0!\0\n\0", 8, &bom), GD_ENC_UTF16LE);
 	CHECK_INT(bom, 0);

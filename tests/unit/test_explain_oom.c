@@ -36,31 +36,36 @@ int main(void)
 	       "1002.00 MiB. GPU 0 has a total capacity of 8.00 GiB of which 0 "
 	       "bytes is free. Of the allocated memory 13.98 GiB is allocated "
 	       "by PyTorch, and 129.48 MiB is reserved by PyTorch but "
-	       "unallocated.", "the GPU is full (0.00 GiB free of 8.00 GiB");
+	       "unallocated.",
+	       "the GPU is full (0.00 GiB free of 8.00 GiB");
 	/* One-2-3-45 #25: the older wording */
 	expect("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
 	       "allocate 1.69 GiB (GPU 0; 14.56 GiB total capacity; 649.97 MiB "
 	       "already allocated; 1.31 GiB free; 1.01 GiB reserved in total "
-	       "by PyTorch)", "the GPU is full (1.31 GiB free of 14.56 GiB");
+	       "by PyTorch)",
+	       "the GPU is full (1.31 GiB free of 14.56 GiB");
 	/* taggui #188: free memory exceeds the request */
 	expect("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
 	       "allocate 20.00 MiB. GPU 0 has a total capacity of 4.00 GiB of "
 	       "which 2.35 GiB is free. Of the allocated memory 825.15 MiB is "
 	       "allocated by PyTorch, and 24.85 MiB is reserved by PyTorch but "
-	       "unallocated.", "2.35 GiB is free, more than");
+	       "unallocated.",
+	       "2.35 GiB is free, more than");
 	/* TheRock #2118: a per-process limit */
 	expect("torch.OutOfMemoryError: HIP out of memory. Tried to allocate "
 	       "2.00 MiB. GPU 0 has a total capacity of 255.98 GiB of which "
 	       "244.65 GiB is free. 1.05 GiB allowed; Of the allocated memory "
 	       "1017.01 MiB is allocated by PyTorch, with 17.00 MiB allocated "
 	       "in private pools (e.g., HIP Graphs), and 54.99 MiB is reserved "
-	       "by PyTorch but unallocated.", "a per-process limit was reached");
+	       "by PyTorch but unallocated.",
+	       "a per-process limit was reached");
 	/* Strix Halo toolbox #3: the APU's memory held elsewhere */
 	expect("torch.OutOfMemoryError: HIP out of memory. Tried to allocate "
 	       "3.31 GiB. GPU 0 has a total capacity of 128.00 GiB of which "
 	       "780.24 MiB is free. Of the allocated memory 57.70 GiB is "
 	       "allocated by PyTorch, and 75.82 MiB is reserved by PyTorch but "
-	       "unallocated.", "about 69.46 GiB of the 128.00 GiB is held outside");
+	       "unallocated.",
+	       "about 69.46 GiB of the 128.00 GiB is held outside");
 	/* no numbers: nothing said */
 	expect("RuntimeError: CUDA out of memory.", "");
 	return t_done("test_explain_oom");

@@ -44,7 +44,8 @@ static void put(const char *rel, const char *text, const char *copy_of)
 	if (copy_of) {
 		const char *sd = getenv("GD_SRCDIR");
 
-		snprintf(src, sizeof src, "%s/tests/fixtures/binscan/%s", sd ? sd : "..", copy_of);
+		snprintf(src, sizeof src, "%s/tests/fixtures/binscan/%s",
+			 sd ? sd : "..", copy_of);
 		in = fopen(src, "rb");
 		while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
 			fwrite(buf, 1, n, out);
@@ -54,7 +55,8 @@ static void put(const char *rel, const char *text, const char *copy_of)
 	fclose(out);
 }
 
-static const struct gd_framework *find(const struct gd_frameworks *f, const char *name)
+static const struct gd_framework *find(const struct gd_frameworks *f,
+				       const char *name)
 {
 	for (size_t i = 0; i < f->fw.n; i++)
 		if (!strcmp(f->fw.v[i].name, name))
@@ -75,19 +77,27 @@ static void build_tree(void)
 	mkdirs(S("torch/lib/rocblas/library"));
 	mkdirs(S("torch-2.5.1+rocm6.2.dist-info"));
 	put(S("torch/version.py"),
-	    "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
-	    "__version__ = '2.5.1+rocm6.2'\ndebug = False\ncuda: Optional[str] = None\n"
-	    "git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = '6.2.41133-dd7f95766'\n",
+	    "from typing import Optional\n\n__all__ = ['__version__', 'debug', "
+	    "'cuda', 'git_version', 'hip']\n"
+	    "__version__ = '2.5.1+rocm6.2'\ndebug = False\ncuda: Optional[str] "
+	    "= None\n"
+	    "git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: "
+	    "Optional[str] = '6.2.41133-dd7f95766'\n",
 	    NULL);
-	put(S("torch/lib/libtorch_hip.so"), NULL, "libhip_gfx900_gfx1010_gfx90a.so");
+	put(S("torch/lib/libtorch_hip.so"), NULL,
+	    "libhip_gfx900_gfx1010_gfx90a.so");
 	put(S("torch/lib/libamdhip64.so.6"), "", NULL);
-	put(S("torch/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat"), "", NULL);
-	put(S("torch/lib/rocblas/library/Kernels.so-000-gfx90a-xnack-.hsaco"), "", NULL);
+	put(S("torch/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat"), "",
+	    NULL);
+	put(S("torch/lib/rocblas/library/Kernels.so-000-gfx90a-xnack-.hsaco"),
+	    "", NULL);
 	mkdirs(S("ctranslate2"));
 	mkdirs(S("ctranslate2-4.5.0.dist-info"));
-	put(S("ctranslate2/libctranslate2.so.4"), NULL, "libcuda_sm80_sm90_ptx90.so");
+	put(S("ctranslate2/libctranslate2.so.4"), NULL,
+	    "libcuda_sm80_sm90_ptx90.so");
 	mkdirs(S("llama_cpp/lib"));
-	put(S("llama_cpp/lib/libggml-hip.so"), NULL, "libhip_gfx900_gfx1010_gfx90a.so");
+	put(S("llama_cpp/lib/libggml-hip.so"), NULL,
+	    "libhip_gfx900_gfx1010_gfx90a.so");
 	put(S("llama_cpp/lib/libggml-vulkan.so"), "", NULL);
 	mkdirs(S("onnxruntime/capi"));
 	mkdirs(S("onnxruntime_gpu-1.19.2.dist-info"));
@@ -134,8 +144,10 @@ static void check_system_torch(gd_ctx *ctx)
 		CHECK(strstr(t->rocm_mismatch, "versions must match") != NULL);
 		gd_frameworks_check_rocm(&fws, NULL, 0, rocm, 2);
 		CHECK_STR(t->rocm_mismatch, "");
-		CHECK(strstr(t->rocm_note, "matches /opt/rocm-6.2.4 (HIP 6), but the "
-			     "loader finds HIP 5 first in /usr/lib/x86_64-linux-gnu: ") != NULL);
+		CHECK(strstr(t->rocm_note,
+			     "matches /opt/rocm-6.2.4 (HIP 6), but the "
+			     "loader finds HIP 5 first in "
+			     "/usr/lib/x86_64-linux-gnu: ") != NULL);
 		gd_frameworks_check_rocm(&fws, NULL, 0, rocm, 1);
 		CHECK(strstr(t->rocm_mismatch, "versions must match") != NULL);
 		CHECK_STR(t->rocm_note, "");
@@ -165,7 +177,8 @@ static void check_symlink_contained(void)
 	memcpy(root, saved, sizeof root);
 	mkdirs(host + 1);
 	put(secret + 1, "x\n", NULL);
-	snprintf(rel, sizeof rel, "usr/lib/python3.11/site-packages/llama_cpp/"
+	snprintf(rel, sizeof rel,
+		 "usr/lib/python3.11/site-packages/llama_cpp/"
 		 "lib/libggml-hip.so");
 	snprintf(lnk, sizeof lnk, "%s/%s", root, rel);
 	CHECK(unlink(lnk) == 0 && symlink(secret, lnk) == 0);
@@ -175,7 +188,8 @@ static void check_symlink_contained(void)
 	CHECK(l != NULL);
 	if (l) {
 		CHECK_INT(l->targets.n, 0);
-		CHECK(l->libs.n >= 1 && strstr(l->libs.v[0].error, "not an ELF"));
+		CHECK(l->libs.n >= 1 &&
+		      strstr(l->libs.v[0].error, "not an ELF"));
 	}
 	gd_frameworks_free(&fws);
 	gd_ctx_free(&ctx);
@@ -218,7 +232,8 @@ int main(void)
 		CHECK_STR(c->version, "4.5.0");
 		CHECK_STR(c->build, "cuda");
 		CHECK(c->targets.n == 3);
-		CHECK(strstr(l->backends, "hip") && strstr(l->backends, "vulkan"));
+		CHECK(strstr(l->backends, "hip") &&
+		      strstr(l->backends, "vulkan"));
 		CHECK_STR(l->build, "rocm");
 		CHECK_STR(o->version, "1.19.2");
 		CHECK_STR(o->backends, "CPU cuda");
@@ -229,7 +244,8 @@ int main(void)
 		CHECK_STR(t->rocm_note, "");
 		CHECK(strstr(t->no_code, "no code for gfx1030") != NULL);
 		CHECK_INT(t->fits, 0);
-		CHECK_INT(c->fits, -1); /* CUDA-only: nothing to say about an AMD GPU */
+		CHECK_INT(c->fits,
+			  -1); /* CUDA-only: nothing to say about an AMD GPU */
 		gd_frameworks_free(&fws);
 		gd_frameworks_collect(&ctx, &fws);
 		gd_bs_gpu_parse("gfx1010", &gpus[0]);
@@ -243,8 +259,9 @@ int main(void)
 	gd_ctx_free(&ctx);
 
 	/* A venv on PATH whose python3 links to the base interpreter (as on
-	 * the GPU machine: /opt/torch/.venv/bin/python3 -> /usr/bin/python3.12):
-	 * its own site-packages must be found through pyvenv.cfg. */
+	 * the GPU machine: /opt/torch/.venv/bin/python3 ->
+	 * /usr/bin/python3.12): its own site-packages must be found through
+	 * pyvenv.cfg. */
 	{
 		char *venv_env[] = {"PATH=/opt/venv/bin:/usr/bin",
 				    "HOME=/nonexistent", NULL};
@@ -254,7 +271,8 @@ int main(void)
 		mkdirs("opt/venv/lib/python3.12/site-packages/torch");
 		put("opt/venv/pyvenv.cfg", "home = /usr/bin\n", NULL);
 		put("opt/venv/lib/python3.12/site-packages/torch/version.py",
-		    "__version__ = '2.11.0+cu130'\ncuda = '13.0'\nhip = None\n", NULL);
+		    "__version__ = '2.11.0+cu130'\ncuda = '13.0'\nhip = None\n",
+		    NULL);
 		snprintf(lnk, sizeof lnk, "%s/opt/venv/bin/python3", root);
 		CHECK(symlink("/usr/bin/python3", lnk) == 0);
 		CHECK_INT(gd_ctx_init(&ctx, root, venv_env), 0);
@@ -263,7 +281,8 @@ int main(void)
 		CHECK(t != NULL);
 		CHECK(t && !strcmp(t->version, "2.11.0+cu130"));
 		CHECK(t && !strcmp(t->cuda_version, "13.0"));
-		CHECK(t && strstr(t->site, "/opt/venv/lib/python3.12/site-packages"));
+		CHECK(t && strstr(t->site,
+				  "/opt/venv/lib/python3.12/site-packages"));
 		gd_frameworks_free(&fws);
 		gd_ctx_free(&ctx);
 	}

@@ -61,9 +61,12 @@ static void test_debian_trixie(void)
 		CHECK_STR(inv.rocblas[0].version, "2.47.0");
 		CHECK_INT(inv.rocblas[0].n_targets, 11);
 	}
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1010"), GD_ROCBLAS_FALLBACK_ONLY);
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1030"), GD_ROCBLAS_TENSILE_SINGLE);
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx90a:xnack+"), GD_ROCBLAS_TENSILE_SINGLE);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1010"),
+		  GD_ROCBLAS_FALLBACK_ONLY);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1030"),
+		  GD_ROCBLAS_TENSILE_SINGLE);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx90a:xnack+"),
+		  GD_ROCBLAS_TENSILE_SINGLE);
 	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1031"), -1);
 	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1103"), -1);
 	done(&ctx, &inv);
@@ -81,7 +84,8 @@ static const struct gd_rocm_install *rocm_at(const struct gd_inventory *inv,
 static void test_amd_rocm(void)
 {
 	char *env1[] = {"ROCM_PATH=/opt/rocm", "HIP_PATH=/opt/rocm", NULL};
-	char *env2[] = {"HIP_PATH=/opt/rocm", "LD_LIBRARY_PATH=/opt/rocm/lib", NULL};
+	char *env2[] = {"HIP_PATH=/opt/rocm", "LD_LIBRARY_PATH=/opt/rocm/lib",
+			NULL};
 	const struct gd_rocm_install *amd, *deb;
 	gd_ctx ctx;
 	struct gd_inventory inv;
@@ -95,7 +99,8 @@ static void test_amd_rocm(void)
 	deb = rocm_at(&inv, "/usr/lib/x86_64-linux-gnu");
 	CHECK(amd && deb);
 	if (amd && deb) {
-		CHECK_STR(amd->found_by, "ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-*");
+		CHECK_STR(amd->found_by,
+			  "ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-*");
 		CHECK_STR(amd->version.v, "6.2.4");
 		CHECK_STR(amd->hip_version.v, "6.2.60204");
 		CHECK_INT(amd->hip_major, 6);
@@ -109,8 +114,10 @@ static void test_amd_rocm(void)
 	}
 	CHECK_INT(inv.hip_path_mismatch, 1);
 	CHECK(ctx.diags.n >= 1);
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1010"), GD_ROCBLAS_TENSILE_LAZY);
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx90a:xnack-"), GD_ROCBLAS_TENSILE_LAZY);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1010"),
+		  GD_ROCBLAS_TENSILE_LAZY);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx90a:xnack-"),
+		  GD_ROCBLAS_TENSILE_LAZY);
 	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1151"), -1);
 	done(&ctx, &inv);
 
@@ -126,8 +133,9 @@ static void test_amd_rocm(void)
 
 static void test_icds(void)
 {
-	char *env_vk[] = {"VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
-			  "OCL_ICD_VENDORS=pocl.icd", NULL};
+	char *env_vk[] = {
+	    "VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+	    "OCL_ICD_VENDORS=pocl.icd", NULL};
 	const struct gd_icd *c;
 	gd_ctx ctx;
 	struct gd_inventory inv;
@@ -137,9 +145,11 @@ static void test_icds(void)
 	CHECK_INT(inv.n_vulkan, 7);
 	CHECK_STR(inv.vulkan_search, "standard");
 	c = icd_named(inv.vulkan, inv.n_vulkan, "/lvp_icd.x86_64.json");
-	CHECK(c && c->software && c->library_found && !strcmp(c->driver, "lvp"));
+	CHECK(c && c->software && c->library_found &&
+	      !strcmp(c->driver, "lvp"));
 	c = icd_named(inv.vulkan, inv.n_vulkan, "/radeon_icd.x86_64.json");
-	CHECK(c && !c->software && c->library_found && !strcmp(c->driver, "radv"));
+	CHECK(c && !c->software && c->library_found &&
+	      !strcmp(c->driver, "radv"));
 	c = icd_named(inv.vulkan, inv.n_vulkan, "/nvidia_icd.json");
 	CHECK(c && !c->library_found && !strcmp(c->api_version.v, "1.4.329"));
 	c = icd_named(inv.vulkan, inv.n_vulkan, "/truncated_icd.json");
@@ -151,13 +161,16 @@ static void test_icds(void)
 	c = icd_named(inv.vulkan, inv.n_vulkan, "/relative_icd.json");
 	CHECK(c && c->library_found);
 	if (c)
-		CHECK_STR(c->library_resolved, "/usr/local/lib/vk/libvulkan_rel.so");
+		CHECK_STR(c->library_resolved,
+			  "/usr/local/lib/vk/libvulkan_rel.so");
 
 	CHECK_INT(inv.n_opencl, 3);
 	c = icd_named(inv.opencl, inv.n_opencl, "/pocl.icd");
-	CHECK(c && c->software && c->library_found && !strcmp(c->driver, "pocl"));
+	CHECK(c && c->software && c->library_found &&
+	      !strcmp(c->driver, "pocl"));
 	c = icd_named(inv.opencl, inv.n_opencl, "/amdocl64_60402_120.icd");
-	CHECK(c && !c->software && !c->library_found && !strcmp(c->driver, "amdocl"));
+	CHECK(c && !c->software && !c->library_found &&
+	      !strcmp(c->driver, "amdocl"));
 	c = icd_named(inv.opencl, inv.n_opencl, "/nvidia.icd");
 	CHECK(c && !c->software && c->library_found);
 	done(&ctx, &inv);
@@ -183,7 +196,8 @@ static void test_cuda(void)
 	CHECK_INT(inv.n_cuda, 1);
 	if (inv.n_cuda) {
 		CHECK_STR(inv.cuda[0].path, "/usr/local/cuda-11.5");
-		CHECK_STR(inv.cuda[0].found_by, "/usr/local/cuda, /usr/local/cuda-*");
+		CHECK_STR(inv.cuda[0].found_by,
+			  "/usr/local/cuda, /usr/local/cuda-*");
 		CHECK_STR(inv.cuda[0].version.v, "11.5.2");
 		CHECK_INT(inv.cuda[0].n_libs, 1);
 		if (inv.cuda[0].n_libs)
@@ -219,9 +233,11 @@ static void test_hostile(void)
 	CHECK(root != NULL);
 	if (!root)
 		return;
-	gd_fmt(p, sizeof p, "mkdir -p %s/usr/share/vulkan/icd.d "
-	       "%s/usr/lib/x86_64-linux-gnu/rocblas/library %s/etc/OpenCL/vendors",
-	       root, root, root);
+	gd_fmt(
+	    p, sizeof p,
+	    "mkdir -p %s/usr/share/vulkan/icd.d "
+	    "%s/usr/lib/x86_64-linux-gnu/rocblas/library %s/etc/OpenCL/vendors",
+	    root, root, root);
 	CHECK_INT(system(p), 0);
 	gd_fmt(p, sizeof p, "%s/usr/share/vulkan/icd.d/huge.json", root);
 	fd = open(p, O_CREAT | O_WRONLY, 0644);
@@ -239,8 +255,10 @@ static void test_hostile(void)
 	gd_fmt(p, sizeof p, "%s/etc/OpenCL/vendors/ok.icd", root);
 	write_file(p, "libpocl.so.2\n");
 	for (int i = 0; i < 100000; i++) {
-		gd_fmt(p, sizeof p, "%s/usr/lib/x86_64-linux-gnu/rocblas/library/"
-		       "Kernels.so-000-gfx%x.hsaco", root, 0x1000 + i);
+		gd_fmt(p, sizeof p,
+		       "%s/usr/lib/x86_64-linux-gnu/rocblas/library/"
+		       "Kernels.so-000-gfx%x.hsaco",
+		       root, 0x1000 + i);
 		fd = open(p, O_CREAT | O_WRONLY, 0644);
 		if (fd >= 0)
 			close(fd);

@@ -30,7 +30,8 @@ static void live_vulkan(const struct gd_inventory *inv)
 	int found = 0;
 
 	if (!have(m)) {
-		skip("no lavapipe manifest (mesa-vulkan-drivers not installed)");
+		skip(
+		    "no lavapipe manifest (mesa-vulkan-drivers not installed)");
 		return;
 	}
 	for (size_t i = 0; i < inv->n_vulkan; i++) {
@@ -54,11 +55,13 @@ static void live_opencl(const struct gd_inventory *inv)
 	int found = 0;
 
 	if (!have("/etc/OpenCL/vendors/pocl.icd")) {
-		skip("no /etc/OpenCL/vendors/pocl.icd (pocl-opencl-icd not installed)");
+		skip("no /etc/OpenCL/vendors/pocl.icd (pocl-opencl-icd not "
+		     "installed)");
 		return;
 	}
 	for (size_t i = 0; i < inv->n_opencl; i++) {
-		if (strcmp(inv->opencl[i].manifest, "/etc/OpenCL/vendors/pocl.icd"))
+		if (strcmp(inv->opencl[i].manifest,
+			   "/etc/OpenCL/vendors/pocl.icd"))
 			continue;
 		found = 1;
 		CHECK_STR(inv->opencl[i].driver, "pocl");
@@ -76,7 +79,8 @@ static void live_hip(const struct gd_inventory *inv)
 	gd_fmt(dir, sizeof dir, "/usr/lib/%s", gd_ld_multiarch());
 	gd_fmt(lib, sizeof lib, "%s/libamdhip64.so.5", dir);
 	if (!have(lib)) {
-		skip("no libamdhip64.so.5 in the multiarch dir (libamdhip64-5 not installed)");
+		skip("no libamdhip64.so.5 in the multiarch dir (libamdhip64-5 "
+		     "not installed)");
 		return;
 	}
 	for (size_t i = 0; i < inv->n_rocm; i++)
@@ -117,7 +121,8 @@ static void live_cuda(const struct gd_inventory *inv)
 		return;
 	CHECK(strstr(t->found_by, "/usr/local/cuda") != NULL);
 	CHECK(gd_known(&t->version));
-	printf("CUDA toolkit %s: %s (from %s)\n", t->path, t->version.v, t->version.src);
+	printf("CUDA toolkit %s: %s (from %s)\n", t->path, t->version.v,
+	       t->version.src);
 	if (have("/proc/driver/nvidia/version"))
 		CHECK(gd_known(&inv->cuda_driver));
 	else

@@ -12,14 +12,14 @@
 
 /* Mesa 22.3 (Debian bookworm mesa-vulkan-drivers), verbatim. */
 static const char lvp_json[] =
-	"{\n    \"ICD\": {\n        \"api_version\": \"1.1.230\",\n"
-	"        \"library_path\": \"/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so\"\n"
-	"    },\n    \"file_format_version\": \"1.0.0\"\n}";
+    "{\n    \"ICD\": {\n        \"api_version\": \"1.1.230\",\n"
+    "        \"library_path\": \"/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so\"\n"
+    "    },\n    \"file_format_version\": \"1.0.0\"\n}";
 /* NVIDIA driver manifest as written by nvidia-container-toolkit. */
 static const char nvidia_json[] =
-	"{\n    \"file_format_version\" : \"1.0.1\",\n    \"ICD\": {\n"
-	"        \"library_path\": \"libGLX_nvidia.so.0\",\n"
-	"        \"api_version\" : \"1.4.329\"\n    }\n}\n";
+    "{\n    \"file_format_version\" : \"1.0.1\",\n    \"ICD\": {\n"
+    "        \"library_path\": \"libGLX_nvidia.so.0\",\n"
+    "        \"api_version\" : \"1.4.329\"\n    }\n}\n";
 
 static int vk(const char *s, struct gd_icd *icd)
 {
@@ -44,7 +44,8 @@ static void test_vk_manifest(void)
 	CHECK_INT(icd.software, 1);
 
 	memset(&icd, 0, sizeof icd);
-	CHECK_INT(gd_vk_manifest_parse(nvidia_json, strlen(nvidia_json), &icd), 0);
+	CHECK_INT(gd_vk_manifest_parse(nvidia_json, strlen(nvidia_json), &icd),
+		  0);
 	CHECK_STR(icd.library.v, "libGLX_nvidia.so.0");
 	CHECK_STR(icd.api_version.v, "1.4.329");
 	CHECK_STR(icd.file_format_version, "1.0.1");
@@ -61,41 +62,55 @@ static void test_vk_manifest(void)
 	CHECK_INT(vk("[1,2]", &icd), -1);
 	CHECK_STR(icd.error, "manifest is not a JSON object");
 	CHECK_INT(vk("{\"file_format_version\":\"1.0.0\","
-				       "\"layer\":{}}", &icd), -1);
+		     "\"layer\":{}}",
+		     &icd),
+		  -1);
 	CHECK(strstr(icd.error, "no \"ICD\"") != NULL);
 	CHECK_INT(vk("{\"ICD\":{\"library_path\":\"x.so\"}}", &icd), -1);
 	CHECK_STR(icd.error, "no file_format_version");
 	CHECK_STR(icd.library.v, "x.so"); /* still reported */
 	CHECK_INT(vk("{\"file_format_version\":\"1\",\"ICD\":"
-				       "{\"library_path\":7}}", &icd), -1);
+		     "{\"library_path\":7}}",
+		     &icd),
+		  -1);
 	CHECK_STR(icd.error, "no ICD.library_path");
 	/* api_version is optional */
 	CHECK_INT(vk("{\"file_format_version\":\"1.0.0\",\"ICD\":"
-				       "{\"library_path\":\"amdvlk64.so\"}}", &icd), 0);
+		     "{\"library_path\":\"amdvlk64.so\"}}",
+		     &icd),
+		  0);
 	CHECK(icd.api_version.st == GD_UNKNOWN);
 	gd_icd_classify(&icd, 1);
 	CHECK_STR(icd.driver, "amdvlk");
 	/* duplicate keys are rejected rather than silently picked */
 	CHECK_INT(vk("{\"file_format_version\":\"1\",\"ICD\":{"
-				       "\"library_path\":\"a\",\"library_path\":\"b\"}}", &icd), -1);
+		     "\"library_path\":\"a\",\"library_path\":\"b\"}}",
+		     &icd),
+		  -1);
 }
 
 static void test_classify_names(void)
 {
-	static const struct { const char *lib; int vk; const char *drv; int sw; } c[] = {
-		{"/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so", 1, "radv", 0},
-		{"/usr/lib/x86_64-linux-gnu/libvulkan_intel.so", 1, "intel", 0},
-		{"/usr/lib/x86_64-linux-gnu/libvulkan_intel_hasvk.so", 1, "intel-hasvk", 0},
-		{"libvk_swiftshader.so", 1, "swiftshader", 1},
-		{"/usr/lib/libvulkan_foo.so.1", 1, "foo", 0},
-		{"libpocl.so.2.10.0", 0, "pocl", 1},
-		{"libamdocl64.so", 0, "amdocl", 0},
-		{"/opt/rocm-4.0.1/opencl/lib/libamdocl64.so", 0, "amdocl", 0},
-		{"libnvidia-opencl.so.1", 0, "nvidia", 0},
-		{"libRusticlOpenCL.so.1", 0, "rusticl", 0},
-		{"libMesaOpenCL.so.1", 0, "clover", 0},
-		{"libintelocl.so", 0, "intel-cpu", 1},
-		{"libigdrcl.so", 0, "intel", 0},
+	static const struct {
+		const char *lib;
+		int vk;
+		const char *drv;
+		int sw;
+	} c[] = {
+	    {"/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so", 1, "radv", 0},
+	    {"/usr/lib/x86_64-linux-gnu/libvulkan_intel.so", 1, "intel", 0},
+	    {"/usr/lib/x86_64-linux-gnu/libvulkan_intel_hasvk.so", 1,
+	     "intel-hasvk", 0},
+	    {"libvk_swiftshader.so", 1, "swiftshader", 1},
+	    {"/usr/lib/libvulkan_foo.so.1", 1, "foo", 0},
+	    {"libpocl.so.2.10.0", 0, "pocl", 1},
+	    {"libamdocl64.so", 0, "amdocl", 0},
+	    {"/opt/rocm-4.0.1/opencl/lib/libamdocl64.so", 0, "amdocl", 0},
+	    {"libnvidia-opencl.so.1", 0, "nvidia", 0},
+	    {"libRusticlOpenCL.so.1", 0, "rusticl", 0},
+	    {"libMesaOpenCL.so.1", 0, "clover", 0},
+	    {"libintelocl.so", 0, "intel-cpu", 1},
+	    {"libigdrcl.so", 0, "intel", 0},
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -119,7 +134,8 @@ static void test_ocl_icd(void)
 	CHECK_STR(icd.library.v, "libpocl.so.2.10.0");
 	CHECK_INT(gd_ocl_icd_parse("libamdocl64.so\n", 15, &icd), 0);
 	CHECK_STR(icd.library.v, "libamdocl64.so");
-	CHECK_INT(gd_ocl_icd_parse("  /opt/x/libfoo.so \r\nsecond\n", 28, &icd), 0);
+	CHECK_INT(gd_ocl_icd_parse("  /opt/x/libfoo.so \r\nsecond\n", 28, &icd),
+		  0);
 	CHECK_STR(icd.library.v, "/opt/x/libfoo.so");
 	CHECK_INT(gd_ocl_icd_parse("\n", 1, &icd), -1);
 	CHECK_STR(icd.error, "empty first line");
@@ -143,8 +159,10 @@ static size_t load_listing(char ***out)
 	size_t n = 0;
 	FILE *f;
 
-	gd_fmt(path, sizeof path, "%s/tests/fixtures/inventory/"
-	       "debian-trixie-librocblas0-5.5.1.txt", src ? src : "..");
+	gd_fmt(path, sizeof path,
+	       "%s/tests/fixtures/inventory/"
+	       "debian-trixie-librocblas0-5.5.1.txt",
+	       src ? src : "..");
 	f = fopen(path, "r");
 	CHECK(f != NULL);
 	while (f && names && n < 64 && fgets(line, sizeof line, f)) {
@@ -165,7 +183,8 @@ static const struct gd_rocblas_target *tgt(const struct gd_rocblas_dir *d,
 					   const char *gfx, const char *xn)
 {
 	for (size_t i = 0; i < d->n_targets; i++)
-		if (!strcmp(d->targets[i].gfx, gfx) && !strcmp(d->targets[i].xnack, xn))
+		if (!strcmp(d->targets[i].gfx, gfx) &&
+		    !strcmp(d->targets[i].xnack, xn))
 			return &d->targets[i];
 	return NULL;
 }
@@ -197,12 +216,16 @@ static void test_rocblas_debian(void)
 	memset(&inv, 0, sizeof inv);
 	inv.rocblas = &d;
 	inv.n_rocblas = 1;
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1010"), GD_ROCBLAS_FALLBACK_ONLY);
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx803"), GD_ROCBLAS_TENSILE_SINGLE);
-	CHECK_INT(gd_rocblas_coverage(&inv, "gfx90a:xnack-"), GD_ROCBLAS_TENSILE_SINGLE);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1010"),
+		  GD_ROCBLAS_FALLBACK_ONLY);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx803"),
+		  GD_ROCBLAS_TENSILE_SINGLE);
+	CHECK_INT(gd_rocblas_coverage(&inv, "gfx90a:xnack-"),
+		  GD_ROCBLAS_TENSILE_SINGLE);
 	CHECK_INT(gd_rocblas_coverage(&inv, "gfx1031"), -1);
 	CHECK_INT(gd_rocblas_coverage(&inv, "junk"), -1);
-	CHECK_STR(gd_rocblas_kind_name(GD_ROCBLAS_FALLBACK_ONLY), "fallback-only");
+	CHECK_STR(gd_rocblas_kind_name(GD_ROCBLAS_FALLBACK_ONLY),
+		  "fallback-only");
 	free(d.targets);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -216,9 +239,11 @@ static void test_rocblas_layouts(void)
 			"TensileLibrary_lazy_gfx1100.dat",
 			"Kernels.so-000-gfx1030.hsaco",
 			"TensileManifest.txt",
-			"TensileLibrary_Type_HH_Contraction_l_Ailk_Bjlk_Cijk_Dijk_gfx1100.co",
+			"TensileLibrary_Type_HH_Contraction_l_Ailk_Bjlk_Cijk_"
+			"Dijk_gfx1100.co",
 			"Kernels.so-000-gfx1010.hsaco"};
-	char *split[] = {"TensileLibrary_gfx906.dat", "TensileLibrary_gfx906.co",
+	char *split[] = {"TensileLibrary_gfx906.dat",
+			 "TensileLibrary_gfx906.co",
 			 "TensileLibrary_gfx908.co"};
 	struct gd_rocblas_dir d;
 	const struct gd_rocblas_target *t;
@@ -243,12 +268,14 @@ static void test_rocblas_layouts(void)
 	free(d.targets);
 
 	{
-		char *lone[] = {"TensileLibrary_lazy_gfx1151.dat", "gfx", "x_gfx.co",
-				"Kernels.so-000-gfxZZ.hsaco", "TensileLibrary_gfx.co"};
+		char *lone[] = {"TensileLibrary_lazy_gfx1151.dat", "gfx",
+				"x_gfx.co", "Kernels.so-000-gfxZZ.hsaco",
+				"TensileLibrary_gfx.co"};
 
 		memset(&d, 0, sizeof d);
 		CHECK_INT(gd_rocblas_scan_names(lone, 5, &d), 1);
-		CHECK(d.n_targets == 1 && strstr(d.targets[0].note, "no code objects"));
+		CHECK(d.n_targets == 1 &&
+		      strstr(d.targets[0].note, "no code objects"));
 		free(d.targets);
 	}
 }
@@ -259,17 +286,28 @@ static void test_soname(void)
 	unsigned maj;
 
 	CHECK_INT(gd_soname_version("libamdhip64.so.5.2.21153", "libamdhip64",
-				    v, sizeof v, &maj), 1);
+				    v, sizeof v, &maj),
+		  1);
 	CHECK_STR(v, "5.2.21153");
 	CHECK_INT(maj, 5);
-	CHECK_INT(gd_soname_version("libamdhip64.so", "libamdhip64", v, sizeof v, &maj), 1);
+	CHECK_INT(gd_soname_version("libamdhip64.so", "libamdhip64", v,
+				    sizeof v, &maj),
+		  1);
 	CHECK_STR(v, "");
 	CHECK_INT(maj, 0);
-	CHECK_INT(gd_soname_version("libhipblaslt.so.0", "libhipblas", v, sizeof v, &maj), 0);
-	CHECK_INT(gd_soname_version("libamdhip64.so.5.bak", "libamdhip64", v, sizeof v, &maj), 0);
-	CHECK_INT(gd_soname_version("libcuda.so.580.95.05", "libcuda", v, sizeof v, &maj), 1);
+	CHECK_INT(gd_soname_version("libhipblaslt.so.0", "libhipblas", v,
+				    sizeof v, &maj),
+		  0);
+	CHECK_INT(gd_soname_version("libamdhip64.so.5.bak", "libamdhip64", v,
+				    sizeof v, &maj),
+		  0);
+	CHECK_INT(gd_soname_version("libcuda.so.580.95.05", "libcuda", v,
+				    sizeof v, &maj),
+		  1);
 	CHECK_STR(v, "580.95.05");
-	CHECK_INT(gd_soname_version("libcudart.so.13", "libcudart", v, sizeof v, &maj), 1);
+	CHECK_INT(gd_soname_version("libcudart.so.13", "libcudart", v, sizeof v,
+				    &maj),
+		  1);
 	CHECK_INT(maj, 13);
 }
 
@@ -277,16 +315,24 @@ static void test_nvrm(void)
 {
 	char v[64];
 
-	CHECK_INT(gd_cuda_parse_nvrm("NVRM version: NVIDIA UNIX x86_64 Kernel Module  "
-				     "515.76  Mon Sep 12 19:21:56 UTC 2022\nGCC version:"
-				     "  gcc version 7.5.0\n", v, sizeof v), 0);
+	CHECK_INT(gd_cuda_parse_nvrm(
+		      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  "
+		      "515.76  Mon Sep 12 19:21:56 UTC 2022\nGCC version:"
+		      "  gcc version 7.5.0\n",
+		      v, sizeof v),
+		  0);
 	CHECK_STR(v, "515.76");
-	CHECK_INT(gd_cuda_parse_nvrm("NVRM version: NVIDIA UNIX Open Kernel Module for "
-				     "x86_64  575.57.08  Release Build  (dvs-builder@U16)"
-				     "  Tue May 20 2025", v, sizeof v), 0);
+	CHECK_INT(gd_cuda_parse_nvrm(
+		      "NVRM version: NVIDIA UNIX Open Kernel Module for "
+		      "x86_64  575.57.08  Release Build  (dvs-builder@U16)"
+		      "  Tue May 20 2025",
+		      v, sizeof v),
+		  0);
 	CHECK_STR(v, "575.57.08");
-	CHECK_INT(gd_cuda_parse_nvrm("NVRM version: garbage\n", v, sizeof v), -1);
-	CHECK_INT(gd_cuda_parse_nvrm("Kernel Module\n580.95.05", v, sizeof v), -1);
+	CHECK_INT(gd_cuda_parse_nvrm("NVRM version: garbage\n", v, sizeof v),
+		  -1);
+	CHECK_INT(gd_cuda_parse_nvrm("Kernel Module\n580.95.05", v, sizeof v),
+		  -1);
 	CHECK_INT(gd_cuda_parse_nvrm("", v, sizeof v), -1);
 }
 
@@ -294,9 +340,11 @@ static void test_version_json(void)
 {
 	/* first entries of a real CUDA 11.5 version.json */
 	static const char j[] =
-		"{\n   \"cuda\" : {\n      \"name\" : \"CUDA SDK\",\n      \"version\" : "
-		"\"11.5.2\"\n   },\n   \"cuda_cudart\" : {\n      \"name\" : \"CUDA Runtime "
-		"(cudart)\",\n      \"version\" : \"11.5.117\"\n   }\n}\n";
+	    "{\n   \"cuda\" : {\n      \"name\" : \"CUDA SDK\",\n      "
+	    "\"version\" : "
+	    "\"11.5.2\"\n   },\n   \"cuda_cudart\" : {\n      \"name\" : "
+	    "\"CUDA Runtime "
+	    "(cudart)\",\n      \"version\" : \"11.5.117\"\n   }\n}\n";
 	struct gd_cuda_version_json vj;
 	unsigned long d;
 
@@ -305,12 +353,20 @@ static void test_version_json(void)
 	CHECK_STR(vj.cudart, "11.5.117");
 	CHECK_STR(vj.cublas, "");
 	CHECK_INT(gd_cuda_parse_version_json(j, 40, &vj), -1);
-	CHECK_INT(gd_cuda_parse_version_json("{\"cuda\":{\"version\":5}}", 22, &vj), -1);
-	CHECK_INT(gd_parse_c_define("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n",
-				    "CUDNN_MINOR", &d), 0);
+	CHECK_INT(
+	    gd_cuda_parse_version_json("{\"cuda\":{\"version\":5}}", 22, &vj),
+	    -1);
+	CHECK_INT(
+	    gd_parse_c_define("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n",
+			      "CUDNN_MINOR", &d),
+	    0);
 	CHECK_INT(d, 19);
-	CHECK_INT(gd_parse_c_define("#define CUDNN_MAJORX 9\n", "CUDNN_MAJOR", &d), -1);
-	CHECK_INT(gd_parse_c_define("#define CUDA_VERSION 13000\n", "CUDA_VERSION", &d), 0);
+	CHECK_INT(
+	    gd_parse_c_define("#define CUDNN_MAJORX 9\n", "CUDNN_MAJOR", &d),
+	    -1);
+	CHECK_INT(gd_parse_c_define("#define CUDA_VERSION 13000\n",
+				    "CUDA_VERSION", &d),
+		  0);
 	CHECK_INT(d, 13000);
 }
 
@@ -318,12 +374,12 @@ static void test_version_json(void)
  * x86_64): 10.2 GA 440.33, 11.0 GA 450.36.06, 11.5 GA 495.29.05, 12.0 GA
  * 525.60.13, 12.4 GA 550.54.14. */
 static const struct gd_cuda_min_table test_kb = {
-	{{"10.2", "440.33", NULL},
-	 {"11.0", "450.36.06", NULL},
-	 {"11.5", "495.29.05", NULL},
-	 {"12.0", "525.60.13", NULL},
-	 {"12.4", "550.54.14", NULL}},
-	5,
+    {{"10.2", "440.33", NULL},
+     {"11.0", "450.36.06", NULL},
+     {"11.5", "495.29.05", NULL},
+     {"12.0", "525.60.13", NULL},
+     {"12.4", "550.54.14", NULL}},
+    5,
 };
 
 static void test_driver_check(void)
@@ -342,7 +398,8 @@ static void test_driver_check(void)
 	CHECK_INT(c.driver_ok, 0);
 	gd_cuda_driver_check(kb, "515.76", "11.5", &c);
 	CHECK_INT(c.driver_ok, 1);
-	gd_cuda_driver_check(kb, "470.57.02", "11.8", &c); /* 11.8 not in table */
+	gd_cuda_driver_check(kb, "470.57.02", "11.8",
+			     &c); /* 11.8 not in table */
 	CHECK_INT(c.driver_ok, 1);
 	CHECK_STR(c.min_driver, "450.36.06");
 	CHECK_STR(c.full_driver, "");
@@ -369,10 +426,10 @@ static void test_driver_check(void)
 static void test_driver_check_major_rows(void)
 {
 	static const struct gd_cuda_min_table tab = {
-		{{"11.x", "450.80.02", NULL},
-		 {"12.x", "525.60.13", NULL},
-		 {"12.4", "550.54.14", NULL}},
-		3,
+	    {{"11.x", "450.80.02", NULL},
+	     {"12.x", "525.60.13", NULL},
+	     {"12.4", "550.54.14", NULL}},
+	    3,
 	};
 	const struct gd_cuda_min_table *kb = &tab;
 	struct gd_cuda_check c;
@@ -399,8 +456,9 @@ static void test_ldconf(void)
 {
 	/* Debian bookworm /etc/ld.so.conf and libc.conf, plus a hwcap line */
 	static const char conf[] =
-		"include /etc/ld.so.conf.d/*.conf\n\n# libc default configuration\n"
-		"/usr/local/lib\nhwcap 0 nosegneg\n  /opt/x/lib   # trailing\nnot-a-dir\n";
+	    "include /etc/ld.so.conf.d/*.conf\n\n# libc default configuration\n"
+	    "/usr/local/lib\nhwcap 0 nosegneg\n  /opt/x/lib   # "
+	    "trailing\nnot-a-dir\n";
 	gd_strvec dirs = {0}, incs = {0};
 
 	CHECK_INT(gd_ldconf_parse(conf, &dirs, &incs), 4);

@@ -51,11 +51,13 @@ static void expect_error(const char *text, const char *want, const char *line)
 }
 
 #define HEAD "{\"schema_version\": 1, \"kb_date\": \"2026-11-22\",\n"
-#define SRCS "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null, " \
-	     "\"checked\": \"2026-11-22\"}},\n"
-#define TAIL "\"issues\": [], \"strategies\": [], \"signatures\": [],\n" \
-	     "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], " \
-	     "\"cuda_driver_min\": []}, \"workloads\": {}}\n"
+#define SRCS                                                                   \
+	"\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null, "             \
+	"\"checked\": \"2026-11-22\"}},\n"
+#define TAIL                                                                   \
+	"\"issues\": [], \"strategies\": [], \"signatures\": [],\n"            \
+	"\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "            \
+	"\"cuda_driver_min\": []}, \"workloads\": {}}\n"
 #define T(gfx) "{\"gfx\": \"" gfx "\", \"family\": \"x\", \"products\": []}"
 
 static void test_errors(void)
@@ -63,9 +65,10 @@ static void test_errors(void)
 	char err[256];
 	gd_kb *kb;
 
-	kb = gd_kb_parse(HEAD SRCS "\"targets\": [" T("gfx1010") "],\n" TAIL,
-			 strlen(HEAD SRCS "\"targets\": [" T("gfx1010") "],\n"
-				TAIL), "ok.json", err, sizeof err);
+	kb = gd_kb_parse(
+	    HEAD SRCS "\"targets\": [" T("gfx1010") "],\n" TAIL,
+	    strlen(HEAD SRCS "\"targets\": [" T("gfx1010") "],\n" TAIL),
+	    "ok.json", err, sizeof err);
 	CHECK(kb != NULL);
 	gd_kb_free(kb);
 
@@ -74,41 +77,51 @@ static void test_errors(void)
 	expect_error("[1,2]", "must be a JSON object", "t.json:1:");
 	expect_error(HEAD SRCS TAIL, "missing top-level key \"targets\"",
 		     "t.json:");
-	expect_error(HEAD SRCS "\"targets\": [\n" T("gfx1010") ",\n"
-		     T("gfx1010") "],\n" TAIL, "duplicate target \"gfx1010\"",
-		     "t.json:5:");
-	expect_error(HEAD SRCS "\"targets\": [\n" T("gfx1010") ",\n"
-		     T("GFX12") "],\n" TAIL, "must match", "t.json:5:");
-	expect_error(HEAD SRCS "\"targets\": [\n"
-		     "{\"gfx\": \"gfx900\", \"family\": \"x\", \"products\": [],\n"
-		     " \"sources\": [\"s1\",\n \"s2\"]}],\n" TAIL,
-		     "unknown source \"s2\"", "t.json:6:");
+	expect_error(HEAD SRCS "\"targets\": [\n" T("gfx1010") ",\n" T(
+			 "gfx1010") "],\n" TAIL,
+		     "duplicate target \"gfx1010\"", "t.json:5:");
+	expect_error(HEAD SRCS "\"targets\": [\n" T("gfx1010") ",\n" T(
+			 "GFX12") "],\n" TAIL,
+		     "must match", "t.json:5:");
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [\n"
+	    "{\"gfx\": \"gfx900\", \"family\": \"x\", \"products\": [],\n"
+	    " \"sources\": [\"s1\",\n \"s2\"]}],\n" TAIL,
+	    "unknown source \"s2\"", "t.json:6:");
 	expect_error("{\"schema_version\": 2, \"kb_date\": \"x\",\n" SRCS
-		     "\"targets\": [],\n" TAIL, "schema_version 2", "t.json:1:");
-	expect_error(HEAD SRCS "\"targets\": [],\n"
-		     "\"issues\": [], \"strategies\": [],\n"
-		     "\"signatures\": [\n{\"id\": \"bad-re\", \"title\": \"t\","
-		     " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
-		     " \"regex\": \"a(b\"}],\n"
-		     "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
-		     "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
-		     "signature \"bad-re\": regex does not compile", "t.json:7:");
+		     "\"targets\": [],\n" TAIL,
+		     "schema_version 2", "t.json:1:");
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n"
+	    "\"issues\": [], \"strategies\": [],\n"
+	    "\"signatures\": [\n{\"id\": \"bad-re\", \"title\": \"t\","
+	    " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+	    " \"regex\": \"a(b\"}],\n"
+	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+	    "signature \"bad-re\": regex does not compile", "t.json:7:");
 	expect_error("{\"a\": 1, \"a\": 2}", "duplicate", "t.json:1:");
 	/* the hardware lists discovery reads */
-	expect_error(HEAD SRCS "\"targets\": [],\n\"pci_not_gpu\": [\n"
-		     "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"0x2000\"], "
-		     "\"kind\": \"gpu\", \"name\": \"n\"}],\n" TAIL,
-		     "\"kind\" (bmc, emulated)", "t.json:");
-	expect_error(HEAD SRCS "\"targets\": [],\n\"pci_not_gpu\": [\n"
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n\"pci_not_gpu\": [\n"
+	    "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"0x2000\"], "
+	    "\"kind\": \"gpu\", \"name\": \"n\"}],\n" TAIL,
+	    "\"kind\" (bmc, emulated)", "t.json:");
+	expect_error(HEAD SRCS
+		     "\"targets\": [],\n\"pci_not_gpu\": [\n"
 		     "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"2000\"], "
 		     "\"kind\": \"bmc\", \"name\": \"n\"}],\n" TAIL,
 		     "4 hex digits", "t.json:");
-	expect_error(HEAD SRCS "\"targets\": [],\n\"nvidia_chips\": [\n"
+	expect_error(HEAD SRCS
+		     "\"targets\": [],\n\"nvidia_chips\": [\n"
 		     "{\"chips\": [\"GV100\"], \"arch\": \"Volta\"}],\n" TAIL,
 		     "\"sm\"", "t.json:");
 	expect_error(HEAD SRCS "\"targets\": [],\n\"amd_no_kfd\": [\n"
-		     "{\"gfx\": \"gfx601\", \"family\": \"SI\", "
-		     "\"pci_ids\": [\"0x68100\"]}],\n" TAIL,
+			       "{\"gfx\": \"gfx601\", \"family\": \"SI\", "
+			       "\"pci_ids\": [\"0x68100\"]}],\n" TAIL,
 		     "4 hex digits", "t.json:");
 }
 

@@ -34,7 +34,8 @@ static int run_gen(const char *in, char *out, size_t cap)
 	size_t n = 0;
 	int st;
 
-	snprintf(cmd, sizeof cmd, "cd %s && rm -f out.c && '%s' %s out.c "
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && rm -f out.c && '%s' %s out.c "
 		 "2>err.txt; rc=$?; cat err.txt out.c 2>/dev/null; exit $rc",
 		 dir, gen, in);
 	f = popen(cmd, "r");
@@ -46,20 +47,24 @@ static int run_gen(const char *in, char *out, size_t cap)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-#define HEAD "{\"schema_version\": 1, \"kb_date\": \"2026-11-22\",\n" \
-	     "\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null, " \
-	     "\"checked\": \"2026-11-22\"},\n" \
-	     " \"odd \\\"q\\\" ?\?) \\\\ \\u00e9\": {\"title\": \"t\", " \
-	     "\"checked\": \"2026-11-22\"}},\n"
-#define NV "\"nvidia\": {\"gpus\": [{\"pci_id\": \"0x2330\", \"name\": " \
-	   "\"H100\", \"sm\": \"sm_90\"}], \"compute_capabilities\": " \
-	   "[{\"sm\": \"sm_90\", \"cc\": \"9.0\"}], \"cuda_driver_min\": []},\n"
-#define TAIL "\"issues\": [], \"strategies\": [], \"signatures\": [],\n" \
-	     NV "\"workloads\": {}}\n"
-#define T(gfx) "{\"gfx\": \"" gfx "\", \"family\": \"x\", " \
-	       "\"gfx_target_version\": 100100, \"apu\": false, " \
-	       "\"products\": [{\"name\": \"p\", \"pci_ids\": " \
-	       "[\"0x731f\", \"0x7310\"]}]}"
+#define HEAD                                                                   \
+	"{\"schema_version\": 1, \"kb_date\": \"2026-11-22\",\n"               \
+	"\"sources\": {\"s1\": {\"title\": \"t\", \"url\": null, "             \
+	"\"checked\": \"2026-11-22\"},\n"                                      \
+	" \"odd \\\"q\\\" ?\?) \\\\ \\u00e9\": {\"title\": \"t\", "            \
+	"\"checked\": \"2026-11-22\"}},\n"
+#define NV                                                                     \
+	"\"nvidia\": {\"gpus\": [{\"pci_id\": \"0x2330\", \"name\": "          \
+	"\"H100\", \"sm\": \"sm_90\"}], \"compute_capabilities\": "            \
+	"[{\"sm\": \"sm_90\", \"cc\": \"9.0\"}], \"cuda_driver_min\": []},\n"
+#define TAIL                                                                   \
+	"\"issues\": [], \"strategies\": [], \"signatures\": [],\n" NV         \
+	"\"workloads\": {}}\n"
+#define T(gfx)                                                                 \
+	"{\"gfx\": \"" gfx "\", \"family\": \"x\", "                           \
+	"\"gfx_target_version\": 100100, \"apu\": false, "                     \
+	"\"products\": [{\"name\": \"p\", \"pci_ids\": "                       \
+	"[\"0x731f\", \"0x7310\"]}]}"
 
 static void test_refuses(void)
 {
@@ -71,8 +76,8 @@ static void test_refuses(void)
 	CHECK(strstr(out, "refusing") != NULL);
 	CHECK(strstr(out, "gd_kb_embedded_index") == NULL);
 
-	put("dup.json", HEAD "\"targets\": [\n" T("gfx1010") ",\n"
-	    T("gfx1010") "],\n" TAIL);
+	put("dup.json", HEAD
+	    "\"targets\": [\n" T("gfx1010") ",\n" T("gfx1010") "],\n" TAIL);
 	CHECK_INT(run_gen("dup.json", out, sizeof out), 1);
 	CHECK(strstr(out, "dup.json:6: duplicate target \"gfx1010\"") != NULL);
 
@@ -88,8 +93,10 @@ static void test_writes_index(void)
 {
 	static char out[1 << 16];
 
-	put("ok.json", HEAD "\"targets\": [" T("gfx1010") ", {\"gfx\": "
-	    "\"gfx702\", \"family\": \"x\", \"products\": []}],\n" TAIL);
+	put("ok.json",
+	    HEAD "\"targets\": [" T("gfx1010") ", {\"gfx\": "
+					       "\"gfx702\", \"family\": \"x\", "
+					       "\"products\": []}],\n" TAIL);
 	CHECK_INT(run_gen("ok.json", out, sizeof out), 0);
 	CHECK(strstr(out, "static const unsigned pci_0[] = {0x731f,0x7310,};"));
 	CHECK(strstr(out, "{\"gfx1010\", 100100, pci_0, 2, 0, "));
@@ -98,7 +105,8 @@ static void test_writes_index(void)
 	CHECK(strstr(out, "{0x2330, "));
 	CHECK(strstr(out, "{\"sm_90\", "));
 	/* Quote, backslash, '?' (trigraphs) and UTF-8 as octal escapes. */
-	CHECK(strstr(out, "{\"odd \\042q\\042 \\077\\077) \\134 \\303\\251\", "));
+	CHECK(
+	    strstr(out, "{\"odd \\042q\\042 \\077\\077) \\134 \\303\\251\", "));
 	CHECK(strstr(out, "{issues, 0}") == NULL);
 	CHECK(strstr(out, "{top, sources, NULL, NULL, NULL, ccs},"));
 	CHECK(strstr(out, "{9, 2, 0, 0, 0, 1},"));
@@ -110,7 +118,8 @@ int main(void)
 	char cmd[200];
 
 	if (!bindir || !mkdtemp(dir)) {
-		fprintf(stderr, "test_kb_gen: needs GD_BINDIR and a temp dir\n");
+		fprintf(stderr,
+			"test_kb_gen: needs GD_BINDIR and a temp dir\n");
 		CHECK(0);
 		return t_done("test_kb_gen");
 	}

@@ -42,7 +42,8 @@ static void check_targets(const gd_kb *lz, const gd_kb *eg)
 	char what[128];
 
 	CHECK(json_array_size(targets) > 0);
-	json_array_foreach(targets, i, t) {
+	json_array_foreach(targets, i, t)
+	{
 		const char *gfx = gd_kb_str(t, "gfx");
 		const json_t *v = json_object_get(t, "gfx_target_version");
 		const json_t *once = gd_kb_target(lz, gfx);
@@ -53,34 +54,38 @@ static void check_targets(const gd_kb *lz, const gd_kb *eg)
 		snprintf(what, sizeof what, "%s:xnack-", gfx);
 		same(gd_kb_target(lz, what), gd_kb_target(eg, what), what);
 		if (json_is_integer(v))
-			same(gd_kb_target_for_version(lz, (unsigned)
-				json_integer_value(v)), gd_kb_target_for_version(
-				eg, (unsigned)json_integer_value(v)), gfx);
+			same(gd_kb_target_for_version(
+				 lz, (unsigned)json_integer_value(v)),
+			     gd_kb_target_for_version(
+				 eg, (unsigned)json_integer_value(v)),
+			     gfx);
 		json_array_foreach(json_object_get(t, "products"), j, p)
-			json_array_foreach(json_object_get(p, "pci_ids"), k, id) {
-				unsigned pci = (unsigned)strtoul(
-					json_string_value(id), NULL, 16);
+		    json_array_foreach(json_object_get(p, "pci_ids"), k, id)
+		{
+			unsigned pci =
+			    (unsigned)strtoul(json_string_value(id), NULL, 16);
 
-				snprintf(what, sizeof what, "%s pci %s", gfx,
-					 json_string_value(id));
-				same(gd_kb_target_for_pci(lz, pci),
-				     gd_kb_target_for_pci(eg, pci), what);
-				same(gd_kb_product_for_pci(lz, pci),
-				     gd_kb_product_for_pci(eg, pci), what);
-				CHECK(gd_kb_target_for_pci(lz, pci) != NULL);
-			}
+			snprintf(what, sizeof what, "%s pci %s", gfx,
+				 json_string_value(id));
+			same(gd_kb_target_for_pci(lz, pci),
+			     gd_kb_target_for_pci(eg, pci), what);
+			same(gd_kb_product_for_pci(lz, pci),
+			     gd_kb_product_for_pci(eg, pci), what);
+			CHECK(gd_kb_target_for_pci(lz, pci) != NULL);
+		}
 	}
 }
 
 static void check_nvidia(const gd_kb *lz, const gd_kb *eg)
 {
 	const json_t *nv = gd_kb_get(eg, "nvidia"), *o;
-	static const char *const forms[] = {"9.0", "sm90", "compute_90",
+	static const char *const forms[] = {"9.0",    "sm90",  "compute_90",
 					    "sm_90a", "sm_12", "bogus"};
 	size_t i;
 
 	CHECK(json_array_size(json_object_get(nv, "gpus")) > 0);
-	json_array_foreach(json_object_get(nv, "gpus"), i, o) {
+	json_array_foreach(json_object_get(nv, "gpus"), i, o)
+	{
 		const char *id = gd_kb_str(o, "pci_id");
 		unsigned pci = (unsigned)strtoul(id, NULL, 16);
 
@@ -91,15 +96,16 @@ static void check_nvidia(const gd_kb *lz, const gd_kb *eg)
 		      gd_kb_nvidia_for_pci(lz, pci));
 	}
 	CHECK(json_array_size(json_object_get(nv, "compute_capabilities")) > 0);
-	json_array_foreach(json_object_get(nv, "compute_capabilities"), i, o) {
+	json_array_foreach(json_object_get(nv, "compute_capabilities"), i, o)
+	{
 		const char *sm = gd_kb_str(o, "sm");
 
 		same(gd_kb_nvidia_cc(lz, sm), gd_kb_nvidia_cc(eg, sm), sm);
 		CHECK(gd_kb_nvidia_cc(lz, sm) != NULL);
 	}
 	for (i = 0; i < sizeof forms / sizeof *forms; i++)
-		same(gd_kb_nvidia_cc(lz, forms[i]), gd_kb_nvidia_cc(eg, forms[i]),
-		     forms[i]);
+		same(gd_kb_nvidia_cc(lz, forms[i]),
+		     gd_kb_nvidia_cc(eg, forms[i]), forms[i]);
 }
 
 typedef const json_t *(*by_id_fn)(const gd_kb *kb, const char *id);
@@ -111,7 +117,8 @@ static void check_ids(const gd_kb *lz, const gd_kb *eg, const char *list,
 	size_t i;
 
 	CHECK(json_array_size(gd_kb_get(eg, list)) > 0);
-	json_array_foreach(gd_kb_get(eg, list), i, o) {
+	json_array_foreach(gd_kb_get(eg, list), i, o)
+	{
 		const char *id = gd_kb_str(o, "id");
 
 		same(fn(lz, id), fn(eg, id), id);
@@ -125,12 +132,14 @@ static void check_named(const gd_kb *lz, const gd_kb *eg)
 	const char *k;
 	json_t *v;
 
-	json_object_foreach((json_t *)gd_kb_get(eg, "sources"), k, v) {
+	json_object_foreach((json_t *)gd_kb_get(eg, "sources"), k, v)
+	{
 		same(gd_kb_source(lz, k), v, k);
 		CHECK(gd_kb_source(lz, k) != NULL);
 	}
 	CHECK(gd_kb_source(lz, "no-such-source") == NULL);
-	json_object_foreach((json_t *)gd_kb_root(eg), k, v) {
+	json_object_foreach((json_t *)gd_kb_root(eg), k, v)
+	{
 		same(gd_kb_get(lz, k), v, k);
 		CHECK(gd_kb_get(lz, k) == gd_kb_get(lz, k));
 	}
@@ -156,7 +165,8 @@ static void check_misses(const gd_kb *lz, const gd_kb *eg)
 	CHECK(gd_kb_target_for_version(lz, 0) == NULL);
 	CHECK(gd_kb_target_for_version(lz, 1) == NULL);
 	CHECK(gd_kb_get(lz, NULL) == NULL);
-	CHECK(gd_kb_root(NULL) == NULL && gd_kb_target(NULL, "gfx1010") == NULL);
+	CHECK(gd_kb_root(NULL) == NULL &&
+	      gd_kb_target(NULL, "gfx1010") == NULL);
 }
 
 int main(void)

@@ -46,7 +46,8 @@ static void test_signatures(const gd_kb *kb, const char *srcdir)
 	json_t *s, *o;
 
 	CHECK(json_array_size(sigs) >= 25);
-	json_array_foreach(sigs, i, s) {
+	json_array_foreach(sigs, i, s)
+	{
 		char path[4096];
 		char *text;
 
@@ -64,7 +65,8 @@ static void test_signatures(const gd_kb *kb, const char *srcdir)
 			fprintf(stderr, "  %s does not match its fixture\n",
 				gd_kb_str(s, "id"));
 		CHECK(matches(s, text) == 1);
-		json_array_foreach(sigs, j, o) {
+		json_array_foreach(sigs, j, o)
+		{
 			if (o == s || matches(o, text) != 1)
 				continue;
 			fprintf(stderr, "  fixture of %s also matches %s\n",
@@ -79,14 +81,14 @@ static void test_signatures(const gd_kb *kb, const char *srcdir)
 static void test_coverage(const gd_kb *kb)
 {
 	static const char *const gfx[] = {
-		"gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705",
-		"gfx801", "gfx802", "gfx803", "gfx805", "gfx810", "gfx900",
-		"gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a",
-		"gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1010",
-		"gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031",
-		"gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
-		"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
-		"gfx1151", "gfx1152", "gfx1153", "gfx1200", "gfx1201"};
+	    "gfx700",  "gfx701",  "gfx702",  "gfx703",	"gfx704",  "gfx705",
+	    "gfx801",  "gfx802",  "gfx803",  "gfx805",	"gfx810",  "gfx900",
+	    "gfx902",  "gfx904",  "gfx906",  "gfx908",	"gfx909",  "gfx90a",
+	    "gfx90c",  "gfx940",  "gfx941",  "gfx942",	"gfx950",  "gfx1010",
+	    "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032",
+	    "gfx1033", "gfx1034", "gfx1035", "gfx1036", "gfx1100", "gfx1101",
+	    "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153",
+	    "gfx1200", "gfx1201"};
 	const json_t *t;
 
 	for (size_t i = 0; i < sizeof gfx / sizeof gfx[0]; i++) {
@@ -98,14 +100,20 @@ static void test_coverage(const gd_kb *kb)
 		CHECK(json_is_object(json_object_get(t, "advice")));
 	}
 	/* Real ids from the ids files and KFD captures (MATRIX.md §1, §5). */
-	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x731f), "gfx"), "gfx1010");
-	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x1586), "gfx"), "gfx1151");
+	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x731f), "gfx"),
+		  "gfx1010");
+	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x1586), "gfx"),
+		  "gfx1151");
 	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x740f), "gfx"), "gfx90a");
-	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x744c), "gfx"), "gfx1100");
+	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x744c), "gfx"),
+		  "gfx1100");
 	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x74a1), "gfx"), "gfx942");
-	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x150e), "gfx"), "gfx1150");
-	CHECK_STR(gd_kb_str(gd_kb_target_for_version(kb, 110501), "gfx"), "gfx1151");
-	CHECK_STR(gd_kb_str(gd_kb_target_for_version(kb, 90010), "gfx"), "gfx90a");
+	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x150e), "gfx"),
+		  "gfx1150");
+	CHECK_STR(gd_kb_str(gd_kb_target_for_version(kb, 110501), "gfx"),
+		  "gfx1151");
+	CHECK_STR(gd_kb_str(gd_kb_target_for_version(kb, 90010), "gfx"),
+		  "gfx90a");
 	CHECK_STR(gd_kb_str(gd_kb_nvidia_for_pci(kb, 0x2330), "sm"), "sm_90");
 	CHECK_STR(gd_kb_str(gd_kb_nvidia_for_pci(kb, 0x2335), "sm"), "sm_90");
 	CHECK_STR(gd_kb_str(gd_kb_nvidia_cc(kb, "sm_90"), "arch"), "Hopper");
@@ -116,9 +124,11 @@ static void test_coverage(const gd_kb *kb)
 	CHECK(gd_kb_strategy(kb, "gfx1151-sdma-off") != NULL);
 	CHECK_STR(gd_kb_str(gd_kb_strategy(kb, "gfx1151-cwsr-off"), "kind"),
 		  "user-step");
-	CHECK_STR(gd_kb_str(json_object_get(gd_kb_strategy(kb,
-		  "rdna1-override-10.3.0"), "env"), "HSA_OVERRIDE_GFX_VERSION"),
-		  "10.3.0");
+	CHECK_STR(
+	    gd_kb_str(json_object_get(
+			  gd_kb_strategy(kb, "rdna1-override-10.3.0"), "env"),
+		      "HSA_OVERRIDE_GFX_VERSION"),
+	    "10.3.0");
 }
 
 int main(void)

@@ -19,13 +19,14 @@ static size_t two(const char **out, size_t cap)
 }
 
 static const struct gd_opt table[] = {
-	{"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a profile\nor a path", NULL, NULL},
-	{"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line", NULL, NULL},
-	{"save-as", 0, 'S', GD_ARG_REQUIRED, "NAME", "named", NULL, NULL},
-	{"color", 0, 'c', GD_ARG_OPTIONAL, "WHEN", "when", colors, NULL},
-	{"backend", 0, 'b', GD_ARG_REQUIRED, "LIST", "backends", NULL, two},
-	{"no-colour", 0, 'C', GD_ARG_NONE, NULL, NULL, NULL, NULL},
-	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    {"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME", "a profile\nor a path", NULL,
+     NULL},
+    {"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line", NULL, NULL},
+    {"save-as", 0, 'S', GD_ARG_REQUIRED, "NAME", "named", NULL, NULL},
+    {"color", 0, 'c', GD_ARG_OPTIONAL, "WHEN", "when", colors, NULL},
+    {"backend", 0, 'b', GD_ARG_REQUIRED, "LIST", "backends", NULL, two},
+    {"no-colour", 0, 'C', GD_ARG_NONE, NULL, NULL, NULL, NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void test_build(void)
@@ -69,7 +70,8 @@ static void test_find_values(void)
 	CHECK(gd_opts_find(table, "--profile=x") == &table[0]);
 	CHECK(gd_opts_find(table, "-p") == &table[0]);
 	CHECK(gd_opts_find(table, "-pNAME") == &table[0]);
-	CHECK(gd_opts_find(table, "--prof") == NULL); /* no abbreviations here */
+	CHECK(gd_opts_find(table, "--prof") ==
+	      NULL); /* no abbreviations here */
 	CHECK(gd_opts_find(table, "--save") == NULL);
 	CHECK(gd_opts_find(table, "save-as") == NULL);
 	CHECK(gd_opts_find(table, "-") == NULL);

@@ -57,8 +57,8 @@ static int child(int argc, char **argv)
 	return 99;
 }
 
-static void run(const char *mode, const char *arg, int timeout_ms,
-		size_t cap, gd_proc_result *r)
+static void run(const char *mode, const char *arg, int timeout_ms, size_t cap,
+		gd_proc_result *r)
 {
 	char *argv[] = {self, (char *)mode, (char *)arg, NULL};
 	gd_proc_spec s = {argv, NULL, timeout_ms, cap, 0};
@@ -154,7 +154,8 @@ static void test_nostart_and_libs(void)
 					   err, sizeof err);
 
 		CHECK(h != NULL);
-		CHECK(gd_plat_lib_sym(h, win ? "GetTickCount" : "strlen") != NULL);
+		CHECK(gd_plat_lib_sym(h, win ? "GetTickCount" : "strlen") !=
+		      NULL);
 		CHECK(gd_plat_lib_path(h, NULL, p, sizeof p) == 0 &&
 		      strstr(p, win ? "ernel32" : "libc") != NULL);
 		gd_plat_lib_close(h);

@@ -32,8 +32,10 @@ static unsigned long long doc_ops(const char *md, int *unknown)
 			snprintf(name, sizeof name, "%.*s", (int)n, cell + 1);
 			id = gd_op_find(name);
 			if (id < 0) {
-				fprintf(stderr, "docs/probe.md: op '%s' not in the "
-					"table\n", name);
+				fprintf(stderr,
+					"docs/probe.md: op '%s' not in the "
+					"table\n",
+					name);
 				(*unknown)++;
 			} else {
 				set |= 1ull << id;

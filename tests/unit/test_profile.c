@@ -11,16 +11,16 @@
 #include "t.h"
 
 static const char good[] =
-	"# gpudoctor profile gpu-1002-731f-gfx1010\n"
-	"strategy gfx1010-override-10.3.0\n"
-	"saved 2026-11-22\n"
-	"\n"
-	"  set HSA_OVERRIDE_GFX_VERSION=10.3.0   \n"
-	"unset HSA_ENABLE_SDMA\n"
-	"prepend-path LD_LIBRARY_PATH=/opt/rocm-6.2.4/lib\n"
-	"set MIOPEN_FIND_MODE=FAST\n"
-	"set WEIRD=a=b 'c' $(x)\n"
-	"note RX 5700 XT: works on ROCm 5.2, faults on 5.3+\n";
+    "# gpudoctor profile gpu-1002-731f-gfx1010\n"
+    "strategy gfx1010-override-10.3.0\n"
+    "saved 2026-11-22\n"
+    "\n"
+    "  set HSA_OVERRIDE_GFX_VERSION=10.3.0   \n"
+    "unset HSA_ENABLE_SDMA\n"
+    "prepend-path LD_LIBRARY_PATH=/opt/rocm-6.2.4/lib\n"
+    "set MIOPEN_FIND_MODE=FAST\n"
+    "set WEIRD=a=b 'c' $(x)\n"
+    "note RX 5700 XT: works on ROCm 5.2, faults on 5.3+\n";
 
 static void test_parse(void)
 {
@@ -293,15 +293,17 @@ static void test_paths(void)
 	gd_ctx_init(&ctx, "/", env1);
 	CHECK_INT(gd_profile_dir(&ctx, buf, sizeof buf), 0);
 	CHECK_STR(buf, "/x/cfg/gpudoctor");
-	CHECK_INT(gd_profile_path(&ctx, "llama", buf, sizeof buf, err,
-				  sizeof err), 0);
+	CHECK_INT(
+	    gd_profile_path(&ctx, "llama", buf, sizeof buf, err, sizeof err),
+	    0);
 	CHECK_STR(buf, "/x/cfg/gpudoctor/llama.profile");
-	CHECK_INT(gd_profile_path(&ctx, "../etc", buf, sizeof buf, err,
-				  sizeof err), 0); /* a '/' means a path */
-	CHECK_INT(gd_profile_path(&ctx, "..", buf, sizeof buf, err,
-				  sizeof err), -1);
-	CHECK_INT(gd_profile_path(&ctx, "a b", buf, sizeof buf, err,
-				  sizeof err), -1);
+	CHECK_INT(
+	    gd_profile_path(&ctx, "../etc", buf, sizeof buf, err, sizeof err),
+	    0); /* a '/' means a path */
+	CHECK_INT(gd_profile_path(&ctx, "..", buf, sizeof buf, err, sizeof err),
+		  -1);
+	CHECK_INT(
+	    gd_profile_path(&ctx, "a b", buf, sizeof buf, err, sizeof err), -1);
 	/* What `try --save-as` accepts: [A-Za-z0-9_.-]+, no leading '.'. */
 	CHECK(gd_profile_name_valid("rdna"));
 	CHECK(gd_profile_name_valid("gpu-1002-731f-gfx1010"));

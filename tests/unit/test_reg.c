@@ -9,7 +9,9 @@
 #include "core/winreg.h"
 #include "t.h"
 
-#define CLASS "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}"
+#define CLASS                                                                  \
+	"HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{"     \
+	"4d36e968-e325-11ce-bfc1-08002be10318}"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -34,7 +36,8 @@ static char *to_utf16(const char *s, size_t n, size_t *olen)
 		unsigned c = u[i];
 
 		if (c >= 0xE0) {
-			c = (c & 0x0F) << 12 | (u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F);
+			c = (c & 0x0F) << 12 | (u[i + 1] & 0x3F) << 6 |
+			    (u[i + 2] & 0x3F);
 			i += 2;
 		} else if (c >= 0xC0) {
 			c = (c & 0x1F) << 6 | (u[i + 1] & 0x3F);
@@ -54,8 +57,9 @@ static char *to_utf16(const char *s, size_t n, size_t *olen)
 static void check_tree(const gd_reg *r)
 {
 	gd_reg_key *cls = gd_reg_find(r, CLASS);
-	gd_reg_key *a = gd_reg_find(r, "hklm\\system\\currentcontrolset\\control"
-				    "\\class\\{4D36E968-E325-11CE-BFC1-08002BE10318}\\0000");
+	gd_reg_key *a = gd_reg_find(
+	    r, "hklm\\system\\currentcontrolset\\control"
+	       "\\class\\{4D36E968-E325-11CE-BFC1-08002BE10318}\\0000");
 	const gd_reg_value *v;
 	char s[256];
 	uint64_t x = 0;
@@ -119,15 +123,17 @@ static void test_file(void)
 
 static void test_merge_and_errors(void)
 {
-	const char *one = "\xEF\xBB\xBFWindows Registry Editor Version 5.00\r\n\r\n"
-			  "[HKEY_CURRENT_USER\\Environment]\r\n"
-			  "\"HIP_PATH\"=\"C:\\\\Program Files\\\\AMD\\\\ROCm\\\\6.2\\\\\"\r\n"
-			  "\"Path\"=hex(2):25,00,00,00\r\n"
-			  "junk line\r\n";
-	const char *two = "Windows Registry Editor Version 5.00\n"
-			  "[HKEY_CURRENT_USER\\Environment]\n"
-			  "\"HIP_PATH\"=\"C:\\\\Program Files\\\\AMD\\\\ROCm\\\\7.1\\\\\"\n"
-			  "\"Big\"=hex(b):01,00,00,00,00,00,00,80\n";
+	const char *one =
+	    "\xEF\xBB\xBFWindows Registry Editor Version 5.00\r\n\r\n"
+	    "[HKEY_CURRENT_USER\\Environment]\r\n"
+	    "\"HIP_PATH\"=\"C:\\\\Program Files\\\\AMD\\\\ROCm\\\\6.2\\\\\"\r\n"
+	    "\"Path\"=hex(2):25,00,00,00\r\n"
+	    "junk line\r\n";
+	const char *two =
+	    "Windows Registry Editor Version 5.00\n"
+	    "[HKEY_CURRENT_USER\\Environment]\n"
+	    "\"HIP_PATH\"=\"C:\\\\Program Files\\\\AMD\\\\ROCm\\\\7.1\\\\\"\n"
+	    "\"Big\"=hex(b):01,00,00,00,00,00,00,80\n";
 	const char *old = "REGEDIT4\n\n[HKEY_LOCAL_MACHINE\\SOFTWARE\\X]\n"
 			  "\"E\"=hex(2):41,42,00\n";
 	gd_reg r;
@@ -136,16 +142,19 @@ static void test_merge_and_errors(void)
 	uint64_t x;
 
 	gd_reg_init(&r);
-	CHECK_INT(gd_reg_parse(&r, one, strlen(one), &skipped, err, sizeof err), 3);
+	CHECK_INT(gd_reg_parse(&r, one, strlen(one), &skipped, err, sizeof err),
+		  3);
 	CHECK_INT(skipped, 1);
 	CHECK(gd_reg_parse(&r, two, strlen(two), NULL, err, sizeof err) == 3);
 	CHECK(gd_reg_str(gd_reg_find(&r, "HKCU\\Environment"), "HIP_PATH", s,
 			 sizeof s) == 0);
-	CHECK_STR(s, "C:\\Program Files\\AMD\\ROCm\\7.1\\"); /* last file wins */
+	CHECK_STR(s,
+		  "C:\\Program Files\\AMD\\ROCm\\7.1\\"); /* last file wins */
 	CHECK(gd_reg_u64(gd_reg_find(&r, "HKCU\\Environment"), "Big", &x) == 0);
 	CHECK(x == 0x8000000000000001ULL);
 	CHECK(gd_reg_parse(&r, old, strlen(old), NULL, err, sizeof err) == 2);
-	CHECK(gd_reg_str(gd_reg_find(&r, "HKLM\\SOFTWARE\\X"), "E", s, sizeof s) == 0);
+	CHECK(gd_reg_str(gd_reg_find(&r, "HKLM\\SOFTWARE\\X"), "E", s,
+			 sizeof s) == 0);
 	CHECK_STR(s, "AB");
 	CHECK(gd_reg_parse(&r, "hello", 5, NULL, err, sizeof err) == -1);
 	CHECK(strstr(err, "not a registry export") != NULL);

@@ -21,8 +21,10 @@ static int copy_fixture(const char *to)
 	int in, out, ok = 1;
 	ssize_t n;
 
-	gd_fmt(from, sizeof from, "%s/tests/fixtures/binscan/"
-	       "libhip_gfx900_gfx1010_gfx90a.so", src ? src : ".");
+	gd_fmt(from, sizeof from,
+	       "%s/tests/fixtures/binscan/"
+	       "libhip_gfx900_gfx1010_gfx90a.so",
+	       src ? src : ".");
 	in = open(from, O_RDONLY);
 	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (in < 0 || out < 0)
@@ -53,11 +55,13 @@ static void test_truncated_under_map(void)
 	if (fd < 0)
 		return;
 	/* untouched: the real targets */
-	CHECK_INT(gd_bs_scan_fd(path, fd, (uint64_t)st.st_size, &opts, &out), 0);
+	CHECK_INT(gd_bs_scan_fd(path, fd, (uint64_t)st.st_size, &opts, &out),
+		  0);
 	CHECK(out.n == 1 && !out.v[0].error[0] && out.v[0].targets.n == 3);
 	gd_bs_files_free(&out);
 	CHECK_INT(truncate(path, 100), 0);
-	CHECK_INT(gd_bs_scan_fd(path, fd, (uint64_t)st.st_size, &opts, &out), 0);
+	CHECK_INT(gd_bs_scan_fd(path, fd, (uint64_t)st.st_size, &opts, &out),
+		  0);
 	CHECK_INT(out.n, 1);
 	if (out.n == 1)
 		CHECK(strstr(out.v[0].error, "file changed while being read"));

@@ -13,26 +13,26 @@
 #include "t.h"
 
 static const char kb_text[] =
-	"{\"sources\": {\"s1\": {\"title\": \"t\", \"url\": \"https://x/1\"}},"
-	" \"strategies\": ["
-	" {\"id\": \"a-none\", \"targets\": [\"gfx1010\"], \"order\": 0,"
-	"  \"kind\": \"env\", \"env\": {}},"
-	" {\"id\": \"a-ovr-103\", \"targets\": [\"gfx1010\"], \"order\": 2,"
-	"  \"kind\": \"env\", \"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"10.3.0\"},"
-	"  \"sources\": [\"s1\"], \"reason\": \"r\"},"
-	" {\"id\": \"a-ovr-101\", \"targets\": [\"gfx1010\"], \"order\": 1,"
-	"  \"kind\": \"env\", \"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"10.1.0\"},"
-	"  \"unset\": [\"MIOPEN_FIND_MODE\"], \"recommended\": true},"
-	" {\"id\": \"a-bad\", \"targets\": [\"gfx1010\"], \"order\": 3,"
-	"  \"kind\": \"env\", \"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"10.3\"}},"
-	" {\"id\": \"a-odd\", \"targets\": [\"gfx1010\"], \"kind\": \"reboot\"},"
-	" {\"id\": \"a-cwsr\", \"targets\": [\"gfx1010\"], \"order\": 1,"
-	"  \"kind\": \"user-step\", \"steps\": \"amdgpu.cwsr_enable=0\"},"
-	" {\"id\": \"nv\", \"vendor\": \"nvidia\", \"order\": 1, \"kind\": \"env\","
-	"  \"env\": {\"CUDA_MODULE_LOADING\": \"LAZY\"}},"
-	" {\"id\": \"apu\", \"condition\": \"apu-beside-dgpu\", \"order\": 1,"
-	"  \"kind\": \"env\", \"env\": {\"ROCR_VISIBLE_DEVICES\": \"{dgpus}\"}}"
-	"]}";
+    "{\"sources\": {\"s1\": {\"title\": \"t\", \"url\": \"https://x/1\"}},"
+    " \"strategies\": ["
+    " {\"id\": \"a-none\", \"targets\": [\"gfx1010\"], \"order\": 0,"
+    "  \"kind\": \"env\", \"env\": {}},"
+    " {\"id\": \"a-ovr-103\", \"targets\": [\"gfx1010\"], \"order\": 2,"
+    "  \"kind\": \"env\", \"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"10.3.0\"},"
+    "  \"sources\": [\"s1\"], \"reason\": \"r\"},"
+    " {\"id\": \"a-ovr-101\", \"targets\": [\"gfx1010\"], \"order\": 1,"
+    "  \"kind\": \"env\", \"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"10.1.0\"},"
+    "  \"unset\": [\"MIOPEN_FIND_MODE\"], \"recommended\": true},"
+    " {\"id\": \"a-bad\", \"targets\": [\"gfx1010\"], \"order\": 3,"
+    "  \"kind\": \"env\", \"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"10.3\"}},"
+    " {\"id\": \"a-odd\", \"targets\": [\"gfx1010\"], \"kind\": \"reboot\"},"
+    " {\"id\": \"a-cwsr\", \"targets\": [\"gfx1010\"], \"order\": 1,"
+    "  \"kind\": \"user-step\", \"steps\": \"amdgpu.cwsr_enable=0\"},"
+    " {\"id\": \"nv\", \"vendor\": \"nvidia\", \"order\": 1, \"kind\": \"env\","
+    "  \"env\": {\"CUDA_MODULE_LOADING\": \"LAZY\"}},"
+    " {\"id\": \"apu\", \"condition\": \"apu-beside-dgpu\", \"order\": 1,"
+    "  \"kind\": \"env\", \"env\": {\"ROCR_VISIBLE_DEVICES\": \"{dgpus}\"}}"
+    "]}";
 
 static struct gd_gpu amd(const char *gfx, int integrated, unsigned node,
 			 uint64_t uid)
@@ -210,8 +210,9 @@ static void test_captured(void)
 	CHECK(has_id(&l, "rdna1-override-10.3.0-miopen-fast", GD_STRAT_ENV));
 	CHECK(!has_id(&l, "rdna1-none", GD_STRAT_ENV));
 	CHECK(!has_id(&l, "gfx1151-sdma-off", GD_STRAT_ENV));
-	CHECK_STR(env_of(&l, "rdna1-override-10.3.0",
-			 "HSA_OVERRIDE_GFX_VERSION"), "10.3.0");
+	CHECK_STR(
+	    env_of(&l, "rdna1-override-10.3.0", "HSA_OVERRIDE_GFX_VERSION"),
+	    "10.3.0");
 	CHECK(l.v.n > 1 && !strcmp(l.v.v[1].id, "rdna1-override-10.3.0"));
 	done(&ctx, &m, &l);
 
@@ -225,7 +226,8 @@ static void test_captured(void)
 	CHECK(!has_id(&l, "rdna1-override-10.3.0", GD_STRAT_ENV));
 	CHECK_STR(env_of(&l, "gfx1151-sdma-off", "HSA_ENABLE_SDMA"), "0");
 	CHECK_STR(env_of(&l, "gfx1151-sdma-off-override-11.0.0",
-			 "HSA_OVERRIDE_GFX_VERSION"), "11.0.0");
+			 "HSA_OVERRIDE_GFX_VERSION"),
+		  "11.0.0");
 	done(&ctx, &m, &l);
 
 	CHECK_INT(captured("apu-plus-dgpu", &ctx, &m, &l), 0);
@@ -295,8 +297,7 @@ static void test_pick(void)
 	gd_ctx_setenv(&ctx, "XDG_CONFIG_HOME", xdg);
 
 	/* Nothing saved: nothing applies, and the GPU's name is known. */
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
-				  sizeof err), 0);
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err, sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_NONE);
 	CHECK_STR(pk.gpu_name, "gpu-1002-731f-gfx1010");
 	gd_pick_free(&pk);
@@ -307,28 +308,27 @@ static void test_pick(void)
 	gd_fmt(path, sizeof path, "%s/gpudoctor/gpu-1002-731f-gfx1010.profile",
 	       xdg);
 	CHECK_INT(gd_profile_save(path, &p, err, sizeof err), 0);
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
-				  sizeof err), 0);
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err, sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_SAVED);
 	CHECK_INT(pk.prof.items.n, 1);
 	gd_pick_free(&pk);
 
 	/* A saved profile that is refused is an error, never skipped. */
 	chmod(path, 0666);
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
-				  sizeof err), -EPERM);
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err, sizeof err),
+		  -EPERM);
 	CHECK(strstr(err, "chmod go-w") != NULL);
 	gd_pick_free(&pk);
 
 	/* Named. */
-	CHECK_INT(gd_profile_pick(&ctx, "nosuch", NULL, &pk, err,
-				  sizeof err), -ENOENT);
+	CHECK_INT(gd_profile_pick(&ctx, "nosuch", NULL, &pk, err, sizeof err),
+		  -ENOENT);
 	CHECK(strstr(err, "no profile 'nosuch'") != NULL);
 	gd_pick_free(&pk);
 	gd_fmt(path, sizeof path, "%s/gpudoctor/llama.profile", xdg);
 	CHECK_INT(gd_profile_save(path, &p, err, sizeof err), 0);
-	CHECK_INT(gd_profile_pick(&ctx, "llama", NULL, &pk, err,
-				  sizeof err), 0);
+	CHECK_INT(gd_profile_pick(&ctx, "llama", NULL, &pk, err, sizeof err),
+		  0);
 	CHECK_INT(pk.origin, GD_PICK_NAMED);
 	CHECK_STR(pk.prof.name, "llama");
 	gd_pick_free(&pk);
@@ -338,8 +338,7 @@ static void test_pick(void)
 	gd_fmt(path, sizeof path, "%s/gpudoctor/gpu-1002-731f-gfx1010.profile",
 	       xdg);
 	CHECK_INT(unlink(path), 0);
-	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err,
-				  sizeof err), 0);
+	CHECK_INT(gd_profile_pick(&ctx, NULL, &m, &pk, err, sizeof err), 0);
 	CHECK_INT(pk.origin, GD_PICK_NONE);
 	gd_pick_free(&pk);
 	gd_profile_free(&p);

@@ -96,7 +96,8 @@ static void test_hang_in_phase(void)
 	char d[300];
 
 	wall = run_sh("echo cuInit >&$GPUDOCTOR_PHASE_FD; "
-		      "echo 'waiting on the driver'; sleep 30", 0.5, &r);
+		      "echo 'waiting on the driver'; sleep 30",
+		      0.5, &r);
 	CHECK_INT(r.outcome, GD_CHILD_HUNG);
 	CHECK_STR(r.phase, "cuInit");
 	CHECK(r.seconds >= 0.5 && r.seconds < 1.0);
@@ -108,7 +109,8 @@ static void test_hang_in_phase(void)
 
 	/* ignores SIGTERM and spins: only SIGKILL ends it */
 	wall = run_sh("trap '' TERM; echo spin >&$GPUDOCTOR_PHASE_FD; "
-		      "while :; do :; done", 0.5, &r);
+		      "while :; do :; done",
+		      0.5, &r);
 	CHECK_INT(r.outcome, GD_CHILD_HUNG);
 	CHECK_STR(r.phase, "spin");
 	CHECK(wall < 0.5 + 0.2 + 0.5);
@@ -130,7 +132,8 @@ static void test_grandchildren(void)
 
 	/* the child waits for a grandchild that hangs: a hang, both killed */
 	wall = run_sh("trap '' TERM; sh -c 'trap \"\" TERM; sleep 60' & "
-		      "echo wait >&$GPUDOCTOR_PHASE_FD; wait", 0.5, &r);
+		      "echo wait >&$GPUDOCTOR_PHASE_FD; wait",
+		      0.5, &r);
 	CHECK_INT(r.outcome, GD_CHILD_HUNG);
 	CHECK_STR(r.phase, "wait");
 	CHECK(wall < 0.5 + 0.2 + 0.5);
@@ -169,8 +172,8 @@ static void check_escapee_gone(const char *what, const char *path)
 
 /* Runs `script`, which starts `sleep 60` outside the child's process
  * group with its pid written to `path`. */
-static void escapee_case(const char *what, const char *script,
-			 const char *path, double timeout, int want_hang)
+static void escapee_case(const char *what, const char *script, const char *path,
+			 double timeout, int want_hang)
 {
 	struct gd_child_result r;
 	double wall;
@@ -211,7 +214,8 @@ static void test_escapees(void)
 		gd_fmt(s, sizeof s,
 		       "python3 -c 'import subprocess; subprocess.Popen("
 		       "[\"sh\", \"-c\", \"echo $$ > %s; exec sleep 60\"],"
-		       " start_new_session=True)'; %s", path, wait);
+		       " start_new_session=True)'; %s",
+		       path, wait);
 		escapee_case("python start_new_session", s, path, 30, 0);
 	}
 }
@@ -269,8 +273,8 @@ static void test_flood_and_tail(void)
 	double wall;
 
 	lines_seen = 0;
-	run_sh("i=1; while [ $i -le 30 ]; do echo line $i; i=$((i+1)); done",
-	       5, &r);
+	run_sh("i=1; while [ $i -le 30 ]; do echo line $i; i=$((i+1)); done", 5,
+	       &r);
 	CHECK_INT(lines_seen, 30);
 	CHECK(gd_startswith(r.tail, "line 11\n"));
 	CHECK(gd_endswith(r.tail, "\nline 30"));
@@ -299,7 +303,8 @@ static void test_messages(void)
 	msgs_seen = phases_seen = 0;
 	run_sh("echo init >&$GPUDOCTOR_PHASE_FD; "
 	       "echo '@{\"op\":\"init\"}' >&$GPUDOCTOR_PHASE_FD; "
-	       "printf '@{\"op\":\"gem' >&$GPUDOCTOR_PHASE_FD; exit 0", 5, &r);
+	       "printf '@{\"op\":\"gem' >&$GPUDOCTOR_PHASE_FD; exit 0",
+	       5, &r);
 	CHECK_INT(r.outcome, GD_CHILD_EXITED);
 	CHECK_STR(r.phase, "init"); /* messages do not move the phase */
 	CHECK_INT(phases_seen, 1);

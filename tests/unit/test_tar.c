@@ -26,13 +26,16 @@ static void make_names(void)
 	memset(seg, 'n', 160);
 	seg[160] = '\0';
 	snprintf(longname, sizeof longname, "sys/%s", seg);
-	snprintf(deepname, sizeof deepname, "sys/devices/pci0000:00/0000:00:01.1/"
+	snprintf(deepname, sizeof deepname,
+		 "sys/devices/pci0000:00/0000:00:01.1/"
 		 "0000:01:00.0/0000:02:00.0/0000:03:00.0/0000:04:00.0/"
-		 "0000:05:00.0/0000:28:00.0/%s", seg);
+		 "0000:05:00.0/0000:28:00.0/%s",
+		 seg);
 	snprintf(longtarget, sizeof longtarget,
 		 "../../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/"
 		 "0000:02:00.0/0000:03:00.0/0000:04:00.0/0000:05:00.0/"
-		 "0000:28:00.0/%s/%s", seg, seg + 40);
+		 "0000:28:00.0/%s/%s",
+		 seg, seg + 40);
 }
 
 static int write_one(const char *path, long long mtime, int force, char *err)
@@ -81,7 +84,8 @@ static void check_python(const char *tarpath)
 		 "assert m[\"sys/bus-link\"].linkname==sys.argv[2]\n"
 		 "assert sys.argv[3] in m and sys.argv[4] in m\n"
 		 "assert all(i.mtime==1700000000 for i in m.values())\n' "
-		 "%s '%s' '%s' '%s'", tarpath, longtarget, longname, deepname);
+		 "%s '%s' '%s' '%s'",
+		 tarpath, longtarget, longname, deepname);
 	CHECK(system(cmd) == 0);
 }
 
@@ -100,7 +104,8 @@ static void check_destinations(void)
 
 	/* an existing file is kept without force, replaced with it */
 	snprintf(p, sizeof p, "%s/notes.txt", dir);
-	CHECK(system((snprintf(cmd, sizeof cmd, "echo precious > %s", p), cmd)) == 0);
+	CHECK(system((snprintf(cmd, sizeof cmd, "echo precious > %s", p),
+		      cmd)) == 0);
 	CHECK_INT(write_one(p, 0, 0, err), -1);
 	CHECK(strstr(err, "exists (use --force to replace it)") != NULL);
 	CHECK(stat(p, &st) == 0 && st.st_size == 9);

@@ -104,7 +104,8 @@ static void *writer(void *arg)
 {
 	struct live *l = arg;
 	struct gd_trace_hdr *h = l->map;
-	struct gd_trace_slot_raw *s = (void *)((char *)l->map + GD_TRACE_HDR_SIZE);
+	struct gd_trace_slot_raw *s =
+	    (void *)((char *)l->map + GD_TRACE_HDR_SIZE);
 	struct timespec ts;
 
 	__atomic_fetch_add(&h->next_slot, 1, __ATOMIC_ACQ_REL);
@@ -115,7 +116,8 @@ static void *writer(void *arg)
 	s->tid = (uint32_t)gettid();
 	s->state = GD_TRACE_IN_CALL;
 	s->api = GD_TRACE_API_hipStreamSynchronize;
-	s->t_enter_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	s->t_enter_ns =
+	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	s->stream = 0x10;
 	s->last_api = GD_TRACE_API_COUNT;
 	strcpy(s->caller, "libtest.so");
@@ -142,8 +144,9 @@ static void test_live(void)
 		usleep(1000);
 	usleep(100000);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	n = gd_trace_hang_report(l.map, (uint64_t)ts.tv_sec * 1000000000u +
-				 (uint64_t)ts.tv_nsec, st, 2);
+	n = gd_trace_hang_report(
+	    l.map, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, st,
+	    2);
 	CHECK_INT(n, 1);
 	if (n == 1) {
 		CHECK_STR(st[0].call, "hipStreamSynchronize(stream 0x10)");

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binscan/pe_version.h"
 #include "core/ctx.h"
 #include "core/wincap.h"
 #include "discover/disc_int.h"
 #include "doctor/verdict_windows.h"
 #include "inventory/win_inventory.h"
-#include "binscan/pe_version.h"
 #include "kb/kb.h"
 #include "t.h"
 
@@ -22,7 +22,8 @@ static int has_step(const struct gd_win_verdict *v, const char *code,
 		    const char *text)
 {
 	for (int i = 0; i < v->n_steps; i++)
-		if (!strcmp(v->steps[i].code, code) && strstr(v->steps[i].text, text))
+		if (!strcmp(v->steps[i].code, code) &&
+		    strstr(v->steps[i].text, text))
 			return 1;
 	return 0;
 }
@@ -78,9 +79,10 @@ static void test_capture(void)
 	CHECK(has_step(&v, "win-use-sdk", "not 7.1"));
 	CHECK(has_step(&v, "win-hip-path", "do not trust HIP_PATH"));
 	CHECK(has_step(&v, "win-rocblas-community", "no gfx1010 kernels"));
-	CHECK(has_step(&v, "win-build-for-target", "CMAKE_HIP_ARCHITECTURES=gfx1010"));
-	CHECK_STR(v.python,
-		  "os.add_dll_directory(r\"C:\\Program Files\\AMD\\ROCm\\6.2\\bin\")");
+	CHECK(has_step(&v, "win-build-for-target",
+		       "CMAKE_HIP_ARCHITECTURES=gfx1010"));
+	CHECK_STR(v.python, "os.add_dll_directory(r\"C:\\Program "
+			    "Files\\AMD\\ROCm\\6.2\\bin\")");
 	gd_machine_free(&m);
 	gd_kb_free(ctx.kb);
 	gd_ctx_free(&ctx);
@@ -92,9 +94,9 @@ static void test_pe_version(void)
 {
 	static uint8_t b[256];
 	static const uint8_t fixed[] = {
-		0xBD, 0x04, 0xEF, 0xFE, 0x00, 0x00, 0x01, 0x00, /* sig, 1.0 */
-		0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x2C, 0x0E, /* 10.0.3628.0 */
-		0x02, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, /* 6.2.0.0 */
+	    0xBD, 0x04, 0xEF, 0xFE, 0x00, 0x00, 0x01, 0x00, /* sig, 1.0 */
+	    0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x2C, 0x0E, /* 10.0.3628.0 */
+	    0x02, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, /* 6.2.0.0 */
 	};
 	char fv[48], pv[48];
 	FILE *f;

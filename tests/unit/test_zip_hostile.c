@@ -132,7 +132,8 @@ static void test_shared_header(void)
 	/* the reproducer's shape: 60,000 entries, one 64 KB member */
 	make(&z, 60000, 65536, 1);
 	CHECK_INT(gd_zip_walk(z.b, z.n, GD_ZIP_MAX_MEMBER, all, count, &s, err,
-			      sizeof err), -1);
+			      sizeof err),
+		  -1);
 	CHECK_STR(err, "zip members overlap or repeat (zip bomb?)");
 	CHECK_INT(s.ok + s.errors, 0);
 	CHECK(gd_now() - t0 < 2.0);
@@ -148,11 +149,13 @@ static void test_overlap(void)
 	/* two honest members, then the first one's size claims the second */
 	make(&z, 2, 1000, 0);
 	CHECK_INT(gd_zip_walk(z.b, z.n, GD_ZIP_MAX_MEMBER, all, count, &s, err,
-			      sizeof err), 0);
+			      sizeof err),
+		  0);
 	CHECK_INT(s.ok, 2);
 	w32(z.b, z.n - 22 - 2 * 54 + 20, 200); /* first CD entry's csize */
 	CHECK_INT(gd_zip_walk(z.b, z.n, GD_ZIP_MAX_MEMBER, all, count, &s, err,
-			      sizeof err), -1);
+			      sizeof err),
+		  -1);
 	CHECK(strstr(err, "overlap") != NULL);
 	free(z.b);
 }
@@ -164,13 +167,14 @@ static void test_total_cap(void)
 	char err[200] = "";
 
 	CHECK_INT(gd_zip_total_cap(1000, 1 << 20), 1 << 20);
-	CHECK_INT(gd_zip_total_cap(1u << 30, 1 << 20), 64ull << 30 > GD_ZIP_MAX_TOTAL
-		  ? GD_ZIP_MAX_TOTAL : 64ull << 30);
+	CHECK_INT(gd_zip_total_cap(1u << 30, 1 << 20),
+		  64ull << 30 > GD_ZIP_MAX_TOTAL ? GD_ZIP_MAX_TOTAL
+						 : 64ull << 30);
 	/* 8 members of 256 KB zeros (~300 bytes each): 2 MB from a ~3 KB
 	 * archive; with a 1 MB member cap the archive may inflate 1 MB */
 	make(&z, 8, 256 * 1024, 0);
-	CHECK_INT(gd_zip_walk(z.b, z.n, 1 << 20, all, count, &s, err,
-			      sizeof err), 0);
+	CHECK_INT(
+	    gd_zip_walk(z.b, z.n, 1 << 20, all, count, &s, err, sizeof err), 0);
 	CHECK_INT(s.ok, 4);
 	CHECK_INT(s.errors, 4);
 	CHECK_STR(s.last, "archive inflates past its total cap (zip bomb?)");

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The committed .clang-format is the style (STYLE.md habit 11): every C file
+# of the tree must already be formatted by it. Reformat with
+#   clang-format -i $(git ls-files '*.c' '*.h')
+# clang-format's output differs between major versions: the check uses the
+# one tools/install-deps.sh installs (clang-format-14 on Debian 12) and says
+# so when it is missing.
+set -u
+: "${GD_SRCDIR:?}"
+cd "$GD_SRCDIR" || exit 1
+cf=$(command -v clang-format-14 || command -v clang-format) ||
+	{ echo "skipped: clang-format not installed"; exit 77; }
+files=$(git ls-files '*.c' '*.h' 2>/dev/null) ||
+	files=$(find src shim tests tools bench -name '*.[ch]' 2>/dev/null)
+[ -n "$files" ] || { echo "FAIL: no C files found"; exit 1; }
+# shellcheck disable=SC2086
+out=$("$cf" --dry-run $files 2>&1)
+n=$(printf '%s\n' "$out" | grep -c 'warning:')
+if [ "$n" -gt 0 ]; then
+	printf '%s\n' "$out" | grep 'warning:' | head -20
+	echo "FAIL: $n places differ from .clang-format ($("$cf" --version))"
+	exit 1
+fi
+echo "ok: $(echo "$files" | wc -w) C files formatted as .clang-format says"

@@ -62,6 +62,7 @@ enum gd_trace_state { GD_TRACE_IDLE = 0, GD_TRACE_IN_CALL = 1 };
 	X(cudaMalloc)                                                          \
 	X(cudaMallocHost)                                                      \
 	X(cudaDeviceSynchronize)                                               \
+	X(cudaStreamSynchronize)                                               \
 	X(cudaEventSynchronize)
 /* clang-format on */
 

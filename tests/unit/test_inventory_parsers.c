@@ -239,8 +239,8 @@ static void test_rocblas_layouts(void)
 			"TensileLibrary_lazy_gfx1100.dat",
 			"Kernels.so-000-gfx1030.hsaco",
 			"TensileManifest.txt",
-			"TensileLibrary_Type_HH_Contraction_l_Ailk_Bjlk_Cijk_"
-			"Dijk_gfx1100.co",
+			("TensileLibrary_Type_HH_Contraction_l_Ailk_Bjlk_Cijk_"
+			 "Dijk_gfx1100.co"),
 			"Kernels.so-000-gfx1010.hsaco"};
 	char *split[] = {"TensileLibrary_gfx906.dat",
 			 "TensileLibrary_gfx906.co",

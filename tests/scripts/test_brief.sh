@@ -4,6 +4,7 @@
 # expected-brief.json (diff -u on failure); GPUDOCTOR_UPDATE_EXPECTED=1
 # rewrites them. Each machine's env file applies, as in test_fixtures.sh.
 set -u
+. "$(dirname "$0")/machine_env.sh"
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
 fix="$GD_SRCDIR/tests/fixtures"
 fail=0 n=0
@@ -13,11 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 run_gd() { # machine-dir, extra args...
   local d=$1; shift
   local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
-  if [ -f "$d/env" ]; then
-    while IFS= read -r line; do
-      [ -n "$line" ] && [ "${line#\#}" = "$line" ] && envs+=("$line")
-    done < "$d/env"
-  fi
+  machine_env "$d"
   (cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
 }
 

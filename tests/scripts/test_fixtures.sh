@@ -6,6 +6,7 @@
 # An optional <machine>/env file holds NAME=VALUE lines for the run (e.g. an
 # override); the run otherwise gets a clean environment.
 set -u
+. "$(dirname "$0")/machine_env.sh"
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
 fix="$GD_SRCDIR/tests/fixtures"
 fail=0 n=0
@@ -15,11 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 run_gd() { # machine-dir, extra args...
   local d=$1; shift
   local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
-  if [ -f "$d/env" ]; then
-    while IFS= read -r line; do
-      [ -n "$line" ] && [ "${line#\#}" = "$line" ] && envs+=("$line")
-    done < "$d/env"
-  fi
+  machine_env "$d"
   # a relative --root, so the reports do not depend on where the tree is
   (cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
 }

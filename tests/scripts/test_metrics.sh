@@ -12,6 +12,7 @@
 #    gpudoctor series must come back unchanged and node_textfile_scrape_error
 #    be 0. Skipped visibly when node_exporter is not installed.
 set -u
+. "$(dirname "$0")/machine_env.sh"
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
 py=${PYTHON:-python3}
 parser="$GD_SRCDIR/tests/python/promtext.py"
@@ -46,8 +47,7 @@ for d in "$GD_SRCDIR"/tests/fixtures/*/; do
   name=$(basename "$d") n=$((n + 1))
   # each machine's env file applies, as in test_brief.sh
   envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
-  [ -f "$d/env" ] && while IFS= read -r l; do
-    [ -n "$l" ] && [ "${l#\#}" = "$l" ] && envs+=("$l"); done < "$d/env"
+  machine_env "$d"
   (cd "$d" && env -i "${envs[@]}" \
      "$GPUDOCTOR" --root root metrics --no-probe > "$tmp/$name.prom" 2>/dev/null)
   rc=$?

@@ -4,6 +4,7 @@
 # nfd_check.py) and carries the verdicts check --brief gives; --dir writes
 # it atomically (no dot file left, mode 0644), a bad directory exits 3.
 set -u
+. "$(dirname "$0")/machine_env.sh"
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
 py=${PYTHON:-python3}
 tmp=$(mktemp -d)
@@ -17,8 +18,7 @@ for d in "$GD_SRCDIR"/tests/fixtures/*/; do
   name=$(basename "$d") n=$((n + 1))
   # each machine's env file applies, as in test_brief.sh
   envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
-  [ -f "$d/env" ] && while IFS= read -r l; do
-    [ -n "$l" ] && [ "${l#\#}" = "$l" ] && envs+=("$l"); done < "$d/env"
+  machine_env "$d"
   (cd "$d" && env -i "${envs[@]}" \
      "$GPUDOCTOR" --root root nfd --no-probe --expiry 3600 > "$tmp/$name" 2>/dev/null)
   [ $? -le 2 ] || { echo "FAIL $name: nfd failed"; fail=1; continue; }

@@ -6,6 +6,7 @@
 # Faults: no binary, a binary that fails, hangs, or prints no JSON (fake_*
 # stand-ins written here) must give a CPU-mode line, never an exception.
 set -u
+. "$(dirname "$0")/machine_env.sh"
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
 # a Python whose pip can build the package offline: setuptools and wheel
 # (Debian: python3-setuptools, python3-wheel); Debian's own first
@@ -32,8 +33,7 @@ for d in "$GD_SRCDIR"/tests/fixtures/*/; do
   [ -f "$d/expected-brief.txt" ] || continue
   name=$(basename "$d") n=$((n + 1))
   envs=()
-  [ -f "$d/env" ] && while IFS= read -r l; do
-    [ -n "$l" ] && [ "${l#\#}" = "$l" ] && envs+=("$l"); done < "$d/env"
+  machine_env "$d"
   # the expected lines: the text brief without "GPU n: " and the exit status
   sed -e '/^exit status:/d' -e 's/^GPU [0-9]*: //' "$d/expected-brief.txt" > "$tmp/want"
   env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME=/nonexistent "${envs[@]}" \

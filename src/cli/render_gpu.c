@@ -195,6 +195,11 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	}
 	put_num(o, "vram_used_bytes", &g->vram_used);
 	put_num(o, "gtt_bytes", &g->gtt_total);
+	json_object_set_new(o, "firmware", gd_render_fw_json(&g->fw));
+	if (!g->fw.n)
+		json_object_set_new(o, "firmware_unknown",
+				    gd_json_str(g->fw.why[0] ? g->fw.why
+							     : "not read"));
 	if (gd_known(&g->render_minor)) {
 		gd_fmt(buf, sizeof buf, "/dev/dri/renderD%llu",
 		       (unsigned long long)g->render_minor.v);
@@ -432,6 +437,7 @@ static json_t *kernel_json(const struct gd_machine *m)
 			    gd_known(&ki->nvidia_driver)
 				? gd_json_str(ki->nvidia_driver.v)
 				: json_null());
+	gd_render_kstate_json(k, &m->kstate);
 	return k;
 }
 

@@ -26,5 +26,9 @@ void gd_render_bytes(uint64_t v, char *buf, size_t cap);
 /* The machine part shared by `list --json` and `check --json`: gpus[]
  * (each with "index" first), no_gpu_why, kernel, visible_devices. */
 void gd_render_machine_json(json_t *doc, const struct gd_machine *m);
+/* render_kstate.c: the kernel state's members of "kernel"; a GPU's
+ * "firmware" object (null when none was read). */
+void gd_render_kstate_json(json_t *kernel, const struct gd_kstate *k);
+json_t *gd_render_fw_json(const struct gd_fw *fw);
 
 #endif

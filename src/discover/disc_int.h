@@ -57,6 +57,11 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g);
  * the kb has no entry for the PCI id) sm from the pci.ids chip name. */
 void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g);
 
+/* kstate.c: the kernel state (module parameters, cmdline, modprobe.d,
+ * Secure Boot, TTM) and a GPU's firmware versions. */
+void gd_kstate_read(gd_ctx *ctx, struct gd_machine *m);
+void gd_fw_read(gd_ctx *ctx, struct gd_gpu *g);
+
 /* access.c */
 void gd_access_check(gd_ctx *ctx, struct gd_gpu *g);
 

@@ -214,6 +214,7 @@ void gd_amd_fill(gd_ctx *ctx, struct gd_gpu *g)
 	else
 		gd_num_unknown(&g->render_minor, GD_UNKNOWN, "no KFD node");
 	gd_drm_fill(ctx, g);
+	gd_fw_read(ctx, g);
 	gd_override_apply(ctx, g);
 	gd_access_check(ctx, g);
 }
@@ -291,6 +292,7 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 
 	memset(m, 0, sizeof *m);
 	memset(&ids, 0, sizeof ids);
+	m->kstate.secure_boot = -1; /* unknown until read */
 	if (gd_ctx_is_windows(ctx))
 		return gd_win_discover(ctx, m);
 	kernel_facts(ctx, m);
@@ -323,6 +325,7 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	for (size_t i = 0; i < m->n_gpus; i++)
 		gpu_facts(ctx, &ids, &m->gpus[i]);
 	gd_visible_apply(ctx, m);
+	gd_kstate_read(ctx, m);
 	gd_strlcpy(m->ids_amdgpu, ids.amdgpu_path, sizeof m->ids_amdgpu);
 	gd_strlcpy(m->ids_pci, ids.pci_path, sizeof m->ids_pci);
 	gd_ids_free(&ids);

@@ -7,6 +7,7 @@
 
 #include "../core/ctx.h"
 #include "../core/facts.h"
+#include "kstate.h"
 
 enum gd_vendor {
 	GD_VENDOR_OTHER = 0,
@@ -141,6 +142,8 @@ struct gd_gpu {
 		gd_text driver_user;
 		char provider[64], inf_path[64];
 	} win;
+	/* amdgpu's device/fw_version/ (kstate.c), append-only */
+	struct gd_fw fw;
 };
 
 struct gd_kernel_info {
@@ -173,6 +176,9 @@ struct gd_machine {
 	 * adapter), left out of gpus[] (knowledge base pci_not_gpu). */
 	struct gd_not_gpu *not_gpus;
 	size_t n_not_gpus;
+	/* Module parameters, cmdline, modprobe.d, Secure Boot, TTM limits
+	 * (kstate.c), append-only */
+	struct gd_kstate kstate;
 };
 
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and

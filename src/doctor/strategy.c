@@ -203,6 +203,9 @@ static int make_strategy(gd_ctx *ctx, const struct gd_kb_strategy *s,
 	gd_kb_source_urls(ctx->kb, s->sources, st->sources, sizeof st->sources);
 	if (kind && !strcmp(kind, "user-step")) {
 		st->kind = GD_STRAT_USER_STEP;
+		gd_strlcpy(st->kernel_param, s->kernel_param,
+			   sizeof st->kernel_param);
+		gd_strlcpy(st->firmware, s->firmware, sizeof st->firmware);
 		return 1;
 	}
 	if (kind && strcmp(kind, "env")) {

@@ -36,6 +36,11 @@ struct gd_strategy {
 	char sources[512]; /* source URLs, space-separated */
 	int recommended;   /* kb "recommended": true: `run` applies it
 			      when no profile was saved */
+	/* user-step: "amdgpu.cwsr_enable=0" it sets, the kb kernel.firmware
+	 * entry it is about; "" when none (verdict_strategy.c checks them
+	 * against the machine) */
+	char kernel_param[96];
+	char firmware[64];
 };
 
 struct gd_strategy_list {

@@ -202,6 +202,7 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 	for (size_t i = 0; i < out->n; i++)
 		if (out->v[i].status == GD_V_WORKS)
 			out->any_works = 1;
+	gd_v_kernel(ctx, m, out);
 	gd_v_strategies(ctx, m, out);
 	for (size_t i = 0; i < out->n; i++)
 		gd_v_resolve_sources(ctx, &out->v[i]);

@@ -40,13 +40,61 @@ static void add_try_step(struct gd_verdict *v, const struct gd_strategy_list *l,
 			  n, list);
 }
 
-static void add_user_steps(struct gd_verdict *v,
+static int step_mentions(const struct gd_verdict *v, const char *s)
+{
+	for (size_t i = 0; i < v->steps.n; i++)
+		if (strstr(v->steps.v[i].text, s))
+			return 1;
+	return 0;
+}
+
+/* A user-step already in force, asked for but pending, or judged from the
+ * firmware version itself is not offered again (1: skip it). */
+static int user_step_settled(gd_ctx *ctx, const struct gd_machine *m,
+			     struct gd_verdict *v, const struct gd_strategy *s)
+{
+	const struct gd_gpu *g = &m->gpus[s->gpu];
+	struct gd_kb_firmware f;
+
+	if (s->kernel_param[0]) {
+		char mod[32] = "", par[48] = "";
+		const char *dot = strchr(s->kernel_param, '.');
+		const char *eq = strchr(s->kernel_param, '=');
+		const struct gd_kopt *asked;
+
+		if (gd_v_kparam_in_force(&m->kstate, s->kernel_param)) {
+			gd_v_fact(v, GD_C_STRATEGY_IN_FORCE,
+				  "%s is in force already (kb strategy %s): "
+				  "not offered again",
+				  s->kernel_param, s->id);
+			return 1;
+		}
+		if (dot && eq && eq > dot) {
+			gd_fmt(mod, sizeof mod, "%.*s",
+			       (int)(dot - s->kernel_param), s->kernel_param);
+			gd_fmt(par, sizeof par, "%.*s", (int)(eq - dot - 1),
+			       dot + 1);
+		}
+		asked = gd_kstate_asked(&m->kstate, mod, par);
+		/* pending: the fact and the initramfs step say so */
+		if ((asked && eq && gd_kparam_same(asked->value, eq + 1)) ||
+		    step_mentions(v, s->kernel_param))
+			return 1;
+	}
+	return s->firmware[0] &&
+	       gd_kb_firmware_get(ctx->kb, s->firmware, &f) == 0 && f.file &&
+	       gd_fw_get(&g->fw, f.file);
+}
+
+static void add_user_steps(gd_ctx *ctx, const struct gd_machine *m,
+			   struct gd_verdict *v,
 			   const struct gd_strategy_list *l, int gpu)
 {
 	for (size_t i = 0; i < l->v.n; i++) {
 		const struct gd_strategy *s = &l->v.v[i];
 
-		if (s->gpu != gpu || s->kind != GD_STRAT_USER_STEP)
+		if (s->gpu != gpu || s->kind != GD_STRAT_USER_STEP ||
+		    user_step_settled(ctx, m, v, s))
 			continue;
 		gd_v_step(
 		    v, GD_C_STRATEGY_USER_STEP,
@@ -76,7 +124,7 @@ void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 		    m->gpus[v->gpu_index].vendor == GD_VENDOR_NVIDIA)
 			continue;
 		add_try_step(v, &l, v->gpu_index);
-		add_user_steps(v, &l, v->gpu_index);
+		add_user_steps(ctx, m, v, &l, v->gpu_index);
 	}
 	gd_strategy_list_free(&l);
 }

@@ -34,6 +34,15 @@ void gd_v_workloads_for_stack(gd_ctx *ctx, struct gd_verdict *v,
 void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,
 		    struct gd_verdict *v);
+/* The kernel state beneath each GPU (verdict_kernel.c): module parameters,
+ * driver bound, Secure Boot, firmware, kernel ranges, APU memory. */
+void gd_v_kernel(gd_ctx *ctx, const struct gd_machine *m,
+		 struct gd_diagnosis *d);
+void gd_v_kernel_fw(gd_ctx *ctx, struct gd_verdict *v, const struct gd_gpu *g);
+void gd_v_kernel_mem(gd_ctx *ctx, struct gd_verdict *v,
+		     const struct gd_machine *m, const struct gd_gpu *g);
+/* "amdgpu.cwsr_enable=0" in force on this machine? */
+int gd_v_kparam_in_force(const struct gd_kstate *k, const char *mpv);
 /* Steps from the kb's workaround strategies (verdict_strategy.c). */
 void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 		     struct gd_diagnosis *d);

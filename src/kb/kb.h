@@ -109,6 +109,9 @@ int gd_kb_issue_get(const gd_kb *kb, const char *id, struct gd_kb_issue *out);
 /* strategies[], in file order. */
 struct gd_kb_strategy {
 	const char *id, *kind, *vendor, *condition, *reason, *caveat, *steps;
+	/* a user-step's state on the machine: "amdgpu.cwsr_enable=0" (in
+	 * force or not), the kernel.firmware entry it is about; or NULL */
+	const char *kernel_param, *firmware;
 	int order, recommended;
 	int has_targets; /* "targets" given (else vendor or condition) */
 	struct gd_kb_list targets, unset, sources;
@@ -223,5 +226,32 @@ int gd_kb_workload_get(const gd_kb *kb, enum gd_kb_workload w,
 /* workloads.<w>.<stack>.install_by_cuda_major["13"], or NULL. */
 const char *gd_kb_workload_install_for(const gd_kb *kb, enum gd_kb_workload w,
 				       const char *stack, unsigned major);
+
+/* kernel.firmware[]: a firmware version (device/fw_version/<file>) known
+ * bad for some targets, and the step that follows. */
+struct gd_kb_firmware {
+	const char *id, *file, *text, *step;
+	struct gd_kb_list targets, bad, good, sources;
+};
+size_t gd_kb_firmware_count(const gd_kb *kb);
+int gd_kb_firmware_at(const gd_kb *kb, size_t i, struct gd_kb_firmware *out);
+int gd_kb_firmware_get(const gd_kb *kb, const char *id,
+		       struct gd_kb_firmware *out);
+/* kernel.releases[]: kernels below "below" need something for these
+ * targets: param ("amdgpu.cwsr_enable=0") in force, or a newer kernel. */
+struct gd_kb_kernel_release {
+	const char *id, *below, *param, *text, *step;
+	struct gd_kb_list targets, sources;
+};
+size_t gd_kb_kernel_release_count(const gd_kb *kb);
+int gd_kb_kernel_release_at(const gd_kb *kb, size_t i,
+			    struct gd_kb_kernel_release *out);
+/* kernel.params[]: what a module parameter in force means for targets. */
+struct gd_kb_kparam {
+	const char *id, *param, *value, *text;
+	struct gd_kb_list targets, sources;
+};
+size_t gd_kb_kparam_count(const gd_kb *kb);
+int gd_kb_kparam_at(const gd_kb *kb, size_t i, struct gd_kb_kparam *out);
 
 #endif

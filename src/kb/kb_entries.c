@@ -194,6 +194,8 @@ static int strategy_of(const json_t *s, struct gd_kb_strategy *out)
 	out->reason = str(s, GD_KBK_REASON);
 	out->caveat = str(s, GD_KBK_CAVEAT);
 	out->steps = str(s, GD_KBK_STEPS);
+	out->kernel_param = str(s, GD_KBK_KERNEL_PARAM);
+	out->firmware = str(s, GD_KBK_FIRMWARE_ID);
 	out->order = (int)json_integer_value(json_object_get(s, GD_KBK_ORDER));
 	out->recommended = json_is_true(json_object_get(s, GD_KBK_RECOMMENDED));
 	out->has_targets = json_is_array(json_object_get(s, GD_KBK_TARGETS));

@@ -20,6 +20,10 @@
 int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 		   const char *name, char *err, size_t errlen);
 
+/* The "kernel" section and strategies' kernel_param (kb_kernel.c): 0, or
+ * -1 with a message in err. */
+int gd_kb_validate_kernel(const json_t *root, char *err, size_t errlen);
+
 /* Parse and validate text: the one acceptance test, shared by --kb FILE
  * (gd_kb_parse) and the build-time generator. Returns the root, or NULL
  * with "NAME:LINE[:COL]: message" in err. */

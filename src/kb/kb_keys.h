@@ -17,6 +17,7 @@
 #define GD_KBK_PCI_NOT_GPU "pci_not_gpu"
 #define GD_KBK_NVIDIA_CHIPS "nvidia_chips"
 #define GD_KBK_AMD_NO_KFD "amd_no_kfd"
+#define GD_KBK_KERNEL "kernel"
 
 /* shared */
 #define GD_KBK_ID "id"
@@ -59,6 +60,19 @@
 #define GD_KBK_STEPS "steps"
 #define GD_KBK_REASON "reason"
 #define GD_KBK_RECOMMENDED "recommended"
+#define GD_KBK_KERNEL_PARAM "kernel_param"
+#define GD_KBK_FIRMWARE_ID "firmware"
+
+/* kernel{} (kb_kernel.c) */
+#define GD_KBK_FIRMWARE "firmware"
+#define GD_KBK_RELEASES "releases"
+#define GD_KBK_PARAMS "params"
+#define GD_KBK_FILE "file"
+#define GD_KBK_BAD "bad"
+#define GD_KBK_GOOD "good"
+#define GD_KBK_STEP "step"
+#define GD_KBK_BELOW "below"
+#define GD_KBK_PARAM "param"
 
 /* signatures[] */
 #define GD_KBK_REGEX "regex"

@@ -22,6 +22,7 @@ else()
   add_executable(gd_kbgen ${CMAKE_SOURCE_DIR}/tools/kbgen.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_parse.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_kernel_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c
                  ${CMAKE_SOURCE_DIR}/src/core/util.c)
   target_include_directories(gd_kbgen PRIVATE ${CMAKE_SOURCE_DIR}/src)

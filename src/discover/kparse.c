@@ -88,6 +88,12 @@ static void cmd_word(struct gd_kopts *o, const char *w, size_t n)
 		add_black_list(o, eq + 1, n - klen - 1, "/proc/cmdline");
 		return;
 	}
+	/* dracut: keeps the module out of the initramfs only; the root
+	 * file system's modprobe may still load it later */
+	if (klen == 19 && !strncmp(w, "rd.driver.blacklist", 19)) {
+		add_black_list(o, eq + 1, n - klen - 1, GD_KBL_RD_SRC);
+		return;
+	}
 	dot = memchr(w, '.', klen);
 	if (!dot || dot == w || dot + 1 == eq || !(k = add_opt(o)))
 		return;

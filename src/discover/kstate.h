@@ -22,6 +22,8 @@ struct gd_kopt {
 };
 
 #define GD_KOPT_MAX 48
+/* The src of a dracut rd.driver.blacklist= entry (initramfs only). */
+#define GD_KBL_RD_SRC "/proc/cmdline rd.driver.blacklist"
 #define GD_KBL_MAX 16
 /* What a command line or a set of modprobe.d files asks for. */
 struct gd_kopts {

@@ -81,7 +81,19 @@ static void asked_facts(struct gd_verdict *v, const struct gd_gpu *g,
 		const struct gd_kopt *b =
 		    gd_kstate_blacklisted(k, g->pci.driver.v);
 
-		if (b && strcmp(b->src, "/proc/cmdline")) {
+		if (b && !strcmp(b->src, GD_KBL_RD_SRC)) {
+			gd_v_fact(v, GD_C_KERNEL_PARAM_PENDING,
+				  "rd.driver.blacklist=%s on the kernel command "
+				  "line keeps %s out of the initramfs only: it "
+				  "was loaded later and drives this GPU",
+				  b->module, b->module);
+			gd_v_step(v, GD_C_KERNEL_LOAD_DRIVER,
+				  "Add modprobe.blacklist=%s to the kernel "
+				  "command line (or 'blacklist %s' in "
+				  "/etc/modprobe.d, then rebuild the "
+				  "initramfs) and reboot",
+				  b->module, b->module);
+		} else if (b && strcmp(b->src, "/proc/cmdline")) {
 			gd_v_fact(v, GD_C_KERNEL_PARAM_PENDING,
 				  "%s blacklists %s, but %s is loaded and "
 				  "bound to this GPU",

@@ -197,9 +197,9 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	put_num(o, "gtt_bytes", &g->gtt_total);
 	json_object_set_new(o, "firmware", gd_render_fw_json(&g->fw));
 	if (!g->fw.n)
-		json_object_set_new(o, "firmware_unknown",
-				    gd_json_str(g->fw.why[0] ? g->fw.why
-							     : "not read"));
+		json_object_set_new(
+		    o, "firmware_unknown",
+		    gd_json_str(g->fw.why[0] ? g->fw.why : "not read"));
 	if (gd_known(&g->render_minor)) {
 		gd_fmt(buf, sizeof buf, "/dev/dri/renderD%llu",
 		       (unsigned long long)g->render_minor.v);

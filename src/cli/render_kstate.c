@@ -52,9 +52,8 @@ static json_t *modules_json(const struct gd_kstate *k)
 
 static void put_num_or_null(json_t *o, const char *key, const gd_num *n)
 {
-	json_object_set_new(o, key,
-			    gd_known(n) ? json_integer((json_int_t)n->v)
-					: json_null());
+	json_object_set_new(
+	    o, key, gd_known(n) ? json_integer((json_int_t)n->v) : json_null());
 }
 
 void gd_render_kstate_json(json_t *kernel, const struct gd_kstate *k)
@@ -71,11 +70,11 @@ void gd_render_kstate_json(json_t *kernel, const struct gd_kstate *k)
 			    k->secure_boot < 0 ? json_null()
 					       : json_boolean(k->secure_boot));
 	put_num_or_null(kernel, "mem_total_bytes", &k->mem_total);
-	json_object_set_new(ttm, "module",
-			    gd_known(&k->ttm_pages_limit)
-				? gd_json_str(gd_kmod_name(
-				      (enum gd_kmod)k->ttm_module))
-				: json_null());
+	json_object_set_new(
+	    ttm, "module",
+	    gd_known(&k->ttm_pages_limit)
+		? gd_json_str(gd_kmod_name((enum gd_kmod)k->ttm_module))
+		: json_null());
 	put_num_or_null(ttm, "pages_limit", &k->ttm_pages_limit);
 	put_num_or_null(ttm, "page_pool_size", &k->ttm_page_pool_size);
 	json_object_set_new(kernel, "ttm", ttm);

@@ -157,9 +157,10 @@ static void mp_line(struct gd_kopts *o, const char *line, size_t n,
 	    (cn == 7 && !strncmp(cmd, "install", 7))) {
 		/* "install M /bin/false" (or /bin/true) keeps M from loading
 		 * (the Debian and NVIDIA way to block nouveau) */
-		if (cn == 9 || (next_word(line, n, &i, &w, &wn) &&
-				((wn >= 5 && !strncmp(w + wn - 5, "false", 5)) ||
-				 (wn >= 4 && !strncmp(w + wn - 4, "true", 4)))))
+		if (cn == 9 ||
+		    (next_word(line, n, &i, &w, &wn) &&
+		     ((wn >= 5 && !strncmp(w + wn - 5, "false", 5)) ||
+		      (wn >= 4 && !strncmp(w + wn - 4, "true", 4)))))
 			add_black(o, mod, mn, src);
 		return;
 	}

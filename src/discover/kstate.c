@@ -39,8 +39,7 @@ static void read_module(gd_ctx *ctx, enum gd_kmod k, struct gd_kmodule *km)
 		if (gd_fs_read_line(&ctx->fs, path, val, sizeof val) < 0 ||
 		    km->n >= GD_KPARAM_MAX)
 			continue;
-		gd_strlcpy(km->p[km->n].name, want[k][i],
-			   sizeof km->p[0].name);
+		gd_strlcpy(km->p[km->n].name, want[k][i], sizeof km->p[0].name);
 		gd_strlcpy(km->p[km->n].value, val, sizeof km->p[0].value);
 		km->n++;
 	}
@@ -175,9 +174,9 @@ static void read_ttm(struct gd_kstate *k)
 /* Where DKMS and the distributions put nvidia.ko for a kernel. */
 static void find_nvidia_ko(gd_ctx *ctx, struct gd_kstate *k)
 {
-	static const char *const dirs[] = {
-	    "updates/dkms", "kernel/drivers/video", "extra",
-	    "kernel/nvidia", "updates"};
+	static const char *const dirs[] = {"updates/dkms",
+					   "kernel/drivers/video", "extra",
+					   "kernel/nvidia", "updates"};
 	char rel[96], dir[256];
 
 	if (gd_fs_read_line(&ctx->fs, "/proc/sys/kernel/osrelease", rel,

@@ -188,9 +188,9 @@
 	  "base")                                                              \
 	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
 	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
-	  "knowledge base") \
+	  "knowledge base")                                                    \
 	X(GD_C_KERNEL_PARAMS, "kernel.params",                                 \
-	  "the driver module's parameters in force (/sys/module/M/"          \
+	  "the driver module's parameters in force (/sys/module/M/"            \
 	  "parameters)")                                                       \
 	X(GD_C_KERNEL_PARAM_PENDING, "kernel.param_pending",                   \
 	  "a parameter set in modprobe.d or on the command line that the "     \
@@ -198,35 +198,35 @@
 	X(GD_C_KERNEL_REBUILD_INITRAMFS, "kernel.rebuild_initramfs",           \
 	  "rebuild the initramfs and reboot so the module takes its options")  \
 	X(GD_C_KERNEL_PARAM_NOTE, "kernel.param_note",                         \
-	  "what a parameter in force means for this target (kb "              \
+	  "what a parameter in force means for this target (kb "               \
 	  "kernel.params)")                                                    \
 	X(GD_C_KERNEL_NO_DRIVER, "kernel.no_driver",                           \
-	  "no kernel driver is bound to the GPU, or the wrong one")           \
+	  "no kernel driver is bound to the GPU, or the wrong one")            \
 	X(GD_C_KERNEL_LOAD_DRIVER, "kernel.load_driver",                       \
-	  "load or unblock the GPU's kernel driver")                          \
+	  "load or unblock the GPU's kernel driver")                           \
 	X(GD_C_KERNEL_SECURE_BOOT, "kernel.secure_boot",                       \
 	  "Secure Boot refuses the unsigned nvidia module")                    \
 	X(GD_C_KERNEL_SIGN_MODULE, "kernel.sign_module",                       \
 	  "enrol the module signing key (MOK), sign via DKMS, or disable "     \
 	  "Secure Boot")                                                       \
 	X(GD_C_KERNEL_FIRMWARE, "kernel.firmware",                             \
-	  "the firmware versions amdgpu reports (device/fw_version)")         \
+	  "the firmware versions amdgpu reports (device/fw_version)")          \
 	X(GD_C_KERNEL_FIRMWARE_BAD, "kernel.firmware_bad",                     \
-	  "a firmware version known bad for this target (kb "                 \
+	  "a firmware version known bad for this target (kb "                  \
 	  "kernel.firmware)")                                                  \
 	X(GD_C_KERNEL_FIRMWARE_UPDATE, "kernel.firmware_update",               \
-	  "install a linux-firmware without the bad version")                 \
+	  "install a linux-firmware without the bad version")                  \
 	X(GD_C_KERNEL_RELEASE, "kernel.release",                               \
-	  "the running kernel against the kb's kernel ranges for this "       \
+	  "the running kernel against the kb's kernel ranges for this "        \
 	  "target")                                                            \
 	X(GD_C_KERNEL_RELEASE_STEP, "kernel.release_step",                     \
-	  "the parameter or kernel the kb's range asks for")                  \
+	  "the parameter or kernel the kb's range asks for")                   \
 	X(GD_C_KERNEL_GPU_MEMORY, "kernel.gpu_memory",                         \
-	  "an APU's memory for the GPU: carve-out, GTT, TTM limit, in GiB")   \
+	  "an APU's memory for the GPU: carve-out, GTT, TTM limit, in GiB")    \
 	X(GD_C_KERNEL_RAISE_GTT, "kernel.raise_gtt",                           \
-	  "raise the TTM/GTT limit (ttm.pages_limit / amdttm.pages_limit)")   \
+	  "raise the TTM/GTT limit (ttm.pages_limit / amdttm.pages_limit)")    \
 	X(GD_C_STRATEGY_IN_FORCE, "strategy.in_force",                         \
-	  "a kb user-step strategy already in force on this machine (not "    \
+	  "a kb user-step strategy already in force on this machine (not "     \
 	  "offered again)")
 
 enum gd_code {

@@ -33,11 +33,9 @@ static void params_fact(struct gd_verdict *v, const struct gd_kstate *k,
 	size_t used = 0;
 
 	for (size_t i = 0; i < km->n; i++)
-		used += (size_t)snprintf(list + used,
-					 used < sizeof list ? sizeof list - used
-							    : 0,
-					 "%s%s=%s", i ? ", " : "",
-					 km->p[i].name, km->p[i].value);
+		used += (size_t)snprintf(
+		    list + used, used < sizeof list ? sizeof list - used : 0,
+		    "%s%s=%s", i ? ", " : "", km->p[i].name, km->p[i].value);
 	if (km->n)
 		gd_v_fact(v, GD_C_KERNEL_PARAMS, "%s parameters in force: %s",
 			  gd_kmod_name(mod), list);
@@ -55,9 +53,8 @@ static void check_asked(struct gd_verdict *v, const struct gd_kstate *k,
 	if (win != o || !now || gd_kparam_same(now, o->value))
 		return;
 	gd_v_fact(v, GD_C_KERNEL_PARAM_PENDING,
-		  "%s asks %s.%s=%s, but the running %s has %s=%s%s",
-		  o->src, o->module, o->param, o->value, o->module, o->param,
-		  now,
+		  "%s asks %s.%s=%s, but the running %s has %s=%s%s", o->src,
+		  o->module, o->param, o->value, o->module, o->param, now,
 		  cmd ? " (the module was loaded before the command line "
 			"applied, or rejected the value: see dmesg)"
 		      : ": it was loaded from an initramfs built before "
@@ -82,11 +79,12 @@ static void asked_facts(struct gd_verdict *v, const struct gd_gpu *g,
 		    gd_kstate_blacklisted(k, g->pci.driver.v);
 
 		if (b && !strcmp(b->src, GD_KBL_RD_SRC)) {
-			gd_v_fact(v, GD_C_KERNEL_PARAM_PENDING,
-				  "rd.driver.blacklist=%s on the kernel command "
-				  "line keeps %s out of the initramfs only: it "
-				  "was loaded later and drives this GPU",
-				  b->module, b->module);
+			gd_v_fact(
+			    v, GD_C_KERNEL_PARAM_PENDING,
+			    "rd.driver.blacklist=%s on the kernel command "
+			    "line keeps %s out of the initramfs only: it "
+			    "was loaded later and drives this GPU",
+			    b->module, b->module);
 			gd_v_step(v, GD_C_KERNEL_LOAD_DRIVER,
 				  "Add modprobe.blacklist=%s to the kernel "
 				  "command line (or 'blacklist %s' in "
@@ -114,16 +112,16 @@ static void no_driver(struct gd_verdict *v, const struct gd_gpu *g,
 {
 	const struct gd_kopt *b = gd_kstate_blacklisted(k, mod);
 
-	gd_v_fact(v, GD_C_KERNEL_NO_DRIVER,
-		  "no kernel driver is bound to this GPU; the %s module is "
-		  "%s%s%s",
-		  mod,
-		  k->mod[g->vendor == GD_VENDOR_AMD ? GD_KMOD_AMDGPU
-						    : GD_KMOD_NVIDIA]
-			  .loaded
-		      ? "loaded"
-		      : "not loaded",
-		  b ? ", blacklisted in " : "", b ? b->src : "");
+	gd_v_fact(
+	    v, GD_C_KERNEL_NO_DRIVER,
+	    "no kernel driver is bound to this GPU; the %s module is "
+	    "%s%s%s",
+	    mod,
+	    k->mod[g->vendor == GD_VENDOR_AMD ? GD_KMOD_AMDGPU : GD_KMOD_NVIDIA]
+		    .loaded
+		? "loaded"
+		: "not loaded",
+	    b ? ", blacklisted in " : "", b ? b->src : "");
 	if (b)
 		gd_v_step(v, GD_C_KERNEL_LOAD_DRIVER,
 			  "Remove the blacklist of %s (%s), rebuild the "
@@ -172,8 +170,8 @@ static void driver_facts(struct gd_verdict *v, const struct gd_gpu *g,
 			  "modprobe.d and reboot");
 		return;
 	}
-	if (drv || (g->vendor != GD_VENDOR_AMD &&
-		    g->vendor != GD_VENDOR_NVIDIA))
+	if (drv ||
+	    (g->vendor != GD_VENDOR_AMD && g->vendor != GD_VENDOR_NVIDIA))
 		return;
 	if (g->vendor == GD_VENDOR_NVIDIA && k->secure_boot == 1 &&
 	    !k->mod[GD_KMOD_NVIDIA].loaded) {
@@ -202,11 +200,11 @@ void gd_v_kernel(gd_ctx *ctx, const struct gd_machine *m,
 		if (g->vendor == GD_VENDOR_AMD)
 			params_fact(v, k, GD_KMOD_AMDGPU);
 		if (g->vendor == GD_VENDOR_NVIDIA)
-			params_fact(v, k, gd_known(&g->pci.driver) &&
-						  !strcmp(g->pci.driver.v,
-							  "nouveau")
-					      ? GD_KMOD_NOUVEAU
-					      : GD_KMOD_NVIDIA);
+			params_fact(v, k,
+				    gd_known(&g->pci.driver) &&
+					    !strcmp(g->pci.driver.v, "nouveau")
+					? GD_KMOD_NOUVEAU
+					: GD_KMOD_NVIDIA);
 		driver_facts(v, g, k);
 		asked_facts(v, g, k);
 		if (g->vendor == GD_VENDOR_AMD) {

@@ -62,15 +62,15 @@ static void fw_entries(gd_ctx *ctx, struct gd_verdict *v,
 		if (has_ci(f.bad, val)) {
 			gd_v_fact(v, GD_C_KERNEL_FIRMWARE_BAD, "%s is %s: %s",
 				  f.file, val, f.text);
-			gd_v_step(v, GD_C_KERNEL_FIRMWARE_UPDATE, "%s",
-				  f.step);
+			gd_v_step(v, GD_C_KERNEL_FIRMWARE_UPDATE, "%s", f.step);
 		} else {
 			gd_v_fact(v, GD_C_KERNEL_FIRMWARE,
 				  "%s is %s, not the version known bad on %s "
 				  "(%s)",
 				  f.file, val, g->gfx,
-				  gd_kb_list_at(f.bad, 0) ? gd_kb_list_at(f.bad, 0)
-							  : "?");
+				  gd_kb_list_at(f.bad, 0)
+				      ? gd_kb_list_at(f.bad, 0)
+				      : "?");
 		}
 	}
 }
@@ -178,7 +178,8 @@ void gd_v_kernel_mem(gd_ctx *ctx, struct gd_verdict *v,
 		char ttm[96] = "", sys[48] = "";
 
 		if (lim)
-			gd_fmt(ttm, sizeof ttm, ", TTM limit %.1f GiB (%s.pages_limit %llu)",
+			gd_fmt(ttm, sizeof ttm,
+			       ", TTM limit %.1f GiB (%s.pages_limit %llu)",
 			       lim / GIB, mod,
 			       (unsigned long long)k->ttm_pages_limit.v);
 		if (ram)
@@ -197,16 +198,17 @@ void gd_v_kernel_mem(gd_ctx *ctx, struct gd_verdict *v,
 		return;
 	gd_v_source(v, "rocm-strixhalo-memory");
 	gd_v_source(v, "amdgpu-module-params");
-	gd_v_step(v, GD_C_KERNEL_RAISE_GTT,
-		  "To fit larger models, raise the GTT limit (%.1f GiB now, "
-		  "of %.1f GiB RAM): add %s.pages_limit=N to the kernel "
-		  "command line, N in pages of 4 KiB (e.g. %llu for %.0f GiB, "
-		  "leaving 8 GiB to the OS%s), update-grub and reboot; "
-		  "amdgpu.gttsize is deprecated",
-		  use / GIB, ram / GIB, mod,
-		  (unsigned long long)((ram - 8.0 * GIB) / 4096.0),
-		  (ram - 8.0 * GIB) / GIB,
-		  k->ttm_module == GD_KMOD_AMDTTM
-		      ? ""
-		      : "; amdttm.pages_limit=N instead with AMD's DKMS amdgpu");
+	gd_v_step(
+	    v, GD_C_KERNEL_RAISE_GTT,
+	    "To fit larger models, raise the GTT limit (%.1f GiB now, "
+	    "of %.1f GiB RAM): add %s.pages_limit=N to the kernel "
+	    "command line, N in pages of 4 KiB (e.g. %llu for %.0f GiB, "
+	    "leaving 8 GiB to the OS%s), update-grub and reboot; "
+	    "amdgpu.gttsize is deprecated",
+	    use / GIB, ram / GIB, mod,
+	    (unsigned long long)((ram - 8.0 * GIB) / 4096.0),
+	    (ram - 8.0 * GIB) / GIB,
+	    k->ttm_module == GD_KMOD_AMDTTM
+		? ""
+		: "; amdttm.pages_limit=N instead with AMD's DKMS amdgpu");
 }

@@ -72,17 +72,23 @@ int gd_kb_validate_kernel(const json_t *root, char *err, size_t errlen)
 					     "\"file\" (mes_fw_version), "
 					     "\"bad\" versions, \"text\" and "
 					     "\"step\"");
-	json_array_foreach(json_object_get(k, GD_KBK_RELEASES), i, e) if (
-	    !has_strings(e, rel_keys) || !is_release(str(e, GD_KBK_BELOW)) ||
-	    (json_object_get(e, GD_KBK_PARAM) &&
-	     !is_kparam(str(e, GD_KBK_PARAM), 1)))
-	    return fail(err, errlen, "releases", i,
-			"needs \"id\", \"targets\", \"below\" (6.18), "
-			"\"text\", and \"param\" as module.param=value "
-			"when given");
-	json_array_foreach(json_object_get(k, GD_KBK_PARAMS), i, e) if (
-	    !has_strings(e, par_keys) ||
-	    !is_kparam(str(e, GD_KBK_PARAM),
+	json_array_foreach(
+	    json_object_get(k, GD_KBK_RELEASES), i,
+	    e) if (!has_strings(e, rel_keys) ||
+		   !is_release(str(e, GD_KBK_BELOW)) ||
+		   (json_object_get(e, GD_KBK_PARAM) &&
+		    !is_kparam(str(e, GD_KBK_PARAM),
+			       1))) return fail(err, errlen, "releases", i,
+						"needs \"id\", \"targets\", "
+						"\"below\" (6.18), "
+						"\"text\", and \"param\" as "
+						"module.param=value "
+						"when given");
+	json_array_foreach(
+	    json_object_get(k, GD_KBK_PARAMS), i,
+	    e) if (!has_strings(e, par_keys) ||
+		   !is_kparam(
+		       str(e, GD_KBK_PARAM),
 		       0)) return fail(err, errlen, "params", i,
 				       "needs \"id\", \"targets\", \"param\" "
 				       "(module.param), \"value\" and "

@@ -181,14 +181,9 @@
 	  "let 'gpudoctor try' test the kb's workarounds")                     \
 	X(GD_C_STRATEGY_USER_STEP, "strategy.user_step",                       \
 	  "a workaround only the user can apply (kernel parameter, firmware)") \
-	X(GD_C_KB_KNOWN_ISSUE, "kb.known_issue",                               \
-	  "a known issue of this target, from the knowledge base")             \
-	X(GD_C_ADVICE_TARGET, "advice.target",                                 \
-	  "per-workload advice for this GPU's target, from the knowledge "     \
-	  "base")                                                              \
-	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
-	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
-	  "knowledge base")                                                    \
+	X(GD_C_STRATEGY_IN_FORCE, "strategy.in_force",                         \
+	  "a kb user-step strategy already in force on this machine (not "     \
+	  "offered again)")                                                    \
 	X(GD_C_KERNEL_PARAMS, "kernel.params",                                 \
 	  "the driver module's parameters in force (/sys/module/M/"            \
 	  "parameters)")                                                       \
@@ -225,9 +220,14 @@
 	  "an APU's memory for the GPU: carve-out, GTT, TTM limit, in GiB")    \
 	X(GD_C_KERNEL_RAISE_GTT, "kernel.raise_gtt",                           \
 	  "raise the TTM/GTT limit (ttm.pages_limit / amdttm.pages_limit)")    \
-	X(GD_C_STRATEGY_IN_FORCE, "strategy.in_force",                         \
-	  "a kb user-step strategy already in force on this machine (not "     \
-	  "offered again)")
+	X(GD_C_KB_KNOWN_ISSUE, "kb.known_issue",                               \
+	  "a known issue of this target, from the knowledge base")             \
+	X(GD_C_ADVICE_TARGET, "advice.target",                                 \
+	  "per-workload advice for this GPU's target, from the knowledge "     \
+	  "base")                                                              \
+	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
+	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
+	  "knowledge base")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,

@@ -134,6 +134,20 @@ static void no_driver(struct gd_verdict *v, const struct gd_gpu *g,
 			  "why it does not bind: sudo dmesg | grep -i amdgpu");
 }
 
+/* The cause comes before the generic driver step the vendor rules gave
+ * ("load it with modprobe"): move the last step to the front. */
+static void first_step(struct gd_verdict *v)
+{
+	struct gd_line last;
+
+	if (v->steps.n < 2)
+		return;
+	last = v->steps.v[v->steps.n - 1];
+	memmove(&v->steps.v[1], &v->steps.v[0],
+		(v->steps.n - 1) * sizeof *v->steps.v);
+	v->steps.v[0] = last;
+}
+
 /* NVIDIA: no module while Secure Boot is on and a module is built. */
 static void secure_boot(struct gd_verdict *v, const struct gd_kstate *k)
 {
@@ -153,6 +167,7 @@ static void secure_boot(struct gd_verdict *v, const struct gd_kstate *k)
 		  "/var/lib/dkms/mok.pub, then confirm it in the MOK "
 		  "manager at the next boot) or sign the module via DKMS, "
 		  "or disable Secure Boot in the firmware setup");
+	first_step(v);
 }
 
 static void driver_facts(struct gd_verdict *v, const struct gd_gpu *g,

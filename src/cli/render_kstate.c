@@ -61,7 +61,7 @@ void gd_render_kstate_json(json_t *kernel, const struct gd_kstate *k)
 	json_t *ttm = json_object();
 
 	json_object_set_new(kernel, "cmdline",
-			    gd_known(&k->cmdline) ? gd_json_str(k->cmdline.v)
+			    gd_known(&k->cmdline) ? gd_json_str(k->cmdline_full)
 						  : json_null());
 	json_object_set_new(kernel, "cmdline_asks", asked_json(&k->cmd));
 	json_object_set_new(kernel, "modprobe_d", asked_json(&k->modprobe));

@@ -60,6 +60,7 @@ static void read_cmdline(gd_ctx *ctx, struct gd_kstate *k)
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		buf[--len] = 0;
 	gd_text_set(&k->cmdline, buf, "/proc/cmdline");
+	gd_strlcpy(k->cmdline_full, buf, sizeof k->cmdline_full);
 	gd_cmdline_parse(buf, len, &k->cmd);
 	free(buf);
 }

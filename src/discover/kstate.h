@@ -57,7 +57,8 @@ struct gd_kmodule {
 
 struct gd_kstate {
 	struct gd_kmodule mod[GD_KMOD_N];
-	gd_text cmdline; /* the first 159 bytes; cmd holds what it asks */
+	gd_text cmdline;	 /* its state and the first 159 bytes */
+	char cmdline_full[2048]; /* as read, up to 2047 bytes */
 	struct gd_kopts cmd;
 	struct gd_kopts modprobe; /* /etc, /run, /usr/lib, /lib modprobe.d */
 	int n_modprobe_files;

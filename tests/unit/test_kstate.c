@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "discover/discover.h"
+#include "kb/kb.h"
 #include "t.h"
 
 static void test_cmdline(void)
@@ -149,6 +150,53 @@ static void test_fixture(const char *srcdir)
 	gd_ctx_free(&ctx);
 }
 
+/* The kb's kernel section: the shipped entries read back typed, and a
+ * broken one refused by the validator (docs/kb.md). */
+static void test_kb_kernel(const char *srcdir)
+{
+	char path[4096], err[512], *buf, *at;
+	struct gd_kb_firmware f;
+	struct gd_kb_kernel_release r;
+	gd_kb *kb;
+	FILE *fp;
+	long n;
+
+	snprintf(path, sizeof path, "%s/src/kb/gpudoctor-kb.json", srcdir);
+	kb = gd_kb_load_file(path, err, sizeof err);
+	CHECK(kb != NULL);
+	if (!kb)
+		return;
+	CHECK_INT(gd_kb_firmware_get(kb, "gfx1151-mes-0x83", &f), 0);
+	CHECK_STR(f.file, "mes_fw_version");
+	CHECK(gd_kb_list_has(f.bad, "0x00000083"));
+	CHECK(gd_kb_kernel_release_count(kb) >= 1);
+	CHECK_INT(gd_kb_kernel_release_at(kb, 0, &r), 0);
+	CHECK_STR(r.below, "6.18");
+	gd_kb_free(kb);
+	if (!(fp = fopen(path, "rb")))
+		return;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, fp) == (size_t)n) {
+		buf[n] = 0;
+		/* "below" must be major.minor: a word is refused */
+		at = strstr(buf, "\"below\": \"6.18\"");
+		CHECK(at != NULL);
+		if (at) {
+			memcpy(at + 10, "x.yz", 4);
+			kb = gd_kb_parse(buf, (size_t)n, "t.json", err,
+					 sizeof err);
+			CHECK(kb == NULL);
+			CHECK(strstr(err, "kernel.releases") != NULL);
+			gd_kb_free(kb);
+		}
+	}
+	free(buf);
+	fclose(fp);
+}
+
 int main(void)
 {
 	const char *src = getenv("GD_SRCDIR");
@@ -156,7 +204,9 @@ int main(void)
 	test_cmdline();
 	test_modprobe();
 	test_lookups();
-	if (src)
+	if (src) {
 		test_fixture(src);
+		test_kb_kernel(src);
+	}
 	return t_done("test_kstate");
 }

@@ -9,8 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_brief.h"
-#include "check_data.h"
+#include "cli.h"
+#include "report/check_brief.h"
+#include "report/check_data.h"
 #include "core/plat.h"
 #include "kb/kb.h"
 #include "opts.h"
@@ -214,7 +215,7 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d,
 int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_getopt go;
-	struct gd_check_opts o = {1, 10.0};
+	struct gd_check_opts o = {1, 10.0, NULL};
 	struct gd_check_data d;
 	const char *dir = NULL;
 	int c, rc;

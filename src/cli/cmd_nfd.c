@@ -10,8 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_brief.h"
-#include "check_data.h"
+#include "cli.h"
+#include "report/check_brief.h"
+#include "report/check_data.h"
 #include "core/k8s_label.h"
 #include "core/plat.h"
 #include "opts.h"
@@ -235,7 +236,7 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d,
 int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_getopt go;
-	struct gd_check_opts o = {1, 10.0};
+	struct gd_check_opts o = {1, 10.0, NULL};
 	struct gd_check_data d;
 	const char *dir = NULL;
 	long expiry = 0;

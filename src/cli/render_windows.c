@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "render_gpu.h"
+#include "cli.h"
+#include "report/render_gpu.h"
 
 static json_t *text_or_null(const gd_text *t)
 {

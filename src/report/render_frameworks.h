@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "view.h"
 #include "inventory/frameworks.h"
 
 /* {"environments": [...], "system_hip_major": N, "frameworks": [{name,

@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "view.h"
 #include "inventory/inventory.h"
 
 /* The "runtimes" array of `check --json`: one object per runtime found

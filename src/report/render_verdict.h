@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "view.h"
 #include "doctor/verdict.h"
 
 json_t *gd_render_verdict_json(const struct gd_verdict *v);

@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "view.h"
 #include "discover/discover.h"
 
 json_t *gd_render_gpu_json(const struct gd_gpu *g);

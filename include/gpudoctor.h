@@ -4,13 +4,13 @@
  * via ROCm after setup ...").
  *
  *   gpudoctor *h;
- *   if (gpudoctor_open(NULL, 0, &h) == GPUDOCTOR_OK) {
- *       int verdict = gpudoctor_check(h, 0, 0);
- *       if (verdict != GPUDOCTOR_ERROR)
- *           fputs(gpudoctor_brief(h), stdout);
- *   }
- *   if (h && verdict == GPUDOCTOR_ERROR) fprintf(stderr, "%s\n",
- *                                                 gpudoctor_errmsg(h));
+ *   int verdict = gpudoctor_open(NULL, 0, &h);
+ *   if (verdict == GPUDOCTOR_OK)
+ *       verdict = gpudoctor_check(h, 0, 0);
+ *   if (verdict == GPUDOCTOR_ERROR)
+ *       fprintf(stderr, "%s\n", gpudoctor_errmsg(h));
+ *   else
+ *       fputs(gpudoctor_brief(h), stdout);
  *   gpudoctor_close(h);
  *
  * The results are the bytes `gpudoctor check` prints: gpudoctor_brief() is
@@ -46,7 +46,7 @@ extern "C" {
 
 /* Results of gpudoctor_open, gpudoctor_set_helper and gpudoctor_check:
  * the `gpudoctor check` command's exit codes. */
-#define GPUDOCTOR_OK 0	      /* a GPU works for ML as the machine is */
+#define GPUDOCTOR_OK 0	     /* a GPU works for ML as the machine is */
 #define GPUDOCTOR_UNUSABLE 1 /* a GPU is present but needs changes */
 #define GPUDOCTOR_NO_GPU 2   /* no GPU: CPU only */
 #define GPUDOCTOR_ERROR 3    /* gpudoctor_errmsg() says what went wrong */
@@ -55,9 +55,10 @@ extern "C" {
 #define GPUDOCTOR_OPEN_COLOR 0x1u /* text results with ANSI colours */
 
 /* gpudoctor_check flags */
-#define GPUDOCTOR_CHECK_PROBES 0x1u  /* run the quick probes (helper) */
-#define GPUDOCTOR_CHECK_VERBOSE 0x2u /* gpudoctor_report(): every GPU in
-				      * full (check -v) */
+#define GPUDOCTOR_CHECK_PROBES 0x1u /* run the quick probes (helper) */
+#define GPUDOCTOR_CHECK_VERBOSE                                                \
+	0x2u /* gpudoctor_report(): every GPU in                               \
+	      * full (check -v) */
 
 typedef struct gpudoctor gpudoctor;
 
@@ -91,9 +92,9 @@ int gpudoctor_check(gpudoctor *h, unsigned flags, double probe_timeout_s);
 /* The results of the last check, NUL-terminated, owned by the handle and
  * valid until the next gpudoctor_check or gpudoctor_close on it. NULL
  * before a successful check or when out of memory (gpudoctor_errmsg). */
-const char *gpudoctor_brief(gpudoctor *h);	  /* one line per GPU */
-const char *gpudoctor_brief_json(gpudoctor *h);  /* {"gpus": [...]} */
-const char *gpudoctor_report(gpudoctor *h);	  /* the full text report */
+const char *gpudoctor_brief(gpudoctor *h);	 /* one line per GPU */
+const char *gpudoctor_brief_json(gpudoctor *h);	 /* {"gpus": [...]} */
+const char *gpudoctor_report(gpudoctor *h);	 /* the full text report */
 const char *gpudoctor_report_json(gpudoctor *h); /* the full JSON report */
 /* Problems of the environment met on the way ("gpudoctor: warning: ..."
  * lines, "" when none): what the command prints on stderr. */

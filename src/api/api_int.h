@@ -11,8 +11,8 @@
 #include "report/view.h"
 
 struct gd_probe_progress;
-typedef void (*gd_api_progress_fn)(void *arg,
-				   const struct gd_probe_progress *p, size_t n);
+typedef void (*gd_api_progress_fn)(void *arg, const struct gd_probe_progress *p,
+				   size_t n);
 
 /* A handle that uses the command line's context (root, environment, kb,
  * colour) without owning it, and runs probes in this process's supervisor

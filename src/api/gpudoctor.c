@@ -37,9 +37,15 @@ struct gpudoctor {
 	char err[512];
 };
 
-unsigned gpudoctor_api_version(void) { return GPUDOCTOR_API_VERSION; }
+unsigned gpudoctor_api_version(void)
+{
+	return GPUDOCTOR_API_VERSION;
+}
 
-const char *gpudoctor_version(void) { return GD_VERSION; }
+const char *gpudoctor_version(void)
+{
+	return GD_VERSION;
+}
 
 static int fail(gpudoctor *h, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -172,8 +178,8 @@ static int check_by_helper(gpudoctor *h, double timeout)
 	gd_fmt(t, sizeof t, "%g", timeout);
 	argv[n++] = h->helper;
 	argv[n++] = (char *)"--root=/";
-	argv[n++] = h->v->color ? (char *)"--color=always"
-				: (char *)"--color=never";
+	argv[n++] =
+	    h->v->color ? (char *)"--color=always" : (char *)"--color=never";
 	argv[n++] = (char *)"__api-check";
 	if (h->verbose)
 		argv[n++] = (char *)"--verbose";
@@ -209,9 +215,10 @@ int gpudoctor_check(gpudoctor *h, unsigned flags, double probe_timeout_s)
 		return fail(h, "gpudoctor_check: probe_timeout_s must be "
 			       "0 to 86400 seconds");
 	if (gd_ctx_is_windows(&h->v->ctx))
-		return fail(h, "'%s' is a Windows machine: the C API judges "
-			       "Linux machines (the gpudoctor command judges "
-			       "both)",
+		return fail(h,
+			    "'%s' is a Windows machine: the C API judges "
+			    "Linux machines (the gpudoctor command judges "
+			    "both)",
 			    h->v->ctx.fs.root);
 	h->verbose = (flags & GPUDOCTOR_CHECK_VERBOSE) != 0;
 	o.probes = (flags & GPUDOCTOR_CHECK_PROBES) != 0;
@@ -267,21 +274,30 @@ static const char *result(gpudoctor *h, int k)
 	return h->res[k];
 }
 
-const char *gpudoctor_brief(gpudoctor *h) { return result(h, R_BRIEF); }
+const char *gpudoctor_brief(gpudoctor *h)
+{
+	return result(h, R_BRIEF);
+}
 
 const char *gpudoctor_brief_json(gpudoctor *h)
 {
 	return result(h, R_BRIEF_JSON);
 }
 
-const char *gpudoctor_report(gpudoctor *h) { return result(h, R_REPORT); }
+const char *gpudoctor_report(gpudoctor *h)
+{
+	return result(h, R_REPORT);
+}
 
 const char *gpudoctor_report_json(gpudoctor *h)
 {
 	return result(h, R_REPORT_JSON);
 }
 
-const char *gpudoctor_diagnostics(gpudoctor *h) { return result(h, R_DIAGS); }
+const char *gpudoctor_diagnostics(gpudoctor *h)
+{
+	return result(h, R_DIAGS);
+}
 
 const char *gpudoctor_errmsg(const gpudoctor *h)
 {

@@ -3,8 +3,11 @@
 # the library is api/ compiled once more and linked with the layers below
 # it, exporting only gpudoctor_* (libgpudoctor.map, version node
 # GPUDOCTOR_1): the layers' own symbols stay inside. Linux only: on
-# Windows the program builds gd_api, but no DLL is made.
-if(WIN32)
+# Windows the program builds gd_api, but no DLL is made. Not with
+# GD_STATIC_DEPS either: that build is one self-contained program, and the
+# distributions' static jansson/zstd/zlib archives are not built for a
+# shared object (no -fPIC).
+if(WIN32 OR GD_STATIC_DEPS)
   return()
 endif()
 file(GLOB GD_API_LIB_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/api/*.c)

@@ -44,9 +44,10 @@ static void help(void)
 static int check_api(struct gd_cli *cli, unsigned flags, double timeout,
 		     int brief)
 {
-	int progress = (flags & GPUDOCTOR_CHECK_PROBES) && isatty(STDERR_FILENO);
-	gpudoctor *h = gd_api_adopt(cli, progress ? gd_render_probe_progress
-						  : NULL);
+	int progress =
+	    (flags & GPUDOCTOR_CHECK_PROBES) && isatty(STDERR_FILENO);
+	gpudoctor *h =
+	    gd_api_adopt(cli, progress ? gd_render_probe_progress : NULL);
 	const char *out;
 	int rc;
 
@@ -56,10 +57,9 @@ static int check_api(struct gd_cli *cli, unsigned flags, double timeout,
 	if (progress)
 		fprintf(stderr, "\r\033[K");
 	out = rc == GPUDOCTOR_ERROR ? NULL
-	      : brief		    ? cli->json ? gpudoctor_brief_json(h)
-						: gpudoctor_brief(h)
-	      : cli->json	    ? gpudoctor_report_json(h)
-				    : gpudoctor_report(h);
+	      : brief ? cli->json ? gpudoctor_brief_json(h) : gpudoctor_brief(h)
+	      : cli->json ? gpudoctor_report_json(h)
+			  : gpudoctor_report(h);
 	if (!out) {
 		rc = gd_cli_error(cli, "%s", gpudoctor_errmsg(h));
 	} else {
@@ -98,7 +98,8 @@ static int check_opts(struct gd_cli *cli, int argc, char **argv,
 			*timeout = strtod(optarg, &end);
 			if (*end || !(*timeout > 0 && *timeout <= 86400))
 				return gd_cli_usage_error(
-				    cli, "check", "--timeout needs seconds > 0");
+				    cli, "check",
+				    "--timeout needs seconds > 0");
 			break;
 		default:
 			return gd_cli_usage_error(cli, "check",
@@ -115,7 +116,8 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 {
 	unsigned flags = GPUDOCTOR_CHECK_PROBES;
 	double timeout = 10.0;
-	int brief = 0, rc = check_opts(cli, argc, argv, &flags, &timeout, &brief);
+	int brief = 0,
+	    rc = check_opts(cli, argc, argv, &flags, &timeout, &brief);
 
 	if (rc)
 		return rc < 0 ? GD_EXIT_OK : rc;
@@ -133,7 +135,8 @@ int gd_cmd_api_check(struct gd_cli *cli, int argc, char **argv)
 {
 	unsigned flags = GPUDOCTOR_CHECK_PROBES;
 	double timeout = 10.0;
-	int brief = 0, rc = check_opts(cli, argc, argv, &flags, &timeout, &brief);
+	int brief = 0,
+	    rc = check_opts(cli, argc, argv, &flags, &timeout, &brief);
 	gpudoctor *h;
 
 	if (rc)

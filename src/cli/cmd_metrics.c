@@ -10,13 +10,13 @@
 #include <time.h>
 
 #include "cli.h"
-#include "report/check_brief.h"
-#include "report/check_data.h"
 #include "core/plat.h"
 #include "kb/kb.h"
 #include "opts.h"
 #include "out_file.h"
 #include "probe/probe.h"
+#include "report/check_brief.h"
+#include "report/check_data.h"
 
 const struct gd_opt gd_opts_metrics[] = {
     {"textfile", 0, 'f', GD_ARG_REQUIRED, "DIR",

@@ -11,13 +11,13 @@
 #include <time.h>
 
 #include "cli.h"
-#include "report/check_brief.h"
-#include "report/check_data.h"
 #include "core/k8s_label.h"
 #include "core/plat.h"
 #include "opts.h"
 #include "out_file.h"
 #include "probe/probe.h"
+#include "report/check_brief.h"
+#include "report/check_data.h"
 
 #define NS "gpudoctor.io/"
 

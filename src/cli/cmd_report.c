@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "report/check_data.h"
 #include "gd_version.h"
+#include "report/check_data.h"
 #include "report/render_gpu.h"
 #include "report/render_inventory.h"
 #include "report/render_verdict.h"

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "core/json.h"
 #include "cli.h"
+#include "core/json.h"
 #include "report/render_gpu.h"
 
 static json_t *text_or_null(const gd_text *t)

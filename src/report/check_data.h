@@ -3,10 +3,10 @@
 #ifndef GD_CHECK_DATA_H
 #define GD_CHECK_DATA_H
 
-#include "view.h"
 #include "discover/discover.h"
 #include "doctor/verdict.h"
 #include "inventory/inventory.h"
+#include "view.h"
 
 struct gd_probe_progress;
 struct gd_check_opts {

@@ -6,8 +6,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "view.h"
 #include "probe/probe.h"
+#include "view.h"
 
 /* The matrix (rows: ops, columns: backend/device), the failures with their
  * details, the devices, then the bench figures. */

@@ -39,8 +39,8 @@ static const char *result(gpudoctor *h, const char *what)
 /* Whether a GPU runtime is mapped into this process. */
 static int runtime_loaded(void)
 {
-	static const char *const libs[] = {"libcuda.so", "libamdhip64",
-					   "libvulkan.so", "libOpenCL.so",
+	static const char *const libs[] = {"libcuda.so",    "libamdhip64",
+					   "libvulkan.so",  "libOpenCL.so",
 					   "libvulkan_lvp", "libpocl"};
 	char line[4096];
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -140,7 +140,7 @@ static void misuse(const char *root)
 	       "a check clears the last error");
 	/* a captured machine has no runtimes: no helper is needed */
 	expect(gpudoctor_set_helper(h, "/nonexistent/gpudoctor") ==
-			   GPUDOCTOR_OK &&
+		       GPUDOCTOR_OK &&
 		   gpudoctor_check(h, GPUDOCTOR_CHECK_PROBES, 0) !=
 		       GPUDOCTOR_ERROR,
 	       "probes on a captured machine need no helper");

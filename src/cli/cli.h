@@ -51,6 +51,11 @@ int gd_cli_error(struct gd_cli *cli, const char *fmt, ...)
 struct gd_probe_progress;
 void gd_render_probe_progress(void *arg, const struct gd_probe_progress *p,
 			      size_t n);
+/* gd_check_collect with that line while probes run on a terminal. */
+struct gd_check_opts;
+struct gd_check_data;
+int gd_cli_check_collect(struct gd_cli *cli, struct gd_check_opts *o,
+			 struct gd_check_data *d);
 
 /* `check` of a Windows machine (check_windows.c). */
 int gd_check_windows(struct gd_cli *cli, int verbose, int brief);

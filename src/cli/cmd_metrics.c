@@ -257,7 +257,7 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "metrics", "unexpected argument '%s'", argv[optind]);
-	if (gd_check_collect(cli, &o, &d) < 0) {
+	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}

@@ -130,7 +130,7 @@ int gd_cmd_report(struct gd_cli *cli, int argc, char **argv)
 	}
 	if (out && !(f = fopen(out, "w")))
 		return gd_cli_error(cli, "cannot write %s", out);
-	if (gd_check_collect(cli, &o, &d) < 0) {
+	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		if (out)
 			fclose(f);

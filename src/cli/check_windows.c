@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_brief.h"
 #include "cli.h"
 #include "core/json.h"
 #include "discover/discover.h"
 #include "discover/vendor.h"
 #include "doctor/verdict_windows.h"
 #include "inventory/win_inventory.h"
-#include "render_gpu.h"
 #include "render_windows.h"
+#include "report/check_brief.h"
+#include "report/render_gpu.h"
 
 static void nvidia_verdict(const struct gd_gpu *g,
 			   const struct gd_win_inventory *wi,

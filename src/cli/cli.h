@@ -8,30 +8,7 @@
 
 #include "core/ctx.h"
 #include "opts.h"
-
-/* Exit codes (documented in the man page and docs/exit-codes.md). */
-enum {
-	GD_EXIT_OK = 0, /* every GPU found works for ML as the machine is */
-	GD_EXIT_UNUSABLE =
-	    1, /* a GPU is present but needs changes or cannot work */
-	GD_EXIT_NO_GPU = 2, /* no GPU: CPU only */
-	GD_EXIT_ERROR = 3,  /* gpudoctor's own error: bad usage, bad input */
-};
-
-#define GD_JSON_SCHEMA_VERSION 1
-/* + "<command>.json": the \"$schema\" of each document (docs/schema/) */
-#define GD_JSON_SCHEMA_BASE "https://gpudoctor.dev/schema/v1/"
-
-struct gd_cli {
-	gd_ctx ctx;
-	int json;	     /* --json */
-	int color;	     /* colour on stdout */
-	int tty;	     /* stdout is a terminal */
-	const char *kb_path; /* --kb FILE, NULL for the embedded copy */
-	const char *prog;    /* argv[0] */
-	int argc;	     /* the command's own argv, for error messages */
-	char **argv;
-};
+#include "report/view.h"
 
 typedef int (*gd_cmd_fn)(struct gd_cli *cli, int argc, char **argv);
 
@@ -65,30 +42,27 @@ extern const struct gd_opt gd_opts_check[], gd_opts_list[], gd_opts_probe[],
 /* Shared helpers (cli_util.c). */
 void gd_cli_common_help(FILE *f);
 int gd_cli_emit_json(struct gd_cli *cli, json_t *root); /* steals root */
-/* s made safe for a terminal (no control bytes, valid UTF-8), in buf. */
-const char *gd_cli_term(char *buf, size_t cap, const char *s);
-json_t *
-gd_cli_json_doc(const char *command); /* {"schema_version":1,"command":...} */
-void gd_cli_print_diags(struct gd_cli *cli, FILE *f);
-/* [{level, source, message}] of the diagnostics collected so far. */
-json_t *gd_cli_diags_json(const struct gd_cli *cli);
 int gd_cli_usage_error(struct gd_cli *cli, const char *cmd, const char *fmt,
 		       ...) __attribute__((format(printf, 3, 4)));
 int gd_cli_error(struct gd_cli *cli, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Colour helpers: return the escape or "" when colour is off. */
-const char *gd_c_bold(const struct gd_cli *cli);
-const char *gd_c_red(const struct gd_cli *cli);
-const char *gd_c_green(const struct gd_cli *cli);
-const char *gd_c_yellow(const struct gd_cli *cli);
-const char *gd_c_dim(const struct gd_cli *cli);
-const char *gd_c_off(const struct gd_cli *cli);
+/* A gd_probe_opts.on_progress that keeps one status line on stderr,
+ * rewritten in place; only for a terminal (the caller checks). */
+struct gd_probe_progress;
+void gd_render_probe_progress(void *arg, const struct gd_probe_progress *p,
+			      size_t n);
+/* gd_check_collect with that line while probes run on a terminal. */
+struct gd_check_opts;
+struct gd_check_data;
+int gd_cli_check_collect(struct gd_cli *cli, struct gd_check_opts *o,
+			 struct gd_check_data *d);
 
 /* `check` of a Windows machine (check_windows.c). */
 int gd_check_windows(struct gd_cli *cli, int verbose, int brief);
 
 /* Command entry points, one file each (cmd_<name>.c). */
 int gd_cmd_check(struct gd_cli *cli, int argc, char **argv);
+int gd_cmd_api_check(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_list(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_report(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_kb(struct gd_cli *cli, int argc, char **argv);

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "discover/discover.h"
 #include "discover/vendor.h"
-#include "render_gpu.h"
+#include "report/render_gpu.h"
 
 const struct gd_opt gd_opts_list[] = {
     {"verbose", 'v', 'v', GD_ARG_NONE, NULL, "the facts block of each GPU",

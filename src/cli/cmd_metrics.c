@@ -9,13 +9,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_brief.h"
-#include "check_data.h"
+#include "cli.h"
 #include "core/plat.h"
 #include "kb/kb.h"
 #include "opts.h"
 #include "out_file.h"
 #include "probe/probe.h"
+#include "report/check_brief.h"
+#include "report/check_data.h"
 
 const struct gd_opt gd_opts_metrics[] = {
     {"textfile", 0, 'f', GD_ARG_REQUIRED, "DIR",
@@ -214,7 +215,7 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d,
 int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_getopt go;
-	struct gd_check_opts o = {1, 10.0};
+	struct gd_check_opts o = {1, 10.0, NULL};
 	struct gd_check_data d;
 	const char *dir = NULL;
 	int c, rc;
@@ -256,7 +257,7 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "metrics", "unexpected argument '%s'", argv[optind]);
-	if (gd_check_collect(cli, &o, &d) < 0) {
+	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}

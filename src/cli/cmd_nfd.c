@@ -10,13 +10,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_brief.h"
-#include "check_data.h"
+#include "cli.h"
 #include "core/k8s_label.h"
 #include "core/plat.h"
 #include "opts.h"
 #include "out_file.h"
 #include "probe/probe.h"
+#include "report/check_brief.h"
+#include "report/check_data.h"
 
 #define NS "gpudoctor.io/"
 
@@ -235,7 +236,7 @@ static int emit(struct gd_cli *cli, const struct gd_check_data *d,
 int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_getopt go;
-	struct gd_check_opts o = {1, 10.0};
+	struct gd_check_opts o = {1, 10.0, NULL};
 	struct gd_check_data d;
 	const char *dir = NULL;
 	long expiry = 0;
@@ -281,7 +282,7 @@ int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "nfd", "unexpected argument '%s'", argv[optind]);
-	if (gd_check_collect(cli, &o, &d) < 0) {
+	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}

@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "probe/backend.h"
-#include "render_probe.h"
+#include "report/render_probe.h"
 
 /* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT: the supervisor then stops the children
  * at once. The one piece of process state a signal handler forces on us. */

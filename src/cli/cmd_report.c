@@ -5,11 +5,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_data.h"
+#include "cli.h"
 #include "gd_version.h"
-#include "render_gpu.h"
-#include "render_inventory.h"
-#include "render_verdict.h"
+#include "report/check_data.h"
+#include "report/render_gpu.h"
+#include "report/render_inventory.h"
+#include "report/render_verdict.h"
 
 const struct gd_opt gd_opts_report[] = {
     {"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL,
@@ -98,7 +99,7 @@ static void report_md(struct gd_cli *cli, FILE *f,
 int gd_cmd_report(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_getopt g;
-	struct gd_check_opts o = {1, 10.0};
+	struct gd_check_opts o = {1, 10.0, NULL};
 	struct gd_check_data d;
 	const char *out = NULL;
 	FILE *f = stdout;
@@ -129,7 +130,7 @@ int gd_cmd_report(struct gd_cli *cli, int argc, char **argv)
 	}
 	if (out && !(f = fopen(out, "w")))
 		return gd_cli_error(cli, "cannot write %s", out);
-	if (gd_check_collect(cli, &o, &d) < 0) {
+	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		if (out)
 			fclose(f);

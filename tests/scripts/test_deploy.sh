@@ -4,12 +4,17 @@
 # no capabilities), and the exact gpudoctor command lines in them run: with
 # /host replaced by a captured machine and the two hostPath directories by
 # temporary ones, they must write a valid NFD feature file and a textfile
-# that parses as Prometheus exposition text.
+# that parses as Prometheus exposition text. Every object is validated
+# against the Kubernetes JSON schema of its kind (tests/fixtures/k8s-schema,
+# python3-jsonschema), and a manifest broken on purpose must be refused, each
+# of its mistakes by the schema.
 set -u
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
 py=${PYTHON:-python3}
 "$py" -c 'import yaml' 2>/dev/null ||
   { echo "skipped: no python3-yaml"; exit 77; }
+"$py" -c 'import jsonschema' 2>/dev/null ||
+  { echo "skipped: no python3-jsonschema"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -17,7 +22,7 @@ machine="$GD_SRCDIR/tests/fixtures/rx5700xt"
 
 for m in "$GD_SRCDIR"/deploy/kubernetes/*.yaml; do
   name=$(basename "$m" .yaml)
-  "$py" "$GD_SRCDIR/tests/python/k8s_check.py" "$GD_SRCDIR/tests/fixtures/k8s-schema" \
+  "$py" "$GD_SRCDIR/tests/python/k8s_check.py" --require-schema "$GD_SRCDIR/tests/fixtures/k8s-schema" \
     "$m" > "$tmp/$name.cmds" || { echo "FAIL $name: manifest check"; fail=1; continue; }
   [ -s "$tmp/$name.cmds" ] || { echo "FAIL $name: no gpudoctor command found"; fail=1; continue; }
   mkdir -p "$tmp/$name/features.d" "$tmp/$name/textfile"
@@ -38,5 +43,22 @@ for m in "$GD_SRCDIR"/deploy/kubernetes/*.yaml; do
     --no-timestamps --expect gpudoctor_gpu_verdict > /dev/null ||
     { echo "FAIL $name: textfile"; fail=1; }
 done
-[ "$fail" = 0 ] && echo "ok: deploy/kubernetes manifests"
+# the schema files are what derive.py makes of upstream's property lists
+"$py" "$GD_SRCDIR/tests/fixtures/k8s-schema/derive.py" "$tmp" &&
+  cmp -s "$tmp/daemonset-apps-v1.json" "$GD_SRCDIR/tests/fixtures/k8s-schema/daemonset-apps-v1.json" &&
+  cmp -s "$tmp/namespace-v1.json" "$GD_SRCDIR/tests/fixtures/k8s-schema/namespace-v1.json" ||
+  { echo "FAIL: tests/fixtures/k8s-schema/*.json differ from derive.py's output"; fail=1; }
+
+# broken on purpose: every document refused, each by the schema
+broken="$GD_SRCDIR/tests/fixtures/k8s-schema/broken.yaml"
+if "$py" "$GD_SRCDIR/tests/python/k8s_check.py" --require-schema \
+  "$GD_SRCDIR/tests/fixtures/k8s-schema" "$broken" > /dev/null 2> "$tmp/broken.err"; then
+  echo "FAIL: broken.yaml passed the check"; fail=1
+fi
+docs=$("$py" -c 'import sys, yaml; print(len(list(yaml.safe_load_all(open(sys.argv[1])))))' "$broken")
+for ((i = 0; i < docs; i++)); do
+  grep -q "^FAIL broken.yaml\[$i\]: schema: " "$tmp/broken.err" ||
+    { echo "FAIL: broken.yaml[$i] not refused by the schema:"; cat "$tmp/broken.err"; fail=1; }
+done
+[ "$fail" = 0 ] && echo "ok: deploy/kubernetes manifests ($(ls "$GD_SRCDIR"/deploy/kubernetes/*.yaml | wc -l) files, schema-valid), broken.yaml's $docs mistakes refused"
 exit "$fail"

@@ -1,4 +1,4 @@
-/* cli/render_probe: one walk over the probe report for each output form. */
+/* report/render_probe: one walk over the probe report for each output form. */
 #include "render_probe.h"
 #include "core/json.h"
 
@@ -421,25 +421,4 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 	if (r->selftest)
 		json_object_set_new(doc, "selftest_passed",
 				    json_boolean(all && r->results.n));
-}
-
-/* One status line on stderr, rewritten in place (terminals only). */
-void gd_render_probe_progress(void *arg, const struct gd_probe_progress *p,
-			      size_t n)
-{
-	char line[256] = "";
-
-	(void)arg;
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(line);
-
-		if (p[i].done)
-			continue;
-		gd_fmt(line + l, sizeof line - l, "%s%s %s %.1f/%.0f s",
-		       l ? " | " : "", p[i].backend,
-		       p[i].op[0] ? p[i].op : p[i].phase, p[i].elapsed,
-		       p[i].deadline);
-	}
-	fprintf(stderr, "\r\033[Kprobing: %.70s", line);
-	fflush(stderr);
 }

@@ -5,8 +5,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "inventory/frameworks.h"
+#include "view.h"
 
 /* {"environments": [...], "system_hip_major": N, "frameworks": [{name,
  * version, site, build, cuda_version, hip_version, bundled_hip_major,

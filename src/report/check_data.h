@@ -3,14 +3,18 @@
 #ifndef GD_CHECK_DATA_H
 #define GD_CHECK_DATA_H
 
-#include "cli.h"
 #include "discover/discover.h"
 #include "doctor/verdict.h"
 #include "inventory/inventory.h"
+#include "view.h"
 
+struct gd_probe_progress;
 struct gd_check_opts {
 	int probes; /* run the quick probe set (live machine only) */
 	double probe_timeout;
+	/* called while probes run (the command line's status line), or NULL */
+	void (*on_progress)(void *arg, const struct gd_probe_progress *p,
+			    size_t n);
 };
 
 struct gd_check_data {
@@ -25,8 +29,12 @@ int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
 		     struct gd_check_data *d);
 void gd_check_free(struct gd_check_data *d);
 int gd_check_exit_code(const struct gd_check_data *d);
-/* The `check --json` document (cmd_check.c); `report` embeds it. */
+/* The `check --json` document (check_render.c); `report` embeds it. */
 json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d);
+/* The `check` text report (without the diagnostics, which go to stderr);
+ * verbose: every GPU in full with all its facts. */
+void gd_check_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
+		   int verbose);
 
 /* Framework and probe sections (check_extra.c): JSON, text, verdict lines. */
 void gd_check_extra_collect(struct gd_cli *cli, const struct gd_check_opts *o,

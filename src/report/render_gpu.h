@@ -12,8 +12,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "discover/discover.h"
+#include "view.h"
 
 json_t *gd_render_gpu_json(const struct gd_gpu *g);
 /* The facts block: a few lines, indented 2; verbose adds per-node detail. */

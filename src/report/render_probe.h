@@ -1,4 +1,4 @@
-/* cli/render_probe: the probe matrix as text and JSON, and one verdict line
+/* report/render_probe: the probe matrix as text and JSON, and one verdict line
  * per backend for `check`. */
 #ifndef GD_RENDER_PROBE_H
 #define GD_RENDER_PROBE_H
@@ -6,8 +6,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "probe/probe.h"
+#include "view.h"
 
 /* The matrix (rows: ops, columns: backend/device), the failures with their
  * details, the devices, then the bench figures. */
@@ -19,11 +19,6 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r);
 
 /* The per-backend verdict lines (gd_probe_verdicts) are doctor's. */
 #include "doctor/evidence.h"
-
-/* A gd_probe_opts.on_progress that keeps one status line on stderr,
- * rewritten in place; only for a terminal (the caller checks). */
-void gd_render_probe_progress(void *arg, const struct gd_probe_progress *p,
-			      size_t n);
 
 /* Selftest: does this result match its expectation? */
 int gd_probe_selftest_pass(const struct gd_probe_result *res);

@@ -8,8 +8,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "inventory/inventory.h"
+#include "view.h"
 
 /* The "runtimes" array of `check --json`: one object per runtime found
  * (kind "rocm", "rocblas", "cuda-driver", "cuda-toolkit", "vulkan",

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "cli.h"
 #include "doctor/verdict.h"
+#include "view.h"
 
 json_t *gd_render_verdict_json(const struct gd_verdict *v);
 void gd_render_verdict_text(struct gd_cli *cli, FILE *f,

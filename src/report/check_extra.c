@@ -4,7 +4,6 @@
  * doctor/evidence.c, and printed as their own blocks of the report. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check_data.h"
 #include "discover/vendor.h"
@@ -80,11 +79,8 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 	memset(&po, 0, sizeof po);
 	po.quick = 1;
 	po.timeout_s = o->probe_timeout;
-	if (isatty(STDERR_FILENO))
-		po.on_progress = gd_render_probe_progress;
+	po.on_progress = o->on_progress;
 	rc = gd_probe_run(&cli->ctx, &po, &x->probes);
-	if (po.on_progress)
-		fprintf(stderr, "\r\033[K");
 	if (rc < 0) {
 		gd_strlcpy(d->probe_note, "could not start the probe children",
 			   sizeof d->probe_note);

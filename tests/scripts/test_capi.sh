@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The C API (include/gpudoctor.h, libgpudoctor.so.1) as an app meets it:
+# `make install` into a DESTDIR, tests/api/api_check.c compiled with
+# `pkg-config --cflags --libs gpudoctor` from there, then
+#  - on captured machines, every result equals what the command prints
+#    (check --brief, --json check --brief, check, --json check, stderr)
+#    and the verdict equals its exit status;
+#  - the error paths (NULL arguments, a bad root, misuse, the probe helper
+#    missing or not gpudoctor), a Windows capture refused with a reason;
+#  - a check with probes of this machine runs them in the helper: the
+#    app's process maps no GPU runtime;
+#  - the library exports exactly the header's functions (nm -D), under the
+#    version node GPUDOCTOR_1, with soname libgpudoctor.so.1.
+set -u
+. "$(dirname "$0")/machine_env.sh"
+: "${GPUDOCTOR:?}" "${GD_SRCDIR:?}" "${GD_BINDIR:?}"
+fix=$GD_SRCDIR/tests/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+inst=$tmp/inst
+
+DESTDIR=$inst cmake --install "$GD_BINDIR" --prefix /usr/local >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log"; echo "FAIL: cmake --install"; exit 1; }
+pc=$(find "$inst" -name gpudoctor.pc | head -1)
+[ -n "$pc" ] || { echo "FAIL: no gpudoctor.pc installed"; exit 1; }
+export PKG_CONFIG_LIBDIR=${pc%/*} PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR=$inst
+libdir=$(pkg-config --variable=libdir gpudoctor) # pkgconf adds the sysroot
+[ "${libdir#"$inst"}" != "$libdir" ] || libdir=$inst$libdir
+[ -f "$inst/usr/local/include/gpudoctor.h" ] || { echo "FAIL: header not installed"; fail=1; }
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/api_check" \
+	"$GD_SRCDIR/tests/api/api_check.c" $(pkg-config --cflags --libs gpudoctor) ||
+	{ echo "FAIL: api_check.c does not build against the installed library"; exit 1; }
+if command -v c++ >/dev/null; then
+	# shellcheck disable=SC2046
+	echo '#include <gpudoctor.h>' | c++ -x c++ -fsyntax-only -Wall -Werror \
+		$(pkg-config --cflags gpudoctor) - || { echo "FAIL: the header is not C++-clean"; fail=1; }
+fi
+
+# the exported symbols: the header's functions, nothing else
+so=$libdir/libgpudoctor.so.1
+readelf -d "$so" | grep -q 'Library soname: \[libgpudoctor.so.1\]' || { echo "FAIL: soname"; fail=1; }
+[ "$(readlink "$libdir/libgpudoctor.so")" = libgpudoctor.so.1 ] || { echo "FAIL: libgpudoctor.so -> libgpudoctor.so.1"; fail=1; }
+nm -D --defined-only "$so" | awk '{ print $3 }' | grep -v '^GPUDOCTOR_1$' | sort >"$tmp/got"
+grep -o '\bgpudoctor_[a-z_]*(' "$GD_SRCDIR/include/gpudoctor.h" | tr -d '(' |
+	sed 's/$/@@GPUDOCTOR_1/' | sort -u >"$tmp/want"
+diff -u "$tmp/want" "$tmp/got" || { echo "FAIL: exported symbols differ from the header's functions"; fail=1; }
+
+app() { # machine-dir, args... (its env, as the command gets it)
+	local d=$1; shift
+	local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent LD_LIBRARY_PATH="$libdir")
+	machine_env "$d"
+	(cd "$d" && env -i "${envs[@]}" "$tmp/api_check" "$@")
+}
+cli() {
+	local d=$1; shift
+	local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent)
+	machine_env "$d"
+	(cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
+}
+n=0
+for name in rx5700xt rx5700xt-override-invalid rx7900xtx strixhalo mi300x-cpx \
+	nvidia-h200 nvidia-h200-old-driver apu-plus-dgpu no-gpu; do
+	d=$fix/$name
+	[ -d "$d/root" ] || { echo "FAIL: no fixture $name"; fail=1; continue; }
+	n=$((n + 1))
+	for what in brief brief-json report report-json diags; do
+		case $what in
+		brief) cli "$d" check --no-probe --brief >"$tmp/c" 2>/dev/null ;;
+		brief-json) cli "$d" --json check --no-probe --brief >"$tmp/c" 2>/dev/null ;;
+		report) cli "$d" check --no-probe >"$tmp/c" 2>/dev/null ;;
+		report-json) cli "$d" --json check --no-probe >"$tmp/c" 2>/dev/null ;;
+		diags) cli "$d" check --no-probe 2>"$tmp/c" >/dev/null ;;
+		esac
+		crc=$?
+		app "$d" show "$what" root >"$tmp/a" 2>"$tmp/err"
+		arc=$?
+		diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL $name: $what differs from the command's"; fail=1; }
+		[ "$crc" = "$arc" ] || { cat "$tmp/err"; echo "FAIL $name: $what: verdict $arc, command exit $crc"; fail=1; }
+	done
+done
+
+# the error paths
+if ! out=$(app "$fix/rx5700xt" errors root /nonexistent/machine 2>&1); then
+	echo "$out"; echo "FAIL: error paths"; fail=1
+fi
+printf '%s\n' "$out" | grep -c '^ok:' | { read -r k; echo "error paths: $k checks"; }
+win=$fix/windows-rx5700xt-hip62-hip71
+if [ -d "$win/root" ]; then
+	app "$win" show brief root >/dev/null 2>"$tmp/err"
+	[ $? = 99 ] && grep -q 'Windows machine' "$tmp/err" || { cat "$tmp/err"; echo "FAIL: a Windows capture is not refused with its reason"; fail=1; }
+fi
+if [ ! -e /usr/local/bin/gpudoctor ]; then
+	app "$fix/no-gpu" show brief - probes >/dev/null 2>"$tmp/err"
+	grep -q "the probe helper '/usr/local/bin/gpudoctor' is not there" "$tmp/err" ||
+		{ cat "$tmp/err"; echo "FAIL: the installed helper's absence is not named"; fail=1; }
+fi
+
+# probes of this machine, through the helper (the DESTDIR's gpudoctor)
+(cd "$tmp" && env GPUDOCTOR_HELPER="$inst/usr/local/bin/gpudoctor" \
+	LD_LIBRARY_PATH="$libdir" "$tmp/api_check" show report-json - probes >"$tmp/live.json" 2>"$tmp/err")
+rc=$?
+if [ "$rc" -gt 2 ]; then
+	cat "$tmp/err"; echo "FAIL: check with probes through the helper: $rc (98: a runtime in the app's process)"; fail=1
+elif ! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "probes" in d and d["exit_code"] == int(sys.argv[2])' "$tmp/live.json" "$rc"; then
+	echo "FAIL: the helper's report has no probes or another verdict"; fail=1
+fi
+
+echo "c api: $n machines compared with the command"
+[ "$fail" = 0 ] && echo ok
+[ "$fail" = 0 ]

@@ -31,6 +31,7 @@ struct shim_tls {
 	int depth;
 	int no_slot;
 	int tid;
+	void *hook_pc;
 };
 
 static __thread struct shim_tls tls __attribute__((tls_model("initial-exec")));
@@ -45,6 +46,24 @@ int shim_families = SHIM_FAM_HIP | SHIM_FAM_CUDA;
 int shim_mode(void)
 {
 	return mode;
+}
+
+int shim_recording(void)
+{
+	return on;
+}
+
+void *shim_pc_set(void *pc)
+{
+	void *old = tls.hook_pc;
+
+	tls.hook_pc = pc;
+	return old;
+}
+
+void *shim_pc_get(void)
+{
+	return tls.hook_pc;
 }
 
 void *shim_real(const char *name, void **cache)
@@ -187,7 +206,7 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags)
 							    : sizeof line - 1);
 }
 
-void shim_note(const char *msg)
+void shim_note(const char *msg, int warn)
 {
 	char line[300];
 	int n;
@@ -199,8 +218,9 @@ void shim_note(const char *msg)
 		n = sizeof line - 1;
 	if (shim_log_on())
 		shim_log_line(line, (size_t)n);
-	else if (write(2, "gpudoctor-trace: ", 17) < 0 ||
-		 write(2, msg, strlen(msg)) < 0 || write(2, "\n", 1) < 0)
+	else if (warn && (write(2, "gpudoctor-trace: ", 17) < 0 ||
+			  write(2, msg, strlen(msg)) < 0 ||
+			  write(2, "\n", 1) < 0))
 		return; /* best effort */
 }
 

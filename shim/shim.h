@@ -42,9 +42,16 @@ int shim_mode(void) SHIM_HIDDEN;
 /* One "rewrite" line in the log: what was asked and what was passed on. */
 void shim_log_rewrite(unsigned api, unsigned old_flags,
 		      unsigned new_flags) SHIM_HIDDEN;
-/* A "note" line in the log and, when stderr is a terminal or the log is
- * off, on stderr ("gpudoctor-trace: ..."). */
-void shim_note(const char *msg) SHIM_HIDDEN;
+/* A "note" line in the log; a warning also goes to stderr
+ * ("gpudoctor-trace: ...") when there is no log. */
+void shim_note(const char *msg, int warn) SHIM_HIDDEN;
+/* Whether calls are recorded at all (a region or a log). */
+int shim_recording(void) SHIM_HIDDEN;
+/* The return address of the hooked export that is forwarding now (the
+ * CUPTI callback runs deeper and cannot see the caller); returns the old
+ * value. */
+void *shim_pc_set(void *pc) SHIM_HIDDEN;
+void *shim_pc_get(void) SHIM_HIDDEN;
 
 /* shim_log.c: the call log (GD_TRACE_M_LOG). */
 int shim_log_open(const char *path) SHIM_HIDDEN;
@@ -76,8 +83,12 @@ extern const char *const shim_api_names[] SHIM_HIDDEN;
 		SHIM_REAL(fn_, #name);                                         \
 		if (!fn_)                                                      \
 			return (ret_t)SHIM_ENOSYM;                             \
-		if (!(shim_families & (fam)))                                  \
-			return fn_ args;                                       \
+		if (!(shim_families & (fam))) {                                \
+			void *o_ = shim_pc_set(__builtin_return_address(0));   \
+			r_ = fn_ args;                                         \
+			shim_pc_set(o_);                                       \
+			return r_;                                             \
+		}                                                              \
 		shim_enter(&c_, GD_TRACE_API_##name,                           \
 			   __builtin_return_address(0), (uint64_t)(bytes),     \
 			   (unsigned)(kind), (const void *)(stream));          \

@@ -7,8 +7,8 @@
  *
  * `<<<>>>` launches: since CUDA 12.4 the nvcc stub calls the internal
  * export __cudaLaunchKernel(cudaKernel_t, dim3, dim3, void **, size_t,
- * cudaStream_t) (crt/host_runtime.h), not cudaLaunchKernel (measured on
- * CUDA 13: the program imports only __cudaLaunchKernel@libcudart.so.13);
+ * cudaStream_t) (crt/device_functions.h, CUDA 13.0), not cudaLaunchKernel:
+ * an nvcc 13 program imports only __cudaLaunchKernel@libcudart.so.13;
  * with --default-stream per-thread the _ptsz variants. cudaKernel_t and
  * the host stub pointer are both one pointer: the hook only passes it
  * on. */

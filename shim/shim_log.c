@@ -14,7 +14,7 @@
 
 #include "shim.h"
 
-#define LOGBUF_SIZE 16384
+#define LOGBUF_SIZE 65536
 #define LINE_MAX_LEN 400
 #define FLUSH_NS 100000000u /* 100 ms */
 
@@ -28,6 +28,10 @@ struct logbuf {
 	size_t len;
 	void *last_pc;
 	char caller[GD_TRACE_CALLER_MAX];
+	/* This thread's summary (no shared atomics per call); summed over
+	 * all buffers at exit. */
+	uint64_t count[GD_TRACE_API_COUNT], ns[GD_TRACE_API_COUNT],
+	    max[GD_TRACE_API_COUNT];
 	char buf[LOGBUF_SIZE];
 };
 
@@ -37,9 +41,8 @@ static struct logbuf *all_bufs;
 static pthread_key_t buf_key;
 static int log_fd = -1;
 
-/* Summary: per API count, total and max duration; the slowest calls. */
-static uint64_t sum_count[GD_TRACE_API_COUNT], sum_ns[GD_TRACE_API_COUNT],
-    sum_max[GD_TRACE_API_COUNT];
+/* The slowest calls of the process, under a spin lock taken only by a
+ * call slower than the current fifth. */
 #define SLOWEST 5
 struct slow_call {
 	uint64_t dur, bytes;
@@ -118,9 +121,16 @@ void shim_log_line(const char *line, size_t n)
 
 void shim_log_fork_child(void)
 {
-	/* The buffers' contents are the parent's lines: it writes them. */
-	for (struct logbuf *b = all_bufs; b; b = b->next)
+	/* The buffers' lines and sums are the parent's: it writes them. */
+	for (struct logbuf *b = all_bufs; b; b = b->next) {
 		b->len = 0;
+		memset(b->count, 0, sizeof b->count);
+		memset(b->ns, 0, sizeof b->ns);
+		memset(b->max, 0, sizeof b->max);
+	}
+	memset(slowest, 0, sizeof slowest);
+	slowest_min = 0;
+	slowest_lock = 0;
 }
 
 /* The calling library's basename, looked up only when the call site
@@ -174,18 +184,15 @@ static char *put_i(char *p, const char *end, int v)
 	return put_u(p, end, (uint64_t)v, 10);
 }
 
-static void summarize(const struct shim_call *c, int result, uint64_t dur,
-		      int tid, const char *caller)
+static void summarize(struct logbuf *b, const struct shim_call *c,
+		      int result, uint64_t dur, int tid, const char *caller)
 {
 	size_t lo = 0;
 
-	__atomic_fetch_add(&sum_count[c->api], 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&sum_ns[c->api], dur, __ATOMIC_RELAXED);
-	for (uint64_t m = __atomic_load_n(&sum_max[c->api], __ATOMIC_RELAXED);
-	     dur > m &&
-	     !__atomic_compare_exchange_n(&sum_max[c->api], &m, dur, 0,
-					  __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
-		;
+	b->count[c->api]++;
+	b->ns[c->api] += dur;
+	if (dur > b->max[c->api])
+		b->max[c->api] = dur;
 	if (dur <= __atomic_load_n(&slowest_min, __ATOMIC_RELAXED))
 		return;
 	while (__atomic_exchange_n(&slowest_lock, 1, __ATOMIC_ACQUIRE))
@@ -216,7 +223,7 @@ void shim_log_call(const struct shim_call *c, int result, uint64_t dur,
 	if (!b)
 		return;
 	caller = caller_name(b, c->caller_pc);
-	summarize(c, result, dur, tid, caller);
+	summarize(b, c, result, dur, tid, caller);
 	p = put_s(p, end, "call pid=");
 	p = put_i(p, end, pid);
 	p = put_s(p, end, " tid=");
@@ -253,13 +260,22 @@ static void write_line(const char *line, size_t cap, int n)
 
 void shim_log_fini(int pid)
 {
+	static uint64_t sum_count[GD_TRACE_API_COUNT], sum_ns[GD_TRACE_API_COUNT],
+	    sum_max[GD_TRACE_API_COUNT];
 	char line[240];
 
 	if (log_fd < 0)
 		return;
 	for (struct logbuf *b = __atomic_load_n(&all_bufs, __ATOMIC_ACQUIRE);
-	     b; b = b->next)
+	     b; b = b->next) {
 		flush(b);
+		for (unsigned i = 0; i < GD_TRACE_API_COUNT; i++) {
+			sum_count[i] += b->count[i];
+			sum_ns[i] += b->ns[i];
+			if (b->max[i] > sum_max[i])
+				sum_max[i] = b->max[i];
+		}
+	}
 	for (unsigned i = 0; i < GD_TRACE_API_COUNT; i++)
 		if (sum_count[i])
 			write_line(line, sizeof line,

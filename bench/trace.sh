@@ -14,7 +14,7 @@
 # "note ... cuda route" line: CUPTI and which libcupti, or why not).
 # Without a GPU: "skipped: no GPU" (bench/trace-local.sh measures the
 # shim's own cost on any machine).
-# Usage: bench/trace.sh [path/to/gpudoctor] [calls]
+# Usage: [PYTHON=venv/bin/python] bench/trace.sh [path/to/gpudoctor] [calls]
 set -u
 gd=$(readlink -f "${1:-build/gpudoctor}")
 n=${2:-1000000}
@@ -53,6 +53,16 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
 		route "$tmp/loop_cuda"
 		bench cuda "$tmp/loop_cuda" hooks hang deep log hooks,log && ran=1
 	fi
+fi
+# PyTorch (PYTHON=/path/to/venv/bin/python): the route shows which
+# libcupti the library found (the wheel's, next to its libcudart)
+if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import sys, torch
+sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+	printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$PYTHON" \
+		"$here/trace_torch.py" >"$tmp/loop_torch"
+	chmod +x "$tmp/loop_torch"
+	route "$tmp/loop_torch"
+	n=$((n / 10)) bench torch "$tmp/loop_torch" hooks hang log && ran=1
 fi
 if [ -e /dev/kfd ] && command -v hipcc >/dev/null &&
 	ls /sys/class/kfd/kfd/topology/nodes/*/gpu_id >/dev/null 2>&1 &&

@@ -43,8 +43,8 @@ typedef struct {
 	uint32_t correlationId;
 } CUpti_CallbackData;
 
-static CUptiResult (*p_subscribe)(CUpti_SubscriberHandle *,
-				  CUpti_CallbackFunc, void *);
+static CUptiResult (*p_subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc,
+				  void *);
 static CUptiResult (*p_enable_domain)(uint32_t, CUpti_SubscriberHandle, int);
 
 /* What a callback id means: our API id and where its arguments sit in
@@ -123,9 +123,8 @@ static const struct api_info *lookup(int domain, uint32_t cbid,
 	size_t nt = domain == CB_RUNTIME ? sizeof rt_apis / sizeof *rt_apis
 					 : sizeof drv_apis / sizeof *drv_apis;
 	uint8_t *map = domain == CB_RUNTIME ? rt_map : drv_map;
-	uint8_t m = cbid < MAX_CBID ? __atomic_load_n(&map[cbid],
-						      __ATOMIC_RELAXED)
-				    : 1;
+	uint8_t m =
+	    cbid < MAX_CBID ? __atomic_load_n(&map[cbid], __ATOMIC_RELAXED) : 1;
 	size_t l;
 
 	if (m)
@@ -188,8 +187,8 @@ static void callback(void *ud, int domain, uint32_t cbid, const void *cbdata)
 	} else if (cb_tls.depth > 0) {
 		/* An exit whose enter we never saw (the call that ran cuInit
 		 * and so loaded us) has depth 0 and is skipped. */
-		int r = d->functionReturnValue ? *(int *)d->functionReturnValue
-					       : 0;
+		int r =
+		    d->functionReturnValue ? *(int *)d->functionReturnValue : 0;
 
 		if (--cb_tls.depth)
 			shim_exit(&inner, r);
@@ -207,8 +206,8 @@ struct find {
 static int find_dirs(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct find *f = arg;
-	const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/')
-					    : NULL;
+	const char *slash =
+	    info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
 
 	(void)size;
 	if (!slash || f->n >= 4)
@@ -231,8 +230,7 @@ static void *open_cupti(char *path, size_t cap)
 	struct find f = {.n = 0};
 	void *h;
 
-	if (env && env[0] &&
-	    (h = dlopen(env, RTLD_NOW | RTLD_LOCAL)) != NULL)
+	if (env && env[0] && (h = dlopen(env, RTLD_NOW | RTLD_LOCAL)) != NULL)
 		return snprintf(path, cap, "%s", env), h;
 	for (size_t i = 0; i < 3; i++)
 		if ((h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) != NULL)
@@ -255,7 +253,8 @@ static void *open_cupti(char *path, size_t cap)
 
 static int bind_cupti(void *h)
 {
-	void *s = dlsym(h, "cuptiSubscribe"), *e = dlsym(h, "cuptiEnableDomain");
+	void *s = dlsym(h, "cuptiSubscribe"),
+	     *e = dlsym(h, "cuptiEnableDomain");
 
 	memcpy(&p_subscribe, &s, sizeof s);
 	memcpy(&p_enable_domain, &e, sizeof e);
@@ -302,9 +301,8 @@ SHIM_EXPORT int InitializeInjection(void)
 		return 1;
 	}
 	shim_families &= ~SHIM_FAM_CUDA;
-	r = (shim_mode() & GD_TRACE_M_DEEP)
-		? p_enable_domain(1, sub, CB_DRIVER)
-		: -1;
+	r = (shim_mode() & GD_TRACE_M_DEEP) ? p_enable_domain(1, sub, CB_DRIVER)
+					    : -1;
 	snprintf(msg, sizeof msg, "cuda route: CUPTI callbacks (%s), %s", path,
 		 r == 0 ? "runtime and driver API" : "runtime API");
 	shim_note(msg, 0);

@@ -102,13 +102,21 @@ struct entry {
 	void *orig; /* &orig_<name> */
 };
 
-#define E(i, n) {i, (any_fn)tbl_##n, (void *)&orig_##n}
+#define E(i, n)                                                                \
+	{                                                                      \
+		i, (any_fn)tbl_##n, (void *)&orig_##n                          \
+	}
 static const struct entry entries[] = {
-    E(66, hipDeviceSynchronize), E(86, hipExtMallocWithFlags),
-    E(166, hipGraphLaunch),	 E(197, hipHostMalloc),
-    E(214, hipLaunchKernel),	 E(215, hipMalloc),
-    E(259, hipMemcpy),		 E(268, hipMemcpyAsync),
-    E(287, hipMemcpyWithStream), E(308, hipModuleLaunchKernel),
+    E(66, hipDeviceSynchronize),
+    E(86, hipExtMallocWithFlags),
+    E(166, hipGraphLaunch),
+    E(197, hipHostMalloc),
+    E(214, hipLaunchKernel),
+    E(215, hipMalloc),
+    E(259, hipMemcpy),
+    E(268, hipMemcpyAsync),
+    E(287, hipMemcpyWithStream),
+    E(308, hipModuleLaunchKernel),
     E(346, hipStreamSynchronize),
 };
 #undef E

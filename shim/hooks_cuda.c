@@ -45,8 +45,8 @@ struct cuda_launch_config {
 CUDA_HOOK(cudaError_t, cudaLaunchKernelExC,
 	  (const struct cuda_launch_config *cfg, const void *f, void **a),
 	  (cfg, f, a), 0, 0, cfg ? cfg->stream : NULL)
-CUDA_HOOK(cudaError_t, cudaGraphLaunch, (void *g, cudaStream_t s), (g, s), 0,
-	  0, s)
+CUDA_HOOK(cudaError_t, cudaGraphLaunch, (void *g, cudaStream_t s), (g, s), 0, 0,
+	  s)
 CUDA_HOOK(cudaError_t, cudaMemcpy, (void *d, const void *s, size_t n, int k),
 	  (d, s, n, k), n, k, NULL)
 CUDA_HOOK(cudaError_t, cudaMemcpyAsync,

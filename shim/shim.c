@@ -218,9 +218,9 @@ void shim_note(const char *msg, int warn)
 		n = sizeof line - 1;
 	if (shim_log_on())
 		shim_log_line(line, (size_t)n);
-	else if (warn && (write(2, "gpudoctor-trace: ", 17) < 0 ||
-			  write(2, msg, strlen(msg)) < 0 ||
-			  write(2, "\n", 1) < 0))
+	else if (warn &&
+		 (write(2, "gpudoctor-trace: ", 17) < 0 ||
+		  write(2, msg, strlen(msg)) < 0 || write(2, "\n", 1) < 0))
 		return; /* best effort */
 }
 

@@ -56,8 +56,8 @@ void *shim_pc_get(void) SHIM_HIDDEN;
 /* shim_log.c: the call log (GD_TRACE_M_LOG). */
 int shim_log_open(const char *path) SHIM_HIDDEN;
 int shim_log_on(void) SHIM_HIDDEN;
-void shim_log_call(const struct shim_call *c, int result, uint64_t dur,
-		   int pid, int tid, uint64_t now) SHIM_HIDDEN;
+void shim_log_call(const struct shim_call *c, int result, uint64_t dur, int pid,
+		   int tid, uint64_t now) SHIM_HIDDEN;
 void shim_log_line(const char *line, size_t n) SHIM_HIDDEN;
 void shim_log_fork_child(void) SHIM_HIDDEN;
 void shim_log_fini(int pid) SHIM_HIDDEN;

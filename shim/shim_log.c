@@ -184,8 +184,8 @@ static char *put_i(char *p, const char *end, int v)
 	return put_u(p, end, (uint64_t)v, 10);
 }
 
-static void summarize(struct logbuf *b, const struct shim_call *c,
-		      int result, uint64_t dur, int tid, const char *caller)
+static void summarize(struct logbuf *b, const struct shim_call *c, int result,
+		      uint64_t dur, int tid, const char *caller)
 {
 	size_t lo = 0;
 
@@ -201,8 +201,8 @@ static void summarize(struct logbuf *b, const struct shim_call *c,
 		if (slowest[i].dur < slowest[lo].dur)
 			lo = i;
 	if (dur > slowest[lo].dur) {
-		slowest[lo] = (struct slow_call){
-		    dur, c->bytes, c->api, c->kind, tid, result, ""};
+		slowest[lo] = (struct slow_call){dur, c->bytes, c->api, c->kind,
+						 tid, result,	""};
 		snprintf(slowest[lo].caller, sizeof slowest[lo].caller, "%s",
 			 caller);
 		slowest_min = slowest[0].dur;
@@ -213,8 +213,8 @@ static void summarize(struct logbuf *b, const struct shim_call *c,
 	__atomic_store_n(&slowest_lock, 0, __ATOMIC_RELEASE);
 }
 
-void shim_log_call(const struct shim_call *c, int result, uint64_t dur,
-		   int pid, int tid, uint64_t now)
+void shim_log_call(const struct shim_call *c, int result, uint64_t dur, int pid,
+		   int tid, uint64_t now)
 {
 	struct logbuf *b = get_buf();
 	char line[LINE_MAX_LEN], *p = line;
@@ -260,14 +260,14 @@ static void write_line(const char *line, size_t cap, int n)
 
 void shim_log_fini(int pid)
 {
-	static uint64_t sum_count[GD_TRACE_API_COUNT], sum_ns[GD_TRACE_API_COUNT],
-	    sum_max[GD_TRACE_API_COUNT];
+	static uint64_t sum_count[GD_TRACE_API_COUNT],
+	    sum_ns[GD_TRACE_API_COUNT], sum_max[GD_TRACE_API_COUNT];
 	char line[240];
 
 	if (log_fd < 0)
 		return;
-	for (struct logbuf *b = __atomic_load_n(&all_bufs, __ATOMIC_ACQUIRE);
-	     b; b = b->next) {
+	for (struct logbuf *b = __atomic_load_n(&all_bufs, __ATOMIC_ACQUIRE); b;
+	     b = b->next) {
 		flush(b);
 		for (unsigned i = 0; i < GD_TRACE_API_COUNT; i++) {
 			sum_count[i] += b->count[i];

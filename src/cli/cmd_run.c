@@ -139,7 +139,8 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 				return gd_cli_usage_error(
 				    cli, "run",
 				    "bad "
-				    "--trace '%s' (hang, log, rewrite, deep, hooks; a comma list)",
+				    "--trace '%s' (hang, log, rewrite, deep, "
+				    "hooks; a comma list)",
 				    optarg);
 			break;
 		case 'W':

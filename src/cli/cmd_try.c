@@ -144,7 +144,8 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 				return gd_cli_usage_error(
 				    cli, "try",
 				    "bad "
-				    "--trace '%s' (hang, log, rewrite, deep, hooks; a comma list)",
+				    "--trace '%s' (hang, log, rewrite, deep, "
+				    "hooks; a comma list)",
 				    optarg);
 			break;
 		case 'h':

@@ -136,8 +136,8 @@ static void probe_thread(struct gd_trace_stuck *s)
 
 /* The caller's library from /proc/PID/maps (the shim stores only the
  * return address). Read once per process per report. */
-static void caller_from_maps(struct gd_trace_stuck *s, uint64_t pc,
-			     char **maps, size_t *len, int *maps_pid)
+static void caller_from_maps(struct gd_trace_stuck *s, uint64_t pc, char **maps,
+			     size_t *len, int *maps_pid)
 {
 	char path[40];
 	size_t cap = 0;
@@ -154,7 +154,8 @@ static void caller_from_maps(struct gd_trace_stuck *s, uint64_t pc,
 			ssize_t r;
 
 			if (*len + 4096 > cap) {
-				char *nb = realloc(*maps, cap = cap * 2 + 65536);
+				char *nb =
+				    realloc(*maps, cap = cap * 2 + 65536);
 
 				if (!nb)
 					break;

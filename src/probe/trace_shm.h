@@ -26,8 +26,8 @@
 enum {
 	GD_TRACE_M_HANG = 1, /* in-flight slots only */
 	GD_TRACE_M_LOG = 2,  /* + one log line per call (GPUDOCTOR_TRACE_LOG) */
-	GD_TRACE_M_REWRITE = 4, /* + hipHostMalloc coherence rewrite */
-	GD_TRACE_M_DEEP = 8,	/* + CUPTI driver-API domain (CUDA) */
+	GD_TRACE_M_REWRITE = 4,	 /* + hipHostMalloc coherence rewrite */
+	GD_TRACE_M_DEEP = 8,	 /* + CUPTI driver-API domain (CUDA) */
 	GD_TRACE_M_NOCUPTI = 16, /* CUDA: exported-symbol hooks only */
 };
 
@@ -109,7 +109,7 @@ struct gd_trace_slot_raw {
 	uint32_t pid, tid;
 	uint32_t state, api;
 	uint64_t t_enter_ns; /* CLOCK_MONOTONIC or _COARSE (same origin) */
-	uint64_t caller_pc; /* return address; the reader names its library */
+	uint64_t caller_pc;  /* return address; the reader names its library */
 	uint64_t bytes;
 	uint64_t stream;
 	uint64_t calls_done;

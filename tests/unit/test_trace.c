@@ -124,9 +124,9 @@ static void test_maps(void)
 	CHECK_INT(gd_trace_maps_caller(maps, sizeof maps - 1, 0x7ffd00000010ull,
 				       out, sizeof out),
 		  -1); /* [stack] */
-	CHECK_INT(gd_trace_maps_caller(maps, 30, 0x7f1000000abcull, out,
-				       sizeof out),
-		  -1); /* cut short */
+	CHECK_INT(
+	    gd_trace_maps_caller(maps, 30, 0x7f1000000abcull, out, sizeof out),
+	    -1); /* cut short */
 	f = fopen("/proc/self/maps", "r");
 	CHECK(f != NULL);
 	while (f) {

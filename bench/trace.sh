@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# Per-call overhead of libgpudoctor-trace.so: a loop of idle
-# {hip,cuda}StreamSynchronize calls (bench/trace_loop.c), min of 5 reps,
-# run plain, under `run --trace` (in-flight slots) and `run --trace=log`
-# (one log line per call). Needs a GPU; prints "skipped: no GPU" otherwise.
-# Usage: bench/trace.sh [path/to/gpudoctor] [calls]
+# Per-call overhead of libgpudoctor-trace.so on a GPU machine: a loop of
+# idle {hip,cuda}StreamSynchronize calls (bench/trace_loop.c), min of 5
+# reps, run plain and under `gpudoctor run --trace=MODE`; ns per call and
+# the difference to plain, all in one run.
+#  CUDA (loop linked with the shared libcudart):
+#    hooks   exported-symbol hooks on libcudart (no CUPTI)
+#    hang    the default: CUPTI runtime-API callbacks (CUDA_INJECTION64_PATH)
+#    deep    CUPTI runtime + driver API
+#    log     CUPTI runtime + the call log
+#    hooks,log  exported hooks + the call log
+#  HIP: hang (exported hooks), log.
+# First a short --trace=log run prints the route the library took (the
+# "note ... cuda route" line: CUPTI and which libcupti, or why not).
+# Without a GPU: "skipped: no GPU" (bench/trace-local.sh measures the
+# shim's own cost on any machine).
+# Usage: [PYTHON=venv/bin/python] bench/trace.sh [path/to/gpudoctor] [calls]
 set -u
 gd=$(readlink -f "${1:-build/gpudoctor}")
 n=${2:-1000000}
@@ -12,14 +23,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp
 
-bench() { # name program
-	local plain hang logm
-	plain=$("$2" "$n") || { echo "$1: $plain"; return; }
-	hang=$("$gd" run -q --trace -- "$2" "$n")
-	logm=$("$gd" run -q --trace=log -- "$2" "$n")
-	printf '%-6s plain %8s ns/call  --trace %8s (+%s)  --trace=log %8s (+%s)\n' \
-		"$1" "$plain" "$hang" "$(echo "$hang - $plain" | bc)" \
-		"$logm" "$(echo "$logm - $plain" | bc)"
+route() { # program: the library's notes from a short logged run
+	"$gd" run -q --trace=log -- "$1" 1000 >/dev/null 2>"$tmp/route.err"
+	log=$(sed -n 's/^gpudoctor: trace log: //p' "$tmp/route.err")
+	grep -h '^note ' "$log" 2>/dev/null | sed 's/^/  /'
+	grep -v '^gpudoctor: trace log' "$tmp/route.err" | sed 's/^/  /'
+}
+
+bench() { # name program mode...
+	local name=$1 prog=$2 plain t
+	shift 2
+	plain=$("$prog" "$n") || { echo "$name: $plain"; return 1; }
+	printf '%-5s %-10s %9s ns/call\n' "$name" plain "$plain"
+	for m in "$@"; do
+		t=$("$gd" run -q --trace="$m" -- "$prog" "$n" 2>/dev/null)
+		printf '%-5s %-10s %9s ns/call  (%+.1f)\n' "$name" "$m" "$t" \
+			"$(echo "$t - $plain" | bc)"
+	done
 }
 
 ran=0
@@ -28,14 +48,26 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
 	# plain C against the shared libcudart (the loop declares the two
 	# calls itself; nvcc's own headers would clash with those)
 	cudalib=$(dirname "$(command -v nvcc)")/../lib64
-	cc -O2 -DGD_CUDA -o "$tmp/loop_cuda" "$here/trace_loop.c" \
-		-L"$cudalib" -Wl,-rpath,"$cudalib" -lcudart &&
-		bench cuda "$tmp/loop_cuda" && ran=1
+	if cc -O2 -DGD_CUDA -o "$tmp/loop_cuda" "$here/trace_loop.c" \
+		-L"$cudalib" -Wl,-rpath,"$cudalib" -lcudart; then
+		route "$tmp/loop_cuda"
+		bench cuda "$tmp/loop_cuda" hooks hang deep log hooks,log && ran=1
+	fi
+fi
+# PyTorch (PYTHON=/path/to/venv/bin/python): the route shows which
+# libcupti the library found (the wheel's, next to its libcudart)
+if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import sys, torch
+sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+	printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$PYTHON" \
+		"$here/trace_torch.py" >"$tmp/loop_torch"
+	chmod +x "$tmp/loop_torch"
+	route "$tmp/loop_torch"
+	n=$((n / 10)) bench torch "$tmp/loop_torch" hooks hang log && ran=1
 fi
 if [ -e /dev/kfd ] && command -v hipcc >/dev/null &&
 	ls /sys/class/kfd/kfd/topology/nodes/*/gpu_id >/dev/null 2>&1 &&
 	grep -qv '^0$' /sys/class/kfd/kfd/topology/nodes/*/gpu_id; then
 	hipcc -O2 -x c -o "$tmp/loop_hip" "$here/trace_loop.c" -lamdhip64 &&
-		bench hip "$tmp/loop_hip" && ran=1
+		bench hip "$tmp/loop_hip" hang log && ran=1
 fi
 [ $ran = 1 ] || echo "skipped: no GPU"

@@ -1,9 +1,17 @@
 /* CUDA runtime hooks of libgpudoctor-trace.so: exported-symbol
  * interposition on a shared libcudart (cuda_runtime_api.h signatures).
- * Misses: static cudart (nvcc's default), `<<<>>>` launches, which CUDA 12+
- * routes through the internal __cudaLaunchKernel, and driver-API callers
- * (cuGetProcAddress). The CUPTI injection route
- * (CUDA_INJECTION64_PATH) that catches those is not built yet. */
+ * This is the fallback route: when CUPTI's runtime domain is subscribed
+ * (cupti.c) these hooks only forward, so no call is counted twice.
+ * Misses: static cudart (nvcc's default) and driver-API callers
+ * (cuGetProcAddress); CUPTI sees those.
+ *
+ * `<<<>>>` launches: since CUDA 12.4 the nvcc stub calls the internal
+ * export __cudaLaunchKernel(cudaKernel_t, dim3, dim3, void **, size_t,
+ * cudaStream_t) (crt/device_functions.h, CUDA 13.0), not cudaLaunchKernel:
+ * an nvcc 13 program imports only __cudaLaunchKernel@libcudart.so.13;
+ * with --default-stream per-thread the _ptsz variants. cudaKernel_t and
+ * the host stub pointer are both one pointer: the hook only passes it
+ * on. */
 #include <stddef.h>
 
 #include "shim.h"
@@ -14,17 +22,44 @@ typedef struct {
 	unsigned x, y, z;
 } cuda_dim3;
 
-SHIM_HOOK(cudaError_t, cudaLaunchKernel,
-	  (const void *f, cuda_dim3 g, cuda_dim3 b, void **a, size_t sh,
-	   cudaStream_t s),
+#define CUDA_HOOK(...) SHIM_HOOK_FAM(SHIM_FAM_CUDA, __VA_ARGS__)
+#define LAUNCH_PARAMS                                                          \
+	(const void *f, cuda_dim3 g, cuda_dim3 b, void **a, size_t sh,         \
+	 cudaStream_t s)
+
+CUDA_HOOK(cudaError_t, cudaLaunchKernel, LAUNCH_PARAMS, (f, g, b, a, sh, s), 0,
+	  0, s)
+CUDA_HOOK(cudaError_t, cudaLaunchKernel_ptsz, LAUNCH_PARAMS,
 	  (f, g, b, a, sh, s), 0, 0, s)
-SHIM_HOOK(cudaError_t, cudaMemcpy, (void *d, const void *s, size_t n, int k),
+CUDA_HOOK(cudaError_t, __cudaLaunchKernel, LAUNCH_PARAMS, (f, g, b, a, sh, s),
+	  0, 0, s)
+CUDA_HOOK(cudaError_t, __cudaLaunchKernel_ptsz, LAUNCH_PARAMS,
+	  (f, g, b, a, sh, s), 0, 0, s)
+/* cudaLaunchConfig_t: gridDim, blockDim, dynamicSmemBytes, stream, ...
+ * (driver_types.h); only the stream is read, at its documented offset. */
+struct cuda_launch_config {
+	cuda_dim3 grid, block;
+	size_t smem;
+	cudaStream_t stream;
+};
+CUDA_HOOK(cudaError_t, cudaLaunchKernelExC,
+	  (const struct cuda_launch_config *cfg, const void *f, void **a),
+	  (cfg, f, a), 0, 0, cfg ? cfg->stream : NULL)
+CUDA_HOOK(cudaError_t, cudaGraphLaunch, (void *g, cudaStream_t s), (g, s), 0, 0,
+	  s)
+CUDA_HOOK(cudaError_t, cudaMemcpy, (void *d, const void *s, size_t n, int k),
 	  (d, s, n, k), n, k, NULL)
-SHIM_HOOK(cudaError_t, cudaMemcpyAsync,
+CUDA_HOOK(cudaError_t, cudaMemcpyAsync,
 	  (void *d, const void *s, size_t n, int k, cudaStream_t st),
 	  (d, s, n, k, st), n, k, st)
-SHIM_HOOK(cudaError_t, cudaMalloc, (void **p, size_t n), (p, n), n, 0, NULL)
-SHIM_HOOK(cudaError_t, cudaMallocHost, (void **p, size_t n), (p, n), n, 0, NULL)
-SHIM_HOOK(cudaError_t, cudaDeviceSynchronize, (void), (), 0, 0, NULL)
-SHIM_HOOK(cudaError_t, cudaStreamSynchronize, (cudaStream_t s), (s), 0, 0, s)
-SHIM_HOOK(cudaError_t, cudaEventSynchronize, (void *e), (e), 0, 0, NULL)
+CUDA_HOOK(cudaError_t, cudaMemcpyAsync_ptsz,
+	  (void *d, const void *s, size_t n, int k, cudaStream_t st),
+	  (d, s, n, k, st), n, k, st)
+CUDA_HOOK(cudaError_t, cudaMalloc, (void **p, size_t n), (p, n), n, 0, NULL)
+CUDA_HOOK(cudaError_t, cudaMallocHost, (void **p, size_t n), (p, n), n, 0, NULL)
+CUDA_HOOK(cudaError_t, cudaHostAlloc, (void **p, size_t n, unsigned f),
+	  (p, n, f), n, f, NULL)
+CUDA_HOOK(cudaError_t, cudaFree, (void *p), (p), 0, 0, NULL)
+CUDA_HOOK(cudaError_t, cudaDeviceSynchronize, (void), (), 0, 0, NULL)
+CUDA_HOOK(cudaError_t, cudaStreamSynchronize, (cudaStream_t s), (s), 0, 0, s)
+CUDA_HOOK(cudaError_t, cudaEventSynchronize, (void *e), (e), 0, 0, NULL)

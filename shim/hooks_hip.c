@@ -4,7 +4,8 @@
  * The types are declared here, as src/probe/hip_api.h does: handles are
  * pointers, hipError_t and hipMemcpyKind are ints. This route misses
  * callers that use dlsym(handle) or hipGetProcAddress, and HIP's own
- * internal calls (ROCm >= 6.2 dispatch table: not hooked yet). */
+ * internal calls; on ROCm >= 6.2 hip_table.c hooks the dispatch table for
+ * those (untested on a real runtime). */
 #include <stddef.h>
 
 #include "shim.h"
@@ -79,22 +80,31 @@ SHIM_HOOK(hipError_t, hipEventSynchronize, (void *e), (e), 0, 0, NULL)
  * HIP_HOST_COHERENT cannot change; the RDNA1 field report needed
  * non-coherent staging buffers (MIOpen patch). gpudoctor sets the mode
  * only when asked; every rewrite is logged with old and new flags. */
-SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f);
-SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f)
+unsigned shim_hip_host_flags(unsigned f) SHIM_HIDDEN;
+unsigned shim_hip_host_flags(unsigned f)
 {
-	hipError_t (*fn)(void **, size_t, unsigned) = NULL;
-	struct shim_call c;
 	unsigned nf = f;
-	hipError_t r;
 
-	SHIM_REAL(fn, "hipHostMalloc");
-	if (!fn)
-		return SHIM_ENOSYM;
 	if ((shim_mode() & GD_TRACE_M_REWRITE) &&
 	    !(f & (HIP_HOST_COHERENT | HIP_HOST_NONCOHERENT))) {
 		nf = f | HIP_HOST_NONCOHERENT;
 		shim_log_rewrite(GD_TRACE_API_hipHostMalloc, f, nf);
 	}
+	return nf;
+}
+
+SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f);
+SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f)
+{
+	hipError_t (*fn)(void **, size_t, unsigned) = NULL;
+	struct shim_call c;
+	unsigned nf;
+	hipError_t r;
+
+	SHIM_REAL(fn, "hipHostMalloc");
+	if (!fn)
+		return SHIM_ENOSYM;
+	nf = shim_hip_host_flags(f);
 	shim_enter(&c, GD_TRACE_API_hipHostMalloc, __builtin_return_address(0),
 		   n, nf, NULL);
 	r = fn(p, n, nf);

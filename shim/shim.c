@@ -1,11 +1,19 @@
-/* libgpudoctor-trace.so core: environment, shared slots, call log and
- * summary. Loaded into the traced program by `gpudoctor run/try --trace`
- * (LD_PRELOAD). Environment (set by gpudoctor):
+/* libgpudoctor-trace.so core: environment, shared slots, per-call record.
+ * Loaded into the traced program by `gpudoctor run/try --trace`
+ * (LD_PRELOAD; for CUDA also CUDA_INJECTION64_PATH, cupti.c).
+ * Environment (set by gpudoctor):
  *   GPUDOCTOR_TRACE_FD    the shared region's fd (trace_shm.h), optional
  *   GPUDOCTOR_TRACE_MODE  bits of GD_TRACE_M_*
- *   GPUDOCTOR_TRACE_LOG   call log path (appended; one line per call)
- * Cost per hooked call: a TLS lookup, two seqlock edges and two
- * clock_gettime calls; log mode adds a formatted write(2). */
+ *   GPUDOCTOR_TRACE_LOG   call log path (appended; shim_log.c)
+ *
+ * Cost per hooked call, in-flight mode: two seqlock edges of plain stores
+ * into this thread's slot (pointer, pid and tid cached in initial-exec
+ * TLS, so no syscall), one CLOCK_MONOTONIC_COARSE read (vDSO, no fence;
+ * resolution one kernel tick, clock_getres says 1-4 ms: enough to say
+ * "stuck 30 s"). The caller is stored as a raw return address; gpudoctor
+ * names its library from /proc/PID/maps when it reports. Log mode reads
+ * CLOCK_MONOTONIC at both edges (durations) and formats into a
+ * per-thread buffer (shim_log.c). */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,40 +30,40 @@ struct shim_tls {
 	struct gd_trace_slot_raw *slot;
 	int depth;
 	int no_slot;
-	void *last_pc;
-	char caller[GD_TRACE_CALLER_MAX];
+	int tid;
+	void *hook_pc;
 };
 
 static __thread struct shim_tls tls __attribute__((tls_model("initial-exec")));
 
 static struct gd_trace_hdr *region;
 static int mode;
-static int log_fd = -1;
-
-/* Summary (log mode): per API count, total and max duration; slowest. */
-static uint64_t sum_count[GD_TRACE_API_COUNT], sum_ns[GD_TRACE_API_COUNT],
-    sum_max[GD_TRACE_API_COUNT];
-
-/* The slowest calls of this process (log mode), under a spin lock taken
- * only by a call slower than the current fifth. */
-#define SLOWEST 5
-struct slow_call {
-	uint64_t dur, bytes;
-	unsigned api, kind;
-	int tid, result;
-	char caller[GD_TRACE_CALLER_MAX];
-};
-static struct slow_call slowest[SLOWEST];
-static uint64_t slowest_min;
-static int slowest_lock;
-
-#define GD_TRACE_NAME(n) #n,
-static const char *const api_names[] = {GD_TRACE_APIS(GD_TRACE_NAME)};
-#undef GD_TRACE_NAME
+static int on;	  /* region or log: record at all */
+static int timed; /* log: precise timestamps at both edges */
+static int my_pid;
+int shim_families = SHIM_FAM_HIP | SHIM_FAM_CUDA;
 
 int shim_mode(void)
 {
 	return mode;
+}
+
+int shim_recording(void)
+{
+	return on;
+}
+
+void *shim_pc_set(void *pc)
+{
+	void *old = tls.hook_pc;
+
+	tls.hook_pc = pc;
+	return old;
+}
+
+void *shim_pc_get(void)
+{
+	return tls.hook_pc;
 }
 
 void *shim_real(const char *name, void **cache)
@@ -69,11 +77,11 @@ void *shim_real(const char *name, void **cache)
 	return p;
 }
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -83,52 +91,50 @@ static void at_fork_child(void)
 	 * own on its next call. */
 	tls.slot = NULL;
 	tls.no_slot = 0;
+	tls.tid = 0;
+	my_pid = (int)getpid();
+	shim_log_fork_child();
 }
 
-static struct gd_trace_slot_raw *my_slot(void)
+static int my_tid(void)
 {
+	if (!tls.tid)
+		tls.tid = (int)gettid();
+	return tls.tid;
+}
+
+/* Once per thread: claim a slot and write who owns it. */
+static struct gd_trace_slot_raw *claim_slot(void)
+{
+	struct gd_trace_slot_raw *s;
 	uint64_t i;
 
-	if (tls.slot || tls.no_slot || !region)
-		return tls.slot;
+	if (tls.no_slot || !region)
+		return NULL;
 	i = __atomic_fetch_add(&region->next_slot, 1, __ATOMIC_ACQ_REL);
 	if (i >= GD_TRACE_NSLOTS) {
 		tls.no_slot = 1; /* full: this thread goes unrecorded */
 		return NULL;
 	}
-	tls.slot = (struct gd_trace_slot_raw *)(void *)((char *)region +
-							GD_TRACE_HDR_SIZE +
-							i * GD_TRACE_SLOT_SIZE);
-	tls.slot->last_api = GD_TRACE_API_COUNT;
-	return tls.slot;
+	s = (struct gd_trace_slot_raw *)(void *)((char *)region +
+						 GD_TRACE_HDR_SIZE +
+						 i * GD_TRACE_SLOT_SIZE);
+	s->pid = (uint32_t)my_pid;
+	s->tid = (uint32_t)my_tid();
+	s->last_api = GD_TRACE_API_COUNT;
+	tls.slot = s;
+	return s;
 }
 
-/* The calling library's basename, looked up only when the call site
- * changes (dladdr takes the loader's lock). */
-static void caller_name(void *pc)
-{
-	Dl_info di;
-	const char *b;
-
-	if (pc == tls.last_pc)
-		return;
-	tls.last_pc = pc;
-	tls.caller[0] = '\0';
-	if (!dladdr(pc, &di) || !di.dli_fname)
-		return;
-	b = strrchr(di.dli_fname, '/');
-	b = b ? b + 1 : di.dli_fname;
-	snprintf(tls.caller, sizeof tls.caller, "%s",
-		 b[0] ? b : "(main program)");
-}
-
-static void seq_open(struct gd_trace_slot_raw *s)
+/* Boehm's seqlock writer: odd, release fence, payload, even with
+ * release. On x86-64 both fences are compiler barriers only. */
+static inline void seq_open(struct gd_trace_slot_raw *s)
 {
 	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-static void seq_close(struct gd_trace_slot_raw *s)
+static inline void seq_close(struct gd_trace_slot_raw *s)
 {
 	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
 }
@@ -138,7 +144,7 @@ void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
 {
 	struct gd_trace_slot_raw *s;
 
-	c->active = !tls.depth++ && (region || log_fd >= 0);
+	c->active = !tls.depth++ && on;
 	if (!c->active)
 		return;
 	c->api = api;
@@ -146,14 +152,11 @@ void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
 	c->kind = kind;
 	c->stream = (uint64_t)(uintptr_t)stream;
 	c->caller_pc = caller_pc;
-	caller_name(caller_pc);
-	c->t0 = now_ns();
-	s = my_slot();
+	c->t0 = clock_ns(timed ? CLOCK_MONOTONIC : CLOCK_MONOTONIC_COARSE);
+	s = tls.slot ? tls.slot : claim_slot();
 	if (!s)
 		return;
 	seq_open(s);
-	s->pid = (uint32_t)getpid();
-	s->tid = (uint32_t)gettid();
 	s->state = GD_TRACE_IN_CALL;
 	s->api = api;
 	s->t_enter_ns = c->t0;
@@ -161,59 +164,16 @@ void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
 	s->bytes = bytes;
 	s->stream = c->stream;
 	s->kind = kind;
-	memcpy(s->caller, tls.caller, sizeof s->caller);
 	seq_close(s);
-}
-
-static void note_slow(const struct shim_call *c, int result, uint64_t dur)
-{
-	size_t lo = 0;
-
-	if (dur <= __atomic_load_n(&slowest_min, __ATOMIC_RELAXED))
-		return;
-	while (__atomic_exchange_n(&slowest_lock, 1, __ATOMIC_ACQUIRE))
-		;
-	for (size_t i = 1; i < SLOWEST; i++)
-		if (slowest[i].dur < slowest[lo].dur)
-			lo = i;
-	if (dur > slowest[lo].dur) {
-		slowest[lo] = (struct slow_call){
-		    dur, c->bytes, c->api, c->kind, (int)gettid(), result, ""};
-		memcpy(slowest[lo].caller, tls.caller, sizeof tls.caller);
-		slowest_min = slowest[0].dur;
-		for (size_t i = 1; i < SLOWEST; i++)
-			if (slowest[i].dur < slowest_min)
-				slowest_min = slowest[i].dur;
-	}
-	__atomic_store_n(&slowest_lock, 0, __ATOMIC_RELEASE);
-}
-
-static void log_call(const struct shim_call *c, int result, uint64_t dur)
-{
-	char line[320];
-	int n;
-
-	n = snprintf(line, sizeof line,
-		     "call pid=%d tid=%d api=%s dur_ns=%llu result=%d "
-		     "bytes=%llu kind=0x%x stream=0x%llx caller=%s\n",
-		     (int)getpid(), (int)gettid(), api_names[c->api],
-		     (unsigned long long)dur, result,
-		     (unsigned long long)c->bytes, c->kind,
-		     (unsigned long long)c->stream,
-		     tls.caller[0] ? tls.caller : "?");
-	if (n > 0 && write(log_fd, line, (size_t)n) < 0)
-		return; /* the log is best effort */
 }
 
 void shim_exit(struct shim_call *c, int result)
 {
 	struct gd_trace_slot_raw *s = tls.slot;
-	uint64_t dur;
 
 	tls.depth--;
 	if (!c->active)
 		return;
-	dur = now_ns() - c->t0;
 	if (s) {
 		seq_open(s);
 		s->state = GD_TRACE_IDLE;
@@ -222,17 +182,11 @@ void shim_exit(struct shim_call *c, int result)
 		s->last_result = result;
 		seq_close(s);
 	}
-	if (log_fd < 0)
-		return;
-	__atomic_fetch_add(&sum_count[c->api], 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&sum_ns[c->api], dur, __ATOMIC_RELAXED);
-	for (uint64_t m = __atomic_load_n(&sum_max[c->api], __ATOMIC_RELAXED);
-	     dur > m &&
-	     !__atomic_compare_exchange_n(&sum_max[c->api], &m, dur, 0,
-					  __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
-		;
-	note_slow(c, result, dur);
-	log_call(c, result, dur);
+	if (timed) {
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+
+		shim_log_call(c, result, now - c->t0, my_pid, my_tid(), now);
+	}
 }
 
 void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags)
@@ -240,15 +194,34 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags)
 	char line[160];
 	int n;
 
-	if (log_fd < 0 || api >= GD_TRACE_API_COUNT)
+	if (!shim_log_on() || api >= GD_TRACE_API_COUNT)
 		return;
 	n = snprintf(line, sizeof line,
 		     "rewrite pid=%d tid=%d api=%s old_flags=0x%x "
 		     "new_flags=0x%x\n",
-		     (int)getpid(), (int)gettid(), api_names[api], old_flags,
+		     my_pid, my_tid(), shim_api_names[api], old_flags,
 		     new_flags);
-	if (n > 0 && write(log_fd, line, (size_t)n) < 0)
+	if (n > 0)
+		shim_log_line(line, (size_t)n < sizeof line ? (size_t)n
+							    : sizeof line - 1);
+}
+
+void shim_note(const char *msg, int warn)
+{
+	char line[300];
+	int n;
+
+	n = snprintf(line, sizeof line, "note pid=%d %s\n", my_pid, msg);
+	if (n <= 0)
 		return;
+	if ((size_t)n >= sizeof line)
+		n = sizeof line - 1;
+	if (shim_log_on())
+		shim_log_line(line, (size_t)n);
+	else if (warn &&
+		 (write(2, "gpudoctor-trace: ", 17) < 0 ||
+		  write(2, msg, strlen(msg)) < 0 || write(2, "\n", 1) < 0))
+		return; /* best effort */
 }
 
 static void map_region(const char *fd_s)
@@ -281,6 +254,7 @@ __attribute__((constructor)) static void shim_init(void)
 {
 	const char *s;
 
+	my_pid = (int)getpid();
 	s = getenv("GPUDOCTOR_TRACE_MODE");
 	mode = s ? atoi(s) : GD_TRACE_M_HANG;
 	s = getenv("GPUDOCTOR_TRACE_FD");
@@ -288,45 +262,12 @@ __attribute__((constructor)) static void shim_init(void)
 		map_region(s);
 	s = getenv("GPUDOCTOR_TRACE_LOG");
 	if (s && (mode & (GD_TRACE_M_LOG | GD_TRACE_M_REWRITE)))
-		log_fd =
-		    open(s, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		timed = shim_log_open(s) == 0;
+	on = region || timed;
 	pthread_atfork(NULL, NULL, at_fork_child);
 }
 
 __attribute__((destructor)) static void shim_fini(void)
 {
-	char line[200];
-	int n;
-
-	if (log_fd < 0)
-		return;
-	for (unsigned i = 0; i < GD_TRACE_API_COUNT; i++) {
-		if (!sum_count[i])
-			continue;
-		n = snprintf(line, sizeof line,
-			     "summary pid=%d api=%s calls=%llu total_ns=%llu "
-			     "max_ns=%llu\n",
-			     (int)getpid(), api_names[i],
-			     (unsigned long long)sum_count[i],
-			     (unsigned long long)sum_ns[i],
-			     (unsigned long long)sum_max[i]);
-		if (n > 0 && write(log_fd, line, (size_t)n) < 0)
-			return;
-	}
-	for (size_t i = 0; i < SLOWEST; i++) {
-		const struct slow_call *sc = &slowest[i];
-
-		if (!sc->dur)
-			continue;
-		n = snprintf(
-		    line, sizeof line,
-		    "slowest pid=%d tid=%d api=%s dur_ns=%llu result=%d "
-		    "bytes=%llu kind=0x%x caller=%s\n",
-		    (int)getpid(), sc->tid, api_names[sc->api],
-		    (unsigned long long)sc->dur, sc->result,
-		    (unsigned long long)sc->bytes, sc->kind,
-		    sc->caller[0] ? sc->caller : "?");
-		if (n > 0 && write(log_fd, line, (size_t)n) < 0)
-			return;
-	}
+	shim_log_fini(my_pid);
 }

@@ -1,8 +1,9 @@
 /* libgpudoctor-trace.so internals: the per-call record (shim.c) used by
- * the exported hooks (hooks_hip.c, hooks_cuda.c). The hooks are found by
+ * the exported hooks (hooks_hip.c, hooks_cuda.c) and the CUPTI callbacks
+ * (cupti.c); the call log (shim_log.c). The hooks are found by
  * exported-symbol interposition (LD_PRELOAD) and forward to the next
- * definition, found with dlsym(RTLD_NEXT); dlsym itself is never
- * overridden. Nothing here needs a GPU SDK header. */
+ * definition, found with dlsym(RTLD_NEXT) once per hook; dlsym itself is
+ * never overridden. Nothing here needs a GPU SDK header. */
 #ifndef GD_SHIM_H
 #define GD_SHIM_H
 
@@ -12,6 +13,7 @@
 #include "probe/trace_shm.h"
 
 #define SHIM_EXPORT __attribute__((visibility("default")))
+#define SHIM_HIDDEN __attribute__((visibility("hidden")))
 /* hipErrorSharedObjectSymbolNotFound, cudaErrorSharedObjectSymbolNotFound */
 #define SHIM_ENOSYM 302
 
@@ -25,14 +27,41 @@ struct shim_call {
 	void *caller_pc;
 };
 
+/* Which hook families record (hooks of a family that is off forward
+ * only): the CUDA runtime exports go quiet while CUPTI reports the same
+ * calls, so no call is counted twice. */
+enum { SHIM_FAM_HIP = 1, SHIM_FAM_CUDA = 2 };
+extern int shim_families SHIM_HIDDEN;
+
 /* The next definition of name (cached in *cache), or NULL. */
-void *shim_real(const char *name, void **cache);
+void *shim_real(const char *name, void **cache) SHIM_HIDDEN;
 void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
-		uint64_t bytes, unsigned kind, const void *stream);
-void shim_exit(struct shim_call *c, int result);
-int shim_mode(void);
+		uint64_t bytes, unsigned kind, const void *stream) SHIM_HIDDEN;
+void shim_exit(struct shim_call *c, int result) SHIM_HIDDEN;
+int shim_mode(void) SHIM_HIDDEN;
 /* One "rewrite" line in the log: what was asked and what was passed on. */
-void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags);
+void shim_log_rewrite(unsigned api, unsigned old_flags,
+		      unsigned new_flags) SHIM_HIDDEN;
+/* A "note" line in the log; a warning also goes to stderr
+ * ("gpudoctor-trace: ...") when there is no log. */
+void shim_note(const char *msg, int warn) SHIM_HIDDEN;
+/* Whether calls are recorded at all (a region or a log). */
+int shim_recording(void) SHIM_HIDDEN;
+/* The return address of the hooked export that is forwarding now (the
+ * CUPTI callback runs deeper and cannot see the caller); returns the old
+ * value. */
+void *shim_pc_set(void *pc) SHIM_HIDDEN;
+void *shim_pc_get(void) SHIM_HIDDEN;
+
+/* shim_log.c: the call log (GD_TRACE_M_LOG). */
+int shim_log_open(const char *path) SHIM_HIDDEN;
+int shim_log_on(void) SHIM_HIDDEN;
+void shim_log_call(const struct shim_call *c, int result, uint64_t dur, int pid,
+		   int tid, uint64_t now) SHIM_HIDDEN;
+void shim_log_line(const char *line, size_t n) SHIM_HIDDEN;
+void shim_log_fork_child(void) SHIM_HIDDEN;
+void shim_log_fini(int pid) SHIM_HIDDEN;
+extern const char *const shim_api_names[] SHIM_HIDDEN;
 
 /* Resolve the next definition into a typed function pointer (object to
  * function pointer conversion is not ISO C; memcpy is). */
@@ -44,7 +73,7 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags);
 	} while (0)
 
 /* A hook: declare, resolve, record around the forwarded call. */
-#define SHIM_HOOK(ret_t, name, params, args, bytes, kind, stream)              \
+#define SHIM_HOOK_FAM(fam, ret_t, name, params, args, bytes, kind, stream)     \
 	SHIM_EXPORT ret_t name params;                                         \
 	SHIM_EXPORT ret_t name params                                          \
 	{                                                                      \
@@ -54,6 +83,12 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags);
 		SHIM_REAL(fn_, #name);                                         \
 		if (!fn_)                                                      \
 			return (ret_t)SHIM_ENOSYM;                             \
+		if (!(shim_families & (fam))) {                                \
+			void *o_ = shim_pc_set(__builtin_return_address(0));   \
+			r_ = fn_ args;                                         \
+			shim_pc_set(o_);                                       \
+			return r_;                                             \
+		}                                                              \
 		shim_enter(&c_, GD_TRACE_API_##name,                           \
 			   __builtin_return_address(0), (uint64_t)(bytes),     \
 			   (unsigned)(kind), (const void *)(stream));          \
@@ -61,5 +96,6 @@ void shim_log_rewrite(unsigned api, unsigned old_flags, unsigned new_flags);
 		shim_exit(&c_, (int)r_);                                       \
 		return r_;                                                     \
 	}
+#define SHIM_HOOK(...) SHIM_HOOK_FAM(SHIM_FAM_HIP, __VA_ARGS__)
 
 #endif

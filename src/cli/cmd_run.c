@@ -19,7 +19,8 @@ extern char **environ;
 
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
-static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
+static const char *const trace_modes[] = {"hang", "log",   "rewrite",
+					  "deep", "hooks", NULL};
 
 const struct gd_opt gd_opts_run[] = {
     {"profile", 'p', 'p', GD_ARG_REQUIRED, "NAME",
@@ -30,8 +31,9 @@ const struct gd_opt gd_opts_run[] = {
     {"dry-run", 'n', 'n', GD_ARG_NONE, NULL,
      "print what would run (with --json: as JSON) and stop", NULL, NULL},
     {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
-     "preload libgpudoctor-trace.so (MODE hang, log, rewrite;\nlog prints the "
-     "call log's path; see docs/trace.md)",
+     "preload libgpudoctor-trace.so (MODE hang, log, rewrite,\ndeep (CUPTI "
+     "driver API too), hooks (no CUPTI), or a\ncomma list; log prints the "
+     "call log's path; see\ndocs/trace.md)",
      trace_modes, NULL},
     {"watch", 0, 'W', GD_ARG_REQUIRED, "S",
      "supervise CMD with --trace; at S seconds name the GPU call\neach stuck "
@@ -137,7 +139,8 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 				return gd_cli_usage_error(
 				    cli, "run",
 				    "bad "
-				    "--trace '%s' (hang, log, rewrite)",
+				    "--trace '%s' (hang, log, rewrite, deep, "
+				    "hooks; a comma list)",
 				    optarg);
 			break;
 		case 'W':

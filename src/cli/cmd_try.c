@@ -29,7 +29,8 @@ static void on_sigint(int sig)
 	try_cancel = sig;
 }
 
-static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
+static const char *const trace_modes[] = {"hang", "log",   "rewrite",
+					  "deep", "hooks", NULL};
 
 const struct gd_opt gd_opts_try[] = {
     {"timeout", 't', 't', GD_ARG_REQUIRED, "S",
@@ -52,8 +53,8 @@ const struct gd_opt gd_opts_try[] = {
     {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
      "preload libgpudoctor-trace.so: a hang names the GPU call\neach stuck "
      "thread is in (MODE hang, the default); log:\n+ a call log with "
-     "durations; rewrite: + pinned host\nallocations made non-coherent (see "
-     "docs/trace.md)",
+     "durations; rewrite: + pinned host\nallocations made non-coherent; deep: "
+     "+ CUPTI's driver\nAPI domain; hooks: no CUPTI (see docs/trace.md)",
      trace_modes, NULL},
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -143,7 +144,8 @@ static int try_parse(struct gd_cli *cli, int argc, char **argv,
 				return gd_cli_usage_error(
 				    cli, "try",
 				    "bad "
-				    "--trace '%s' (hang, log, rewrite)",
+				    "--trace '%s' (hang, log, rewrite, deep, "
+				    "hooks; a comma list)",
 				    optarg);
 			break;
 		case 'h':

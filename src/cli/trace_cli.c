@@ -10,15 +10,45 @@
 #include "kb/kb.h"
 #include "trace_cli.h"
 
+/* One word of --trace=WORD[,WORD...]. */
+static int mode_word(const char *w, size_t n)
+{
+	static const struct {
+		const char *name;
+		int bits;
+	} words[] = {
+	    {"hang", GD_TRACE_M_HANG},
+	    {"log", GD_TRACE_M_HANG | GD_TRACE_M_LOG},
+	    /* always logged */
+	    {"rewrite", GD_TRACE_M_HANG | GD_TRACE_M_LOG | GD_TRACE_M_REWRITE},
+	    {"deep", GD_TRACE_M_HANG | GD_TRACE_M_DEEP},
+	    {"hooks", GD_TRACE_M_HANG | GD_TRACE_M_NOCUPTI},
+	};
+
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (strlen(words[i].name) == n && !strncmp(words[i].name, w, n))
+			return words[i].bits;
+	return -1;
+}
+
 int gd_trace_mode_parse(const char *s)
 {
-	if (!s || !strcmp(s, "hang"))
+	int mode = 0;
+
+	if (!s)
 		return GD_TRACE_M_HANG;
-	if (!strcmp(s, "log"))
-		return GD_TRACE_M_HANG | GD_TRACE_M_LOG;
-	if (!strcmp(s, "rewrite")) /* always logged */
-		return GD_TRACE_M_HANG | GD_TRACE_M_LOG | GD_TRACE_M_REWRITE;
-	return -1;
+	do {
+		size_t n = strcspn(s, ",");
+		int b = mode_word(s, n);
+
+		if (b < 0)
+			return -1;
+		mode |= b;
+		s += n;
+	} while (*s++ == ',');
+	if ((mode & GD_TRACE_M_DEEP) && (mode & GD_TRACE_M_NOCUPTI))
+		return -1; /* deep is a CUPTI domain */
+	return mode;
 }
 
 /* GPUDOCTOR_TRACE_LIB, else beside the program (build tree and install
@@ -90,6 +120,29 @@ int gd_trace_start(struct gd_trace_run *tr, const char *self_exe, int mode)
 	return 0;
 }
 
+/* CUDA: the driver loads CUDA_INJECTION64_PATH at cuInit, and the
+ * library subscribes to CUPTI (shim/cupti.c). Not with --trace=hooks, and
+ * not over an injection library the user set (that tool owns CUPTI; the
+ * exported hooks still run). */
+static int injection_env(const struct gd_trace_run *tr, struct gd_profile *p,
+			 char **env)
+{
+	static const char key[] = "CUDA_INJECTION64_PATH=";
+
+	if (tr->mode & GD_TRACE_M_NOCUPTI)
+		return 0;
+	for (char **e = env; e && *e; e++)
+		if (!strncmp(*e, key, sizeof key - 1) && (*e)[sizeof key - 1]) {
+			fprintf(stderr,
+				"gpudoctor: --trace: CUDA_INJECTION64_PATH "
+				"is set (%s): CUDA calls are traced by "
+				"exported-symbol hooks only\n",
+				*e + sizeof key - 1);
+			return 0;
+		}
+	return gd_profile_add(p, GD_PROF_SET, "CUDA_INJECTION64_PATH", tr->lib);
+}
+
 char **gd_trace_env(const struct gd_trace_run *tr, char **env)
 {
 	struct gd_profile p;
@@ -106,7 +159,8 @@ char **gd_trace_env(const struct gd_trace_run *tr, char **env)
 	    gd_profile_add(&p, GD_PROF_SET, "GPUDOCTOR_TRACE_MODE", mode) < 0 ||
 	    gd_profile_add(&p, tr->log[0] ? GD_PROF_SET : GD_PROF_UNSET,
 			   "GPUDOCTOR_TRACE_LOG",
-			   tr->log[0] ? tr->log : NULL) < 0)
+			   tr->log[0] ? tr->log : NULL) < 0 ||
+	    injection_env(tr, &p, env) < 0)
 		out = NULL;
 	else
 		out = gd_profile_apply(&p, env);

@@ -34,6 +34,13 @@ enum gd_slot_status gd_trace_slot_decode(const void *snap, size_t n,
 					 uint64_t seq_after,
 					 struct gd_trace_call *out);
 
+/* Pure: the basename of the file mapped at pc in a /proc/PID/maps text
+ * (n bytes, need not end in NUL) into out; 0, or -1 (not found, or an
+ * anonymous mapping: out ""). The shim stores only the return address;
+ * the reader names the library (no dladdr in the traced call). */
+int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
+			 size_t cap);
+
 /* "hipMemcpyAsync", or "?" when out of range. */
 const char *gd_trace_api_name(unsigned api);
 

@@ -134,6 +134,46 @@ static void probe_thread(struct gd_trace_stuck *s)
 	gd_sanitize(s->blocked);
 }
 
+/* The caller's library from /proc/PID/maps (the shim stores only the
+ * return address). Read once per process per report. */
+static void caller_from_maps(struct gd_trace_stuck *s, uint64_t pc, char **maps,
+			     size_t *len, int *maps_pid)
+{
+	char path[40];
+	size_t cap = 0;
+	int fd;
+
+	if (*maps_pid != s->pid) {
+		free(*maps);
+		*maps = NULL;
+		*len = 0;
+		*maps_pid = s->pid;
+		gd_fmt(path, sizeof path, "/proc/%d/maps", s->pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		while (fd >= 0) {
+			ssize_t r;
+
+			if (*len + 4096 > cap) {
+				char *nb =
+				    realloc(*maps, cap = cap * 2 + 65536);
+
+				if (!nb)
+					break;
+				*maps = nb;
+			}
+			r = read(fd, *maps + *len, cap - *len);
+			if (r <= 0)
+				break;
+			*len += (size_t)r;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (*maps)
+		gd_trace_maps_caller(*maps, *len, pc, s->caller,
+				     sizeof s->caller);
+}
+
 static void stuck_line(struct gd_trace_stuck *s)
 {
 	gd_fmt(s->line, sizeof s->line, "thread %d stuck %.1f s in %s%s%s%s%s",
@@ -148,7 +188,9 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 			    struct gd_trace_stuck *out, size_t cap)
 {
 	struct gd_trace_call *calls = calloc(MAX_CALLS, sizeof *calls);
-	size_t n, bad, k = 0;
+	size_t n, bad, k = 0, maps_len = 0;
+	char *maps = NULL;
+	int maps_pid = 0;
 
 	if (!calls)
 		return 0;
@@ -171,10 +213,14 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 				 : 0;
 		gd_trace_call_text(&calls[i], s->call, sizeof s->call);
 		gd_strlcpy(s->caller, calls[i].caller, sizeof s->caller);
+		if (!s->caller[0] && calls[i].caller_pc)
+			caller_from_maps(s, calls[i].caller_pc, &maps,
+					 &maps_len, &maps_pid);
 		probe_thread(s);
 		stuck_line(s);
 		k++;
 	}
 	free(calls);
+	free(maps);
 	return k;
 }

@@ -26,7 +26,9 @@
 enum {
 	GD_TRACE_M_HANG = 1, /* in-flight slots only */
 	GD_TRACE_M_LOG = 2,  /* + one log line per call (GPUDOCTOR_TRACE_LOG) */
-	GD_TRACE_M_REWRITE = 4, /* + hipHostMalloc coherence rewrite */
+	GD_TRACE_M_REWRITE = 4,	 /* + hipHostMalloc coherence rewrite */
+	GD_TRACE_M_DEEP = 8,	 /* + CUPTI driver-API domain (CUDA) */
+	GD_TRACE_M_NOCUPTI = 16, /* CUDA: exported-symbol hooks only */
 };
 
 enum gd_trace_state { GD_TRACE_IDLE = 0, GD_TRACE_IN_CALL = 1 };
@@ -63,7 +65,29 @@ enum gd_trace_state { GD_TRACE_IDLE = 0, GD_TRACE_IN_CALL = 1 };
 	X(cudaMallocHost)                                                      \
 	X(cudaDeviceSynchronize)                                               \
 	X(cudaStreamSynchronize)                                               \
-	X(cudaEventSynchronize)
+	X(cudaEventSynchronize)                                                \
+	X(__cudaLaunchKernel)                                                  \
+	X(__cudaLaunchKernel_ptsz)                                             \
+	X(cudaLaunchKernel_ptsz)                                               \
+	X(cudaLaunchKernelExC)                                                 \
+	X(cudaMemcpyAsync_ptsz)                                                \
+	X(cudaFree)                                                            \
+	X(cudaHostAlloc)                                                       \
+	X(cudaGraphLaunch)                                                     \
+	X(cudaOther)                                                           \
+	X(cuLaunchKernel)                                                      \
+	X(cuLaunchKernelEx)                                                    \
+	X(cuMemcpyHtoD)                                                        \
+	X(cuMemcpyDtoH)                                                        \
+	X(cuMemcpyHtoDAsync)                                                   \
+	X(cuMemcpyDtoHAsync)                                                   \
+	X(cuMemcpyAsync)                                                       \
+	X(cuMemAlloc)                                                          \
+	X(cuMemFree)                                                           \
+	X(cuCtxSynchronize)                                                    \
+	X(cuStreamSynchronize)                                                 \
+	X(cuEventSynchronize)                                                  \
+	X(cuOther)
 /* clang-format on */
 
 #define GD_TRACE_ENUM(n) GD_TRACE_API_##n,
@@ -78,13 +102,14 @@ struct gd_trace_hdr {
 };
 
 /* One slot. seq first; every other field is payload under the seqlock.
- * kind: copy kind (hipMemcpyKind / cudaMemcpyKind) or allocation flags. */
+ * kind: copy kind (hipMemcpyKind / cudaMemcpyKind) or allocation flags;
+ * for cudaOther / cuOther the CUPTI callback id. */
 struct gd_trace_slot_raw {
 	uint64_t seq;
 	uint32_t pid, tid;
 	uint32_t state, api;
-	uint64_t t_enter_ns; /* CLOCK_MONOTONIC */
-	uint64_t caller_pc;
+	uint64_t t_enter_ns; /* CLOCK_MONOTONIC or _COARSE (same origin) */
+	uint64_t caller_pc;  /* return address; the reader names its library */
 	uint64_t bytes;
 	uint64_t stream;
 	uint64_t calls_done;
@@ -92,7 +117,9 @@ struct gd_trace_slot_raw {
 	int32_t last_result;
 	uint32_t last_api;
 	uint32_t pad0;
-	char caller[GD_TRACE_CALLER_MAX]; /* basename of the calling library */
+	/* Basename of the calling library, or "" when the reader is to find
+	 * it from caller_pc in /proc/PID/maps (the hot path does no dladdr). */
+	char caller[GD_TRACE_CALLER_MAX];
 };
 
 _Static_assert(sizeof(struct gd_trace_hdr) == GD_TRACE_HDR_SIZE, "hdr");

@@ -59,7 +59,10 @@ static int is_copy(unsigned api)
 	return (api >= GD_TRACE_API_hipMemcpy &&
 		api <= GD_TRACE_API_hipMemcpyWithStream) ||
 	       api == GD_TRACE_API_cudaMemcpy ||
-	       api == GD_TRACE_API_cudaMemcpyAsync;
+	       api == GD_TRACE_API_cudaMemcpyAsync ||
+	       api == GD_TRACE_API_cudaMemcpyAsync_ptsz ||
+	       (api >= GD_TRACE_API_cuMemcpyHtoD &&
+		api <= GD_TRACE_API_cuMemcpyAsync);
 }
 
 static int is_alloc(unsigned api)
@@ -67,7 +70,9 @@ static int is_alloc(unsigned api)
 	return (api >= GD_TRACE_API_hipMalloc &&
 		api <= GD_TRACE_API_hipMallocManaged) ||
 	       api == GD_TRACE_API_cudaMalloc ||
-	       api == GD_TRACE_API_cudaMallocHost;
+	       api == GD_TRACE_API_cudaMallocHost ||
+	       api == GD_TRACE_API_cudaHostAlloc ||
+	       api == GD_TRACE_API_cuMemAlloc;
 }
 
 static void size_text(uint64_t b, char *buf, size_t cap)
@@ -92,7 +97,12 @@ void gd_trace_call_text(const struct gd_trace_call *c, char *buf, size_t cap)
 	size_text(c->bytes, sz, sizeof sz);
 	if (c->stream)
 		gd_fmt(st, sizeof st, ", stream 0x%" PRIx64, c->stream);
-	if (is_copy(c->api))
+	if (c->api == GD_TRACE_API_cudaOther || c->api == GD_TRACE_API_cuOther)
+		gd_fmt(buf, cap, "%s (CUPTI callback id %u%s)",
+		       c->api == GD_TRACE_API_cudaOther ? "a CUDA runtime call"
+							: "a CUDA driver call",
+		       c->kind, st);
+	else if (is_copy(c->api))
 		gd_fmt(buf, cap, "%s(%s, %s%s)", gd_trace_api_name(c->api),
 		       c->kind < 5 ? kinds[c->kind] : "kind ?", sz, st);
 	else if (is_alloc(c->api))
@@ -185,4 +195,66 @@ size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out, size_t cap,
 			(*bad)++;
 	}
 	return n;
+}
+
+/* One hex field of a maps line; *p moves past it. */
+static int maps_hex(const char **p, const char *end, uint64_t *v)
+{
+	int digits = 0;
+
+	*v = 0;
+	for (; *p < end && digits < 17; (*p)++, digits++) {
+		char c = **p;
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else
+			break;
+		*v = *v << 4 | d;
+	}
+	return digits > 0 && digits <= 16 ? 0 : -1;
+}
+
+/* proc(5) /proc/PID/maps: "start-end perms offset dev inode   path". */
+int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
+			 size_t cap)
+{
+	const char *p = text, *end = text + n;
+
+	if (!cap)
+		return -1;
+	out[0] = '\0';
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *path, *base;
+		uint64_t lo, hi;
+		int fields = 0;
+
+		if (!eol)
+			eol = end;
+		if (maps_hex(&p, eol, &lo) == 0 && p < eol && *p == '-' &&
+		    (p++, maps_hex(&p, eol, &hi)) == 0 && lo <= pc && pc < hi) {
+			/* the path follows perms, offset, dev, inode */
+			for (path = p; path < eol && fields < 4; fields++) {
+				while (path < eol && *path == ' ')
+					path++;
+				while (path < eol && *path != ' ')
+					path++;
+			}
+			while (path < eol && *path == ' ')
+				path++;
+			if (path >= eol || *path != '/')
+				return -1; /* anonymous, [stack], JIT code */
+			for (base = eol; base > path && base[-1] != '/'; base--)
+				;
+			gd_fmt(out, cap, "%.*s", (int)(eol - base), base);
+			gd_sanitize(out);
+			return out[0] ? 0 : -1;
+		}
+		p = eol + 1;
+	}
+	return -1;
 }

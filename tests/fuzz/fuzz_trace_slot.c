@@ -2,7 +2,8 @@
  * are written by the traced program, so they may be torn or hostile. The
  * input is a slot (128 bytes, zero-padded) followed by the sequence number
  * read "after the copy" (8 bytes; missing: the slot's own). Also the
- * /proc syscall line decoder, on the input as text. */
+ * /proc syscall line decoder and the /proc/PID/maps caller lookup (at the
+ * slot's caller_pc), on the input as text. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,5 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(line, data, size < sizeof line - 1 ? size : sizeof line - 1);
 	line[size < sizeof line - 1 ? size : sizeof line - 1] = '\0';
 	gd_trace_syscall_text(line, "/dev/kfd", text, sizeof text);
+	if (size >= sizeof slot) {
+		char who[GD_TRACE_CALLER_MAX + 1];
+		struct gd_trace_slot_raw raw;
+
+		memcpy(&raw, slot, sizeof raw);
+		if (gd_trace_maps_caller((const char *)data, size,
+					 raw.caller_pc, who, sizeof who) == 0 &&
+		    !memchr(who, '\0', sizeof who))
+			abort();
+	}
+	gd_trace_maps_caller((const char *)data, size, seq2, text, 1);
 	return 0;
 }

@@ -13,6 +13,11 @@
 #    (NonCoherent) with a "rewrite" line, hipExtMallocWithFlags' enum flag
 #    is passed unchanged; a summary line per API;
 #  - `run --watch S` gives the same report on stderr and exits 124;
+#  - CUDA's injection entry (no driver here: tests/trace/inject_app.c
+#    calls InitializeInjection as the driver does): a CUPTI that is
+#    already taken (fake_taken_libcupti, error 39) is said in the log and
+#    the exported hooks stay; a missing libcupti is said on stderr;
+#    --trace=hooks sets no CUDA_INJECTION64_PATH; a user's is kept;
 #  - without --trace nothing is preloaded.
 set -u
 GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
@@ -72,6 +77,60 @@ grep -q 'hung after: loading model' <<<"$txt" && ok "no --trace: unchanged" ||
 	bad "run without --trace preloaded something"
 "$GPUDOCTOR" run --trace=bogus -- true 2>/dev/null
 [ $? = 125 ] && ok "bad --trace mode refused" || bad "bad --trace mode"
+
+# --- CUDA: the CUPTI injection entry ---------------------------------
+# No NVIDIA driver here: inject_app does what the driver does at cuInit.
+cc -o "$tmp/inject_app" "$src/tests/trace/inject_app.c" -ldl &&
+cc -shared -fPIC -o "$tmp/libcupti_taken.so" \
+	"$src/tests/fake/fake_taken_libcupti.c" || { echo "cannot build"; exit 1; }
+GPUDOCTOR_CUPTI_LIB=$tmp/libcupti_taken.so "$GPUDOCTOR" --root "$tmp/root" \
+	run --trace=log -- "$tmp/inject_app" >"$tmp/inj.out" 2>"$tmp/inj.err"
+log=$(sed -n 's/^gpudoctor: trace log: //p' "$tmp/inj.err")
+grep -qx 'InitializeInjection 1' "$tmp/inj.out" &&
+	grep -q '^note pid=[0-9]* cuda route: exported-symbol hooks on libcudart (CUPTI .*libcupti_taken.so: cuptiSubscribe error 39, CUPTI is already taken by another tool' "$log" &&
+	ok "CUPTI taken (error 39): said in the log, exported hooks kept" ||
+	{ bad "CUPTI taken"; cat "$tmp/inj.out" "$tmp/inj.err" "$log"; }
+# the loader's libcupti (a CUDA 13 toolkit here: without a driver it
+# refuses to subscribe) or none: either way said on stderr without a log
+GPUDOCTOR_CUPTI_LIB=/nonexistent/libcupti.so "$GPUDOCTOR" --root "$tmp/root" \
+	run --trace -- "$tmp/inject_app" >"$tmp/inj.out" 2>"$tmp/inj.err"
+grep -Eq '^gpudoctor-trace: cuda route: exported-symbol hooks on libcudart \((libcupti not found|CUPTI libcupti.so: cuptiSubscribe error [0-9]+)' "$tmp/inj.err" &&
+	ok "CUPTI unusable: said on stderr: $(grep -o '(.*' "$tmp/inj.err")" ||
+	{ bad "no libcupti"; cat "$tmp/inj.out" "$tmp/inj.err"; }
+# a real CUDA 13 program (nvcc, shared cudart; no driver here)
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+[ -x "$NVCC" ] || NVCC=$(ls /usr/local/cuda-*/bin/nvcc 2>/dev/null | tail -n1)
+if [ -n "$NVCC" ] && [ -x "$NVCC" ] &&
+	"$NVCC" -cudart shared -arch=sm_80 -o "$tmp/cuda_app" \
+		"$src/tests/trace/cuda_app.cu" >"$tmp/nvcc.log" 2>&1; then
+	"$GPUDOCTOR" --root "$tmp/root" run --trace=log -- "$tmp/cuda_app" \
+		>"$tmp/cuda.out" 2>"$tmp/cuda.err"
+	log=$(sed -n 's/^gpudoctor: trace log: //p' "$tmp/cuda.err")
+	for api in cudaMalloc cudaStreamSynchronize; do
+		want=$(sed -n "s/^$api //p" "$tmp/cuda.out")
+		got=$(sed -n "s/^call .* api=$api .*result=\([-0-9]*\) .*caller=cuda_app$/\1/p" "$log")
+		[ -n "$want" ] && [ "$want" = "$got" ] &&
+			ok "CUDA $api logged with the runtime's result $got" ||
+			{ bad "CUDA $api: program '$want', log '$got'"; cat "$log"; }
+	done
+	want=$(sed -n 's/^launch //p' "$tmp/cuda.out")
+	grep -q "^call .* api=__cudaLaunchKernel .*result=$want .*caller=cuda_app$" "$log" &&
+		ok "<<<>>> seen as __cudaLaunchKernel (result $want)" ||
+		{ bad "no __cudaLaunchKernel"; cat "$log"; }
+else
+	echo "skip: nvcc (${NVCC:-none}) $(tail -n2 "$tmp/nvcc.log" 2>/dev/null)"
+fi
+"$GPUDOCTOR" --root "$tmp/root" run -q --trace=hooks -- "$tmp/inject_app" |
+	grep -qx 'no CUDA_INJECTION64_PATH' && ok "--trace=hooks: no injection" ||
+	bad "--trace=hooks set CUDA_INJECTION64_PATH"
+CUDA_INJECTION64_PATH=/opt/other/inject.so "$GPUDOCTOR" --root "$tmp/root" \
+	run --trace -- sh -c 'echo "$CUDA_INJECTION64_PATH"' 2>"$tmp/inj.err" |
+	grep -qx /opt/other/inject.so &&
+	grep -q 'CUDA_INJECTION64_PATH is set (/opt/other/inject.so)' "$tmp/inj.err" &&
+	ok "a user's injection library is kept and said" ||
+	{ bad "user's CUDA_INJECTION64_PATH"; cat "$tmp/inj.err"; }
+"$GPUDOCTOR" run --trace=deep,hooks -- true 2>/dev/null
+[ $? = 125 ] && ok "deep,hooks refused" || bad "deep,hooks accepted"
 
 # --- a real HIP program -------------------------------------------------
 if ! command -v hipcc >/dev/null || [ ! -e /usr/include/hip/hip_runtime.h ]; then

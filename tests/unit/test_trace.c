@@ -93,6 +93,60 @@ static void test_syscall(void)
 	CHECK_STR(buf, "system call 99999");
 }
 
+/* Lines in the shape proc(5) documents for /proc/PID/maps; then this
+ * process's own maps and the address of a libc function. */
+static void test_maps(void)
+{
+	static const char maps[] =
+	    "00400000-00452000 r-xp 00000000 08:02 173521      "
+	    "/usr/bin/dbus-daemon\n"
+	    "7f0000000000-7f0000001000 rw-p 00000000 00:00 0 \n"
+	    "7f1000000000-7f1000100000 r-xp 00002000 08:01 42 "
+	    "/opt/x/lib/libggml-hip.so\n"
+	    "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0    [stack]";
+	char out[GD_TRACE_CALLER_MAX + 1], *text = NULL;
+	size_t n = 0, cap = 0;
+	void (*fn)(void *) = free;
+	uint64_t pc;
+	FILE *f;
+
+	CHECK_INT(gd_trace_maps_caller(maps, sizeof maps - 1, 0x401000, out,
+				       sizeof out),
+		  0);
+	CHECK_STR(out, "dbus-daemon");
+	CHECK_INT(gd_trace_maps_caller(maps, sizeof maps - 1, 0x7f1000000abcull,
+				       out, sizeof out),
+		  0);
+	CHECK_STR(out, "libggml-hip.so");
+	CHECK_INT(gd_trace_maps_caller(maps, sizeof maps - 1, 0x7f0000000010ull,
+				       out, sizeof out),
+		  -1); /* anonymous */
+	CHECK_INT(gd_trace_maps_caller(maps, sizeof maps - 1, 0x7ffd00000010ull,
+				       out, sizeof out),
+		  -1); /* [stack] */
+	CHECK_INT(
+	    gd_trace_maps_caller(maps, 30, 0x7f1000000abcull, out, sizeof out),
+	    -1); /* cut short */
+	f = fopen("/proc/self/maps", "r");
+	CHECK(f != NULL);
+	while (f) {
+		if (n + 4096 > cap) {
+			cap = cap * 2 + 65536;
+			text = realloc(text, cap);
+		}
+		size_t r = fread(text + n, 1, cap - n, f);
+		if (!r)
+			break;
+		n += r;
+	}
+	if (f)
+		fclose(f);
+	memcpy(&pc, &fn, sizeof pc);
+	CHECK_INT(gd_trace_maps_caller(text, n, pc, out, sizeof out), 0);
+	CHECK(!strncmp(out, "libc", 4));
+	free(text);
+}
+
 struct live {
 	void *map;
 	volatile int ready;
@@ -166,6 +220,7 @@ int main(void)
 {
 	test_decode();
 	test_syscall();
+	test_maps();
 	test_live();
 	return t_done("test_trace");
 }

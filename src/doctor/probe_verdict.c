@@ -185,6 +185,16 @@ size_t gd_probe_verdicts(const struct gd_probe_report *r,
 		gd_strlcpy(out[n].backend, b, sizeof out[n].backend);
 		init = find_op(r, b, "init");
 		if (init && init_verdict(init, &out[n])) {
+			const struct gd_probe_diag *dg = gd_probe_diag_of(r, b);
+
+			if (dg && dg->cause_code[0]) {
+				gd_strlcpy(out[n].cause_code, dg->cause_code,
+					   sizeof out[n].cause_code);
+				gd_strlcpy(out[n].cause, dg->cause,
+					   sizeof out[n].cause);
+				gd_strlcpy(out[n].fix, dg->fix,
+					   sizeof out[n].fix);
+			}
 			n++;
 			continue;
 		}

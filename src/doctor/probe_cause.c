@@ -1,0 +1,375 @@
+/* doctor/probe_cause: the rules that name why a backend's init failed
+ * (probe_cause.h). One table, tried in order, first match wins: the
+ * runtime's own words first when they name a file (a missing library, an
+ * ICD without vkCreateInstance), then the machine's facts (no GPU, no
+ * driver bound, no KFD, a container, permissions), then the runtime's
+ * decisive line alone, then "unknown". Kernel-state rules (module
+ * parameters, firmware: cause.kernel_parameter, cause.firmware) and the
+ * DT_NEEDED closure (package names for cause.missing_library) plug in as
+ * rows here. Picking the lines: probe_diag_pick.c. */
+#include "probe_cause.h"
+
+#include <string.h>
+
+#include "discover/vendor.h"
+#include "kb/kb.h"
+
+typedef int (*cause_fn)(const struct gd_cause_in *in, struct gd_cause *out);
+
+static enum gd_vendor backend_vendor(const char *b)
+{
+	return !strcmp(b, "hip")    ? GD_VENDOR_AMD
+	       : !strcmp(b, "cuda") ? GD_VENDOR_NVIDIA
+				    : GD_VENDOR_OTHER;
+}
+
+static const char *gpu_label(const struct gd_gpu *g)
+{
+	return gd_known(&g->name) ? g->name.v : g->pci.bdf;
+}
+
+static void set(struct gd_cause *out, enum gd_code code, const char *fix)
+{
+	out->code = code;
+	gd_strlcpy(out->fix, fix ? fix : "", sizeof out->fix);
+}
+
+/* The line of the diagnostics (or of init's detail) that names a library
+ * the loader could not open. */
+static int find_dlerror(const struct gd_cause_in *in, char *lib, size_t cap,
+			char *line, size_t lcap)
+{
+	const struct gd_probe_diag *dg = in->diag;
+
+	for (int i = 0; dg && i < dg->n_lines; i++)
+		if (gd_cause_dlerror_lib(dg->lines[i], lib, cap)) {
+			gd_strlcpy(line, dg->lines[i], lcap);
+			return 1;
+		}
+	if (in->init && gd_cause_dlerror_lib(in->init->detail, lib, cap)) {
+		gd_strlcpy(line, in->init->detail, lcap);
+		return 1;
+	}
+	return 0;
+}
+
+/* "... associated with ICD JSON /x/libvulkan_lvp.so. Ignoring" (the
+ * Vulkan loader names the library there, not the manifest) */
+static void icd_of(const struct gd_probe_diag *dg, char *out, size_t cap)
+{
+	static const char key[] = "associated with ICD JSON ";
+
+	out[0] = '\0';
+	for (int i = 0; dg && i < dg->n_lines && !out[0]; i++) {
+		const char *p = strstr(dg->lines[i], key);
+		size_t n;
+
+		if (!p)
+			continue;
+		p += sizeof key - 1;
+		n = strcspn(p, " ");
+		if (n && p[n - 1] == '.')
+			n--;
+		gd_fmt(out, cap, "%.*s", (int)n, p);
+	}
+}
+
+static int cause_missing_library(const struct gd_cause_in *in,
+				 struct gd_cause *out)
+{
+	char lib[96], line[320], icd[200], fix[320];
+
+	if (!find_dlerror(in, lib, sizeof lib, line, sizeof line))
+		return 0;
+	icd_of(in->diag, icd, sizeof icd);
+	if (icd[0] && strcmp(icd, lib) && !strstr(icd, lib))
+		gd_fmt(out->text, sizeof out->text,
+		       "%s is not found: the driver %s needs it", lib, icd);
+	else
+		gd_fmt(out->text, sizeof out->text,
+		       "%s is not found (the loader: \"%.200s\")", lib, line);
+	/* the DT_NEEDED resolver's package names replace this when known */
+	gd_fmt(fix, sizeof fix,
+	       "install the package that provides %s (Debian/Ubuntu: "
+	       "apt-file search %s; Fedora: dnf provides '*/%s'), or fix "
+	       "the path that names it",
+	       lib, lib, lib);
+	set(out, GD_C_CAUSE_MISSING_LIBRARY, fix);
+	return 1;
+}
+
+/* NVIDIA's ICD without libglvnd's libEGL.so.1 (docs/probe.md): the loader
+ * says "Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr'
+ * for ICD X"; ld.so's list says what X looked for at run time. */
+static int cause_icd_incomplete(const struct gd_cause_in *in,
+				struct gd_cause *out)
+{
+	static const char key[] = "for ICD ";
+	const struct gd_probe_diag *dg = in->diag;
+	char nf[300] = "";
+	const char *fix = NULL;
+	struct gd_kb_signature sg;
+
+	for (int i = 0; dg && i < dg->n_lines; i++) {
+		const char *p = strstr(dg->lines[i], key);
+
+		if (strcmp(dg->line_sig[i], "vk-icd-no-create-instance") || !p)
+			continue;
+		for (int k = 0; k < dg->n_not_found; k++)
+			gd_fmt(nf + strlen(nf), sizeof nf - strlen(nf), "%s%s",
+			       k ? ", " : "", dg->not_found[k]);
+		gd_fmt(out->text, sizeof out->text,
+		       "the Vulkan driver %.120s loads but gives the loader "
+		       "no vkCreateInstance%s%s%s",
+		       p + sizeof key - 1,
+		       nf[0] ? "; at run time it looked for " : "", nf,
+		       nf[0] ? ", which is not found" : "");
+		if (in->ctx && in->ctx->kb &&
+		    gd_kb_signature_get(in->ctx->kb, dg->line_sig[i], &sg) == 0)
+			fix = sg.fix;
+		set(out, GD_C_CAUSE_ICD_INCOMPLETE, fix);
+		return 1;
+	}
+	return 0;
+}
+
+static size_t count_vendor(const struct gd_machine *m, enum gd_vendor v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; m && i < m->n_gpus; i++)
+		n += m->gpus[i].vendor == v;
+	return n;
+}
+
+static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	enum gd_vendor v = backend_vendor(in->backend);
+
+	if (!in->m || v == GD_VENDOR_OTHER || count_vendor(in->m, v))
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "no %s GPU on this machine (PCI lists %zu GPU%s)",
+	       gd_vendor_name(v), in->m->n_gpus,
+	       in->m->n_gpus == 1 ? "" : "s");
+	set(out, GD_C_CAUSE_NO_GPU,
+	    "nothing to repair here: use a backend that works on this "
+	    "machine, or a machine with such a GPU");
+	return 1;
+}
+
+/* The kernel driver the runtime needs, per vendor. */
+static const char *wanted_driver(enum gd_vendor v)
+{
+	return v == GD_VENDOR_AMD ? "amdgpu" : "nvidia";
+}
+
+static int cause_driver_not_loaded(const struct gd_cause_in *in,
+				   struct gd_cause *out)
+{
+	enum gd_vendor v = backend_vendor(in->backend);
+	char fix[320];
+
+	for (size_t i = 0; in->m && v != GD_VENDOR_OTHER && i < in->m->n_gpus;
+	     i++) {
+		const struct gd_gpu *g = &in->m->gpus[i];
+		const char *want = wanted_driver(v);
+
+		if (g->vendor != v || g->pci_missing ||
+		    (gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, want)))
+			continue;
+		if (gd_known(&g->pci.driver))
+			gd_fmt(out->text, sizeof out->text,
+			       "%s (%s) is driven by %s, not %s", gpu_label(g),
+			       g->pci.bdf, g->pci.driver.v, want);
+		else
+			gd_fmt(out->text, sizeof out->text,
+			       "%s (%s) has no kernel driver bound: the %s "
+			       "module is not loaded (or refused the GPU)",
+			       gpu_label(g), g->pci.bdf, want);
+		gd_fmt(fix, sizeof fix,
+		       "load %s (sudo modprobe %s; dmesg says why it "
+		       "refuses: Secure Boot, a blacklist, an unsupported "
+		       "GPU); 'gpudoctor check' lists the kernel's state",
+		       want, want);
+		set(out, GD_C_CAUSE_DRIVER_NOT_LOADED, fix);
+		return 1;
+	}
+	return 0;
+}
+
+static int cause_no_kfd(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	for (size_t i = 0; in->m && !strcmp(in->backend, "hip") &&
+			   i < in->m->n_gpus;
+	     i++) {
+		const struct gd_gpu *g = &in->m->gpus[i];
+
+		if (g->vendor != GD_VENDOR_AMD || g->n_kfd_nodes)
+			continue;
+		if (g->amd_no_kfd[0]) {
+			gd_fmt(out->text, sizeof out->text,
+			       "%s is %s, a family KFD (ROCm's kernel side) "
+			       "never supported",
+			       gpu_label(g), g->amd_no_kfd);
+			set(out, GD_C_CAUSE_NO_KFD,
+			    "ROCm cannot use this GPU: use Vulkan (RADV)");
+			return 1;
+		}
+		if (in->m->kfd_nodes_total)
+			continue; /* KFD is there, this GPU is not in it */
+		gd_fmt(out->text, sizeof out->text,
+		       "amdgpu drives %s but the kernel has no KFD%s%s%s",
+		       gpu_label(g), in->m->kfd_why[0] ? " (" : "",
+		       in->m->kfd_why, in->m->kfd_why[0] ? ")" : "");
+		set(out, GD_C_CAUSE_NO_KFD,
+		    "boot a kernel built with CONFIG_HSA_AMD=y (the "
+		    "distribution's standard kernel has it)");
+		return 1;
+	}
+	return 0;
+}
+
+static int cause_access(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	for (size_t i = 0; in->m && !strcmp(in->backend, "hip") &&
+			   i < in->m->n_gpus;
+	     i++) {
+		const struct gd_gpu *g = &in->m->gpus[i];
+		const struct gd_access *a = &g->access;
+
+		if (g->vendor != GD_VENDOR_AMD || (a->kfd_ok && a->render_ok))
+			continue;
+		if (a->in_container && a->kfd.st == GD_UNKNOWN) {
+			gd_fmt(out->text, sizeof out->text,
+			       "this runs in a container without the GPU's "
+			       "device nodes (%s)",
+			       a->kfd.why);
+			set(out, GD_C_CAUSE_CONTAINER, a->fix);
+			return 1;
+		}
+		if (a->kfd.st == GD_FAILED || a->render.st == GD_FAILED) {
+			gd_fmt(out->text, sizeof out->text, "%s",
+			       a->kfd.st == GD_FAILED ? a->kfd.why
+						      : a->render.why);
+			set(out, GD_C_CAUSE_PERMISSION, a->fix);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int cause_no_icd(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	int vk = !strcmp(in->backend, "vulkan");
+
+	if (!in->inv || (!vk && strcmp(in->backend, "opencl")) ||
+	    (vk ? in->inv->n_vulkan : in->inv->n_opencl))
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "no %s driver (ICD) is installed where the loader looks (%s)",
+	       vk ? "Vulkan" : "OpenCL",
+	       vk ? in->inv->vulkan_search : in->inv->opencl_search);
+	set(out, GD_C_CAUSE_NO_ICD,
+	    vk ? "install the GPU's Vulkan driver (Mesa: mesa-vulkan-drivers "
+		 "on Debian/Ubuntu and Fedora; NVIDIA: its driver package)"
+	       : "install the GPU's OpenCL driver (an ICD in "
+		 "/etc/OpenCL/vendors), or PoCL for the CPU");
+	return 1;
+}
+
+/* No fact of the machine explains it: the runtime's first decisive line
+ * that a kb signature knows. */
+static int cause_runtime_says(const struct gd_cause_in *in,
+			      struct gd_cause *out)
+{
+	const struct gd_probe_diag *dg = in->diag;
+	struct gd_kb_signature sg;
+
+	for (int i = 0; dg && i < dg->n_lines; i++) {
+		if (!dg->line_sig[i][0] || !in->ctx || !in->ctx->kb ||
+		    gd_kb_signature_get(in->ctx->kb, dg->line_sig[i], &sg) < 0)
+			continue;
+		gd_fmt(out->text, sizeof out->text, "the runtime says: %s (%s)",
+		       dg->lines[i], sg.title);
+		set(out, GD_C_CAUSE_RUNTIME_SAYS, sg.fix);
+		return 1;
+	}
+	return 0;
+}
+
+static int cause_unknown(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	const struct gd_probe_diag *dg = in->diag;
+
+	if (dg && dg->ran)
+		gd_fmt(out->text, sizeof out->text,
+		       "no cause found: re-run with %s, the runtime printed "
+		       "%u line%s, none known to the kb%s",
+		       dg->env, dg->lines_seen, dg->lines_seen == 1 ? "" : "s",
+		       dg->n_lines ? " (quoted: its last lines)" : "");
+	else
+		gd_fmt(out->text, sizeof out->text, "no cause found%s%s",
+		       dg && dg->outcome[0] ? ": diagnostics " : "",
+		       dg ? dg->outcome : "");
+	set(out, GD_C_CAUSE_UNKNOWN,
+	    "run the program with the runtime's own diagnostics (docs/probe.md "
+	    "lists them per backend) and 'gpudoctor explain' its log");
+	return 1;
+}
+
+/* The table. Kernel-state rows (a module parameter in force, firmware
+ * known to fail) go before cause_no_gpu's; the DT_NEEDED closure fills
+ * cause_missing_library's package names. */
+static const struct {
+	const char *backends; /* space-separated; "*" all */
+	cause_fn fn;
+} rules[] = {
+    {"*", cause_missing_library},
+    {"vulkan", cause_icd_incomplete},
+    {"hip cuda", cause_no_gpu},
+    {"hip cuda", cause_driver_not_loaded},
+    {"hip", cause_no_kfd},
+    {"hip", cause_access},
+    {"vulkan opencl", cause_no_icd},
+    {"*", cause_runtime_says},
+    {"*", cause_unknown},
+};
+
+static int applies(const char *list, const char *backend)
+{
+	size_t n = strlen(backend);
+
+	if (!strcmp(list, "*"))
+		return 1;
+	for (const char *p = list; (p = strstr(p, backend)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+void gd_cause_find(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		if (applies(rules[i].backends, in->backend) &&
+		    rules[i].fn(in, out))
+			return;
+}
+
+/* The machine rows alone, for explain. */
+int gd_cause_of_machine(gd_ctx *ctx, const char *backend,
+			const struct gd_machine *m,
+			const struct gd_inventory *inv, struct gd_cause *out)
+{
+	static const cause_fn machine[] = {cause_no_gpu, cause_driver_not_loaded,
+					   cause_no_kfd, cause_access,
+					   cause_no_icd};
+	struct gd_cause_in in = {ctx, backend, NULL, NULL, m, inv};
+
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < sizeof machine / sizeof machine[0]; i++)
+		if (machine[i](&in, out))
+			return 1;
+	return 0;
+}

@@ -54,47 +54,73 @@ static int find_dlerror(const struct gd_cause_in *in, char *lib, size_t cap,
 }
 
 /* "... associated with ICD JSON /x/libvulkan_lvp.so. Ignoring" (the
- * Vulkan loader names the library there, not the manifest) */
+ * Vulkan loader names the library there, not the manifest), anywhere in
+ * what the loader printed. */
 static void icd_of(const struct gd_probe_diag *dg, char *out, size_t cap)
 {
 	static const char key[] = "associated with ICD JSON ";
+	const char *p = dg && dg->out ? strstr(dg->out, key) : NULL;
+	size_t n;
 
 	out[0] = '\0';
-	for (int i = 0; dg && i < dg->n_lines && !out[0]; i++) {
-		const char *p = strstr(dg->lines[i], key);
-		size_t n;
+	if (!p)
+		return;
+	p += sizeof key - 1;
+	n = strcspn(p, " \n");
+	if (n && p[n - 1] == '.')
+		n--;
+	gd_fmt(out, cap, "%.*s", (int)n, p);
+	gd_sanitize(out);
+}
 
-		if (!p)
-			continue;
-		p += sizeof key - 1;
-		n = strcspn(p, " ");
-		if (n && p[n - 1] == '.')
-			n--;
-		gd_fmt(out, cap, "%.*s", (int)n, p);
-	}
+/* The ICD manifest that names lib as its library, "" when none does. */
+static const char *manifest_of(const struct gd_cause_in *in, const char *lib)
+{
+	int vk = !strcmp(in->backend, "vulkan");
+	const struct gd_icd *t = !in->inv ? NULL
+				 : vk	  ? in->inv->vulkan
+					  : in->inv->opencl;
+	size_t n = !in->inv ? 0 : vk ? in->inv->n_vulkan : in->inv->n_opencl;
+
+	for (size_t i = 0; i < n; i++)
+		if (gd_known(&t[i].library) && !strcmp(t[i].library.v, lib))
+			return t[i].manifest;
+	return "";
 }
 
 static int cause_missing_library(const struct gd_cause_in *in,
 				 struct gd_cause *out)
 {
 	char lib[96], line[320], icd[200], fix[320];
+	const char *man;
 
 	if (!find_dlerror(in, lib, sizeof lib, line, sizeof line))
 		return 0;
 	icd_of(in->diag, icd, sizeof icd);
-	if (icd[0] && strcmp(icd, lib) && !strstr(icd, lib))
+	man = manifest_of(in, lib);
+	set(out, GD_C_CAUSE_MISSING_LIBRARY, NULL);
+	if (lib[0] == '/') { /* a path: the manifest names a file not there */
+		gd_fmt(out->text, sizeof out->text,
+		       "the driver library %s does not exist%s%s%s", lib,
+		       man[0] ? " (named by " : "", man, man[0] ? ")" : "");
+		gd_strlcpy(out->fix,
+			   "reinstall the driver package that owns the ICD "
+			   "manifest, or remove the manifest it left behind",
+			   sizeof out->fix);
+		return 1;
+	}
+	if (icd[0] && !strstr(icd, lib))
 		gd_fmt(out->text, sizeof out->text,
 		       "%s is not found: the driver %s needs it", lib, icd);
 	else
 		gd_fmt(out->text, sizeof out->text,
-		       "%s is not found (the loader: \"%.200s\")", lib, line);
+		       "%s is not found: the loader could not open it", lib);
 	/* the DT_NEEDED resolver's package names replace this when known */
 	gd_fmt(fix, sizeof fix,
 	       "install the package that provides %s (Debian/Ubuntu: "
-	       "apt-file search %s; Fedora: dnf provides '*/%s'), or fix "
-	       "the path that names it",
+	       "apt-file search %s; Fedora: dnf provides '*/%s')",
 	       lib, lib, lib);
-	set(out, GD_C_CAUSE_MISSING_LIBRARY, fix);
+	gd_strlcpy(out->fix, fix, sizeof out->fix);
 	return 1;
 }
 
@@ -150,7 +176,7 @@ static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
 		return 0;
 	gd_fmt(out->text, sizeof out->text,
 	       "no %s GPU on this machine (PCI lists %zu GPU%s)",
-	       gd_vendor_name(v), in->m->n_gpus,
+	       gd_vendor_ops(v) ? gd_vendor_ops(v)->title : "", in->m->n_gpus,
 	       in->m->n_gpus == 1 ? "" : "s");
 	set(out, GD_C_CAUSE_NO_GPU,
 	    "nothing to repair here: use a backend that works on this "
@@ -278,6 +304,55 @@ static int cause_no_icd(const struct gd_cause_in *in, struct gd_cause *out)
 	return 1;
 }
 
+/* Every ICD manifest the loader reads names a library that is not there
+ * (ocl-icd says nothing about it; inventory/ looked). */
+static int cause_icd_library_absent(const struct gd_cause_in *in,
+				    struct gd_cause *out)
+{
+	int vk = !strcmp(in->backend, "vulkan");
+	const struct gd_icd *t = !in->inv ? NULL
+				 : vk	  ? in->inv->vulkan
+					  : in->inv->opencl;
+	size_t n = !in->inv ? 0 : vk ? in->inv->n_vulkan : in->inv->n_opencl;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].library_found)
+			return 0;
+	if (!n)
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "the %s driver library %s does not exist (named by %s%s)",
+	       vk ? "Vulkan" : "OpenCL",
+	       gd_known(&t[0].library) ? t[0].library.v : "(unreadable)",
+	       t[0].manifest, n > 1 ? ", and no other ICD's library exists" : "");
+	set(out, GD_C_CAUSE_MISSING_LIBRARY,
+	    "reinstall the driver package that owns the ICD file, or remove "
+	    "the file it left behind");
+	return 1;
+}
+
+/* An ICD loader dlopens each driver and ignores a failure; ld.so's
+ * LD_DEBUG=libs still shows the dependency it could not find. */
+static int cause_ld_not_found(const struct gd_cause_in *in,
+			      struct gd_cause *out)
+{
+	const struct gd_probe_diag *dg = in->diag;
+	char fix[320];
+
+	if (!dg || !dg->n_not_found)
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "ld.so looked for %s%s and did not find it: a library the "
+	       "driver needs",
+	       dg->not_found[0], dg->n_not_found > 1 ? " (and others)" : "");
+	gd_fmt(fix, sizeof fix,
+	       "install the package that provides %s (Debian/Ubuntu: "
+	       "apt-file search %s; Fedora: dnf provides '*/%s')",
+	       dg->not_found[0], dg->not_found[0], dg->not_found[0]);
+	set(out, GD_C_CAUSE_MISSING_LIBRARY, fix);
+	return 1;
+}
+
 /* No fact of the machine explains it: the runtime's first decisive line
  * that a kb signature knows. */
 static int cause_runtime_says(const struct gd_cause_in *in,
@@ -332,6 +407,8 @@ static const struct {
     {"hip", cause_no_kfd},
     {"hip", cause_access},
     {"vulkan opencl", cause_no_icd},
+    {"vulkan opencl", cause_icd_library_absent},
+    {"vulkan opencl", cause_ld_not_found},
     {"*", cause_runtime_says},
     {"*", cause_unknown},
 };
@@ -364,7 +441,8 @@ int gd_cause_of_machine(gd_ctx *ctx, const char *backend,
 {
 	static const cause_fn machine[] = {cause_no_gpu, cause_driver_not_loaded,
 					   cause_no_kfd, cause_access,
-					   cause_no_icd};
+					   cause_no_icd,
+					   cause_icd_library_absent};
 	struct gd_cause_in in = {ctx, backend, NULL, NULL, m, inv};
 
 	memset(out, 0, sizeof *out);

@@ -27,6 +27,21 @@ int gd_cause_dlerror_lib(const char *line, char *lib, size_t cap)
 	return 1;
 }
 
+/* A quoted line, sanitised, with runs of blanks made one (ROCclr pads
+ * its file names to a column, the Vulkan loader its levels). */
+static void squeeze(char *out, size_t cap, const char *in)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < cap; in++)
+		if (!((*in == ' ' || *in == '\t') &&
+		      (n == 0 || out[n - 1] == ' ')))
+			out[n++] = *in == '\t' ? ' ' : *in;
+	out[n] = '\0';
+	gd_sanitize(out);
+	gd_trim(out);
+}
+
 struct pick {
 	unsigned long line;
 	const char *sig;
@@ -49,9 +64,7 @@ static void add_pick(struct pick *p, int *n, unsigned long line,
 	}
 	p[at].line = line;
 	p[at].sig = sig;
-	gd_strlcpy(p[at].text, text, sizeof p[at].text);
-	gd_sanitize(p[at].text);
-	gd_trim(p[at].text);
+	squeeze(p[at].text, sizeof p[at].text, text);
 	(*n)++;
 }
 
@@ -114,9 +127,10 @@ static void last_lines(struct gd_probe_diag *dg)
 		size_t l = strcspn(s, "\n");
 		char *t = dg->lines[dg->n_lines];
 
-		gd_fmt(t, sizeof dg->lines[0], "%.*s", (int)l, s);
-		gd_sanitize(t);
-		gd_trim(t);
+		char raw[400];
+
+		gd_fmt(raw, sizeof raw, "%.*s", (int)l, s);
+		squeeze(t, sizeof dg->lines[0], raw);
 		if (t[0])
 			dg->line_sig[dg->n_lines++][0] = '\0';
 		s += l + (s + l < end ? 1 : 0);

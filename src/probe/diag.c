@@ -63,14 +63,28 @@ static void add_missing(struct gd_lddebug *d, const char *name)
 		gd_strlcpy(d->missing[d->n++], name, sizeof d->missing[0]);
 }
 
+/* The stem of a soname: "libamdhip64.so.5" -> length of "libamdhip64". */
+static size_t stem_len(const char *name)
+{
+	const char *p = strstr(name, ".so");
+
+	return p ? (size_t)(p - name) : strlen(name);
+}
+
+/* A library that initialised: a search for it, or for another version of
+ * it (the probe tries libamdhip64.so.7, .6, .5 in turn), found something. */
 static void drop_missing(struct gd_lddebug *d, const char *name)
 {
-	for (int i = 0; i < d->n; i++)
-		if (!strcmp(d->missing[i], name)) {
+	size_t n = stem_len(name);
+
+	for (int i = 0; i < d->n;)
+		if (stem_len(d->missing[i]) == n &&
+		    !strncmp(d->missing[i], name, n)) {
 			memmove(d->missing[i], d->missing[i + 1],
 				(size_t)(d->n - i - 1) * sizeof d->missing[0]);
 			d->n--;
-			return;
+		} else {
+			i++;
 		}
 }
 

@@ -224,7 +224,10 @@
 	  "line (a kb signature) does")                                        \
 	X(GD_C_CAUSE_UNKNOWN, "cause.unknown",                                 \
 	  "no cause found: neither the machine's facts nor the runtime's "     \
-	  "diagnostics say")
+	  "diagnostics say")                                                   \
+	X(GD_C_CAUSE_TOTAL_TIMEOUT, "cause.total_timeout",                     \
+	  "a probe op was stopped by the whole-run deadline (--total-timeout), " \
+	  "not its own: a slow or busy machine, not a fault")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,

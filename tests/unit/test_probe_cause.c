@@ -257,6 +257,39 @@ static void test_unknown(gd_ctx *ctx)
 	gd_probe_report_free(&r);
 }
 
+/* An op the whole-run deadline stopped is the deadline's, not a hang of
+ * the runtime (what a busy machine does to lavapipe in `check`). */
+static void test_total_timeout(void)
+{
+	struct gd_probe_report r;
+	struct gd_probe_device *d;
+	struct gd_probe_result *x;
+	struct gd_probe_verdict v[2];
+
+	memset(&r, 0, sizeof r);
+	d = gd_vec_push(&r.devices);
+	memset(d, 0, sizeof *d);
+	gd_strlcpy(d->backend, "vulkan", sizeof d->backend);
+	gd_strlcpy(d->name, "llvmpipe (LLVM 15.0.6, 256 bits)", sizeof d->name);
+	d->software = 1;
+	x = gd_vec_push(&r.results);
+	memset(x, 0, sizeof *x);
+	gd_strlcpy(x->backend, "vulkan", sizeof x->backend);
+	gd_strlcpy(x->op, "kernel_vector_add", sizeof x->op);
+	x->status = GD_PS_HANG;
+	gd_strlcpy(x->detail,
+		   "no answer after 0.7 s in phase 'dispatch vector_add' "
+		   "(whole-run deadline 8 s)",
+		   sizeof x->detail);
+	CHECK_INT(gd_probe_verdicts(&r, v, 2), 1);
+	CHECK_STR(v[0].cause_code, "cause.total_timeout");
+	gd_strlcpy(x->detail, "no answer after 10.0 s (deadline 10 s)",
+		   sizeof x->detail);
+	CHECK_INT(gd_probe_verdicts(&r, v, 2), 1);
+	CHECK_STR(v[0].cause_code, "");
+	gd_probe_report_free(&r);
+}
+
 int main(void)
 {
 	char *env[] = {NULL};
@@ -270,6 +303,7 @@ int main(void)
 	test_nvidia_vulkan(&ctx);
 	test_hip_causes(&ctx);
 	test_unknown(&ctx);
+	test_total_timeout();
 	gd_kb_free(ctx.kb);
 	gd_ctx_free(&ctx);
 	return t_done("test_probe_cause");

@@ -282,7 +282,10 @@ void gd_probe_diag_run(struct gd_pjob *j)
 	       LDDEBUG_ENV);
 	/* a library that is absent or a backend skipped for want of a GPU
 	 * has nothing more to say; doctor/ still names the cause */
-	if (init->status == GD_PS_MISSING || init->status == GD_PS_SKIPPED) {
+	/* a hang would hang again: a second deadline's wait for lines the
+	 * user can get with the variables above (docs/probe.md) */
+	if (init->status == GD_PS_MISSING || init->status == GD_PS_SKIPPED ||
+	    init->status == GD_PS_HANG) {
 		dg->env[0] = '\0';
 		gd_fmt(dg->outcome, sizeof dg->outcome, "not re-run: init %s",
 		       gd_probe_status_name(init->status));

@@ -304,6 +304,29 @@ static int cause_no_icd(const struct gd_cause_in *in, struct gd_cause *out)
 	return 1;
 }
 
+/* The runtime's library is not there (and nothing above explains why a
+ * GPU it would drive is of no use anyway). */
+static int cause_not_installed(const struct gd_cause_in *in,
+			       struct gd_cause *out)
+{
+	if (!in->init || in->init->status != GD_PS_MISSING)
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "the runtime is not installed where the loader looks: %.300s",
+	       in->init->detail);
+	set(out, GD_C_CAUSE_NOT_INSTALLED,
+	    !strcmp(in->backend, "vulkan")
+		? "install the Vulkan loader (Debian/Ubuntu: libvulkan1; "
+		  "Fedora: vulkan-loader)"
+	    : !strcmp(in->backend, "opencl")
+		? "install an OpenCL ICD loader (Debian/Ubuntu: "
+		  "ocl-icd-libopencl1; Fedora: ocl-icd)"
+		: "install the runtime ('gpudoctor check' names the release "
+		  "for the GPUs here), or add its directory to "
+		  "LD_LIBRARY_PATH");
+	return 1;
+}
+
 /* Every ICD manifest the loader reads names a library that is not there
  * (ocl-icd says nothing about it; inventory/ looked). */
 static int cause_icd_library_absent(const struct gd_cause_in *in,
@@ -409,6 +432,7 @@ static const struct {
     {"vulkan opencl", cause_no_icd},
     {"vulkan opencl", cause_icd_library_absent},
     {"vulkan opencl", cause_ld_not_found},
+    {"*", cause_not_installed},
     {"*", cause_runtime_says},
     {"*", cause_unknown},
 };

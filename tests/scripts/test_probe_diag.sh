@@ -17,6 +17,8 @@
 #    libhwloc dependency is renamed (ld.so's list names it);
 #  - Debian's HIP 5.2 with AMD_LOG_LEVEL=4 and no GPU: its "hsa_init
 #    failed" line quoted, cause cause.no_gpu;
+#  - a copy of HIP 5.2 whose libhsa-runtime64 dependency is renamed: the
+#    dlerror kept in the missing result, cause.missing_library naming it;
 #  - every init that fails on this machine ends in a cause.
 set -u
 G=${GPUDOCTOR:?GPUDOCTOR must name the built binary}
@@ -174,7 +176,29 @@ else
 	echo "skip - no HIP 5.2 runtime, or a machine with /dev/kfd"
 fi
 
-# 6. every init that fails here ends in a named cause (not cause.unknown)
+# 6. HIP 5.2 copied, its libhsa-runtime64 dependency renamed: the loader's
+# dlerror names the dependency, not "HIP not found"
+hip=/usr/lib/x86_64-linux-gnu/libamdhip64.so.5
+if [ -e "$hip" ] && readelf -d "$hip" | grep -q 'libhsa-runtime64.so.1'; then
+	mkdir -p "$tmp/hipdep"
+	python3 - "$hip" "$tmp/hipdep/libamdhip64.so.5" <<'EOF'
+import sys
+d = open(sys.argv[1], 'rb').read()
+a = b'libhsa-runtime64.so.1\0'
+assert d.count(a) == 1
+open(sys.argv[2], 'wb').write(d.replace(a, b'libhsa-runtime64.so.9\0'))
+EOF
+	probe hipdep hip GPUDOCTOR_LIB_PATH="$tmp/hipdep"
+	f=$tmp/hipdep.json
+	check "HIP without its libhsa-runtime64: missing, the dlerror kept" "$f" \
+		'.status == "missing" and (.detail | test("libhsa-runtime64.so.9: cannot open shared object file"))'
+	check "HIP without its libhsa-runtime64: cause.missing_library names it" \
+		"$f" '.cause.code == "cause.missing_library" and (.cause.text | test("libhsa-runtime64.so.9"))'
+else
+	echo "skip - no HIP 5.2 runtime linked to libhsa-runtime64.so.1"
+fi
+
+# 7. every init that fails here ends in a named cause (not cause.unknown)
 "$G" probe --json --quick --total-timeout 60 >"$tmp/all.json" 2>/dev/null
 if jq -e '[.results[] | select(.op == "init" and .status != "ok" and .status != "wrong")] | all(.cause.code != null and .cause.code != "cause.unknown")' \
 	"$tmp/all.json" >/dev/null; then

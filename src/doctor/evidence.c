@@ -151,7 +151,7 @@ void gd_evidence_probes(const struct gd_probe_report *r,
 		if (pv[i].cause_code[0] && gd_code_find(pv[i].cause_code) >= 0) {
 			char t[800];
 
-			gd_fmt(t, sizeof t, "%s probe failed: %s%s%s",
+			gd_fmt(t, sizeof t, "%s probe, why: %s%s%s",
 			       pv[i].backend, pv[i].cause,
 			       pv[i].fix[0] ? "; fix: " : "", pv[i].fix);
 			add_copy(s, vendor, GD_EV_INFO,

@@ -416,9 +416,9 @@ static int cause_unknown(const struct gd_cause_in *in, struct gd_cause *out)
 	return 1;
 }
 
-/* The table. Kernel-state rows (a module parameter in force, firmware
- * known to fail) go before cause_no_gpu's; the DT_NEEDED closure fills
- * cause_missing_library's package names. */
+/* The table. Kernel-state rows go where marked; the DT_NEEDED closure
+ * fills cause_missing_library's package names (and may add a row before
+ * it for a symbol-version or architecture mismatch). */
 static const struct {
 	const char *backends; /* space-separated; "*" all */
 	cause_fn fn;
@@ -429,6 +429,8 @@ static const struct {
     {"hip cuda", cause_driver_not_loaded},
     {"hip", cause_no_kfd},
     {"hip", cause_access},
+    /* kernel state: a module parameter in force (cause.kernel_parameter),
+     * firmware known to fail (cause.firmware) */
     {"vulkan opencl", cause_no_icd},
     {"vulkan opencl", cause_icd_library_absent},
     {"vulkan opencl", cause_ld_not_found},

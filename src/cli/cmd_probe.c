@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "doctor/probe_cause.h"
 #include "probe/backend.h"
 #include "report/render_probe.h"
 
@@ -224,6 +225,29 @@ static int parse(struct gd_cli *cli, int argc, char **argv,
 	return 0;
 }
 
+/* A failed init gets its cause from the machine's facts (discover and
+ * inventory run only then: a probe that works needs neither). */
+static void judge(struct gd_cli *cli, struct gd_probe_report *r)
+{
+	struct gd_machine m;
+	struct gd_inventory inv;
+	int failed = 0, hm, hi;
+
+	for (size_t i = 0; i < r->results.n; i++)
+		failed |= !strcmp(r->results.v[i].op, "init") &&
+			  r->results.v[i].status != GD_PS_OK &&
+			  r->results.v[i].status != GD_PS_WRONG;
+	if (!failed || r->selftest)
+		return;
+	memset(&m, 0, sizeof m);
+	memset(&inv, 0, sizeof inv);
+	hm = gd_discover(&cli->ctx, &m) == 0;
+	hi = gd_inventory_collect(&cli->ctx, &inv) == 0;
+	gd_probe_judge(&cli->ctx, hm ? &m : NULL, hi ? &inv : NULL, r);
+	gd_inventory_free(&inv);
+	gd_machine_free(&m);
+}
+
 int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_probe_opts o;
@@ -256,6 +280,7 @@ int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 		return gd_cli_error(cli, "probe could not run: %s",
 				    strerror(-rc));
 	}
+	judge(cli, &r);
 	if (cli->json) {
 		json_t *doc = gd_cli_json_doc("probe");
 

@@ -1,6 +1,8 @@
 /* doctor/codes: the code table (codes.h). */
 #include "codes.h"
 
+#include <string.h>
+
 static const struct {
 	const char *code, *meaning;
 } table[GD_N_CODES] = {
@@ -17,4 +19,12 @@ const char *gd_code_name(enum gd_code c)
 const char *gd_code_meaning(enum gd_code c)
 {
 	return (unsigned)c < GD_N_CODES ? table[c].meaning : "";
+}
+
+int gd_code_find(const char *name)
+{
+	for (int i = 0; name && i < GD_N_CODES; i++)
+		if (!strcmp(table[i].code, name))
+			return i;
+	return -1;
 }

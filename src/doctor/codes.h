@@ -227,7 +227,46 @@
 	  "base")                                                              \
 	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
 	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
-	  "knowledge base")
+	  "knowledge base")                                                  \
+	X(GD_C_CAUSE_NO_GPU, "cause.no_gpu",                                   \
+	  "a probe's init failed: this machine has no GPU of the runtime's "   \
+	  "vendor")                                                            \
+	X(GD_C_CAUSE_NOT_INSTALLED, "cause.not_installed",                     \
+	  "a probe's init failed: the runtime's library is not installed "     \
+	  "where the loader looks")                                            \
+	X(GD_C_CAUSE_MISSING_LIBRARY, "cause.missing_library",                 \
+	  "a probe's init failed: a library the runtime or its driver needs "  \
+	  "is not found (the loader's or ld.so's own words)")                  \
+	X(GD_C_CAUSE_ICD_INCOMPLETE, "cause.icd_incomplete",                   \
+	  "a Vulkan driver (ICD) loads but gives the loader no "               \
+	  "vkCreateInstance")                                                  \
+	X(GD_C_CAUSE_NO_ICD, "cause.no_icd",                                   \
+	  "no Vulkan or OpenCL driver (ICD) is installed, or none the loader " \
+	  "reads")                                                             \
+	X(GD_C_CAUSE_DRIVER_NOT_LOADED, "cause.driver_not_loaded",             \
+	  "the GPU has no kernel driver bound (module not loaded, "            \
+	  "blacklisted or refused)")                                           \
+	X(GD_C_CAUSE_NO_KFD, "cause.no_kfd",                                   \
+	  "amdgpu drives the GPU but the kernel offers no KFD (/dev/kfd)")     \
+	X(GD_C_CAUSE_PERMISSION, "cause.permission",                           \
+	  "this user cannot open /dev/kfd or the GPU's render node")           \
+	X(GD_C_CAUSE_CONTAINER, "cause.container",                             \
+	  "a container started without the GPU's device nodes")               \
+	X(GD_C_CAUSE_KERNEL_PARAMETER, "cause.kernel_parameter",               \
+	  "a kernel module parameter in force stops the runtime "              \
+	  "(kernel-state rules)")                                              \
+	X(GD_C_CAUSE_FIRMWARE, "cause.firmware",                               \
+	  "the GPU's firmware is a version known to fail (kernel-state "       \
+	  "rules)")                                                            \
+	X(GD_C_CAUSE_RUNTIME_SAYS, "cause.runtime_says",                       \
+	  "no machine fact explains the failure; the runtime's own decisive "  \
+	  "line (a kb signature) does")                                        \
+	X(GD_C_CAUSE_UNKNOWN, "cause.unknown",                                 \
+	  "no cause found: neither the machine's facts nor the runtime's "     \
+	  "diagnostics say")                                                   \
+	X(GD_C_CAUSE_TOTAL_TIMEOUT, "cause.total_timeout",                     \
+	  "a probe op was stopped by the whole-run deadline (--total-timeout), " \
+	  "not its own: a slow or busy machine, not a fault")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,
@@ -238,5 +277,7 @@ enum gd_code {
 
 const char *gd_code_name(enum gd_code c);    /* "rocblas.no_kernels" */
 const char *gd_code_meaning(enum gd_code c); /* one line for docs/codes.md */
+/* By name; -1 when no code has it. */
+int gd_code_find(const char *name);
 
 #endif

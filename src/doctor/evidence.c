@@ -148,6 +148,16 @@ void gd_evidence_probes(const struct gd_probe_report *r,
 			  pv[i].level == GD_PV_PARTIAL))
 			lv = GD_EV_BROKEN;
 		add_copy(s, vendor, lv, probe_code[pv[i].level], pv[i].text);
+		if (pv[i].cause_code[0] && gd_code_find(pv[i].cause_code) >= 0) {
+			char t[800];
+
+			gd_fmt(t, sizeof t, "%s probe, why: %s%s%s",
+			       pv[i].backend, pv[i].cause,
+			       pv[i].fix[0] ? "; fix: " : "", pv[i].fix);
+			add_copy(s, vendor, GD_EV_INFO,
+				 (enum gd_code)gd_code_find(pv[i].cause_code),
+				 t);
+		}
 	}
 }
 

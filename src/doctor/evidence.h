@@ -24,6 +24,11 @@ struct gd_probe_verdict {
 	char backend[16];
 	enum gd_probe_level level;
 	char text[320]; /* "Vulkan works on llvmpipe (software): CPU only" */
+	/* a failed init's cause (gd_probe_judge, probe_cause.h), "" when
+	 * the report was not judged or init did not fail */
+	char cause_code[48];
+	char cause[400];
+	char fix[320];
 };
 
 /* One verdict per backend that has results, in report order; returns how

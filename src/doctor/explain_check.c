@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "discover/vendor.h"
+#include "doctor/probe_cause.h"
 #include "doctor/profile.h"
 #include "kb/kb.h"
 
@@ -541,6 +542,25 @@ static verdict check_visible(gd_ctx *ctx, const struct gd_machine *m,
 	return GD_CHECK_NA;
 }
 
+/* ROCm finds no device: the cause rules a failed HIP probe uses
+ * (probe_cause.c: no AMD GPU, no driver bound, no KFD, a container,
+ * permissions), on this machine's facts; when none applies, whether the
+ * GPU's target is supported. */
+static verdict check_rocm_cause(gd_ctx *ctx, const struct gd_machine *m,
+				const struct gd_inventory *inv, char *t,
+				size_t c)
+{
+	struct gd_cause cs;
+
+	if (!gd_cause_of_machine(ctx, "hip", m, inv, &cs))
+		return check_gfx(ctx, m, inv, t, c);
+	gd_fmt(t, c, "%s [%s]%s%s", cs.text, gd_code_name(cs.code),
+	       cs.fix[0] ? "; fix: " : "", cs.fix);
+	/* a log from another machine says nothing about there being no
+	 * AMD GPU here */
+	return cs.code == GD_C_CAUSE_NO_GPU ? GD_CHECK_NA : GD_CHECK_CONFIRMED;
+}
+
 static verdict check_none(gd_ctx *ctx, const struct gd_machine *m,
 			  const struct gd_inventory *inv, char *t, size_t c)
 {
@@ -568,6 +588,7 @@ static const check_fn checks[GD_KB_N_CHECKS] = {
     [GD_KB_CHECK_APU] = check_apu,
     [GD_KB_CHECK_GPU_MEMORY] = check_memory,
     [GD_KB_CHECK_VISIBLE_DEVICES] = check_visible,
+    [GD_KB_CHECK_ROCM_CAUSE] = check_rocm_cause,
 };
 
 enum gd_check_verdict gd_explain_check(gd_ctx *ctx, enum gd_kb_check check,

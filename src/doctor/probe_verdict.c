@@ -101,6 +101,28 @@ static const char *verb(enum gd_probe_status s)
 	}
 }
 
+/* Every failure on this device was the whole-run deadline's doing. */
+static int cut_short(const struct gd_probe_report *r,
+		     const struct gd_probe_device *d)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct gd_probe_result *x = &r->results.v[i];
+
+		if (strcmp(x->backend, d->backend) ||
+		    (x->dev != d->index && x->dev != -1) ||
+		    x->status == GD_PS_OK || x->status == GD_PS_SKIPPED ||
+		    x->status == GD_PS_MISSING)
+			continue;
+		if (x->status != GD_PS_HANG ||
+		    !strstr(x->detail, "whole-run deadline"))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 static void device_verdict(const struct gd_probe_report *r,
 			   const struct gd_probe_device *d,
 			   struct gd_probe_verdict *v)
@@ -144,6 +166,19 @@ static void device_verdict(const struct gd_probe_report *r,
 		       d->name, d->isa[0] ? " (" : "", d->isa,
 		       d->isa[0] ? ")" : "");
 	}
+	if (nbad && cut_short(r, d)) {
+		gd_strlcpy(v->cause_code, gd_code_name(GD_C_CAUSE_TOTAL_TIMEOUT),
+			   sizeof v->cause_code);
+		gd_strlcpy(v->cause,
+			   "the whole-run deadline stopped the probe before "
+			   "this op could finish (a slow or busy machine), not "
+			   "the runtime",
+			   sizeof v->cause);
+		gd_strlcpy(v->fix,
+			   "run 'gpudoctor probe' (120 s) or raise "
+			   "--total-timeout",
+			   sizeof v->fix);
+	}
 	if (missing[0] && strlen(v->text) < 200)
 		gd_fmt(v->text + strlen(v->text),
 		       sizeof v->text - strlen(v->text),
@@ -185,6 +220,16 @@ size_t gd_probe_verdicts(const struct gd_probe_report *r,
 		gd_strlcpy(out[n].backend, b, sizeof out[n].backend);
 		init = find_op(r, b, "init");
 		if (init && init_verdict(init, &out[n])) {
+			const struct gd_probe_diag *dg = gd_probe_diag_of(r, b);
+
+			if (dg && dg->cause_code[0]) {
+				gd_strlcpy(out[n].cause_code, dg->cause_code,
+					   sizeof out[n].cause_code);
+				gd_strlcpy(out[n].cause, dg->cause,
+					   sizeof out[n].cause);
+				gd_strlcpy(out[n].fix, dg->fix,
+					   sizeof out[n].fix);
+			}
 			n++;
 			continue;
 		}

@@ -144,6 +144,7 @@ enum gd_kb_check {
 	GD_KB_CHECK_APU,
 	GD_KB_CHECK_GPU_MEMORY,
 	GD_KB_CHECK_VISIBLE_DEVICES,
+	GD_KB_CHECK_ROCM_CAUSE,
 	GD_KB_N_CHECKS
 };
 const char *gd_kb_check_name(enum gd_kb_check c); /* "rocblas-coverage" */

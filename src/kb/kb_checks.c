@@ -21,6 +21,7 @@ static const char *const names[GD_KB_N_CHECKS] = {
     [GD_KB_CHECK_APU] = "apu",
     [GD_KB_CHECK_GPU_MEMORY] = "gpu-memory",
     [GD_KB_CHECK_VISIBLE_DEVICES] = "visible-devices",
+    [GD_KB_CHECK_ROCM_CAUSE] = "rocm-cause",
 };
 
 const char *gd_kb_check_name(enum gd_kb_check c)

@@ -249,9 +249,13 @@ static void *pc_try(const char *path, char *loaded, size_t lcap, char *err,
 	if (!h) {
 		const char *e = dlerror();
 
-		/* "not found" is expected; anything else (a dependency
-		 * missing, wrong ELF class, undefined symbol) is the clue */
-		if (e && !err[0] && !strstr(e, "No such file"))
+		/* the file itself not found is expected; anything else (a
+		 * dependency missing, which reads "No such file" too but
+		 * names the dependency, wrong ELF class, undefined symbol)
+		 * is the clue */
+		if (e && !err[0] &&
+		    !(strstr(e, "No such file") &&
+		      !strncmp(e, path, strlen(path))))
 			gd_strlcpy(err, e, ecap);
 		return NULL;
 	}

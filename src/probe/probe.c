@@ -179,6 +179,7 @@ static void *job_thread(void *arg)
 
 	while (job_once(j))
 		;
+	gd_probe_diag_run(j);
 	pthread_mutex_lock(&j->run->mu);
 	j->done = 1;
 	pthread_mutex_unlock(&j->run->mu);
@@ -290,9 +291,18 @@ static void merge(struct gd_prun *r, struct gd_probe_report *out)
 			if (d)
 				*d = j->figures.v[k];
 		}
+		for (size_t k = 0; k < j->diags.n; k++) {
+			struct gd_probe_diag *d = gd_vec_push(&out->diags);
+
+			if (d)
+				*d = j->diags.v[k];
+			else
+				free(j->diags.v[k].out);
+		}
 		gd_vec_free(&j->results);
 		gd_vec_free(&j->devices);
 		gd_vec_free(&j->figures);
+		gd_vec_free(&j->diags);
 	}
 }
 
@@ -358,4 +368,7 @@ void gd_probe_report_free(struct gd_probe_report *r)
 	gd_vec_free(&r->results);
 	gd_vec_free(&r->devices);
 	gd_vec_free(&r->figures);
+	for (size_t i = 0; i < r->diags.n; i++)
+		free(r->diags.v[i].out);
+	gd_vec_free(&r->diags);
 }

@@ -72,10 +72,42 @@ struct gd_probe_figure {
 	char note[160]; /* how it was measured (bytes once, sizes, timer) */
 };
 
+/* The runtime's own account of a failed init (docs/probe.md,
+ * "Diagnostics"): init run once more in a supervised child with the
+ * runtime's diagnostics on (AMD_LOG_LEVEL, VK_LOADER_DEBUG, OCL_ICD_DEBUG)
+ * and ld.so's (LD_DEBUG=libs). probe/ fills the first part; doctor/
+ * (gd_probe_judge) picks the decisive lines and names the cause. One per
+ * backend whose init failed. */
+#define GD_PROBE_DIAG_KEEP 32768 /* bytes of the runtime's lines kept */
+#define GD_PROBE_DIAG_NOTFOUND 8
+#define GD_PROBE_DIAG_LINES 6
+struct gd_probe_diag {
+	char backend[16];
+	int ran;	      /* 0: not re-run; outcome says why */
+	char env[160];	      /* "VK_LOADER_DEBUG=error,warn LD_DEBUG=libs" */
+	char outcome[200];    /* how the re-run ended */
+	unsigned lines_seen;  /* the runtime's output lines (not ld.so's) */
+	char *out;	      /* the first GD_PROBE_DIAG_KEEP bytes of them */
+	size_t out_len;	      /* '\n'-joined, raw (malloc'd, report owns) */
+	int truncated;	      /* lines after out was full were counted only */
+	int n_not_found;      /* libraries ld.so searched for, never found */
+	char not_found[GD_PROBE_DIAG_NOTFOUND][96];
+	/* doctor/ (gd_probe_judge): the decisive lines, each with the kb
+	 * signature that picked it ("" for a loader's dlerror line), and
+	 * the cause: a doctor/codes.h name, its text and the fix */
+	int n_lines;
+	char lines[GD_PROBE_DIAG_LINES][320];
+	char line_sig[GD_PROBE_DIAG_LINES][64];
+	char cause_code[48];
+	char cause[400];
+	char fix[320];
+};
+
 struct gd_probe_report {
 	GD_VEC(struct gd_probe_result) results;
 	GD_VEC(struct gd_probe_device) devices;
 	GD_VEC(struct gd_probe_figure) figures;
+	GD_VEC(struct gd_probe_diag) diags;
 	double wall_seconds;
 	int selftest;
 };
@@ -112,6 +144,27 @@ struct gd_probe_opts {
 int gd_probe_run(gd_ctx *ctx, const struct gd_probe_opts *opts,
 		 struct gd_probe_report *out);
 void gd_probe_report_free(struct gd_probe_report *r);
+/* The diagnostics of a backend's failed init, or NULL. */
+const struct gd_probe_diag *gd_probe_diag_of(const struct gd_probe_report *r,
+					     const char *backend);
+/* The variables a backend's diagnostic re-run sets, space-separated ("" for
+ * none but ld.so's: CUDA's driver has no environment-driven diagnostics). */
+const char *gd_probe_diag_env(const char *backend);
+/* ld.so's LD_DEBUG=libs lines, one at a time (parser, fuzzed): which
+ * libraries it searched for and never found. exists(path) says whether a
+ * file ld.so tried is there (NULL: none is). */
+struct gd_lddebug {
+	char cur[96];  /* the library being searched for */
+	int in_system; /* its search reached the system default path */
+	int found;
+	int n;
+	char missing[GD_PROBE_DIAG_NOTFOUND][96];
+	int (*exists)(void *arg, const char *path);
+	void *arg;
+};
+/* 1 when line is an ld.so debug line (consumed), else 0. */
+int gd_lddebug_line(struct gd_lddebug *d, const char *line);
+void gd_lddebug_end(struct gd_lddebug *d);
 
 /* Child-side entry (`gpudoctor __probe-child ...`): runs one backend's ops
  * (or one selftest case) and reports on GPUDOCTOR_PHASE_FD. Returns the

@@ -37,6 +37,7 @@ struct gd_pjob {
 	GD_VEC(struct gd_probe_result) results;
 	GD_VEC(struct gd_probe_device) devices;
 	GD_VEC(struct gd_probe_figure) figures;
+	GD_VEC(struct gd_probe_diag) diags;
 };
 
 struct gd_prun {
@@ -64,6 +65,10 @@ int gd_pjob_classify(struct gd_pjob *j, const struct gd_child_result *res,
 struct gd_probe_result *gd_pjob_add(struct gd_pjob *j, int dev, const char *op,
 				    enum gd_probe_status st,
 				    const char *detail);
+
+/* diag.c: after the job's last child, when its init failed, the one
+ * re-run with the runtime's diagnostics on (probe.h, gd_probe_diag). */
+void gd_probe_diag_run(struct gd_pjob *j);
 
 /* selftest.c: the fault cases, by index; NULL past the end. */
 const char *gd_selftest_case(int i, const char **expected);

@@ -8,6 +8,7 @@
 #include "check_data.h"
 #include "discover/vendor.h"
 #include "doctor/evidence.h"
+#include "doctor/probe_cause.h"
 #include "inventory/frameworks.h"
 #include "probe/probe.h"
 #include "render_frameworks.h"
@@ -87,6 +88,7 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 		return;
 	}
 	x->have_probes = 1;
+	gd_probe_judge(&cli->ctx, &d->m, &d->inv, &x->probes);
 	gd_evidence_probes(&x->probes, &x->ev);
 }
 
@@ -148,7 +150,7 @@ void gd_check_extra_text(struct gd_cli *cli, FILE *f,
 		"whole matrix)\n",
 		gd_c_bold(cli), gd_c_off(cli), x->probes.wall_seconds);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %s\n", pv[i].text);
+		gd_render_probe_verdict(cli, f, &pv[i]);
 }
 
 void gd_check_extra_free(struct gd_check_data *d)

@@ -229,6 +229,38 @@ static const char *detail_text(const struct gd_probe_result *x)
 	return x->detail;
 }
 
+/* What the runtime said when its init ran again with its diagnostics on:
+ * the decisive lines, and the libraries ld.so looked for in vain. */
+static void print_diag(struct gd_cli *cli, FILE *f,
+		       const struct gd_probe_diag *dg)
+{
+	if (!dg->ran) {
+		if (dg->outcome[0])
+			fprintf(f, "      %sdiagnostics: %s%s\n", gd_c_dim(cli),
+				dg->outcome, gd_c_off(cli));
+		return;
+	}
+	fprintf(f, "      %sdiagnostics (%s): %s, %u line%s%s\n",
+		gd_c_dim(cli), dg->env, dg->outcome, dg->lines_seen,
+		dg->lines_seen == 1 ? "" : "s", gd_c_off(cli));
+	for (int i = 0; i < dg->n_lines; i++)
+		fprintf(f, "      > %s\n", dg->lines[i]);
+	for (int i = 0; i < dg->n_not_found; i++)
+		fprintf(f, "      > ld.so: %s not found\n", dg->not_found[i]);
+}
+
+void gd_render_probe_verdict(struct gd_cli *cli, FILE *f,
+			     const struct gd_probe_verdict *v)
+{
+	fprintf(f, "  %s\n", v->text);
+	if (!v->cause_code[0])
+		return;
+	fprintf(f, "    cause: %s %s[%s]%s\n", v->cause, gd_c_dim(cli),
+		v->cause_code, gd_c_off(cli));
+	if (v->fix[0])
+		fprintf(f, "    fix: %s\n", v->fix);
+}
+
 static void print_details(struct gd_cli *cli, FILE *f,
 			  const struct gd_probe_report *r)
 {
@@ -261,6 +293,8 @@ static void print_details(struct gd_cli *cli, FILE *f,
 				fprintf(f, "      %s| %s%s\n", gd_c_dim(cli), l,
 					gd_c_off(cli));
 		}
+		if (!strcmp(x->op, "init") && gd_probe_diag_of(r, x->backend))
+			print_diag(cli, f, gd_probe_diag_of(r, x->backend));
 	}
 }
 
@@ -326,15 +360,47 @@ void gd_render_probe_text(struct gd_cli *cli, FILE *f,
 			fprintf(f, "\n%sVerdict%s\n", gd_c_bold(cli),
 				gd_c_off(cli));
 		for (size_t i = 0; i < n; i++)
-			fprintf(f, "  %s\n", v[i].text);
+			gd_render_probe_verdict(cli, f, &v[i]);
 	}
 	fprintf(f, "\n%s%.2f s%s\n", gd_c_dim(cli), r->wall_seconds,
 		gd_c_off(cli));
 }
 
-static json_t *result_json(const struct gd_probe_result *x, int selftest)
+/* "diagnostics" of a failed init (docs/json.md). */
+static json_t *diag_json(const struct gd_probe_diag *dg)
+{
+	json_t *o = json_object(), *env = json_array(), *lines = json_array(),
+	       *nf = json_array();
+	char buf[sizeof dg->env], *save = NULL;
+
+	gd_strlcpy(buf, dg->env, sizeof buf);
+	for (char *t = strtok_r(buf, " ", &save); t;
+	     t = strtok_r(NULL, " ", &save))
+		json_array_append_new(env, gd_json_str(t));
+	for (int i = 0; i < dg->n_lines; i++)
+		json_array_append_new(
+		    lines, json_pack("{s:o, s:o}", "text",
+				     gd_json_str(dg->lines[i]), "signature",
+				     dg->line_sig[i][0]
+					 ? gd_json_str(dg->line_sig[i])
+					 : json_null()));
+	for (int i = 0; i < dg->n_not_found; i++)
+		json_array_append_new(nf, gd_json_str(dg->not_found[i]));
+	json_object_set_new(o, "ran", json_boolean(dg->ran));
+	json_object_set_new(o, "env", env);
+	json_object_set_new(o, "outcome", gd_json_str(dg->outcome));
+	json_object_set_new(o, "lines_seen", json_integer(dg->lines_seen));
+	json_object_set_new(o, "lines", lines);
+	json_object_set_new(o, "not_found", nf);
+	return o;
+}
+
+static json_t *result_json(const struct gd_probe_report *r,
+			   const struct gd_probe_result *x, int selftest)
 {
 	json_t *o = json_object();
+	const struct gd_probe_diag *dg =
+	    strcmp(x->op, "init") ? NULL : gd_probe_diag_of(r, x->backend);
 
 	json_object_set_new(o, "backend", gd_json_str(x->backend));
 	json_object_set_new(o, "device", gd_json_str(x->device));
@@ -350,6 +416,15 @@ static json_t *result_json(const struct gd_probe_result *x, int selftest)
 		json_object_set_new(o, "max_error", json_real(x->max_error));
 	if (x->log[0])
 		json_object_set_new(o, "log", gd_json_str(x->log));
+	if (dg)
+		json_object_set_new(o, "diagnostics", diag_json(dg));
+	if (dg && dg->cause_code[0])
+		json_object_set_new(
+		    o, "cause",
+		    json_pack("{s:o, s:o, s:o}", "code",
+			      gd_json_str(dg->cause_code), "text",
+			      gd_json_str(dg->cause), "fix",
+			      gd_json_str(dg->fix)));
 	if (selftest) {
 		json_object_set_new(o, "expected", gd_json_str(x->expected));
 		json_object_set_new(o, "pass",
@@ -380,7 +455,7 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r)
 
 	for (size_t i = 0; i < r->results.n; i++) {
 		json_array_append_new(
-		    res, result_json(&r->results.v[i], r->selftest));
+		    res, result_json(r, &r->results.v[i], r->selftest));
 		all &= gd_probe_selftest_pass(&r->results.v[i]);
 	}
 	for (size_t i = 0; i < r->devices.n; i++) {

@@ -20,6 +20,10 @@ void gd_render_probe_json(json_t *doc, const struct gd_probe_report *r);
 /* The per-backend verdict lines (gd_probe_verdicts) are doctor's. */
 #include "doctor/evidence.h"
 
+/* One verdict line, and under it a failed init's cause and fix. */
+void gd_render_probe_verdict(struct gd_cli *cli, FILE *f,
+			     const struct gd_probe_verdict *v);
+
 /* Selftest: does this result match its expectation? */
 int gd_probe_selftest_pass(const struct gd_probe_result *res);
 

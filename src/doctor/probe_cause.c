@@ -1,0 +1,479 @@
+/* doctor/probe_cause: the rules that name why a backend's init failed
+ * (probe_cause.h). One table, tried in order, first match wins: the
+ * runtime's own words first when they name a file (a missing library, an
+ * ICD without vkCreateInstance), then the machine's facts (no GPU, no
+ * driver bound, no KFD, a container, permissions), then the runtime's
+ * decisive line alone, then "unknown". Kernel-state rules (module
+ * parameters, firmware: cause.kernel_parameter, cause.firmware) and the
+ * DT_NEEDED closure (package names for cause.missing_library) plug in as
+ * rows here. Picking the lines: probe_diag_pick.c. */
+#include "probe_cause.h"
+
+#include <string.h>
+
+#include "discover/vendor.h"
+#include "kb/kb.h"
+
+typedef int (*cause_fn)(const struct gd_cause_in *in, struct gd_cause *out);
+
+static enum gd_vendor backend_vendor(const char *b)
+{
+	return !strcmp(b, "hip")    ? GD_VENDOR_AMD
+	       : !strcmp(b, "cuda") ? GD_VENDOR_NVIDIA
+				    : GD_VENDOR_OTHER;
+}
+
+static const char *gpu_label(const struct gd_gpu *g)
+{
+	return gd_known(&g->name) ? g->name.v : g->pci.bdf;
+}
+
+static void set(struct gd_cause *out, enum gd_code code, const char *fix)
+{
+	out->code = code;
+	gd_strlcpy(out->fix, fix ? fix : "", sizeof out->fix);
+}
+
+/* The line of the diagnostics (or of init's detail) that names a library
+ * the loader could not open. */
+static int find_dlerror(const struct gd_cause_in *in, char *lib, size_t cap,
+			char *line, size_t lcap)
+{
+	const struct gd_probe_diag *dg = in->diag;
+
+	for (int i = 0; dg && i < dg->n_lines; i++)
+		if (gd_cause_dlerror_lib(dg->lines[i], lib, cap)) {
+			gd_strlcpy(line, dg->lines[i], lcap);
+			return 1;
+		}
+	if (in->init && gd_cause_dlerror_lib(in->init->detail, lib, cap)) {
+		gd_strlcpy(line, in->init->detail, lcap);
+		return 1;
+	}
+	return 0;
+}
+
+/* "... associated with ICD JSON /x/libvulkan_lvp.so. Ignoring" (the
+ * Vulkan loader names the library there, not the manifest), anywhere in
+ * what the loader printed. */
+static void icd_of(const struct gd_probe_diag *dg, char *out, size_t cap)
+{
+	static const char key[] = "associated with ICD JSON ";
+	const char *p = dg && dg->out ? strstr(dg->out, key) : NULL;
+	size_t n;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	p += sizeof key - 1;
+	n = strcspn(p, " \n");
+	if (n && p[n - 1] == '.')
+		n--;
+	gd_fmt(out, cap, "%.*s", (int)n, p);
+	gd_sanitize(out);
+}
+
+/* The ICD manifest that names lib as its library, "" when none does. */
+static const char *manifest_of(const struct gd_cause_in *in, const char *lib)
+{
+	int vk = !strcmp(in->backend, "vulkan");
+	const struct gd_icd *t = !in->inv ? NULL
+				 : vk	  ? in->inv->vulkan
+					  : in->inv->opencl;
+	size_t n = !in->inv ? 0 : vk ? in->inv->n_vulkan : in->inv->n_opencl;
+
+	for (size_t i = 0; i < n; i++)
+		if (gd_known(&t[i].library) && !strcmp(t[i].library.v, lib))
+			return t[i].manifest;
+	return "";
+}
+
+static int cause_missing_library(const struct gd_cause_in *in,
+				 struct gd_cause *out)
+{
+	char lib[96], line[320], icd[200], fix[320];
+	const char *man;
+
+	if (!find_dlerror(in, lib, sizeof lib, line, sizeof line))
+		return 0;
+	icd_of(in->diag, icd, sizeof icd);
+	man = manifest_of(in, lib);
+	set(out, GD_C_CAUSE_MISSING_LIBRARY, NULL);
+	if (lib[0] == '/') { /* a path: the manifest names a file not there */
+		gd_fmt(out->text, sizeof out->text,
+		       "the driver library %s does not exist%s%s%s", lib,
+		       man[0] ? " (named by " : "", man, man[0] ? ")" : "");
+		gd_strlcpy(out->fix,
+			   "reinstall the driver package that owns the ICD "
+			   "manifest, or remove the manifest it left behind",
+			   sizeof out->fix);
+		return 1;
+	}
+	if (icd[0] && !strstr(icd, lib))
+		gd_fmt(out->text, sizeof out->text,
+		       "%s is not found: the driver %s needs it", lib, icd);
+	else
+		gd_fmt(out->text, sizeof out->text,
+		       "%s is not found: the loader could not open it", lib);
+	/* the DT_NEEDED resolver's package names replace this when known */
+	gd_fmt(fix, sizeof fix,
+	       "install the package that provides %s (Debian/Ubuntu: "
+	       "apt-file search %s; Fedora: dnf provides '*/%s')",
+	       lib, lib, lib);
+	gd_strlcpy(out->fix, fix, sizeof out->fix);
+	return 1;
+}
+
+/* NVIDIA's ICD without libglvnd's libEGL.so.1 (docs/probe.md): the loader
+ * says "Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr'
+ * for ICD X"; ld.so's list says what X looked for at run time. */
+static int cause_icd_incomplete(const struct gd_cause_in *in,
+				struct gd_cause *out)
+{
+	static const char key[] = "for ICD ";
+	const struct gd_probe_diag *dg = in->diag;
+	char nf[300] = "";
+	const char *fix = NULL;
+	struct gd_kb_signature sg;
+
+	for (int i = 0; dg && i < dg->n_lines; i++) {
+		const char *p = strstr(dg->lines[i], key);
+
+		if (strcmp(dg->line_sig[i], "vk-icd-no-create-instance") || !p)
+			continue;
+		for (int k = 0; k < dg->n_not_found; k++)
+			gd_fmt(nf + strlen(nf), sizeof nf - strlen(nf), "%s%s",
+			       k ? ", " : "", dg->not_found[k]);
+		gd_fmt(out->text, sizeof out->text,
+		       "the Vulkan driver %.120s loads but gives the loader "
+		       "no vkCreateInstance%s%s%s",
+		       p + sizeof key - 1,
+		       nf[0] ? "; at run time it looked for " : "", nf,
+		       nf[0] ? ", which is not found" : "");
+		if (in->ctx && in->ctx->kb &&
+		    gd_kb_signature_get(in->ctx->kb, dg->line_sig[i], &sg) == 0)
+			fix = sg.fix;
+		set(out, GD_C_CAUSE_ICD_INCOMPLETE, fix);
+		return 1;
+	}
+	return 0;
+}
+
+static size_t count_vendor(const struct gd_machine *m, enum gd_vendor v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; m && i < m->n_gpus; i++)
+		n += m->gpus[i].vendor == v;
+	return n;
+}
+
+static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	enum gd_vendor v = backend_vendor(in->backend);
+
+	if (!in->m || v == GD_VENDOR_OTHER || count_vendor(in->m, v))
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "no %s GPU on this machine (PCI lists %zu GPU%s)",
+	       gd_vendor_ops(v) ? gd_vendor_ops(v)->title : "", in->m->n_gpus,
+	       in->m->n_gpus == 1 ? "" : "s");
+	set(out, GD_C_CAUSE_NO_GPU,
+	    "nothing to repair here: use a backend that works on this "
+	    "machine, or a machine with such a GPU");
+	return 1;
+}
+
+/* The kernel driver the runtime needs, per vendor. */
+static const char *wanted_driver(enum gd_vendor v)
+{
+	return v == GD_VENDOR_AMD ? "amdgpu" : "nvidia";
+}
+
+static int cause_driver_not_loaded(const struct gd_cause_in *in,
+				   struct gd_cause *out)
+{
+	enum gd_vendor v = backend_vendor(in->backend);
+	char fix[320];
+
+	for (size_t i = 0; in->m && v != GD_VENDOR_OTHER && i < in->m->n_gpus;
+	     i++) {
+		const struct gd_gpu *g = &in->m->gpus[i];
+		const char *want = wanted_driver(v);
+
+		if (g->vendor != v || g->pci_missing ||
+		    (gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, want)))
+			continue;
+		if (gd_known(&g->pci.driver))
+			gd_fmt(out->text, sizeof out->text,
+			       "%s (%s) is driven by %s, not %s", gpu_label(g),
+			       g->pci.bdf, g->pci.driver.v, want);
+		else
+			gd_fmt(out->text, sizeof out->text,
+			       "%s (%s) has no kernel driver bound: the %s "
+			       "module is not loaded (or refused the GPU)",
+			       gpu_label(g), g->pci.bdf, want);
+		gd_fmt(fix, sizeof fix,
+		       "load %s (sudo modprobe %s; dmesg says why it "
+		       "refuses: Secure Boot, a blacklist, an unsupported "
+		       "GPU); 'gpudoctor check' lists the kernel's state",
+		       want, want);
+		set(out, GD_C_CAUSE_DRIVER_NOT_LOADED, fix);
+		return 1;
+	}
+	return 0;
+}
+
+static int cause_no_kfd(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	for (size_t i = 0; in->m && !strcmp(in->backend, "hip") &&
+			   i < in->m->n_gpus;
+	     i++) {
+		const struct gd_gpu *g = &in->m->gpus[i];
+
+		if (g->vendor != GD_VENDOR_AMD || g->n_kfd_nodes)
+			continue;
+		if (g->amd_no_kfd[0]) {
+			gd_fmt(out->text, sizeof out->text,
+			       "%s is %s, a family KFD (ROCm's kernel side) "
+			       "never supported",
+			       gpu_label(g), g->amd_no_kfd);
+			set(out, GD_C_CAUSE_NO_KFD,
+			    "ROCm cannot use this GPU: use Vulkan (RADV)");
+			return 1;
+		}
+		if (in->m->kfd_nodes_total)
+			continue; /* KFD is there, this GPU is not in it */
+		gd_fmt(out->text, sizeof out->text,
+		       "amdgpu drives %s but the kernel has no KFD%s%s%s",
+		       gpu_label(g), in->m->kfd_why[0] ? " (" : "",
+		       in->m->kfd_why, in->m->kfd_why[0] ? ")" : "");
+		set(out, GD_C_CAUSE_NO_KFD,
+		    "boot a kernel built with CONFIG_HSA_AMD=y (the "
+		    "distribution's standard kernel has it)");
+		return 1;
+	}
+	return 0;
+}
+
+static int cause_access(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	for (size_t i = 0; in->m && !strcmp(in->backend, "hip") &&
+			   i < in->m->n_gpus;
+	     i++) {
+		const struct gd_gpu *g = &in->m->gpus[i];
+		const struct gd_access *a = &g->access;
+
+		if (g->vendor != GD_VENDOR_AMD || (a->kfd_ok && a->render_ok))
+			continue;
+		if (a->in_container && a->kfd.st == GD_UNKNOWN) {
+			gd_fmt(out->text, sizeof out->text,
+			       "this runs in a container without the GPU's "
+			       "device nodes (%s)",
+			       a->kfd.why);
+			set(out, GD_C_CAUSE_CONTAINER, a->fix);
+			return 1;
+		}
+		if (a->kfd.st == GD_FAILED || a->render.st == GD_FAILED) {
+			gd_fmt(out->text, sizeof out->text, "%s",
+			       a->kfd.st == GD_FAILED ? a->kfd.why
+						      : a->render.why);
+			set(out, GD_C_CAUSE_PERMISSION, a->fix);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int cause_no_icd(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	int vk = !strcmp(in->backend, "vulkan");
+
+	if (!in->inv || (!vk && strcmp(in->backend, "opencl")) ||
+	    (vk ? in->inv->n_vulkan : in->inv->n_opencl))
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "no %s driver (ICD) is installed where the loader looks (%s)",
+	       vk ? "Vulkan" : "OpenCL",
+	       vk ? in->inv->vulkan_search : in->inv->opencl_search);
+	set(out, GD_C_CAUSE_NO_ICD,
+	    vk ? "install the GPU's Vulkan driver (Mesa: mesa-vulkan-drivers "
+		 "on Debian/Ubuntu and Fedora; NVIDIA: its driver package)"
+	       : "install the GPU's OpenCL driver (an ICD in "
+		 "/etc/OpenCL/vendors), or PoCL for the CPU");
+	return 1;
+}
+
+/* The runtime's library is not there (and nothing above explains why a
+ * GPU it would drive is of no use anyway). */
+static int cause_not_installed(const struct gd_cause_in *in,
+			       struct gd_cause *out)
+{
+	if (!in->init || in->init->status != GD_PS_MISSING)
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "the runtime is not installed where the loader looks: %.300s",
+	       in->init->detail);
+	set(out, GD_C_CAUSE_NOT_INSTALLED,
+	    !strcmp(in->backend, "vulkan")
+		? "install the Vulkan loader (Debian/Ubuntu: libvulkan1; "
+		  "Fedora: vulkan-loader)"
+	    : !strcmp(in->backend, "opencl")
+		? "install an OpenCL ICD loader (Debian/Ubuntu: "
+		  "ocl-icd-libopencl1; Fedora: ocl-icd)"
+		: "install the runtime ('gpudoctor check' names the release "
+		  "for the GPUs here), or add its directory to "
+		  "LD_LIBRARY_PATH");
+	return 1;
+}
+
+/* Every ICD manifest the loader reads names a library that is not there
+ * (ocl-icd says nothing about it; inventory/ looked). */
+static int cause_icd_library_absent(const struct gd_cause_in *in,
+				    struct gd_cause *out)
+{
+	int vk = !strcmp(in->backend, "vulkan");
+	const struct gd_icd *t = !in->inv ? NULL
+				 : vk	  ? in->inv->vulkan
+					  : in->inv->opencl;
+	size_t n = !in->inv ? 0 : vk ? in->inv->n_vulkan : in->inv->n_opencl;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].library_found)
+			return 0;
+	if (!n)
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "the %s driver library %s does not exist (named by %s%s)",
+	       vk ? "Vulkan" : "OpenCL",
+	       gd_known(&t[0].library) ? t[0].library.v : "(unreadable)",
+	       t[0].manifest, n > 1 ? ", and no other ICD's library exists" : "");
+	set(out, GD_C_CAUSE_MISSING_LIBRARY,
+	    "reinstall the driver package that owns the ICD file, or remove "
+	    "the file it left behind");
+	return 1;
+}
+
+/* An ICD loader dlopens each driver and ignores a failure; ld.so's
+ * LD_DEBUG=libs still shows the dependency it could not find. */
+static int cause_ld_not_found(const struct gd_cause_in *in,
+			      struct gd_cause *out)
+{
+	const struct gd_probe_diag *dg = in->diag;
+	char fix[320];
+
+	if (!dg || !dg->n_not_found)
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "ld.so looked for %s%s and did not find it: a library the "
+	       "driver needs",
+	       dg->not_found[0], dg->n_not_found > 1 ? " (and others)" : "");
+	gd_fmt(fix, sizeof fix,
+	       "install the package that provides %s (Debian/Ubuntu: "
+	       "apt-file search %s; Fedora: dnf provides '*/%s')",
+	       dg->not_found[0], dg->not_found[0], dg->not_found[0]);
+	set(out, GD_C_CAUSE_MISSING_LIBRARY, fix);
+	return 1;
+}
+
+/* No fact of the machine explains it: the runtime's first decisive line
+ * that a kb signature knows. */
+static int cause_runtime_says(const struct gd_cause_in *in,
+			      struct gd_cause *out)
+{
+	const struct gd_probe_diag *dg = in->diag;
+	struct gd_kb_signature sg;
+
+	for (int i = 0; dg && i < dg->n_lines; i++) {
+		if (!dg->line_sig[i][0] || !in->ctx || !in->ctx->kb ||
+		    gd_kb_signature_get(in->ctx->kb, dg->line_sig[i], &sg) < 0)
+			continue;
+		gd_fmt(out->text, sizeof out->text, "the runtime says: %s (%s)",
+		       dg->lines[i], sg.title);
+		set(out, GD_C_CAUSE_RUNTIME_SAYS, sg.fix);
+		return 1;
+	}
+	return 0;
+}
+
+static int cause_unknown(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	const struct gd_probe_diag *dg = in->diag;
+
+	if (dg && dg->ran)
+		gd_fmt(out->text, sizeof out->text,
+		       "no cause found: re-run with %s, the runtime printed "
+		       "%u line%s, none known to the kb%s",
+		       dg->env, dg->lines_seen, dg->lines_seen == 1 ? "" : "s",
+		       dg->n_lines ? " (quoted: its last lines)" : "");
+	else
+		gd_fmt(out->text, sizeof out->text, "no cause found%s%s",
+		       dg && dg->outcome[0] ? ": diagnostics " : "",
+		       dg ? dg->outcome : "");
+	set(out, GD_C_CAUSE_UNKNOWN,
+	    "run the program with the runtime's own diagnostics (docs/probe.md "
+	    "lists them per backend) and 'gpudoctor explain' its log");
+	return 1;
+}
+
+/* The table. Kernel-state rows go where marked; the DT_NEEDED closure
+ * fills cause_missing_library's package names (and may add a row before
+ * it for a symbol-version or architecture mismatch). */
+static const struct {
+	const char *backends; /* space-separated; "*" all */
+	cause_fn fn;
+} rules[] = {
+    {"*", cause_missing_library},
+    {"vulkan", cause_icd_incomplete},
+    {"hip cuda", cause_no_gpu},
+    {"hip cuda", cause_driver_not_loaded},
+    {"hip", cause_no_kfd},
+    {"hip", cause_access},
+    /* kernel state: a module parameter in force (cause.kernel_parameter),
+     * firmware known to fail (cause.firmware) */
+    {"vulkan opencl", cause_no_icd},
+    {"vulkan opencl", cause_icd_library_absent},
+    {"vulkan opencl", cause_ld_not_found},
+    {"*", cause_not_installed},
+    {"*", cause_runtime_says},
+    {"*", cause_unknown},
+};
+
+static int applies(const char *list, const char *backend)
+{
+	size_t n = strlen(backend);
+
+	if (!strcmp(list, "*"))
+		return 1;
+	for (const char *p = list; (p = strstr(p, backend)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+void gd_cause_find(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		if (applies(rules[i].backends, in->backend) &&
+		    rules[i].fn(in, out))
+			return;
+}
+
+/* The machine rows alone, for explain. */
+int gd_cause_of_machine(gd_ctx *ctx, const char *backend,
+			const struct gd_machine *m,
+			const struct gd_inventory *inv, struct gd_cause *out)
+{
+	static const cause_fn machine[] = {cause_no_gpu, cause_driver_not_loaded,
+					   cause_no_kfd, cause_access,
+					   cause_no_icd,
+					   cause_icd_library_absent};
+	struct gd_cause_in in = {ctx, backend, NULL, NULL, m, inv};
+
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < sizeof machine / sizeof machine[0]; i++)
+		if (machine[i](&in, out))
+			return 1;
+	return 0;
+}

@@ -227,7 +227,7 @@
 	  "base")                                                              \
 	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
 	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
-	  "knowledge base")                                                  \
+	  "knowledge base")                                                    \
 	X(GD_C_CAUSE_NO_GPU, "cause.no_gpu",                                   \
 	  "a probe's init failed: this machine has no GPU of the runtime's "   \
 	  "vendor")                                                            \
@@ -251,7 +251,7 @@
 	X(GD_C_CAUSE_PERMISSION, "cause.permission",                           \
 	  "this user cannot open /dev/kfd or the GPU's render node")           \
 	X(GD_C_CAUSE_CONTAINER, "cause.container",                             \
-	  "a container started without the GPU's device nodes")               \
+	  "a container started without the GPU's device nodes")                \
 	X(GD_C_CAUSE_KERNEL_PARAMETER, "cause.kernel_parameter",               \
 	  "a kernel module parameter in force stops the runtime "              \
 	  "(kernel-state rules)")                                              \
@@ -265,7 +265,8 @@
 	  "no cause found: neither the machine's facts nor the runtime's "     \
 	  "diagnostics say")                                                   \
 	X(GD_C_CAUSE_TOTAL_TIMEOUT, "cause.total_timeout",                     \
-	  "a probe op was stopped by the whole-run deadline (--total-timeout), " \
+	  "a probe op was stopped by the whole-run deadline "                  \
+	  "(--total-timeout), "                                                \
 	  "not its own: a slow or busy machine, not a fault")
 
 enum gd_code {

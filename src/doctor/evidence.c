@@ -148,7 +148,8 @@ void gd_evidence_probes(const struct gd_probe_report *r,
 			  pv[i].level == GD_PV_PARTIAL))
 			lv = GD_EV_BROKEN;
 		add_copy(s, vendor, lv, probe_code[pv[i].level], pv[i].text);
-		if (pv[i].cause_code[0] && gd_code_find(pv[i].cause_code) >= 0) {
+		if (pv[i].cause_code[0] &&
+		    gd_code_find(pv[i].cause_code) >= 0) {
 			char t[800];
 
 			gd_fmt(t, sizeof t, "%s probe, why: %s%s%s",

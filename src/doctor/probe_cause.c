@@ -202,7 +202,8 @@ static int cause_driver_not_loaded(const struct gd_cause_in *in,
 		const char *want = wanted_driver(v);
 
 		if (g->vendor != v || g->pci_missing ||
-		    (gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, want)))
+		    (gd_known(&g->pci.driver) &&
+		     !strcmp(g->pci.driver.v, want)))
 			continue;
 		if (gd_known(&g->pci.driver))
 			gd_fmt(out->text, sizeof out->text,
@@ -226,9 +227,8 @@ static int cause_driver_not_loaded(const struct gd_cause_in *in,
 
 static int cause_no_kfd(const struct gd_cause_in *in, struct gd_cause *out)
 {
-	for (size_t i = 0; in->m && !strcmp(in->backend, "hip") &&
-			   i < in->m->n_gpus;
-	     i++) {
+	for (size_t i = 0;
+	     in->m && !strcmp(in->backend, "hip") && i < in->m->n_gpus; i++) {
 		const struct gd_gpu *g = &in->m->gpus[i];
 
 		if (g->vendor != GD_VENDOR_AMD || g->n_kfd_nodes)
@@ -258,9 +258,8 @@ static int cause_no_kfd(const struct gd_cause_in *in, struct gd_cause *out)
 
 static int cause_access(const struct gd_cause_in *in, struct gd_cause *out)
 {
-	for (size_t i = 0; in->m && !strcmp(in->backend, "hip") &&
-			   i < in->m->n_gpus;
-	     i++) {
+	for (size_t i = 0;
+	     in->m && !strcmp(in->backend, "hip") && i < in->m->n_gpus; i++) {
 		const struct gd_gpu *g = &in->m->gpus[i];
 		const struct gd_access *a = &g->access;
 
@@ -347,7 +346,8 @@ static int cause_icd_library_absent(const struct gd_cause_in *in,
 	       "the %s driver library %s does not exist (named by %s%s)",
 	       vk ? "Vulkan" : "OpenCL",
 	       gd_known(&t[0].library) ? t[0].library.v : "(unreadable)",
-	       t[0].manifest, n > 1 ? ", and no other ICD's library exists" : "");
+	       t[0].manifest,
+	       n > 1 ? ", and no other ICD's library exists" : "");
 	set(out, GD_C_CAUSE_MISSING_LIBRARY,
 	    "reinstall the driver package that owns the ICD file, or remove "
 	    "the file it left behind");
@@ -465,10 +465,9 @@ int gd_cause_of_machine(gd_ctx *ctx, const char *backend,
 			const struct gd_machine *m,
 			const struct gd_inventory *inv, struct gd_cause *out)
 {
-	static const cause_fn machine[] = {cause_no_gpu, cause_driver_not_loaded,
-					   cause_no_kfd, cause_access,
-					   cause_no_icd,
-					   cause_icd_library_absent};
+	static const cause_fn machine[] = {
+	    cause_no_gpu, cause_driver_not_loaded, cause_no_kfd, cause_access,
+	    cause_no_icd, cause_icd_library_absent};
 	struct gd_cause_in in = {ctx, backend, NULL, NULL, m, inv};
 
 	memset(out, 0, sizeof *out);

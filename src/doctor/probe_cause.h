@@ -44,8 +44,7 @@ int gd_cause_of_machine(gd_ctx *ctx, const char *backend,
  * shared object file" lines) and the cause, into r->diags. m and inv may
  * be NULL (then only the runtime's words count). */
 void gd_probe_judge(gd_ctx *ctx, const struct gd_machine *m,
-		    const struct gd_inventory *inv,
-		    struct gd_probe_report *r);
+		    const struct gd_inventory *inv, struct gd_probe_report *r);
 
 /* The loader's dlerror text in one line: "libX.so.1: cannot open shared
  * object file" -> "libX.so.1" (parser, fuzzed). 1 when found. */

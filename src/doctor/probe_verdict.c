@@ -167,7 +167,8 @@ static void device_verdict(const struct gd_probe_report *r,
 		       d->isa[0] ? ")" : "");
 	}
 	if (nbad && cut_short(r, d)) {
-		gd_strlcpy(v->cause_code, gd_code_name(GD_C_CAUSE_TOTAL_TIMEOUT),
+		gd_strlcpy(v->cause_code,
+			   gd_code_name(GD_C_CAUSE_TOTAL_TIMEOUT),
 			   sizeof v->cause_code);
 		gd_strlcpy(v->cause,
 			   "the whole-run deadline stopped the probe before "

@@ -219,8 +219,12 @@ static void diag_exec(struct gd_pjob *j, struct gd_probe_diag *dg,
 	struct gd_child_result res;
 	struct diag_run d;
 	char vars[200], desc[160];
-	char *argv[] = {j->run->ctx->self_exe, "__probe-child",
-			(char *)j->backend, "--only", "0", NULL};
+	char *argv[] = {j->run->ctx->self_exe,
+			"__probe-child",
+			(char *)j->backend,
+			"--only",
+			"0",
+			NULL};
 	char **env;
 
 	gd_fmt(vars, sizeof vars, "%s", dg->env);
@@ -247,7 +251,8 @@ static void diag_exec(struct gd_pjob *j, struct gd_probe_diag *dg,
 	spec.cancel = j->run->opts->cancel;
 	spec.arg = &d;
 	if (gd_child_run(&spec, &res) < 0) {
-		gd_strlcpy(dg->outcome, "not re-run: cannot create pipes or fork",
+		gd_strlcpy(dg->outcome,
+			   "not re-run: cannot create pipes or fork",
 			   sizeof dg->outcome);
 		free(env);
 		return;
@@ -292,12 +297,13 @@ void gd_probe_diag_run(struct gd_pjob *j)
 		return;
 	}
 	if ((j->run->opts->cancel && *j->run->opts->cancel) || left < 0.5) {
-		gd_strlcpy(dg->outcome,
-			   "not re-run: the whole-run deadline (--total-timeout) "
-			   "passed",
-			   sizeof dg->outcome);
+		gd_strlcpy(
+		    dg->outcome,
+		    "not re-run: the whole-run deadline (--total-timeout) "
+		    "passed",
+		    sizeof dg->outcome);
 		return;
 	}
-	diag_exec(j, dg, left - 0.2 < j->run->timeout ? left - 0.2
-						     : j->run->timeout);
+	diag_exec(j, dg,
+		  left - 0.2 < j->run->timeout ? left - 0.2 : j->run->timeout);
 }

@@ -204,9 +204,12 @@ static void put_file(struct writer *w, const char *path, int content)
 		free(buf);
 		return;
 	}
-	if (w->c->filter.file)
-		rc = w->c->filter.file(w->c->filter.arg, w->ctx, path, rc,
-				       &buf, &len);
+	if (w->c->filter.file &&
+	    (rc = w->c->filter.file(w->c->filter.arg, w->ctx, path, rc, &buf,
+				    &len)) > 0) {
+		free(buf); /* not this archive's: the filter writes it */
+		return;
+	}
 	if (gd_tar_add_file(w->tar, path + 1, 0644, buf ? buf : "", len) == 0) {
 		w->st->files++;
 		w->st->bytes += len;
@@ -404,7 +407,8 @@ static void put_environ(struct writer *w)
 		}
 		len += (size_t)sprintf(buf + len, "%s=%s\n", name, val);
 	}
-	gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
+	if (!seen(w->c, ".gpudoctor"))
+		gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
 	gd_tar_add_file(w->tar, ".gpudoctor/environ", 0644, buf ? buf : "",
 			len);
 	free(buf);

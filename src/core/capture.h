@@ -17,7 +17,7 @@ void gd_capture_free(struct gd_capture *c);
 /* For a Windows capture (cli/gather_win.c): file(), for each regular file
  * stored, gets what was read (*buf, *len, malloc'ed; rc the read's result,
  * 0 or -EFBIG; NULL when only its existence was seen) and may replace it;
- * it returns the rc to account for. finish() adds its own entries (registry
+ * it returns the rc to account for, or 1: not stored. finish() adds its own entries (registry
  * exports, versions.tsv) before the archive is closed. */
 struct gd_capture_stats;
 struct gd_capture_filter {

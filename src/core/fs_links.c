@@ -95,6 +95,27 @@ const char *gd_fs_links_get(const struct gd_fs_links *l, const char *path)
 	return hit ? hit->target : NULL;
 }
 
+void gd_fs_links_each_in(const struct gd_fs_links *l, const char *dir,
+			 void (*fn)(void *arg, const char *name), void *arg)
+{
+	size_t n;
+
+	while (*dir == '/')
+		dir++;
+	n = strlen(dir);
+	while (n && dir[n - 1] == '/')
+		n--;
+	for (size_t i = 0; l && i < l->n; i++) {
+		const char *name = l->v[i].name, *base = name;
+
+		if (n && (strncmp(name, dir, n) || name[n] != '/'))
+			continue;
+		base = n ? name + n + 1 : name;
+		if (*base && !strchr(base, '/'))
+			fn(arg, base);
+	}
+}
+
 /* Appends one component to out (an absolute path, "" for the root). */
 static int push(char *out, size_t cap, const char *comp, size_t n)
 {

@@ -16,6 +16,11 @@ void gd_fs_links_free(struct gd_fs_links *l);
 /* The target of the link at path ("/sys/x" or "sys/x"), as stored; NULL
  * when path is not a link. */
 const char *gd_fs_links_get(const struct gd_fs_links *l, const char *path);
+/* fn(arg, name) for each link directly in dir ("/usr/lib", its links
+ * already resolved): names a listing of the unpacked tree may lack (Wine
+ * does not list a link whose target is outside it). */
+void gd_fs_links_each_in(const struct gd_fs_links *l, const char *dir,
+			 void (*fn)(void *arg, const char *name), void *arg);
 /* path with every link on the way replaced by its target, as Linux's
  * RESOLVE_IN_ROOT would: absolute targets restart at the root, ".." stops
  * there; the last component is followed only when follow_last. out is an

@@ -246,6 +246,30 @@ static int list_drives(gd_strvec *out)
 	return 0;
 }
 
+static void add_one(void *arg, const char *name)
+{
+	gd_strvec *out = arg;
+	char **slot;
+
+	for (size_t i = 0; i < out->n; i++)
+		if (!strcmp(out->v[i], name))
+			return;
+	if ((slot = gd_vec_push(out)) && !(*slot = strdup(name)))
+		out->n--;
+}
+
+/* The capture's links in this directory, listed or not (Wine leaves out a
+ * link whose target is not on this machine). */
+static void add_listed_links(const gd_fs *fs, const char *path,
+			     gd_strvec *out)
+{
+	char r[4096];
+
+	if (fs->links &&
+	    gd_fs_links_resolve(fs->links, path, 1, r, sizeof r) == 0)
+		gd_fs_links_each_in(fs->links, r, add_one, out);
+}
+
 int gd_fs_list(const gd_fs *fs, const char *path, gd_strvec *out)
 {
 	char p[4096];
@@ -280,6 +304,7 @@ int gd_fs_list(const gd_fs *fs, const char *path, gd_strvec *out)
 		}
 	} while (FindNextFileW(h, &fd));
 	FindClose(h);
+	add_listed_links(fs, path, out);
 	if (out->n)
 		qsort(out->v, out->n, sizeof *out->v, natural_cmp);
 	return 0;
@@ -345,6 +370,18 @@ static int reparse_target(const wchar_t *w, char *buf, size_t cap)
 	return 0;
 }
 
+/* The target of a link of links.tsv at path (the links on the way there
+ * resolved), or NULL. */
+static const char *listed_link(const gd_fs *fs, const char *path)
+{
+	char r[4096];
+
+	if (!fs->links ||
+	    gd_fs_links_resolve(fs->links, path, 0, r, sizeof r) < 0)
+		return NULL;
+	return gd_fs_links_get(fs->links, r);
+}
+
 int gd_fs_readlink(const gd_fs *fs, const char *path, char *buf, size_t cap)
 {
 	const char *t = NULL;
@@ -354,7 +391,7 @@ int gd_fs_readlink(const gd_fs *fs, const char *path, char *buf, size_t cap)
 	note(fs, path, 'l');
 	if (cap)
 		buf[0] = '\0';
-	if (fs->links && (t = gd_fs_links_get(fs->links, path))) {
+	if ((t = listed_link(fs, path))) {
 		gd_strlcpy(buf, t, cap);
 		return 0;
 	}
@@ -407,7 +444,7 @@ int gd_fs_lstat(const gd_fs *fs, const char *path, struct stat *st)
 	DWORD a;
 	int rc;
 
-	if (fs->links && gd_fs_links_get(fs->links, path)) {
+	if (listed_link(fs, path)) {
 		note(fs, path, 's');
 		memset(st, 0, sizeof *st);
 		st->st_mode = S_IFLNK | 0777;

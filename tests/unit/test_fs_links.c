@@ -44,8 +44,31 @@ static void test_resolve(void)
 	gd_fs_links_free(l);
 }
 
+static void count(void *arg, const char *name)
+{
+	(void)name;
+	(*(int *)arg)++;
+}
+
+static void test_each_in(void)
+{
+	static const char tsv[] = "usr/lib/a\tx\nusr/lib/b\ty\n"
+				  "usr/lib/sub/c\tz\nusr/lib64\tlib\nlib\tusr/lib\n";
+	struct gd_fs_links *l;
+	int n = 0;
+
+	CHECK(gd_fs_links_parse(tsv, sizeof tsv - 1, &l) == 0);
+	gd_fs_links_each_in(l, "/usr/lib", count, &n);
+	CHECK_INT(n, 2);
+	n = 0;
+	gd_fs_links_each_in(l, "/", count, &n);
+	CHECK_INT(n, 1);
+	gd_fs_links_free(l);
+}
+
 int main(void)
 {
 	test_resolve();
+	test_each_in();
 	return t_done("test_fs_links");
 }

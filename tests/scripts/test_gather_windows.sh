@@ -64,7 +64,8 @@ fi
 
 # A private prefix: a hard-linked copy of the build's (Wine replaces the
 # registry files it saves, so the original is left as it was).
-"$WINE_RUN" "$GD_SRCDIR/build-win" "$EXE" --version >/dev/null 2>&1
+[ -f "$GD_SRCDIR/build-win/wineprefix/system.reg" ] ||
+  "$WINE_RUN" "$GD_SRCDIR/build-win" "$EXE" --version >/dev/null 2>&1
 mkdir -p "$tmp/bw" && cp -al "$GD_SRCDIR/build-win/wineprefix" "$tmp/bw/wineprefix" &&
   rm -f "$tmp/bw/wineprefix/"*.reg && cp "$GD_SRCDIR/build-win/wineprefix/"*.reg "$tmp/bw/wineprefix/"
 ok $? "no Wine prefix to copy"
@@ -73,7 +74,9 @@ WR() { "$WINE_RUN" "$tmp/bw" "$@"; } # a program of Wine's own (reg)
 zpath() { printf 'Z:%s' "$1" | tr / '\\'; }
 
 # ---- Linux captures replayed under Wine (symlinks from links.tsv) ----
-for m in rx5700xt apu-plus-dgpu nvidia-h200; do
+# rx5700xt: a relative driver link; nvidia-h200: links through links, and
+# absolute ones whose targets Wine looks for on this machine
+for m in rx5700xt nvidia-h200; do
 	x=$tmp/lin-$m
 	mkdir -p "$x" && "$GPUDOCTOR" --root "$FX/$m/root" gather "$tmp/lin-$m.tar.gz" >/dev/null 2>&1 &&
 	  tar xzf "$tmp/lin-$m.tar.gz" -C "$x"
@@ -82,21 +85,28 @@ for m in rx5700xt apu-plus-dgpu nvidia-h200; do
 	report W --root "$(zpath "$x")" > "$tmp/b.json"
 	same "$m: Wine replay of a Linux capture differs" "$tmp/a.json" "$tmp/b.json"
 done
-jq -e '.gpus[0].driver == "amdgpu"' "$tmp/b.json" >/dev/null 2>&1 ||
-  jq -e '[.gpus[].pci.driver] | index("nvidia") != null' "$tmp/b.json" >/dev/null 2>&1 ||
-  grep -q '"nvidia"' "$tmp/b.json"
+grep -q '"driver": "nvidia"' "$tmp/b.json"
 ok $? "Wine replay: no bound driver read through the capture's links"
 
 # ---- gather in Wine's own environment ----
 pfx=$tmp/bw/wineprefix
-env='HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
-{
-	WR reg add "$env" /v HIP_PATH /t REG_SZ /d 'C:\Program Files\AMD\ROCm\6.2\' /f
-	WR reg add "$env" /v HIP_PATH_62 /t REG_SZ /d 'C:\Program Files\AMD\ROCm\6.2\' /f
-	WR reg add 'HKCU\SOFTWARE\Python\PythonCore\3.12\InstallPath' /ve /d 'C:\Python312\' /f
-	WR reg add 'HKLM\SOFTWARE\WOW6432Node\Python\PythonCore\3.11-32\InstallPath' /ve /d 'C:\Python311-32\' /f
-} >/dev/null 2>&1
-ok $? "reg add in the private prefix"
+# one `reg import` (each Wine start costs seconds): the HIP SDK's machine
+# variables, a per-user Python and a 32-bit one (PEP 514 keys)
+cat > "$tmp/setup.txt" <<'EOF'
+Windows Registry Editor Version 5.00
+
+[HKEY_LOCAL_MACHINE\SYSTEM\CurrentControlSet\Control\Session Manager\Environment]
+"HIP_PATH"="C:\\Program Files\\AMD\\ROCm\\6.2\\"
+"HIP_PATH_62"="C:\\Program Files\\AMD\\ROCm\\6.2\\"
+
+[HKEY_CURRENT_USER\SOFTWARE\Python\PythonCore\3.12\InstallPath]
+@="C:\\Python312\\"
+
+[HKEY_LOCAL_MACHINE\SOFTWARE\WOW6432Node\Python\PythonCore\3.11-32\InstallPath]
+@="C:\\Python311-32\\"
+EOF
+WR reg import "$(zpath "$tmp/setup.txt")" >/dev/null 2>&1
+ok $? "reg import in the private prefix"
 # a real DLL: MinGW-built, a version resource, importing KERNEL32
 cat > "$tmp/v.rc" <<'EOF'
 1 VERSIONINFO
@@ -163,7 +173,7 @@ d=$FX/windows-rx5700xt-hip62-hip71/root
 W --root "$(zpath "$d")" gather "$(zpath "$tmp/wx.tar.gz")" >/dev/null 2>&1 &&
   mkdir -p "$tmp/wx" && tar xzf "$tmp/wx.tar.gz" -C "$tmp/wx"
 ok $? "wine: gather of a Windows capture"
-report W --root "$(zpath "$d")" > "$tmp/a.json"
+report "$GPUDOCTOR" --root "$d" > "$tmp/a.json"
 report W --root "$(zpath "$tmp/wx")" > "$tmp/b.json"
 same "wine: replay of its gather differs" "$tmp/a.json" "$tmp/b.json"
 report "$GPUDOCTOR" --root "$tmp/wx" > "$tmp/c.json"

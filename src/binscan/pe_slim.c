@@ -44,7 +44,8 @@ static int sect_of(const struct gd_pe *p, uint32_t rva, struct gd_pe_sect *s)
 
 		if (gd_pe_section(p, i, s))
 			continue;
-		span = s->vsize && s->vsize < s->rawsize ? s->vsize : s->rawsize;
+		span =
+		    s->vsize && s->vsize < s->rawsize ? s->vsize : s->rawsize;
 		if (rva >= s->va && rva - s->va < span)
 			return (int)i;
 	}
@@ -79,7 +80,8 @@ static void add_name(struct slim *sl, uint32_t rva)
 	if (avail > NAME_MAX_LEN)
 		avail = NAME_MAX_LEN;
 	z = memchr(sl->p->b + off, 0, avail);
-	add(sl, rva, z ? (uint32_t)(z - (sl->p->b + off)) + 1 : (uint32_t)avail);
+	add(sl, rva,
+	    z ? (uint32_t)(z - (sl->p->b + off)) + 1 : (uint32_t)avail);
 }
 
 /* Import (esize 20, name at 12) or delay-load (32, name at 4) table. */
@@ -199,7 +201,8 @@ static int emit(const struct gd_pe *p, const struct range *r, size_t n,
 	pos = hdr;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t *h = o + p->sect_off + i * 40;
-		const uint8_t *orig = p->b + p->sect_off + (size_t)r[i].sect * 40;
+		const uint8_t *orig =
+		    p->b + p->sect_off + (size_t)r[i].sect * 40;
 		uint32_t len = r[i].hi - r[i].lo;
 		uint64_t off, avail;
 

@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gather_win.h"
 #include "core/capture.h"
 #include "core/json.h"
 #include "core/util.h"
 #include "core/wincap.h"
 #include "discover/discover.h"
+#include "gather_win.h"
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 #include "inventory/win_inventory.h"

@@ -58,7 +58,8 @@ static void version_line(struct gw *g, gd_ctx *ctx, const char *path,
 		gd_pe_version(b, n, fv.file_version, fv.product_version,
 			      sizeof fv.file_version);
 	/* the size of a file here; a capture's empty file has none */
-	if (!fv.size && ctx->fs.is_slash && gd_fs_stat(&ctx->fs, path, &st) == 0)
+	if (!fv.size && ctx->fs.is_slash &&
+	    gd_fs_stat(&ctx->fs, path, &st) == 0)
 		fv.size = (uint64_t)st.st_size;
 	if (fv.size)
 		gd_fmt(sz, sizeof sz, "%llu", (unsigned long long)fv.size);
@@ -72,8 +73,8 @@ static void version_line(struct gw *g, gd_ctx *ctx, const char *path,
 
 /* Only fs/ is stored from what discovery read: the registry, environ and
  * versions.tsv of a replayed capture are written anew by finish(). */
-static int on_file(void *arg, gd_ctx *ctx, const char *path, int rc,
-		   char **buf, size_t *len)
+static int on_file(void *arg, gd_ctx *ctx, const char *path, int rc, char **buf,
+		   size_t *len)
 {
 	struct gw *g = arg;
 	uint8_t *slim = NULL;
@@ -87,7 +88,7 @@ static int on_file(void *arg, gd_ctx *ctx, const char *path, int rc,
 		return rc;
 	}
 	if (!is_pe_name(path))
-		return rc; /* as read */
+		return rc;  /* as read */
 	if (rc == -EFBIG) { /* past capture.c's 16 MiB: read it all */
 		free(*buf);
 		*buf = NULL;
@@ -155,11 +156,12 @@ static void put_registry(gd_ctx *ctx, gd_tar *t, struct gd_capture_stats *st)
 		       !strcmp(gd_win_regroots[i].file, file);
 		     i++, n++) {
 			gd_fmt(full[n], sizeof full[n], "%s\\%s",
-			       gd_win_regroots[i].hive, gd_win_regroots[i].path);
+			       gd_win_regroots[i].hive,
+			       gd_win_regroots[i].path);
 			paths[n] = full[n];
 		}
-		rc = gd_reg_export(ctx->reg, paths, n, GD_WIN_REG_MAX_KEYS, &out,
-				   &len, &nkeys);
+		rc = gd_reg_export(ctx->reg, paths, n, GD_WIN_REG_MAX_KEYS,
+				   &out, &len, &nkeys);
 		gd_fmt(name, sizeof name, "registry/%s.reg", file);
 		if (rc < 0)
 			note(st, "registry: out of memory");

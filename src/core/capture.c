@@ -48,8 +48,8 @@ void gd_capture_set_filter(struct gd_capture *c,
 	c->filter = *f;
 }
 
-size_t gd_capture_paths(const struct gd_capture *c, size_t i,
-			const char **path, int *kind)
+size_t gd_capture_paths(const struct gd_capture *c, size_t i, const char **path,
+			int *kind)
 {
 	if (i < c->recs.n) {
 		*path = c->recs.v[i].path;

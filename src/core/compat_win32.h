@@ -58,7 +58,7 @@ static inline int gd_fcntl(int fd, int cmd, ...)
 #define S_IFLNK 0120000
 #endif
 #ifndef S_ISLNK
-#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #endif
 
 typedef unsigned short gd_uid_t;

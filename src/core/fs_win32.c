@@ -96,8 +96,8 @@ static void note(const gd_fs *fs, const char *path, int kind)
 /* The Windows path for one of ours; 0, -ENOENT (no such thing on this
  * machine), -EXDEV (".."), -ELOOP or -EINVAL. follow: whether a link as
  * the last component is followed (not for lstat and readlink). */
-static int win_path_at(const gd_fs *fs, const char *path, int follow,
-		       char *buf, size_t cap)
+static int win_path_at(const gd_fs *fs, const char *path, int follow, char *buf,
+		       size_t cap)
 {
 	char resolved[4096];
 	const char *p;
@@ -260,8 +260,7 @@ static void add_one(void *arg, const char *name)
 
 /* The capture's links in this directory, listed or not (Wine leaves out a
  * link whose target is not on this machine). */
-static void add_listed_links(const gd_fs *fs, const char *path,
-			     gd_strvec *out)
+static void add_listed_links(const gd_fs *fs, const char *path, gd_strvec *out)
 {
 	char r[4096];
 
@@ -321,11 +320,9 @@ static int reparse_target(const wchar_t *w, char *buf, size_t cap)
 {
 	static BYTE rb[16 * 1024];
 	DWORD got = 0, tag;
-	HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-			       OPEN_EXISTING,
-			       FILE_FLAG_OPEN_REPARSE_POINT |
-				   FILE_FLAG_BACKUP_SEMANTICS,
-			       NULL);
+	HANDLE h = CreateFileW(
+	    w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+	    FILE_FLAG_OPEN_REPARSE_POINT | FILE_FLAG_BACKUP_SEMANTICS, NULL);
 	USHORT so, sl, po, pl;
 	const BYTE *names;
 	char t[4096];
@@ -455,7 +452,8 @@ int gd_fs_lstat(const gd_fs *fs, const char *path, struct stat *st)
 	if (!(w = wide_path_at(fs, path, 0, &rc)))
 		return rc;
 	a = GetFileAttributesW(w);
-	if (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_REPARSE_POINT) &&
+	if (a != INVALID_FILE_ATTRIBUTES &&
+	    (a & FILE_ATTRIBUTE_REPARSE_POINT) &&
 	    reparse_target(w, t, sizeof t) != -EINVAL) {
 		note(fs, path, 's');
 		memset(st, 0, sizeof *st);

@@ -50,7 +50,11 @@ static void puts_(struct ex *x, const char *s)
 static size_t utf8_cp(const unsigned char *s, size_t n, unsigned *cp)
 {
 	unsigned c = s[0];
-	size_t k = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+	size_t k = c < 0x80    ? 1
+		   : c >= 0xF0 ? 4
+		   : c >= 0xE0 ? 3
+		   : c >= 0xC0 ? 2
+			       : 0;
 
 	if (!k || k > n) {
 		*cp = 0xFFFD;
@@ -151,7 +155,8 @@ static void value(struct ex *x, const gd_reg_value *v)
 	if (v->type == GD_REG_EXPAND_SZ || v->type == GD_REG_MULTI_SZ) {
 		/* stored as UTF-8; EXPAND_SZ without its NUL */
 		if (!(w = utf16le((const char *)v->data,
-				  v->len + (v->type == GD_REG_EXPAND_SZ), &n))) {
+				  v->len + (v->type == GD_REG_EXPAND_SZ),
+				  &n))) {
 			x->oom = 1;
 			return;
 		}
@@ -229,7 +234,8 @@ int gd_reg_export(const gd_reg *r, const char *const *paths, size_t npaths,
 	*len = 0;
 	puts_(&x, "Windows Registry Editor Version 5.00\r\n\r\n");
 	for (size_t i = 0; i < npaths; i++) {
-		const gd_reg_key *k = find_spelled(r, paths[i], path, sizeof path);
+		const gd_reg_key *k =
+		    find_spelled(r, paths[i], path, sizeof path);
 
 		if (k)
 			key(&x, k, path, sizeof path);

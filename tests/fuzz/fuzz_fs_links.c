@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const paths[] = {
-	    "/sys/bus/pci/devices/0000:28:00.0/driver/module",
-	    "/a/b/c/../../d", "/", "/x/y", "/../../etc"};
+	    "/sys/bus/pci/devices/0000:28:00.0/driver/module", "/a/b/c/../../d",
+	    "/", "/x/y", "/../../etc"};
 	struct gd_fs_links *l;
 	uint8_t *slim;
 	size_t n;

@@ -52,8 +52,9 @@ static void count(void *arg, const char *name)
 
 static void test_each_in(void)
 {
-	static const char tsv[] = "usr/lib/a\tx\nusr/lib/b\ty\n"
-				  "usr/lib/sub/c\tz\nusr/lib64\tlib\nlib\tusr/lib\n";
+	static const char tsv[] =
+	    "usr/lib/a\tx\nusr/lib/b\ty\n"
+	    "usr/lib/sub/c\tz\nusr/lib64\tlib\nlib\tusr/lib\n";
 	struct gd_fs_links *l;
 	int n = 0;
 

@@ -28,8 +28,7 @@ static int key_eq(const gd_reg_key *a, const gd_reg_key *b)
 	if (a->nsub != b->nsub || a->nval != b->nval)
 		return 0;
 	for (size_t i = 0; i < a->nval; i++) {
-		const gd_reg_value *v = &a->val[i],
-				   *w = gd_reg_get(b, v->name);
+		const gd_reg_value *v = &a->val[i], *w = gd_reg_get(b, v->name);
 
 		if (!w || w->type != v->type || w->len != v->len ||
 		    memcmp(w->data, v->data, v->len))
@@ -66,7 +65,8 @@ static void test_types(void)
 	gd_reg_set(&a, k, "Quoted \"x\" \\ back", GD_REG_SZ,
 		   "C:\\Program Files\\\"AMD\"\\", 23);
 	gd_reg_set(&a, k, "Empty", GD_REG_SZ, "", 0);
-	gd_reg_set(&a, k, "Dw", GD_REG_DWORD, (uint8_t[4]){0x1f, 0, 0, 0x80}, 4);
+	gd_reg_set(&a, k, "Dw", GD_REG_DWORD, (uint8_t[4]){0x1f, 0, 0, 0x80},
+		   4);
 	gd_reg_set(&a, k, "Qw", GD_REG_QWORD,
 		   (uint8_t[8]){0, 0, 0, 0, 2, 0, 0, 0}, 8);
 	gd_reg_set(&a, k, "Bin", GD_REG_BINARY, bin, sizeof bin);
@@ -120,7 +120,8 @@ static const char wine_export[] =
     "00,\\\r\n"
     "  53,00,79,00,73,00,74,00,65,00,6d,00,52,00,6f,00,6f,00,74,00,25,00,00,00"
     "\r\n"
-    "\"TMP\"=hex(2):25,00,55,00,53,00,45,00,52,00,50,00,52,00,4f,00,46,00,49,00,"
+    "\"TMP\"=hex(2):25,00,55,00,53,00,45,00,52,00,50,00,52,00,4f,00,46,00,49,"
+    "00,"
     "4c,00,\\\r\n"
     "  45,00,25,00,5c,00,41,00,70,00,70,00,44,00,61,00,74,00,61,00,5c,00,4c,00,"
     "6f,\\\r\n"
@@ -149,8 +150,7 @@ static void test_like_reg_exe(void)
 
 /* The "[KEY]" lines of a UTF-16LE export that no earlier one contains:
  * what `reg export` was asked for. */
-static size_t top_keys(const uint8_t *b, size_t n, char keys[][512],
-		       size_t max)
+static size_t top_keys(const uint8_t *b, size_t n, char keys[][512], size_t max)
 {
 	char line[512];
 	size_t k = 0, l = 0;

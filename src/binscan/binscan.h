@@ -327,6 +327,7 @@ void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f);
 /* ---- PE32 / PE32+ (Windows .dll, .pyd, .exe): pe.c, dllresolve.c ---- */
 #define GD_PE_DIR_EXPORT 0
 #define GD_PE_DIR_IMPORT 1
+#define GD_PE_DIR_RESOURCE 2
 #define GD_PE_DIR_DELAY_IMPORT 13
 #define GD_PE_MAX_IMPORTS 4096u /* descriptors read before giving up */
 #define GD_PE_MACHINE_AMD64 0x8664

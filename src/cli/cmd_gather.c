@@ -9,9 +9,12 @@
 #include "core/capture.h"
 #include "core/json.h"
 #include "core/util.h"
+#include "core/wincap.h"
 #include "discover/discover.h"
+#include "gather_win.h"
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
+#include "inventory/win_inventory.h"
 
 const struct gd_opt gd_opts_gather[] = {
     {"force", 'f', 'f', GD_ARG_NONE, NULL, "replace an existing FILE", NULL,
@@ -36,6 +39,11 @@ static void help(void)
 	    "without the GPU code inside them. Replay it anywhere:\n\n"
 	    "  mkdir cap && tar xzf FILE.tar.gz -C cap && gpudoctor --root "
 	    "cap\n\n"
+	    "On Windows (or given a Windows capture with --root) the archive\n"
+	    "is a Windows capture: the registry keys gpudoctor reads as\n"
+	    "registry/*.reg (as `reg export` writes them), the files under\n"
+	    "fs/<drive>/ (DLLs cut down to their headers, imports and version\n"
+	    "resource), the whole environment. Unpack it with tar -xzf.\n\n"
 	    "Attach the archive to a bug report: it holds no file contents\n"
 	    "beyond system information, but it does hold the values of\n"
 	    "variables such as PATH, HOME and LD_LIBRARY_PATH (see\n"
@@ -110,6 +118,8 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	struct gd_machine m;
 	struct gd_inventory inv;
 	struct gd_frameworks fws;
+	struct gd_win_inventory wi;
+	struct gw *win = NULL;
 	gd_strvec env_read = {0};
 	char err[512], safe[1024];
 	int c, rc;
@@ -129,32 +139,36 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	if (optind != argc - 1)
 		return gd_cli_usage_error(cli, "gather",
 					  "expected one FILE.tar.gz");
-	/* A Windows capture is already the format gather would write (a
-	 * directory of registry exports and file headers, see
-	 * tests/fixtures/windows/FORMAT.md); gathering it again through the
-	 * Linux sysfs reader would lose it. */
-	if (cli->ctx.platform && strcmp(cli->ctx.platform, "windows") == 0)
-		return gd_cli_error(cli,
-				    "gather: %s is a Windows capture already: "
-				    "archive the directory itself (tar -czf "
-				    "FILE.tar.gz -C DIR .)",
-				    cli->ctx.fs.root);
 	if (source_date_epoch(&topts.mtime) < 0)
 		return gd_cli_error(cli, "gather: SOURCE_DATE_EPOCH is not a "
 					 "number of seconds");
 	cap = gd_capture_new();
 	if (!cap)
 		return gd_cli_error(cli, "out of memory");
+	/* Windows (live, or a Windows capture replayed): the same walk,
+	 * written in the Windows capture format (gather_win.c) */
+	if (gd_ctx_is_windows(&cli->ctx) && !(win = gd_gather_win_new(cap))) {
+		gd_capture_free(cap);
+		return gd_cli_error(cli, "out of memory");
+	}
+	if (win)
+		gd_gather_win_env(&cli->ctx, &env_read);
 	cli->ctx.fs.hook = gd_capture_hook;
 	cli->ctx.fs.hook_arg = cap;
 	cli->ctx.env_read = &env_read;
 	gd_discover(&cli->ctx, &m);
-	gd_inventory_collect(&cli->ctx, &inv);
+	memset(&inv, 0, sizeof inv);
+	memset(&wi, 0, sizeof wi);
+	if (win)
+		gd_win_inventory_collect(&cli->ctx, &wi);
+	else
+		gd_inventory_collect(&cli->ctx, &inv);
 	memset(&fws, 0, sizeof fws);
 	gd_frameworks_collect(&cli->ctx, &fws);
 	cli->ctx.fs.hook = NULL;
 	rc = gd_capture_write(cap, &cli->ctx, argv[optind], &topts, &st, err,
 			      sizeof err);
+	gd_gather_win_free(win);
 	cli->ctx.env_read = NULL;
 	gd_strvec_free(&env_read);
 	gd_machine_free(&m);

@@ -16,6 +16,8 @@ struct rec {
 
 struct gd_capture {
 	GD_VEC(struct rec) recs;
+	gd_strvec links; /* "name\ttarget" of each link stored */
+	struct gd_capture_filter filter;
 	size_t dropped; /* paths past the limit, or lost to memory */
 	char **set;	/* archive names already written (see seen()) */
 	size_t set_n, set_cap;
@@ -33,10 +35,27 @@ void gd_capture_free(struct gd_capture *c)
 	for (size_t i = 0; i < c->recs.n; i++)
 		free(c->recs.v[i].path);
 	gd_vec_free(&c->recs);
+	gd_strvec_free(&c->links);
 	for (size_t i = 0; i < c->set_cap; i++)
 		free(c->set[i]);
 	free(c->set);
 	free(c);
+}
+
+void gd_capture_set_filter(struct gd_capture *c,
+			   const struct gd_capture_filter *f)
+{
+	c->filter = *f;
+}
+
+size_t gd_capture_paths(const struct gd_capture *c, size_t i, const char **path,
+			int *kind)
+{
+	if (i < c->recs.n) {
+		*path = c->recs.v[i].path;
+		*kind = c->recs.v[i].kind;
+	}
+	return c->recs.n;
 }
 
 void gd_capture_hook(void *arg, const char *path, int kind)
@@ -185,6 +204,12 @@ static void put_file(struct writer *w, const char *path, int content)
 		free(buf);
 		return;
 	}
+	if (w->c->filter.file &&
+	    (rc = w->c->filter.file(w->c->filter.arg, w->ctx, path, rc, &buf,
+				    &len)) > 0) {
+		free(buf); /* not this archive's: the filter writes it */
+		return;
+	}
 	if (gd_tar_add_file(w->tar, path + 1, 0644, buf ? buf : "", len) == 0) {
 		w->st->files++;
 		w->st->bytes += len;
@@ -210,6 +235,52 @@ static int link_next(char *full, size_t cap, const char *cur,
 
 static void put_link(struct writer *w, const char *next, char *save,
 		     const char *cur, int kind, int depth);
+
+/* .gpudoctor/links.tsv: the links again, as text, for a replay where
+ * the unpacked tree holds none (Windows: tar.exe without the right to
+ * make symlinks; Wine, which cannot read a link's target). */
+static void note_link(struct writer *w, const char *name, const char *target)
+{
+	char **slot;
+	size_t len = strlen(name) + strlen(target) + 2;
+
+	if (strpbrk(name, "\t\n") || strpbrk(target, "\t\n"))
+		return; /* not representable in the list; the tar has it */
+	if (!(slot = gd_vec_push(&w->c->links)))
+		return;
+	if (!(*slot = malloc(len))) {
+		w->c->links.n--;
+		return;
+	}
+	snprintf(*slot, len, "%s\t%s", name, target);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void put_links(struct writer *w)
+{
+	gd_strvec *l = &w->c->links;
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!l->n)
+		return;
+	qsort(l->v, l->n, sizeof *l->v, cmp_str);
+	for (size_t i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + 1;
+	if (!(buf = malloc(len + 1))) {
+		fail(w, ".gpudoctor/links.tsv", "out of memory");
+		return;
+	}
+	len = 0;
+	for (size_t i = 0; i < l->n; i++)
+		len += (size_t)sprintf(buf + len, "%s\n", l->v[i]);
+	gd_tar_add_file(w->tar, ".gpudoctor/links.tsv", 0644, buf, len);
+	free(buf);
+}
 
 /* Store path and every component leading to it; follows symlinks the way
  * the kernel would, storing each link it meets. */
@@ -277,8 +348,10 @@ static void put_link(struct writer *w, const char *next, char *save,
 		return;
 	}
 	if (!seen(w->c, next + 1) &&
-	    gd_tar_add_symlink(w->tar, next + 1, target) == 0)
+	    gd_tar_add_symlink(w->tar, next + 1, target) == 0) {
 		w->st->links++;
+		note_link(w, next + 1, target);
+	}
 	if (link_next(full, sizeof full, cur, target, remain) < 0) {
 		fail(w, next, "the path through this link is too long");
 		return;
@@ -334,7 +407,8 @@ static void put_environ(struct writer *w)
 		}
 		len += (size_t)sprintf(buf + len, "%s=%s\n", name, val);
 	}
-	gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
+	if (!seen(w->c, ".gpudoctor"))
+		gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
 	gd_tar_add_file(w->tar, ".gpudoctor/environ", 0644, buf ? buf : "",
 			len);
 	free(buf);
@@ -373,6 +447,9 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	put_all(&w, 'd');
 	put_all(&w, 's');
 	put_environ(&w);
+	put_links(&w);
+	if (c->filter.finish)
+		c->filter.finish(c->filter.arg, ctx, w.tar, st);
 	ctx->fs.hook = saved;
 	if (c->dropped) {
 		gd_fmt(why, sizeof why,

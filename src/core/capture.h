@@ -14,6 +14,26 @@ struct gd_capture;
 
 struct gd_capture *gd_capture_new(void);
 void gd_capture_free(struct gd_capture *c);
+/* For a Windows capture (cli/gather_win.c): file(), for each regular file
+ * stored, gets what was read (*buf, *len, malloc'ed; rc the read's result,
+ * 0 or -EFBIG; NULL when only its existence was seen) and may replace it;
+ * it returns the rc to account for, or 1: not stored. finish() adds its own
+ * entries (registry exports, versions.tsv) before the archive is closed. */
+struct gd_capture_stats;
+struct gd_capture_filter {
+	int (*file)(void *arg, gd_ctx *ctx, const char *path, int rc,
+		    char **buf, size_t *len);
+	void (*finish)(void *arg, gd_ctx *ctx, gd_tar *t,
+		       struct gd_capture_stats *st);
+	void *arg;
+};
+void gd_capture_set_filter(struct gd_capture *c,
+			   const struct gd_capture_filter *f);
+/* The i-th path discovery used (and its kind, as gd_fs_hook's); returns
+ * how many there are. */
+size_t gd_capture_paths(const struct gd_capture *c, size_t i, const char **path,
+			int *kind);
+
 /* An fs hook (gd_fs_hook): set fs->hook = gd_capture_hook, hook_arg = c. */
 void gd_capture_hook(void *arg, const char *path, int kind);
 

@@ -52,12 +52,13 @@ static inline int gd_fcntl(int fd, int cmd, ...)
 #endif
 #define fchmod(fd, mode) ((void)(fd), (void)(mode), 0)
 
-/* No symbolic links as far as the fs layer reports. */
-#ifndef S_ISLNK
-#define S_ISLNK(m) 0
-#endif
+/* Links as fs_win32.c's gd_fs_lstat reports them (a capture's links.tsv,
+ * reparse points); the CRT itself never returns S_IFLNK. */
 #ifndef S_IFLNK
 #define S_IFLNK 0120000
+#endif
+#ifndef S_ISLNK
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #endif
 
 typedef unsigned short gd_uid_t;

@@ -23,6 +23,9 @@ typedef struct gd_fs {
 	char root[4096];
 	gd_fs_hook hook;
 	void *hook_arg;
+	/* Windows: a capture's .gpudoctor/links.tsv (fs_links.h), as the
+	 * unpacked tree there holds no readable links; NULL elsewhere. */
+	struct gd_fs_links *links;
 } gd_fs;
 
 typedef GD_VEC(char *) gd_strvec;

@@ -10,25 +10,6 @@
 
 #define DEPTH_MAX 8
 
-/* What gpudoctor reads: display adapters, PCI enumeration, the system and
- * user environment, Python installs (PEP 514), AMD's software keys. */
-static const struct {
-	HKEY hive;
-	const char *name, *path;
-} keys[] = {
-    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
-     "SYSTEM\\CurrentControlSet\\Control\\Class\\"
-     "{4d36e968-e325-11ce-bfc1-08002be10318}"},
-    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
-     "SYSTEM\\CurrentControlSet\\Enum\\PCI"},
-    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE",
-     "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"},
-    {HKEY_CURRENT_USER, "HKEY_CURRENT_USER", "Environment"},
-    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE", "SOFTWARE\\Python\\PythonCore"},
-    {HKEY_CURRENT_USER, "HKEY_CURRENT_USER", "SOFTWARE\\Python\\PythonCore"},
-    {HKEY_LOCAL_MACHINE, "HKEY_LOCAL_MACHINE", "SOFTWARE\\AMD"},
-};
-
 static void put_value(gd_reg *r, gd_reg_key *k, const wchar_t *name, DWORD type,
 		      const BYTE *data, DWORD len)
 {
@@ -55,14 +36,15 @@ static void put_value(gd_reg *r, gd_reg_key *k, const wchar_t *name, DWORD type,
 	gd_reg_set(r, k, n, type, data, len);
 }
 
-static void copy_key(gd_reg *r, HKEY h, const char *path, int depth)
+static void copy_key(gd_reg *r, HKEY h, const char *path, int depth,
+		     size_t *keys)
 {
 	static BYTE data[1 << 16];
 	wchar_t name[512];
 	gd_reg_key *k = gd_reg_mkkey(r, path);
 	DWORD i, nlen, dlen, type;
 
-	if (!k)
+	if (!k || ++*keys > GD_WIN_REG_MAX_KEYS)
 		return;
 	for (i = 0;; i++) {
 		nlen = sizeof name / sizeof *name;
@@ -88,25 +70,31 @@ static void copy_key(gd_reg *r, HKEY h, const char *path, int depth)
 		if (RegOpenKeyExW(h, name, 0, KEY_READ, &hs) != ERROR_SUCCESS)
 			continue; /* e.g. Properties under Enum: SYSTEM only */
 		gd_fmt(sub, sizeof sub, "%s\\%s", path, u);
-		copy_key(r, hs, sub, depth + 1);
+		copy_key(r, hs, sub, depth + 1, keys);
 		RegCloseKey(hs);
 	}
 }
 
 int gd_reg_load_live(gd_reg *r)
 {
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		wchar_t *w = gd_w32_wide(keys[i].path);
+	for (size_t i = 0; i < gd_win_n_regroots; i++) {
+		const struct gd_win_regroot *k = &gd_win_regroots[i];
+		wchar_t *w = gd_w32_wide(k->path);
+		HKEY hive = strcmp(k->hive, "HKEY_CURRENT_USER")
+				? HKEY_LOCAL_MACHINE
+				: HKEY_CURRENT_USER;
+		size_t keys = 0;
 		char full[512];
 		HKEY h;
 
 		if (!w)
 			continue;
-		if (RegOpenKeyExW(keys[i].hive, w, 0, KEY_READ, &h) ==
+		/* KEY_WOW64_64KEY: the 64-bit view, named WOW6432Node or not,
+		 * whatever this process is */
+		if (RegOpenKeyExW(hive, w, 0, KEY_READ | KEY_WOW64_64KEY, &h) ==
 		    ERROR_SUCCESS) {
-			gd_fmt(full, sizeof full, "%s\\%s", keys[i].name,
-			       keys[i].path);
-			copy_key(r, h, full, 0);
+			gd_fmt(full, sizeof full, "%s\\%s", k->hive, k->path);
+			copy_key(r, h, full, 0, &keys);
 			RegCloseKey(h);
 		}
 		free(w);

@@ -11,6 +11,27 @@
 
 #define REG_FILE_MAX (64u << 20)
 
+#define HKLM "HKEY_LOCAL_MACHINE"
+#define HKCU "HKEY_CURRENT_USER"
+/* Display adapters and their PCI devices, the machine's and the user's
+ * environment, Python installs (PEP 514, also the 32-bit view), AMD's
+ * software keys. */
+const struct gd_win_regroot gd_win_regroots[] = {
+    {"10-display-class", HKLM,
+     "SYSTEM\\CurrentControlSet\\Control\\Class\\"
+     "{4d36e968-e325-11ce-bfc1-08002be10318}"},
+    {"20-enum-pci", HKLM, "SYSTEM\\CurrentControlSet\\Enum\\PCI"},
+    {"30-environment", HKLM,
+     "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"},
+    {"30-environment", HKCU, "Environment"},
+    {"40-python", HKLM, "SOFTWARE\\Python\\PythonCore"},
+    {"40-python", HKLM, "SOFTWARE\\WOW6432Node\\Python\\PythonCore"},
+    {"40-python", HKCU, "SOFTWARE\\Python\\PythonCore"},
+    {"50-amd", HKLM, "SOFTWARE\\AMD"},
+};
+const size_t gd_win_n_regroots =
+    sizeof gd_win_regroots / sizeof *gd_win_regroots;
+
 static int is_reg_file(const char *name)
 {
 	size_t n = strlen(name);
@@ -109,8 +130,13 @@ int gd_win_resolve(gd_ctx *ctx, const char *winpath, char *buf, size_t cap)
 	char raw[1024], *save = NULL, *c;
 	size_t n;
 
+	gd_fs_hook hook = ctx->fs.hook;
+
 	if (gd_win_fs_path(winpath, raw, sizeof raw) < 0)
 		return -1;
+	/* the listings that match names are not what discovery reads:
+	 * `gather` records the path itself when the caller uses it */
+	ctx->fs.hook = NULL;
 	gd_strlcpy(buf, "/fs", cap);
 	for (c = strtok_r(raw + 4, "/", &save); c;
 	     c = strtok_r(NULL, "/", &save)) {
@@ -129,6 +155,7 @@ int gd_win_resolve(gd_ctx *ctx, const char *winpath, char *buf, size_t cap)
 		gd_fmt(buf + n, cap - n, "/%s", hit);
 		gd_strvec_free(&v); /* zeroed when the listing failed */
 	}
+	ctx->fs.hook = hook;
 	return 0;
 }
 

@@ -21,6 +21,19 @@
 void gd_wincap_init(gd_ctx *ctx);
 void gd_wincap_free(gd_ctx *ctx);
 
+/* The registry keys gpudoctor reads, each with its subtree: what the live
+ * reader loads and what `gather` exports, file by file (registry/<file>.reg,
+ * in this order). */
+struct gd_win_regroot {
+	const char *file; /* "10-display-class" */
+	const char *hive; /* "HKEY_LOCAL_MACHINE" */
+	const char *path; /* below the hive */
+};
+extern const struct gd_win_regroot gd_win_regroots[];
+extern const size_t gd_win_n_regroots;
+/* Keys read below one root at most (Enum\PCI of a big machine). */
+#define GD_WIN_REG_MAX_KEYS 20000
+
 /* The live registry's keys gpudoctor reads, into r (reg_live_*.c):
  * -ENOSYS on other systems. */
 int gd_reg_load_live(gd_reg *r);

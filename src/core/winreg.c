@@ -98,7 +98,7 @@ static gd_reg_key *walk(gd_reg *r, gd_reg_key *k, const char *path)
 
 	while (k && *path) {
 		const char *e = strchr(path, '\\'), *name = path;
-		size_t n = e ? (size_t)(e - path) : strlen(path);
+		size_t n = e ? (size_t)(e - path) : strlen(path), raw = n;
 		gd_reg_key *s;
 
 		if (n && depth == 0)
@@ -125,7 +125,8 @@ static gd_reg_key *walk(gd_reg *r, gd_reg_key *k, const char *path)
 			k = s;
 			depth++;
 		}
-		path = e ? e + 1 : path + n;
+		/* n may be the expanded hive's length: step by the text's */
+		path = e ? e + 1 : path + raw;
 	}
 	return k;
 }

@@ -78,4 +78,12 @@ int gd_reg_str(const gd_reg_key *k, const char *name, char *buf, size_t cap);
  * MemorySize is stored); 0 or -1. */
 int gd_reg_u64(const gd_reg_key *k, const char *name, uint64_t *out);
 
+/* The keys at paths (each with its subtree; absent ones are left out) as
+ * one regedit export file: UTF-16LE with a BOM, exactly as `reg export`
+ * writes it (winreg_export.c), malloc'ed into *out. At most max_keys keys
+ * (0: no limit); *nkeys (may be NULL) gets how many were written. 0, 1 when
+ * max_keys cut the export short, -1 when out of memory. */
+int gd_reg_export(const gd_reg *r, const char *const *paths, size_t npaths,
+		  size_t max_keys, void **out, size_t *len, size_t *nkeys);
+
 #endif

@@ -392,6 +392,12 @@ void gd_ld_closure(gd_ctx *ctx, const struct gd_bs_env *env,
 void gd_ld_closure_files(gd_ctx *ctx, const struct gd_bs_env *env,
 			 const char *path, struct gd_ld_result *out,
 			 gd_strvec *files);
+/* For gather: the ELF stub of a library of the machine (under ctx->fs):
+ * a valid ELF64 with only what gd_ld_closure reads (header fields,
+ * DT_NEEDED, DT_SONAME, DT_RUNPATH/RPATH, version needs and definitions),
+ * or the first 64 bytes of a file that is no 64-bit ELF. *buf malloc'ed
+ * (NULL and 0 for an empty file). 0, or -errno / -1. */
+int gd_elf_stub(gd_ctx *ctx, const char *path, char **buf, size_t *len);
 /* Highest version in defs[0..n) of need's family ("GLIBCXX_3.4.30" ->
  * the greatest "GLIBCXX_x.y.z"), or NULL. */
 const char *gd_ld_family_max(const char *need, const char *const *defs,

@@ -92,6 +92,13 @@ const char *gd_ld_family_max(const char *need, const char *const *defs,
 	return best;
 }
 
+/* gather stores a library read here as its ELF stub (core/capture.h). */
+static void note_elf(gd_ctx *ctx, const char *path)
+{
+	if (ctx->fs.hook)
+		ctx->fs.hook(ctx->fs.hook_arg, path, 'e');
+}
+
 static void *map_file(gd_ctx *ctx, const char *path, size_t *len, char *why,
 		      size_t cap)
 {
@@ -112,6 +119,7 @@ static void *map_file(gd_ctx *ctx, const char *path, size_t *len, char *why,
 		close(fd);
 		return NULL;
 	}
+	note_elf(ctx, path);
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED) {
@@ -322,6 +330,8 @@ static int resolve_with(struct walk *w, int i, const char *name,
 	fd = need.found ? gd_fs_open(&w->ctx->fs, need.path,
 				     O_RDONLY | O_CLOEXEC | O_NONBLOCK)
 			: -1;
+	if (fd >= 0)
+		note_elf(w->ctx, need.path);
 	if (fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h) {
 		enum gd_ld_status st =
 		    describe(h, sizeof h, w->machine, why, sizeof why);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "binscan/binscan.h"
 #include "core/capture.h"
 #include "core/json.h"
 #include "core/util.h"
@@ -145,6 +146,7 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	cap = gd_capture_new();
 	if (!cap)
 		return gd_cli_error(cli, "out of memory");
+	gd_capture_set_stub(cap, gd_elf_stub);
 	cli->ctx.fs.hook = gd_capture_hook;
 	cli->ctx.fs.hook_arg = cap;
 	cli->ctx.env_read = &env_read;

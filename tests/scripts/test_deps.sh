@@ -39,6 +39,25 @@ copy_closure() {
 	done
 }
 loads='[.runtimes[] | select(.kind=="library_load")]'
+# roundtrip WHAT ROOT [env...]: gather ROOT (libraries stored as ELF stubs),
+# replay the capture: the same library_load entries and deps.* lines
+roundtrip() {
+	local what=$1 root=$2 cap=$tmp/cap-$RANDOM
+	shift 2
+	mkdir -p "$cap/x"
+	env -i PATH="$PATH" "$@" "$GPUDOCTOR" --root "$root" gather "$cap/c.tar.gz" >/dev/null 2>&1 &&
+		tar xzf "$cap/c.tar.gz" -C "$cap/x" || { bad "$what: gather"; return; }
+	run "$root" "$cap/a.json" "$@"
+	run "$cap/x" "$cap/b.json"
+	local f="[$loads, [.. | objects | select(has(\"code\")) | select(.code|startswith(\"deps.\"))]]"
+	if [ "$(jq -c "$f" "$cap/a.json")" = "$(jq -c "$f" "$cap/b.json")" ] &&
+		[ "$(jq -c "$loads | length" "$cap/a.json")" != 0 ]; then
+		ok "$what: gather round trip (capture $(stat -c %s "$cap/c.tar.gz") bytes)"
+	else
+		bad "$what: gather round trip"
+		diff <(jq -c "$f" "$cap/a.json") <(jq -c "$f" "$cap/b.json")
+	fi
+}
 
 # --- lavapipe ---
 lvp=$MA/libvulkan_lvp.so man=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
@@ -58,6 +77,7 @@ if [ -f "$lvp" ] && [ -f "$man" ]; then
 		'[.verdict.facts[] | select(.code=="deps.missing") | .text | contains("libvulkan_lvp.so -> libLLVM-15.so.1: not found")] == [true]'
 	jcheck "lavapipe without libLLVM-15: install libllvm15" "$tmp/lvp-drop.json" \
 		'[.verdict.steps[] | select(.code=="deps.install") | .text | startswith("Install libllvm15 (Debian/Ubuntu): it provides libLLVM-15.so.1")] == [true]'
+	roundtrip "lavapipe without libLLVM-15" "$tmp/lvp-drop"
 else
 	echo "skipped: lavapipe (mesa-vulkan-drivers not installed)"
 fi
@@ -83,6 +103,7 @@ if [ -f "$hip" ]; then
 		"$loads | map(select(.what==\"HIP runtime\") | [.status, .chain, .backend, .vendor]) == [[\"missing\", \"libamdhip64.so.5 -> libhsa-runtime64.so.1\", \"hip\", \"amd\"]]"
 	jcheck "HIP without the HSA runtime: AMD verdict step" "$tmp/hip-nohsa.json" \
 		"[$amd.steps[] | select(.code==\"deps.install\") | .text | startswith(\"Install libhsa-runtime64-1 (Debian/Ubuntu): it provides libhsa-runtime64.so.1, which libamdhip64.so.5 needs\")] == [true]"
+	roundtrip "HIP without the HSA runtime" "$tmp/hip-nohsa"
 	if [ -f /usr/lib32/libstdc++.so.6 ]; then
 		r=$tmp/hip-lib32
 		rm -f "$r/lib/x86_64-linux-gnu/libstdc++.so.6" "$r$MA/libstdc++.so.6"
@@ -90,6 +111,7 @@ if [ -f "$hip" ]; then
 		run "$r" "$tmp/hip-lib32.json"
 		jcheck "32-bit libstdc++: wrong class named" "$tmp/hip-lib32.json" \
 			"[$amd.facts[] | select(.code==\"deps.wrong_arch\") | .text | test(\"libamdhip64.so.5 -> libstdc\\\\+\\\\+.so.6: .*libstdc\\\\+\\\\+.so.6 is 32-bit\")] | any"
+		roundtrip "32-bit libstdc++" "$r"
 	else
 		echo "skipped: wrong class (lib32stdc++6 not installed)"
 	fi
@@ -118,6 +140,7 @@ if command -v gcc >/dev/null; then
 		"$loads | map([.status, .version, .provides, .path, .found_by]) == [[\"version\", \"VFOO_1.1\", \"VFOO_1.0\", \"/opt/old/libvfoo.so.1\", \"LD_LIBRARY_PATH\"]]"
 	jcheck "version: fact and step" "$tmp/ver.json" \
 		'([.verdict.facts[] | select(.code=="deps.symbol_version") | .text | contains("libuser.so.1 needs VFOO_1.1 from libvfoo.so.1; /opt/old/libvfoo.so.1 provides up to VFOO_1.0")] == [true]) and ([.verdict.steps[] | select(.code=="deps.upgrade") | .text | contains("found first through LD_LIBRARY_PATH")] == [true])'
+	roundtrip "version mismatch" "$r" LD_LIBRARY_PATH=/opt/old
 else
 	echo "skipped: version mismatch (no gcc)"
 fi

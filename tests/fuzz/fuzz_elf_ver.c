@@ -1,7 +1,8 @@
 /* libFuzzer: GNU symbol versioning (gd_elf_verneed, gd_elf_verdef, the
  * family maximum) and the DT_NEEDED closure walker (gd_ld_closure) on
  * the input written as the one library of an otherwise empty root, so
- * every needed name is missing or is the input itself ("lib.so").
+ * every needed name is missing or is the input itself ("lib.so"); and
+ * gather's ELF stub of it (gd_elf_stub), read back by the same readers.
  * Seeds: corpus/fuzz_elf_ver/README.md. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gd_elf e;
 	struct gd_bs_env env;
 	struct gd_ld_result r;
+	char *stub = NULL;
+	size_t slen = 0;
 	int fd;
 
 	if (!gd_elf_open(&e, data, size, NULL, 0)) {
@@ -54,5 +57,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	memset(&env, 0, sizeof env);
 	gd_ld_closure(ctx, &env, "/lib.so", &r);
+	if (gd_elf_stub(ctx, "/lib.so", &stub, &slen) == 0 && stub &&
+	    !gd_elf_open(&e, (const uint8_t *)stub, slen, NULL, 0)) {
+		struct gd_elf_vn vn[64];
+		const char *defs[64];
+
+		gd_elf_verneed(&e, vn, 64);
+		gd_elf_verdef(&e, defs, 64);
+	}
+	free(stub);
 	return 0;
 }

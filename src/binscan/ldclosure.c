@@ -373,10 +373,10 @@ static void load_all(struct walk *w)
 			w->out->truncated = o->dyn.needed.n > 0;
 			continue;
 		}
-		for (size_t k = 0; k < o->dyn.needed.n; k++) {
-			int c = resolve(w, (int)i, o->dyn.needed.v[k]);
+		/* add_obj may move the array: o is not used past here */
+		for (size_t k = 0; k < w->objs.v[i].dyn.needed.n; k++) {
+			int c = resolve(w, (int)i, w->objs.v[i].dyn.needed.v[k]);
 
-			/* add_obj may have moved the array */
 			w->objs.v[i].child[k] = c;
 		}
 	}

@@ -318,6 +318,10 @@ struct gd_bs_env {
 	 * the loader chain's RPATHs when the object has no RUNPATH); set per
 	 * call by ldclosure.c, not owned */
 	const char *rpath_extra;
+	/* ELF: sonames the root library dlopens at run time (kb data), each
+	 * resolved as its dlopen would be and followed like a DT_NEEDED;
+	 * NULL-terminated, not owned */
+	const char *const *root_dlopens;
 };
 void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
 		    const struct gd_bs_gpu *gpus, size_t n);

@@ -296,6 +296,16 @@ static void loader_rpaths(const struct walk *w, int i, char *out, size_t cap)
 	}
 }
 
+static int is_dlopen(const struct walk *w, const char *name)
+{
+	for (size_t k = 0; w->env.root_dlopens && w->env.root_dlopens[k] &&
+			   k < 64;
+	     k++)
+		if (!strcmp(w->env.root_dlopens[k], name))
+			return 1;
+	return 0;
+}
+
 /* Where ld.so finds name for object i; a file of the wrong class or
  * machine is named when nothing right is (ld.so: "wrong ELF class"). */
 static int resolve_with(struct walk *w, int i, const char *name,
@@ -324,7 +334,11 @@ static int resolve_with(struct walk *w, int i, const char *name,
 				   sizeof w->objs.v[j].how);
 		return j;
 	}
-	gd_strlcpy(why, need.note, sizeof why);
+	if (i == 0 && is_dlopen(w, name))
+		gd_fmt(why, sizeof why, "loaded with dlopen at run time%s%s",
+		       need.note[0] ? "; " : "", need.note);
+	else
+		gd_strlcpy(why, need.note, sizeof why);
 	f->machine = 0; /* any ELF: is there one of the wrong kind? */
 	gd_ldresolve(w->ctx, &w->env, f, name, &need);
 	fd = need.found ? gd_fs_open(&w->ctx->fs, need.path,
@@ -379,6 +393,12 @@ static void load_all(struct walk *w)
 
 			w->objs.v[i].child[k] = c;
 		}
+		/* dlopen from the root's code: its RUNPATH/RPATH apply, as
+		 * for its DT_NEEDED (glibc _dl_map_object with the caller) */
+		for (size_t k = 0; i == 0 && w->env.root_dlopens &&
+				   w->env.root_dlopens[k] && k < 64;
+		     k++)
+			resolve(w, 0, w->env.root_dlopens[k]);
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "core/util.h"
 #include "discover/discover.h"
+#include "doctor/verdict.h"
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 
@@ -152,6 +153,7 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	cli->ctx.env_read = &env_read;
 	gd_discover(&cli->ctx, &m);
 	gd_inventory_collect(&cli->ctx, &inv);
+	gd_doctor_deps(&cli->ctx, &inv);
 	memset(&fws, 0, sizeof fws);
 	gd_frameworks_collect(&cli->ctx, &fws);
 	cli->ctx.fs.hook = NULL;

@@ -122,6 +122,27 @@ static void judge_one(gd_ctx *ctx, struct gd_verdict *v,
 	}
 }
 
+void gd_doctor_deps(gd_ctx *ctx, struct gd_inventory *inv)
+{
+	for (size_t i = 0; ctx->kb && inv && i < inv->n_deps; i++) {
+		struct gd_dep_check *d = &inv->deps[i];
+		struct gd_kb_library k;
+		const char *names[17];
+		size_t n = 0;
+
+		if (d->status != GD_DEP_OK ||
+		    (gd_kb_library_get(ctx->kb, d->name, &k) < 0 &&
+		     gd_kb_library_get(ctx->kb, base_of(d->lib), &k) < 0))
+			continue;
+		for (size_t j = 0; j < gd_kb_list_n(k.dlopens) && n < 16; j++)
+			if (gd_kb_list_at(k.dlopens, j))
+				names[n++] = gd_kb_list_at(k.dlopens, j);
+		names[n] = NULL;
+		if (n)
+			gd_inventory_dep_dlopens(ctx, d, names);
+	}
+}
+
 /* The vendor's own compute runtime broken: the GPU is not "works". */
 static int own_stack(const struct gd_dep_check *d, enum gd_vendor vd)
 {

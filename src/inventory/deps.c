@@ -41,6 +41,8 @@ static const char *base_of(const char *p)
 	return s ? s + 1 : p;
 }
 
+static void fill(struct gd_dep_check *d, const struct gd_ld_result *r);
+
 static void check(struct deps_walk *w, const char *backend,
 		  const char *vendor, const char *what, const char *name,
 		  const char *lib)
@@ -63,17 +65,38 @@ static void check(struct deps_walk *w, const char *backend,
 	gd_strlcpy(d->name, name && name[0] ? name : base_of(lib),
 		   sizeof d->name);
 	gd_strlcpy(d->lib, lib, sizeof d->lib);
-	d->status = (enum gd_dep_status)r.status;
-	gd_strlcpy(d->chain, r.chain, sizeof d->chain);
-	gd_strlcpy(d->soname, r.soname, sizeof d->soname);
-	gd_strlcpy(d->needed_by, r.needed_by, sizeof d->needed_by);
-	gd_strlcpy(d->path, r.path, sizeof d->path);
-	gd_strlcpy(d->version, r.version, sizeof d->version);
-	gd_strlcpy(d->provides, r.provides, sizeof d->provides);
-	gd_strlcpy(d->how, r.how, sizeof d->how);
-	gd_strlcpy(d->detail, r.detail, sizeof d->detail);
-	d->objects = r.objects;
-	d->truncated = r.truncated;
+	fill(d, &r);
+}
+
+void gd_inventory_dep_dlopens(gd_ctx *ctx, struct gd_dep_check *d,
+			      const char *const *sonames)
+{
+	struct gd_bs_env env;
+	struct gd_ld_result r;
+
+	if (!d || !sonames || !sonames[0] || !d->lib[0])
+		return;
+	gd_bs_env_init(ctx, &env, NULL, 0);
+	env.in_root = 1;
+	env.root_dlopens = sonames;
+	gd_ld_closure(ctx, &env, d->lib, &r);
+	gd_bs_env_free(&env);
+	fill(d, &r);
+}
+
+static void fill(struct gd_dep_check *d, const struct gd_ld_result *r)
+{
+	d->status = (enum gd_dep_status)r->status;
+	gd_strlcpy(d->chain, r->chain, sizeof d->chain);
+	gd_strlcpy(d->soname, r->soname, sizeof d->soname);
+	gd_strlcpy(d->needed_by, r->needed_by, sizeof d->needed_by);
+	gd_strlcpy(d->path, r->path, sizeof d->path);
+	gd_strlcpy(d->version, r->version, sizeof d->version);
+	gd_strlcpy(d->provides, r->provides, sizeof d->provides);
+	gd_strlcpy(d->how, r->how, sizeof d->how);
+	gd_strlcpy(d->detail, r->detail, sizeof d->detail);
+	d->objects = r->objects;
+	d->truncated = r->truncated;
 }
 
 static void rocm(struct deps_walk *w, const struct gd_ld_dirs *ld)

@@ -191,6 +191,11 @@ const struct gd_dep_check *gd_inventory_dep_find(const struct gd_inventory *inv,
  * wrong_machine, version or bad_elf); NULL when none. */
 const struct gd_dep_check *
 gd_inventory_dep_broken(const struct gd_inventory *inv, const char *backend);
+/* Check d again with sonames its library loads with dlopen at run time
+ * (doctor has them from the kb): each resolved as that dlopen would be,
+ * its closure followed. d belongs to inv. */
+void gd_inventory_dep_dlopens(gd_ctx *ctx, struct gd_dep_check *d,
+			      const char *const *sonames);
 /* 1 when the status says the library would not load. */
 int gd_dep_broken(enum gd_dep_status s);
 

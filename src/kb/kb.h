@@ -222,6 +222,8 @@ int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
  * package name was verified. 0, or -1 (out zeroed) when not listed. */
 struct gd_kb_library {
 	const char *soname, *debian, *fedora, *note;
+	struct gd_kb_list dlopens; /* sonames it loads at run time (dlopen),
+				      which no DT_NEEDED names */
 	struct gd_kb_list sources;
 };
 int gd_kb_library_get(const gd_kb *kb, const char *soname,

@@ -501,6 +501,7 @@ int gd_kb_library_get(const gd_kb *kb, const char *soname,
 	out->debian = str(hit, GD_KBK_DEBIAN);
 	out->fedora = str(hit, GD_KBK_FEDORA);
 	out->note = str(hit, GD_KBK_NOTE);
+	out->dlopens = list_of(hit, GD_KBK_DLOPENS);
 	out->sources = list_of(hit, GD_KBK_SOURCES);
 	return 0;
 }

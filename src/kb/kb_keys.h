@@ -100,5 +100,6 @@
 #define GD_KBK_SONAME "soname"
 #define GD_KBK_DEBIAN "debian"
 #define GD_KBK_FEDORA "fedora"
+#define GD_KBK_DLOPENS "dlopens"
 
 #endif

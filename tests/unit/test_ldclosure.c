@@ -30,6 +30,8 @@ static void skip(const char *why)
 	printf("SKIP: %s\n", why);
 }
 
+static const char *const *dlopens; /* for closure(): set by one test */
+
 static void closure(const char *root, const char *lib, struct gd_ld_result *r,
 		    gd_strvec *files)
 {
@@ -41,6 +43,7 @@ static void closure(const char *root, const char *lib, struct gd_ld_result *r,
 		return;
 	}
 	gd_bs_env_init(&ctx, &env, NULL, 0);
+	env.root_dlopens = dlopens;
 	gd_ld_closure_files(&ctx, &env, lib, r, files);
 	gd_bs_env_free(&env);
 	gd_ctx_free(&ctx);
@@ -219,6 +222,42 @@ static void version_mismatch(void)
 	rmtree(dir);
 }
 
+/* A run-time dependency (kb libraries[].dlopens) followed like a
+ * DT_NEEDED. NVIDIA's libGLX_nvidia.so.0 dlopens libEGL.so.1, which needs
+ * libGLdispatch.so.0 (the H100 case of issue 11); here the same shape with
+ * Mesa's real libGLX_mesa.so.0 as the root and the dlopen list given. */
+static void dlopen_chain(void)
+{
+	static const char *const egl[] = {"libEGL.so.1", NULL};
+	const char *glx = MA "/libGLX_mesa.so.0";
+	struct gd_ld_result r;
+	char root[64], cmd[512];
+
+	if (!have(glx) || !have(MA "/libEGL.so.1")) {
+		skip("no libGLX_mesa.so.0 or libEGL.so.1 (libglx-mesa0, libegl1 "
+		     "not installed)");
+		return;
+	}
+	CHECK_INT(copy_closure(glx, "-", root, sizeof root), 0);
+	dlopens = egl; /* after the copy, which takes the DT_NEEDED only */
+	closure(root, glx, &r, NULL);
+	CHECK_STR(gd_ld_status_name(r.status), "missing");
+	CHECK_STR(r.chain, "libGLX_mesa.so.0 -> libEGL.so.1");
+	CHECK(strstr(r.detail, "dlopen at run time") != NULL);
+	CHECK_INT(copy_in(root, MA "/libEGL.so.1"), 0);
+	closure(root, glx, &r, NULL);
+	CHECK_STR(gd_ld_status_name(r.status), "missing");
+	CHECK_STR(r.chain,
+		  "libGLX_mesa.so.0 -> libEGL.so.1 -> libGLdispatch.so.0");
+	snprintf(cmd, sizeof cmd, "cp -L %s/libGLdispatch.so.0 %s" MA "/", MA,
+		 root);
+	CHECK_INT(system(cmd), 0);
+	closure(root, glx, &r, NULL);
+	CHECK_STR(gd_ld_status_name(r.status), "ok");
+	rmtree(root);
+	dlopens = NULL;
+}
+
 /* The real libstdc++: its verdefs, and the family maximum. */
 static void family_max(void)
 {
@@ -263,6 +302,7 @@ int main(void)
 	hip_missing();
 	wrong_class();
 	version_mismatch();
+	dlopen_chain();
 	family_max();
 	empty_unknown();
 	return t_done("test_ldclosure");

@@ -389,8 +389,8 @@ struct gd_ld_result {
 
 /* path: a library on the machine (under ctx->fs). env from gd_bs_env_init
  * with in_root set. Never fails: out->status says what was found. */
-void gd_ld_closure(gd_ctx *ctx, const struct gd_bs_env *env,
-		   const char *path, struct gd_ld_result *out);
+void gd_ld_closure(gd_ctx *ctx, const struct gd_bs_env *env, const char *path,
+		   struct gd_ld_result *out);
 /* Same, appending the path of every object read to files (for gather,
  * which stores them, and for tests that copy a closure). */
 void gd_ld_closure_files(gd_ctx *ctx, const struct gd_bs_env *env,

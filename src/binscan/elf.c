@@ -217,8 +217,7 @@ static void put(char *dst, size_t cap, const uint8_t *str, size_t slen,
 		gd_strlcpy(dst, s, cap);
 }
 
-size_t gd_elf_verneed(const struct gd_elf *e, struct gd_elf_vn *out,
-		      size_t cap)
+size_t gd_elf_verneed(const struct gd_elf *e, struct gd_elf_vn *out, size_t cap)
 {
 	struct gd_elf_shdr s, ss;
 	const uint8_t *p, *str;

@@ -214,16 +214,16 @@ static int build(const struct gd_elf *e, struct sbuf *o)
 	free(vr.b);
 	free(vd.b);
 	if (o->n < off[0] + 6 * 64)
-		return -1; /* out of memory on the way */
-	w64(o->b + 24, 0);		  /* e_entry */
-	w64(o->b + 32, 0);		  /* e_phoff */
-	w64(o->b + 40, off[0]);		  /* e_shoff */
-	w16(o->b + 52, 64);		  /* e_ehsize */
-	w16(o->b + 54, 0);		  /* e_phentsize */
-	w16(o->b + 56, 0);		  /* e_phnum */
-	w16(o->b + 58, 64);		  /* e_shentsize */
-	w16(o->b + 60, 6);		  /* e_shnum */
-	w16(o->b + 62, 5);		  /* e_shstrndx */
+		return -1;	/* out of memory on the way */
+	w64(o->b + 24, 0);	/* e_entry */
+	w64(o->b + 32, 0);	/* e_phoff */
+	w64(o->b + 40, off[0]); /* e_shoff */
+	w16(o->b + 52, 64);	/* e_ehsize */
+	w16(o->b + 54, 0);	/* e_phentsize */
+	w16(o->b + 56, 0);	/* e_phnum */
+	w16(o->b + 58, 64);	/* e_shentsize */
+	w16(o->b + 60, 6);	/* e_shnum */
+	w16(o->b + 62, 5);	/* e_shstrndx */
 	return 0;
 }
 

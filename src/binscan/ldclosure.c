@@ -42,10 +42,9 @@ struct walk {
 
 const char *gd_ld_status_name(enum gd_ld_status s)
 {
-	static const char *const n[] = {"ok",	       "unknown",
-					"missing",     "wrong_class",
-					"wrong_machine", "version",
-					"bad_elf"};
+	static const char *const n[] = {
+	    "ok",      "unknown", "missing", "wrong_class", "wrong_machine",
+	    "version", "bad_elf"};
 
 	return (unsigned)s < sizeof n / sizeof *n ? n[s] : "unknown";
 }
@@ -146,13 +145,17 @@ static enum gd_ld_status describe(const uint8_t *h, size_t n, uint16_t want,
 		gd_fmt(out, cap, "%s (ELFCLASS%s), machine %u (%s)",
 		       h[4] == 1 ? "32-bit" : "unknown class",
 		       h[4] == 1 ? "32" : "NONE", m,
-		       m == 3 ? "i386" : m == 40 ? "ARM" : m == 62 ? "x86-64"
-							       : "other");
+		       m == 3	 ? "i386"
+		       : m == 40 ? "ARM"
+		       : m == 62 ? "x86-64"
+				 : "other");
 		return GD_LD_WRONG_CLASS;
 	}
 	if (want && m != want) {
 		gd_fmt(out, cap, "64-bit, machine %u (%s), not %u", m,
-		       m == 183 ? "AArch64" : m == 243 ? "RISC-V" : "other",
+		       m == 183	  ? "AArch64"
+		       : m == 243 ? "RISC-V"
+				  : "other",
 		       want);
 		return GD_LD_WRONG_MACHINE;
 	}
@@ -160,8 +163,8 @@ static enum gd_ld_status describe(const uint8_t *h, size_t n, uint16_t want,
 }
 
 /* The chain from the root to object i, then name (when not NULL). */
-static void chain_of(const struct walk *w, int i, const char *name,
-		     char *out, size_t cap)
+static void chain_of(const struct walk *w, int i, const char *name, char *out,
+		     size_t cap)
 {
 	int path[GD_LD_MAX_DEPTH + 2], n = 0;
 	size_t used = 0;
@@ -268,8 +271,8 @@ static int loaded(const struct walk *w, const char *name, const char *path)
 	for (size_t i = 0; i < w->objs.n; i++) {
 		const struct obj *o = &w->objs.v[i];
 
-		if ((name && (!strcmp(o->soname, name) ||
-			      !strcmp(o->name, name))) ||
+		if ((name &&
+		     (!strcmp(o->soname, name) || !strcmp(o->name, name))) ||
 		    (path && !strcmp(o->path, path)))
 			return (int)i;
 	}
@@ -298,9 +301,8 @@ static void loader_rpaths(const struct walk *w, int i, char *out, size_t cap)
 
 static int is_dlopen(const struct walk *w, const char *name)
 {
-	for (size_t k = 0; w->env.root_dlopens && w->env.root_dlopens[k] &&
-			   k < 64;
-	     k++)
+	for (size_t k = 0;
+	     w->env.root_dlopens && w->env.root_dlopens[k] && k < 64; k++)
 		if (!strcmp(w->env.root_dlopens[k], name))
 			return 1;
 	return 0;
@@ -389,7 +391,8 @@ static void load_all(struct walk *w)
 		}
 		/* add_obj may move the array: o is not used past here */
 		for (size_t k = 0; k < w->objs.v[i].dyn.needed.n; k++) {
-			int c = resolve(w, (int)i, w->objs.v[i].dyn.needed.v[k]);
+			int c =
+			    resolve(w, (int)i, w->objs.v[i].dyn.needed.v[k]);
 
 			w->objs.v[i].child[k] = c;
 		}
@@ -415,7 +418,8 @@ static void check_versions(struct walk *w)
 
 			for (size_t c = 0; o->child && c < o->dyn.needed.n; c++)
 				if (o->child[c] >= 0 &&
-				    !strcmp(o->dyn.needed.v[c], o->vn_file.v[k]))
+				    !strcmp(o->dyn.needed.v[c],
+					    o->vn_file.v[k]))
 					l = &w->objs.v[o->child[c]];
 			if (!l || !l->read || !l->defs.n)
 				continue;
@@ -423,8 +427,8 @@ static void check_versions(struct walk *w)
 				found = !strcmp(l->defs.v[d], v);
 			if (found)
 				continue;
-			max = gd_ld_family_max(v, (const char *const *)l->defs.v,
-					       l->defs.n);
+			max = gd_ld_family_max(
+			    v, (const char *const *)l->defs.v, l->defs.n);
 			if (!problem(w, GD_LD_VERSION, (int)i, l->name, l->path,
 				     NULL))
 				return;
@@ -437,8 +441,8 @@ static void check_versions(struct walk *w)
 	}
 }
 
-void gd_ld_closure(gd_ctx *ctx, const struct gd_bs_env *env,
-		   const char *path, struct gd_ld_result *out)
+void gd_ld_closure(gd_ctx *ctx, const struct gd_bs_env *env, const char *path,
+		   struct gd_ld_result *out)
 {
 	gd_ld_closure_files(ctx, env, path, out, NULL);
 }

@@ -100,8 +100,8 @@ static int usable(gd_ctx *ctx, const char *path, int via_fs, uint16_t machine)
 }
 
 /* Replace the first $NAME / ${NAME} in tok by val into out; 1 when done. */
-static int subst(const char *tok, const char *name, const char *val,
-		 char *out, size_t cap)
+static int subst(const char *tok, const char *name, const char *val, char *out,
+		 size_t cap)
 {
 	char a[32], b[32];
 	const char *p;
@@ -256,8 +256,8 @@ void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
 	     try_dirs(ctx, env, f, f->dyn.rpath, soname, "RPATH", need)) ||
 	    (!f->dyn.runpath[0] && env->rpath_extra &&
 	     try_dirs(ctx, env, f, env->rpath_extra, soname, "RPATH", need)) ||
-	    try_dirs(ctx, env, f, gd_ctx_getenv(ctx, "LD_LIBRARY_PATH"),
-		     soname, "LD_LIBRARY_PATH", need) ||
+	    try_dirs(ctx, env, f, gd_ctx_getenv(ctx, "LD_LIBRARY_PATH"), soname,
+		     "LD_LIBRARY_PATH", need) ||
 	    try_dirs(ctx, env, f, f->dyn.runpath, soname, "RUNPATH", need) ||
 	    try_cache(ctx, env, f, soname, need) ||
 	    try_dirs(ctx, env, f, defaults, soname, "default", need))

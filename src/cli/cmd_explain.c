@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "core/json.h"
 #include "doctor/cuda_driver.h"
-#include "doctor/verdict.h"
 #include "doctor/explain.h"
+#include "doctor/verdict.h"
 #include "wa_common.h"
 
 struct explain_run {

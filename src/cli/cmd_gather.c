@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "binscan/binscan.h"
+#include "cli.h"
 #include "core/capture.h"
 #include "core/json.h"
 #include "core/util.h"

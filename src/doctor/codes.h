@@ -190,7 +190,7 @@
 	  "a runtime library would not load: a file of its closure is no "     \
 	  "loadable ELF")                                                      \
 	X(GD_C_DEPS_INSTALL, "deps.install",                                   \
-	  "install the package that provides the missing library (Debian/"    \
+	  "install the package that provides the missing library (Debian/"     \
 	  "Ubuntu and Fedora names from the kb)")                              \
 	X(GD_C_DEPS_UPGRADE, "deps.upgrade",                                   \
 	  "the library found is too old or the wrong one: upgrade it, or "     \

@@ -43,9 +43,8 @@ static const char *base_of(const char *p)
 
 static void fill(struct gd_dep_check *d, const struct gd_ld_result *r);
 
-static void check(struct deps_walk *w, const char *backend,
-		  const char *vendor, const char *what, const char *name,
-		  const char *lib)
+static void check(struct deps_walk *w, const char *backend, const char *vendor,
+		  const char *what, const char *name, const char *lib)
 {
 	struct gd_ld_result r;
 	struct gd_dep_check *d;
@@ -104,9 +103,9 @@ static void rocm(struct deps_walk *w, const struct gd_ld_dirs *ld)
 	static const struct {
 		const char *label, *what;
 	} names[] = {
-	    {"amdhip64", "HIP runtime"},     {"amd_comgr", "AMD comgr"},
-	    {"rocblas", "rocBLAS"},	     {"hipblas", "hipBLAS"},
-	    {"hipblaslt", "hipBLASLt"},	     {"miopen", "MIOpen"},
+	    {"amdhip64", "HIP runtime"}, {"amd_comgr", "AMD comgr"},
+	    {"rocblas", "rocBLAS"},	 {"hipblas", "hipBLAS"},
+	    {"hipblaslt", "hipBLASLt"},	 {"miopen", "MIOpen"},
 	    {"hiprtc", "HIP RTC"},
 	};
 	char p[1024];

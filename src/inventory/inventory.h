@@ -119,8 +119,8 @@ struct gd_icd {
  * whose status this mirrors): the first problem, as ld.so stops there. */
 enum gd_dep_status {
 	GD_DEP_OK = 0,
-	GD_DEP_UNKNOWN,	      /* not judged (a capture's empty stub, unreadable) */
-	GD_DEP_MISSING,	      /* a needed library is nowhere */
+	GD_DEP_UNKNOWN, /* not judged (a capture's empty stub, unreadable) */
+	GD_DEP_MISSING, /* a needed library is nowhere */
 	GD_DEP_WRONG_CLASS,   /* only a 32-bit (or 64-bit) file of the name */
 	GD_DEP_WRONG_MACHINE, /* only a file for another CPU */
 	GD_DEP_VERSION,	      /* a needed symbol version is not defined */

@@ -70,8 +70,9 @@ static int copy_in(const char *root, const char *path)
 	char dst[1024], cmd[3000];
 
 	snprintf(dst, sizeof dst, "%s%s", root, path);
-	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && cp -L '%s' '%s'",
-		 dst, path, dst);
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p \"$(dirname '%s')\" && cp -L '%s' '%s'", dst, path,
+		 dst);
 	return system(cmd);
 }
 
@@ -173,24 +174,24 @@ static void wrong_class(void)
  * libuser.so.1 is linked against the new one and calls foo_new@VFOO_1.1;
  * the root holds the old one. -nostdlib keeps libc out of the closure. */
 #define BUILD_SH                                                               \
-    "set -e; cd '%s'; " \
-    "printf 'int foo_old(void){return 1;}\\n' > old.c; " \
-    "printf 'int foo_old(void){return 1;}\\nint foo_new(void){return " \
-    "2;}\\n' > new.c; " \
-    "printf 'VFOO_1.0 { global: foo_old; local: *; };\\n' > old.map; " \
-    "printf 'VFOO_1.0 { global: foo_old; local: *; };\\nVFOO_1.1 { " \
-    "global: foo_new; } VFOO_1.0;\\n' > new.map; " \
-    "printf 'int foo_new(void);\\nint user(void){return foo_new();}\\n' " \
-    "> user.c; " \
-    "mkdir -p new old root" MA "; " \
-    "gcc -shared -fPIC -nostdlib -Wl,-soname,libvfoo.so.1 " \
-    "-Wl,--version-script,new.map -o new/libvfoo.so.1 new.c; " \
-    "gcc -shared -fPIC -nostdlib -Wl,-soname,libvfoo.so.1 " \
-    "-Wl,--version-script,old.map -o old/libvfoo.so.1 old.c; " \
-    "ln -s libvfoo.so.1 new/libvfoo.so; " \
-    "gcc -shared -fPIC -nostdlib -Wl,-soname,libuser.so.1 -o " \
-    "root" MA "/libuser.so.1 user.c -Lnew -lvfoo; " \
-    "cp old/libvfoo.so.1 root" MA "/"
+	"set -e; cd '%s'; "                                                    \
+	"printf 'int foo_old(void){return 1;}\\n' > old.c; "                   \
+	"printf 'int foo_old(void){return 1;}\\nint foo_new(void){return "     \
+	"2;}\\n' > new.c; "                                                    \
+	"printf 'VFOO_1.0 { global: foo_old; local: *; };\\n' > old.map; "     \
+	"printf 'VFOO_1.0 { global: foo_old; local: *; };\\nVFOO_1.1 { "       \
+	"global: foo_new; } VFOO_1.0;\\n' > new.map; "                         \
+	"printf 'int foo_new(void);\\nint user(void){return foo_new();}\\n' "  \
+	"> user.c; "                                                           \
+	"mkdir -p new old root" MA "; "                                        \
+	"gcc -shared -fPIC -nostdlib -Wl,-soname,libvfoo.so.1 "                \
+	"-Wl,--version-script,new.map -o new/libvfoo.so.1 new.c; "             \
+	"gcc -shared -fPIC -nostdlib -Wl,-soname,libvfoo.so.1 "                \
+	"-Wl,--version-script,old.map -o old/libvfoo.so.1 old.c; "             \
+	"ln -s libvfoo.so.1 new/libvfoo.so; "                                  \
+	"gcc -shared -fPIC -nostdlib -Wl,-soname,libuser.so.1 -o "             \
+	"root" MA "/libuser.so.1 user.c -Lnew -lvfoo; "                        \
+	"cp old/libvfoo.so.1 root" MA "/"
 
 static void version_mismatch(void)
 {
@@ -234,8 +235,9 @@ static void dlopen_chain(void)
 	char root[64], cmd[512];
 
 	if (!have(glx) || !have(MA "/libEGL.so.1")) {
-		skip("no libGLX_mesa.so.0 or libEGL.so.1 (libglx-mesa0, libegl1 "
-		     "not installed)");
+		skip(
+		    "no libGLX_mesa.so.0 or libEGL.so.1 (libglx-mesa0, libegl1 "
+		    "not installed)");
 		return;
 	}
 	CHECK_INT(copy_closure(glx, "-", root, sizeof root), 0);

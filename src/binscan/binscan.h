@@ -144,6 +144,18 @@ int gd_elf_bytes(const struct gd_elf *e, const struct gd_elf_shdr *s,
 int gd_elf_dynamic(const struct gd_elf *e, struct gd_bs_dyn *d,
 		   size_t max_symvers, char *err, size_t errcap);
 void gd_bs_dyn_free(struct gd_bs_dyn *d);
+/* GNU symbol versioning, pointers into the file's bytes. verneed: the
+ * versions the file needs, with the file each comes from (at most cap);
+ * verdef: the versions the file defines, the base entry (its own name)
+ * left out. Each returns how many it wrote; 0 when the section is absent
+ * or malformed from the start. */
+struct gd_elf_vn {
+	uint16_t idx;
+	const char *file, *ver;
+};
+size_t gd_elf_verneed(const struct gd_elf *e, struct gd_elf_vn *out,
+		      size_t cap);
+size_t gd_elf_verdef(const struct gd_elf *e, const char **names, size_t cap);
 /* Mark which needs (sorted by sym, then ver) the library defines: found[i]
  * set to 1. A need with sym "" asks for the version alone (verdef).
  * Returns -1 when the library has no symbol version info. */
@@ -299,6 +311,17 @@ struct gd_bs_env {
 	 * (scan --dll-path); set after gd_bs_env_init, not owned. */
 	const char *const *dll_dirs;
 	size_t n_dll_dirs;
+	/* ELF: the files judged are the machine's own (under ctx->fs), so
+	 * $ORIGIN expands to a path under the root too (ldclosure.c) */
+	int in_root;
+	/* ELF: DT_RPATH of the objects that loaded this one (ld.so searches
+	 * the loader chain's RPATHs when the object has no RUNPATH); set per
+	 * call by ldclosure.c, not owned */
+	const char *rpath_extra;
+	/* ELF: sonames the root library dlopens at run time (kb data), each
+	 * resolved as its dlopen would be and followed like a DT_NEEDED;
+	 * NULL-terminated, not owned */
+	const char *const *root_dlopens;
 };
 void gd_bs_env_init(gd_ctx *ctx, struct gd_bs_env *env,
 		    const struct gd_bs_gpu *gpus, size_t n);
@@ -323,6 +346,66 @@ void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
  * version needs its verneed file lacks: counted on that need
  * (missing_syms, missing_first). Call after every need is resolved. */
 void gd_ldcheck_symbols(gd_ctx *ctx, struct gd_bs_file *f);
+
+/* ---- the whole DT_NEEDED closure of a machine's library (ldclosure.c) ----
+ * What ld.so would do loading path: every DT_NEEDED, breadth first, each
+ * resolved by gd_ldresolve (with the loader chain's DT_RPATHs), then every
+ * DT_VERNEED entry checked against the DT_VERDEF of the library it names
+ * (glibc's _dl_check_map_versions). The first problem is kept, as ld.so
+ * stops at it: a missing library before a wrong one before a version. */
+enum gd_ld_status {
+	GD_LD_OK = 0,
+	GD_LD_UNKNOWN,	     /* not judged: empty (a capture's stub) or
+				unreadable file */
+	GD_LD_MISSING,	     /* a needed library is nowhere */
+	GD_LD_WRONG_CLASS,   /* only a 32-bit (or 64-bit) file of the name */
+	GD_LD_WRONG_MACHINE, /* only a file for another CPU */
+	GD_LD_VERSION,	     /* a needed symbol version is not defined */
+	GD_LD_BAD_ELF,	     /* not a loadable ELF at all */
+};
+/* "ok", "unknown", "missing", "wrong_class", "wrong_machine", "version",
+ * "bad_elf" */
+const char *gd_ld_status_name(enum gd_ld_status s);
+
+#define GD_LD_MAX_DEPTH 24    /* levels of DT_NEEDED followed */
+#define GD_LD_MAX_OBJECTS 400 /* objects read per closure */
+
+struct gd_ld_result {
+	enum gd_ld_status status;
+	char chain[768];     /* "libGLX_nvidia.so.0 -> libGLdispatch.so.0" */
+	char soname[128];    /* the library at fault (missing, wrong, or the
+				one lacking the version) */
+	char needed_by[512]; /* the object that needs it */
+	char path[512];	     /* the file found ("" when missing) */
+	char version[64];    /* GD_LD_VERSION: the version needed */
+	char provides[64];   /* ... the highest of its family defined, "" */
+	char how[24];	     /* how path was found: "LD_LIBRARY_PATH",
+				"RUNPATH", "ld.so.cache", "default", ... */
+	char detail[256];    /* "32-bit (ELFCLASS32), i386", why unknown, or
+				"installed instead: ..." */
+	unsigned objects;    /* objects read */
+	int truncated;	     /* a bound was reached: the rest not judged */
+};
+
+/* path: a library on the machine (under ctx->fs). env from gd_bs_env_init
+ * with in_root set. Never fails: out->status says what was found. */
+void gd_ld_closure(gd_ctx *ctx, const struct gd_bs_env *env, const char *path,
+		   struct gd_ld_result *out);
+/* Same, appending the path of every object read to files (for gather,
+ * which stores them, and for tests that copy a closure). */
+void gd_ld_closure_files(gd_ctx *ctx, const struct gd_bs_env *env,
+			 const char *path, struct gd_ld_result *out,
+			 gd_strvec *files);
+/* For gather: the ELF stub of a library of the machine (under ctx->fs):
+ * a valid ELF64 with only what gd_ld_closure reads (header fields,
+ * DT_NEEDED, DT_SONAME, DT_RUNPATH/RPATH, version needs and definitions),
+ * or the first 64 bytes of a file that is no 64-bit ELF. *buf malloc'ed
+ * (NULL and 0 for an empty file). 0, or -errno / -1. */
+int gd_elf_stub(gd_ctx *ctx, const char *path, char **buf, size_t *len);
+/* Highest version in defs[0..n) of need's family ("GLIBCXX_3.4.30" ->
+ * the greatest "GLIBCXX_x.y.z"), or NULL. */
+const char *gd_ld_family_max(const char *need, const char *const *defs,
+			     size_t n);
 
 /* ---- PE32 / PE32+ (Windows .dll, .pyd, .exe): pe.c, dllresolve.c ---- */
 #define GD_PE_DIR_EXPORT 0

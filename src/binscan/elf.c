@@ -217,13 +217,7 @@ static void put(char *dst, size_t cap, const uint8_t *str, size_t slen,
 		gd_strlcpy(dst, s, cap);
 }
 
-/* Version index -> (file, version) of the verneed section. */
-struct vn {
-	uint16_t idx;
-	const char *file, *ver;
-};
-
-static size_t read_verneed(const struct gd_elf *e, struct vn *out, size_t cap)
+size_t gd_elf_verneed(const struct gd_elf *e, struct gd_elf_vn *out, size_t cap)
 {
 	struct gd_elf_shdr s, ss;
 	const uint8_t *p, *str;
@@ -234,7 +228,7 @@ static size_t read_verneed(const struct gd_elf *e, struct vn *out, size_t cap)
 	    gd_elf_bytes(e, &s, &p, &len) || gd_elf_shdr(e, s.link, &ss) ||
 	    gd_elf_bytes(e, &ss, &str, &slen))
 		return 0;
-	for (unsigned guard = 0; guard < 4096; guard++) {
+	for (unsigned guard = 0; guard < 4096 && n < cap; guard++) {
 		uint16_t cnt;
 		uint32_t file, aux, next;
 		const char *fname;
@@ -269,6 +263,38 @@ static size_t read_verneed(const struct gd_elf *e, struct vn *out, size_t cap)
 	return n;
 }
 
+size_t gd_elf_verdef(const struct gd_elf *e, const char **names, size_t cap)
+{
+	struct gd_elf_shdr vd, vds;
+	const uint8_t *p, *str;
+	size_t len, slen, n = 0;
+	uint64_t o = 0;
+
+	if (find_type(e, SHT_GNU_VERDEF, &vd) ||
+	    gd_elf_bytes(e, &vd, &p, &len) || gd_elf_shdr(e, vd.link, &vds) ||
+	    gd_elf_bytes(e, &vds, &str, &slen))
+		return 0;
+	for (unsigned guard = 0; guard < 4096 && n < cap; guard++) {
+		uint16_t flags;
+		uint32_t aux, next, name;
+
+		/* vd_flags VER_FLG_BASE (1) names the file itself, not a
+		 * version others can need */
+		if (gd_bs_rd16(p, len, o + 2, &flags) ||
+		    gd_bs_rd32(p, len, o + 12, &aux) ||
+		    gd_bs_rd32(p, len, o + 16, &next) ||
+		    gd_bs_rd32(p, len, o + aux, &name) ||
+		    gd_bs_str(str, slen, name, &names[n]))
+			break;
+		if (!(flags & 1))
+			n++;
+		if (!next)
+			break;
+		o += next;
+	}
+	return n;
+}
+
 static void add_symver(struct gd_bs_dyn *d, size_t max, const char *lib,
 		       const char *ver, const char *sym)
 {
@@ -292,8 +318,8 @@ static void add_symver(struct gd_bs_dyn *d, size_t max, const char *lib,
 static void read_symvers(const struct gd_elf *e, struct gd_bs_dyn *d,
 			 size_t max)
 {
-	struct vn vn[512];
-	size_t nvn = read_verneed(e, vn, 512);
+	struct gd_elf_vn vn[512];
+	size_t nvn = gd_elf_verneed(e, vn, 512);
 	struct gd_elf_shdr sy, vs, ss;
 	const uint8_t *sp, *vp, *str;
 	size_t slen, vlen, strl;

@@ -99,11 +99,55 @@ static int usable(gd_ctx *ctx, const char *path, int via_fs, uint16_t machine)
 	return !machine || m == machine;
 }
 
-static int try_dirs(gd_ctx *ctx, const struct gd_bs_file *f, const char *list,
+/* Replace the first $NAME / ${NAME} in tok by val into out; 1 when done. */
+static int subst(const char *tok, const char *name, const char *val, char *out,
+		 size_t cap)
+{
+	char a[32], b[32];
+	const char *p;
+	size_t skip;
+
+	gd_fmt(a, sizeof a, "$%s", name);
+	gd_fmt(b, sizeof b, "${%s}", name);
+	if ((p = strstr(tok, b)))
+		skip = strlen(b);
+	else if ((p = strstr(tok, a)))
+		skip = strlen(a);
+	else
+		return 0;
+	gd_fmt(out, cap, "%.*s%s%s", (int)(p - tok), tok, val, p + skip);
+	return 1;
+}
+
+/* One candidate dir of a search list with its dynamic string tokens
+ * expanded (ld.so(8) "Dynamic string tokens"). $LIB is "lib64" on
+ * Fedora's glibc and "lib/<triplet>" on Debian's: both are tried, as the
+ * machine's own glibc is not known here. Returns how many expansions. */
+static int expand_dir(const char *tok, const char *origin, char out[][1024])
+{
+	static const char *const libs[] = {"lib/x86_64-linux-gnu", "lib64",
+					   "lib"};
+	char tmp[1024];
+	int n = 0;
+
+	if (subst(tok, "ORIGIN", origin, tmp, sizeof tmp))
+		tok = strcpy(out[3], tmp);
+	if (subst(tok, "PLATFORM", "x86_64", tmp, sizeof tmp))
+		tok = strcpy(out[3], tmp);
+	for (int i = 0; i < 3; i++)
+		if (subst(tok, "LIB", libs[i], out[n], sizeof out[n]))
+			n++;
+	if (!n)
+		gd_strlcpy(out[n++], tok, sizeof out[0]);
+	return n;
+}
+
+static int try_dirs(gd_ctx *ctx, const struct gd_bs_env *env,
+		    const struct gd_bs_file *f, const char *list,
 		    const char *soname, const char *how,
 		    struct gd_bs_need *need)
 {
-	char buf[2048], origin[1024], *save, *tok;
+	char buf[2048], origin[1024], *save, *tok, dirs[4][1024];
 	const char *sl = strrchr(f->path, '/');
 	int in_archive = strchr(f->path, '!') != NULL;
 
@@ -117,22 +161,22 @@ static int try_dirs(gd_ctx *ctx, const struct gd_bs_file *f, const char *list,
 	gd_strlcpy(buf, list, sizeof buf);
 	for (tok = strtok_r(buf, ":;", &save); tok;
 	     tok = strtok_r(NULL, ":;", &save)) {
-		char cand[4096];
-		int via_fs = 1;
+		/* $ORIGIN of a file the user named is a host path; of a
+		 * machine's library (env->in_root), a path under the root */
+		int has_origin = strstr(tok, "ORIGIN") != NULL;
+		int via_fs = !has_origin || env->in_root;
+		int nd;
 
-		if (!strncmp(tok, "$ORIGIN", 7) ||
-		    !strncmp(tok, "${ORIGIN}", 9)) {
-			if (in_archive)
+		if (has_origin && in_archive)
+			continue;
+		nd = expand_dir(tok, origin, dirs);
+		for (int i = 0; i < nd; i++) {
+			char cand[4096];
+
+			gd_fmt(cand, sizeof cand, "%s/%s", dirs[i], soname);
+			if (!usable(ctx, cand, via_fs && cand[0] == '/',
+				    f->machine))
 				continue;
-			gd_fmt(cand, sizeof cand, "%s%s/%s", origin,
-			       tok + (tok[1] == '{' ? 9 : 7), soname);
-			via_fs = 0;
-		} else {
-			gd_fmt(cand, sizeof cand, "%s/%s", tok, soname);
-		}
-		if (cand[0] != '/')
-			via_fs = 0;
-		if (usable(ctx, cand, via_fs, f->machine)) {
 			need->found = 1;
 			gd_strlcpy(need->path, cand, sizeof need->path);
 			gd_strlcpy(need->how, how, sizeof need->how);
@@ -209,12 +253,14 @@ void gd_ldresolve(gd_ctx *ctx, const struct gd_bs_env *env,
 		return;
 	}
 	if ((!f->dyn.runpath[0] &&
-	     try_dirs(ctx, f, f->dyn.rpath, soname, "RPATH", need)) ||
-	    try_dirs(ctx, f, gd_ctx_getenv(ctx, "LD_LIBRARY_PATH"), soname,
+	     try_dirs(ctx, env, f, f->dyn.rpath, soname, "RPATH", need)) ||
+	    (!f->dyn.runpath[0] && env->rpath_extra &&
+	     try_dirs(ctx, env, f, env->rpath_extra, soname, "RPATH", need)) ||
+	    try_dirs(ctx, env, f, gd_ctx_getenv(ctx, "LD_LIBRARY_PATH"), soname,
 		     "LD_LIBRARY_PATH", need) ||
-	    try_dirs(ctx, f, f->dyn.runpath, soname, "RUNPATH", need) ||
+	    try_dirs(ctx, env, f, f->dyn.runpath, soname, "RUNPATH", need) ||
 	    try_cache(ctx, env, f, soname, need) ||
-	    try_dirs(ctx, f, defaults, soname, "default", need))
+	    try_dirs(ctx, env, f, defaults, soname, "default", need))
 		return;
 	other_majors(env, soname, need->note, sizeof need->note);
 }

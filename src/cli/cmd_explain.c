@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "doctor/cuda_driver.h"
 #include "doctor/explain.h"
+#include "doctor/verdict.h"
 #include "wa_common.h"
 
 struct explain_run {
@@ -296,6 +297,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 		rc = gd_cli_error(cli, "explain: out of memory");
 	} else {
 		gd_doctor_cuda(&cli->ctx, &x.inv);
+		gd_doctor_deps(&cli->ctx, &x.inv);
 		if (cli->json)
 			emit_json(&x);
 		else

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binscan/binscan.h"
 #include "cli.h"
 #include "core/capture.h"
 #include "core/json.h"
@@ -12,6 +13,7 @@
 #include "core/wincap.h"
 #include "discover/discover.h"
 #include "gather_win.h"
+#include "doctor/verdict.h"
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 #include "inventory/win_inventory.h"
@@ -153,16 +155,19 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	}
 	if (win)
 		gd_gather_win_env(&cli->ctx, &env_read);
+	gd_capture_set_stub(cap, gd_elf_stub);
 	cli->ctx.fs.hook = gd_capture_hook;
 	cli->ctx.fs.hook_arg = cap;
 	cli->ctx.env_read = &env_read;
 	gd_discover(&cli->ctx, &m);
 	memset(&inv, 0, sizeof inv);
 	memset(&wi, 0, sizeof wi);
-	if (win)
+	if (win) {
 		gd_win_inventory_collect(&cli->ctx, &wi);
-	else
+	} else {
 		gd_inventory_collect(&cli->ctx, &inv);
+		gd_doctor_deps(&cli->ctx, &inv);
+	}
 	memset(&fws, 0, sizeof fws);
 	gd_frameworks_collect(&cli->ctx, &fws);
 	cli->ctx.fs.hook = NULL;

@@ -21,6 +21,7 @@ struct gd_capture {
 	size_t dropped; /* paths past the limit, or lost to memory */
 	char **set;	/* archive names already written (see seen()) */
 	size_t set_n, set_cap;
+	gd_capture_stub_fn stub; /* kind 'e' files, or NULL */
 };
 
 struct gd_capture *gd_capture_new(void)
@@ -56,6 +57,11 @@ size_t gd_capture_paths(const struct gd_capture *c, size_t i, const char **path,
 		*kind = c->recs.v[i].kind;
 	}
 	return c->recs.n;
+}
+
+void gd_capture_set_stub(struct gd_capture *c, gd_capture_stub_fn stub)
+{
+	c->stub = stub;
 }
 
 void gd_capture_hook(void *arg, const char *path, int kind)
@@ -189,7 +195,7 @@ static void fail(struct writer *w, const char *path, const char *why)
 		w->st->failures.n--;
 }
 
-static void put_file(struct writer *w, const char *path, int content)
+static void put_file(struct writer *w, const char *path, int kind)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -197,8 +203,10 @@ static void put_file(struct writer *w, const char *path, int content)
 
 	if (seen(w->c, path + 1))
 		return;
-	if (content)
+	if (kind == 'f')
 		rc = gd_fs_read_alloc(&w->ctx->fs, path, 16u << 20, &buf, &len);
+	else if (kind == 'e' && w->c->stub)
+		rc = w->c->stub(w->ctx, path, &buf, &len);
 	if (rc < 0 && rc != -EFBIG) {
 		w->st->skipped++; /* unreadable here too: nothing was lost */
 		free(buf);
@@ -325,7 +333,7 @@ static void put_path(struct writer *w, const char *path, int kind, int depth)
 			    gd_tar_add_dir(w->tar, next + 1, 0755) == 0)
 				w->st->dirs++;
 		} else if (S_ISREG(st.st_mode)) {
-			put_file(w, next, kind == 'f');
+			put_file(w, next, kind);
 			return;
 		} else {
 			w->st
@@ -443,6 +451,7 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	/* Contents first, so a file both read and stat'ed keeps its bytes;
 	 * a link read on its own stores its target empty: after contents. */
 	put_all(&w, 'f');
+	put_all(&w, 'e');
 	put_all(&w, 'l');
 	put_all(&w, 'd');
 	put_all(&w, 's');

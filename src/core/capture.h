@@ -36,6 +36,14 @@ size_t gd_capture_paths(const struct gd_capture *c, size_t i, const char **path,
 
 /* An fs hook (gd_fs_hook): set fs->hook = gd_capture_hook, hook_arg = c. */
 void gd_capture_hook(void *arg, const char *path, int kind);
+/* Kind 'e' (GD_FS_ELF): a library whose dependency facts were read (the
+ * DT_NEEDED closure). It is stored as stub makes it (binscan's
+ * gd_elf_stub: the ELF header, dynamic section and version tables, not the
+ * code), or empty when no stub function is set. stub returns 0 and a
+ * malloc'ed buffer, or <0. */
+typedef int (*gd_capture_stub_fn)(gd_ctx *ctx, const char *path, char **buf,
+				  size_t *len);
+void gd_capture_set_stub(struct gd_capture *c, gd_capture_stub_fn stub);
 
 struct gd_capture_stats {
 	size_t files, dirs, links, bytes;

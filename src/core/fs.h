@@ -14,7 +14,7 @@
 
 /* Called for each path the program reads, so `gather` can capture exactly the
  * files discovery used. kind: 'f' file read, 'd' directory listed, 'l' link
- * read, 's' stat. */
+ * read, 's' stat, 'e' an ELF library's dependency facts read (capture.h). */
 typedef void (*gd_fs_hook)(void *arg, const char *path, int kind);
 
 typedef struct gd_fs {

@@ -177,6 +177,24 @@
 	  "a CUDA library or toolkit needs a newer driver")                    \
 	X(GD_C_CUDA_DRIVER_UPGRADE, "cuda.driver_upgrade",                     \
 	  "upgrade the NVIDIA driver or use builds for an older CUDA")         \
+	X(GD_C_DEPS_MISSING, "deps.missing",                                   \
+	  "a runtime library would not load: a library of its DT_NEEDED "      \
+	  "closure is found nowhere ld.so looks (the chain is named)")         \
+	X(GD_C_DEPS_WRONG_ARCH, "deps.wrong_arch",                             \
+	  "a runtime library would not load: the only file of a needed name "  \
+	  "is 32-bit or for another CPU")                                      \
+	X(GD_C_DEPS_SYMBOL_VERSION, "deps.symbol_version",                     \
+	  "a runtime library would not load: a symbol version it needs "       \
+	  "(GLIBCXX_3.4.30) is not defined by the library found")              \
+	X(GD_C_DEPS_BAD_ELF, "deps.bad_elf",                                   \
+	  "a runtime library would not load: a file of its closure is no "     \
+	  "loadable ELF")                                                      \
+	X(GD_C_DEPS_INSTALL, "deps.install",                                   \
+	  "install the package that provides the missing library (Debian/"     \
+	  "Ubuntu and Fedora names from the kb)")                              \
+	X(GD_C_DEPS_UPGRADE, "deps.upgrade",                                   \
+	  "the library found is too old or the wrong one: upgrade it, or "     \
+	  "take the stale copy out of the search path")                        \
 	X(GD_C_STRATEGY_TRY, "strategy.try",                                   \
 	  "let 'gpudoctor try' test the kb's workarounds")                     \
 	X(GD_C_STRATEGY_USER_STEP, "strategy.user_step",                       \

@@ -191,6 +191,7 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 			    !strcmp(m->not_gpus[i].kind, "bmc")
 				? "a server management controller's display"
 				: "an emulated display adapter");
+		gd_v_deps(ctx, m, inv, out);
 		fold_evidence(ctx, m, out, ev);
 		gd_v_resolve_sources(ctx, &out->v[0]);
 		return 0;
@@ -198,6 +199,7 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 	out->n = m->n_gpus;
 	for (size_t i = 0; i < m->n_gpus; i++)
 		judge_one(ctx, m, inv, i, &out->v[i]);
+	gd_v_deps(ctx, m, inv, out);
 	fold_evidence(ctx, m, out, ev);
 	for (size_t i = 0; i < out->n; i++)
 		if (out->v[i].status == GD_V_WORKS)

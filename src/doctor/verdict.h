@@ -90,4 +90,10 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_evidence *ev, struct gd_diagnosis *out);
 void gd_diagnosis_free(struct gd_diagnosis *d);
 
+/* The kb's run-time (dlopen) dependencies of each runtime library
+ * (libraries[].dlopens: libGLX_nvidia.so.0 -> libEGL.so.1) checked into
+ * inv's dependency checks. Run by cli right after gd_inventory_collect,
+ * like gd_doctor_cuda (gather too, so a capture holds what it reads). */
+void gd_doctor_deps(gd_ctx *ctx, struct gd_inventory *inv);
+
 #endif

@@ -46,6 +46,10 @@ int gd_v_kparam_in_force(const struct gd_kstate *k, const char *mpv);
 /* Steps from the kb's workaround strategies (verdict_strategy.c). */
 void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 		     struct gd_diagnosis *d);
+/* Facts and steps for runtime libraries that would not load
+ * (verdict_deps.c), on the verdicts of the vendor each belongs to. */
+void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
+	       const struct gd_inventory *inv, struct gd_diagnosis *d);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 

@@ -23,6 +23,9 @@ void gd_inv_vulkan_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 void gd_inv_opencl_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			   struct gd_inventory *inv);
 
+void gd_inv_deps_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			 struct gd_inventory *inv);
+
 /* Append src to a ", "-separated list in dst unless already there. */
 void gd_inv_add_found_by(char *dst, size_t cap, const char *src);
 

@@ -114,6 +114,42 @@ struct gd_icd {
 	char manifest_resolved[512];  /* manifest path, symlinks resolved */
 };
 
+/* Would a library gpudoctor or a framework loads load? Its whole
+ * DT_NEEDED closure resolved as ld.so would (binscan's gd_ld_closure,
+ * whose status this mirrors): the first problem, as ld.so stops there. */
+enum gd_dep_status {
+	GD_DEP_OK = 0,
+	GD_DEP_UNKNOWN, /* not judged (a capture's empty stub, unreadable) */
+	GD_DEP_MISSING, /* a needed library is nowhere */
+	GD_DEP_WRONG_CLASS,   /* only a 32-bit (or 64-bit) file of the name */
+	GD_DEP_WRONG_MACHINE, /* only a file for another CPU */
+	GD_DEP_VERSION,	      /* a needed symbol version is not defined */
+	GD_DEP_BAD_ELF,	      /* not a loadable ELF */
+};
+/* "ok", "unknown", "missing", "wrong_class", "wrong_machine", "version",
+ * "bad_elf" */
+const char *gd_dep_status_name(enum gd_dep_status s);
+
+struct gd_dep_check {
+	char backend[16]; /* the probe backend that loads it: "hip", "cuda",
+			     "vulkan", "opencl" */
+	char vendor[16];  /* "amd", "nvidia"; "" for any (software, other) */
+	char what[64];	  /* "HIP runtime", "Vulkan ICD nvidia", "cuBLAS" */
+	char name[128];	  /* as named: an ICD's library_path, the file name */
+	char lib[512];	  /* the file checked, on the machine */
+	enum gd_dep_status status;
+	char chain[768];     /* "libGLX_nvidia.so.0 -> libGLdispatch.so.0" */
+	char soname[128];    /* the library at fault */
+	char needed_by[512]; /* the object that needs it */
+	char path[512];	     /* the file found (wrong class / version), "" */
+	char version[64];    /* the symbol version needed ("GLIBCXX_3.4.30") */
+	char provides[64];   /* the highest of its family defined, "" */
+	char how[24];	     /* how path was found ("LD_LIBRARY_PATH", ...) */
+	char detail[256];    /* "32-bit (ELFCLASS32), machine 3 (i386)", ... */
+	unsigned objects;    /* objects read */
+	int truncated;	     /* a bound was reached: the rest not judged */
+};
+
 struct gd_inventory {
 	struct gd_rocm_install *rocm;
 	size_t n_rocm;
@@ -138,10 +174,30 @@ struct gd_inventory {
 	char vulkan_search[64];	   /* "standard", "VK_DRIVER_FILES",
 				      "VK_ICD_FILENAMES" */
 	char opencl_search[64]; /* "/etc/OpenCL/vendors", "OCL_ICD_VENDORS" */
+	struct gd_dep_check *deps; /* every runtime library's closure */
+	size_t n_deps;
 };
 
 int gd_inventory_collect(gd_ctx *ctx, struct gd_inventory *inv);
 void gd_inventory_free(struct gd_inventory *inv);
+
+/* The dependency check of a library, by the path checked, or by the name
+ * an ICD manifest or a loader gives it ("libGLX_nvidia.so.0", matched
+ * against each check's name and file name). NULL when none. */
+const struct gd_dep_check *gd_inventory_dep_find(const struct gd_inventory *inv,
+						 const char *lib);
+/* The first check of a probe backend ("hip", "cuda", "vulkan", "opencl")
+ * whose library would not load (status missing, wrong_class,
+ * wrong_machine, version or bad_elf); NULL when none. */
+const struct gd_dep_check *
+gd_inventory_dep_broken(const struct gd_inventory *inv, const char *backend);
+/* Check d again with sonames its library loads with dlopen at run time
+ * (doctor has them from the kb): each resolved as that dlopen would be,
+ * its closure followed. d belongs to inv. */
+void gd_inventory_dep_dlopens(gd_ctx *ctx, struct gd_dep_check *d,
+			      const char *const *sonames);
+/* 1 when the status says the library would not load. */
+int gd_dep_broken(enum gd_dep_status s);
 
 /* rocBLAS coverage of one gfx target across all dirs:
  * best kind found, or -1 when no dir has anything for it. */

@@ -220,6 +220,19 @@ struct gd_kb_no_kfd {
 int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
 			 const char *pci_name, struct gd_kb_no_kfd *out);
 
+/* libraries[]: the distribution package that provides a shared library,
+ * by soname ("libGLdispatch.so.0"; a '*' in the kb's soname matches any
+ * run of characters). debian (also Ubuntu) or fedora is NULL where no
+ * package name was verified. 0, or -1 (out zeroed) when not listed. */
+struct gd_kb_library {
+	const char *soname, *debian, *fedora, *note;
+	struct gd_kb_list dlopens; /* sonames it loads at run time (dlopen),
+				      which no DT_NEEDED names */
+	struct gd_kb_list sources;
+};
+int gd_kb_library_get(const gd_kb *kb, const char *soname,
+		      struct gd_kb_library *out);
+
 /* workloads.<w>.<stack> ("cuda", "rocm", "vulkan", "cpu"). 0, or -1 when
  * the kb has no such advice (out->present 0). */
 int gd_kb_workload_get(const gd_kb *kb, enum gd_kb_workload w,

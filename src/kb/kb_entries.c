@@ -455,6 +455,59 @@ int gd_kb_amd_no_kfd_get(const gd_kb *kb, unsigned device_id,
 	return 0;
 }
 
+/* '*' matches any run of characters; nothing else is special. */
+static int glob_match(const char *pat, const char *s)
+{
+	for (; *pat; pat++, s++) {
+		if (*pat == '*') {
+			for (const char *t = s;; t++) {
+				if (glob_match(pat + 1, t))
+					return 1;
+				if (!*t)
+					return 0;
+			}
+		}
+		if (*pat != *s)
+			return 0;
+	}
+	return !*s;
+}
+
+int gd_kb_library_get(const gd_kb *kb, const char *soname,
+		      struct gd_kb_library *out)
+{
+	const json_t *list = gd_kb_get(kb, GD_KBK_LIBRARIES), *e, *hit = NULL;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	if (!soname)
+		return -1;
+	/* an exact name wins over a pattern */
+	json_array_foreach(list, i, e)
+	{
+		const char *k = str(e, GD_KBK_SONAME);
+
+		if (!hit && k && !strcmp(k, soname))
+			hit = e;
+	}
+	json_array_foreach(list, i, e)
+	{
+		const char *k = str(e, GD_KBK_SONAME);
+
+		if (!hit && k && strchr(k, '*') && glob_match(k, soname))
+			hit = e;
+	}
+	if (!hit)
+		return -1;
+	out->soname = str(hit, GD_KBK_SONAME);
+	out->debian = str(hit, GD_KBK_DEBIAN);
+	out->fedora = str(hit, GD_KBK_FEDORA);
+	out->note = str(hit, GD_KBK_NOTE);
+	out->dlopens = list_of(hit, GD_KBK_DLOPENS);
+	out->sources = list_of(hit, GD_KBK_SOURCES);
+	return 0;
+}
+
 static const json_t *workload(const gd_kb *kb, enum gd_kb_workload w,
 			      const char *stack)
 {

@@ -18,6 +18,7 @@
 #define GD_KBK_NVIDIA_CHIPS "nvidia_chips"
 #define GD_KBK_AMD_NO_KFD "amd_no_kfd"
 #define GD_KBK_KERNEL "kernel"
+#define GD_KBK_LIBRARIES "libraries"
 
 /* shared */
 #define GD_KBK_ID "id"
@@ -108,5 +109,11 @@
 
 /* workloads.<w>.<stack> */
 #define GD_KBK_INSTALL_BY_MAJOR "install_by_cuda_major"
+
+/* libraries[] */
+#define GD_KBK_SONAME "soname"
+#define GD_KBK_DEBIAN "debian"
+#define GD_KBK_FEDORA "fedora"
+#define GD_KBK_DLOPENS "dlopens"
 
 #endif

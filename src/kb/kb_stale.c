@@ -89,6 +89,7 @@ static const struct {
     {"pci-not-gpu", "pci_not_gpu", NULL, "name"},
     {"nvidia-chip", "nvidia_chips", NULL, "sm"},
     {"amd-no-kfd", "amd_no_kfd", NULL, "family"},
+    {"library", "libraries", NULL, "soname"},
     {"nvidia-gpu", "nvidia", "gpus", "pci_id"},
     {"compute-capability", "nvidia", "compute_capabilities", "sm"},
     {"cuda-driver-min", "nvidia", "cuda_driver_min", "cuda"},

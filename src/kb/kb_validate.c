@@ -644,6 +644,46 @@ static int check_hw(struct vctx *v, const json_t *root)
 	return 0;
 }
 
+static int strings_or_absent(const json_t *a)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!a)
+		return 1;
+	if (!json_is_array(a))
+		return 0;
+	json_array_foreach(a, i, x) if (!json_is_string(x)) return 0;
+	return 1;
+}
+
+/* Optional libraries[]: soname -> the Debian/Ubuntu and Fedora packages
+ * (each a name or null, at least one), with sources. */
+static int check_libraries(struct vctx *v, const json_t *root)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "libraries"), i, o)
+	{
+		const char *so = jstr(o, "soname");
+
+		enter(v, "soname", so);
+		if (!so || !strstr(so, ".so") || !str_or_null(o, "debian") ||
+		    !str_or_null(o, "fedora") ||
+		    (!jstr(o, "debian") && !jstr(o, "fedora")) ||
+		    !json_array_size(json_object_get(o, "sources")) ||
+		    !strings_or_absent(json_object_get(o, "dlopens")))
+			return fail(v, "libraries", 1,
+				    "each library needs \"soname\" "
+				    "(libfoo.so.1), \"debian\" and \"fedora\" "
+				    "(a package name or null, not both null), "
+				    "\"sources\" and optionally \"dlopens\" "
+				    "(sonames)");
+	}
+	return 0;
+}
+
 static int check_top(struct vctx *v, const json_t *root)
 {
 	static const struct {
@@ -712,7 +752,7 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 	    each(&v, json_object_get(root, "signatures"), check_signature) <
 		0 ||
 	    check_nvidia(&v, json_object_get(root, "nvidia")) < 0 ||
-	    check_hw(&v, root) < 0)
+	    check_hw(&v, root) < 0 || check_libraries(&v, root) < 0)
 		return -1;
 	if (gd_kb_validate_kernel(root, err, errlen) < 0)
 		return -1;

@@ -14,6 +14,7 @@ int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
 	    gd_inventory_collect(&cli->ctx, &d->inv) < 0)
 		return -1;
 	gd_doctor_cuda(&cli->ctx, &d->inv);
+	gd_doctor_deps(&cli->ctx, &d->inv);
 	gd_check_extra_collect(cli, o, d);
 	gd_check_extra_evidence(d, &ev);
 	return gd_doctor_judge(&cli->ctx, &d->m, &d->inv, &ev, &d->diag);

@@ -224,6 +224,33 @@ static json_t *icd_json(const struct gd_icd *c, int vulkan)
 	return o;
 }
 
+/* A runtime library that would not load (docs/json-runtimes.md,
+ * "library_load"); libraries that load are not listed. */
+static json_t *dep_json(const struct gd_dep_check *d)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kind", gd_json_str("library_load"));
+	json_object_set_new(o, "backend", gd_json_str(d->backend));
+	json_object_set_new(o, "vendor", str_or_null(d->vendor));
+	json_object_set_new(o, "what", gd_json_str(d->what));
+	json_object_set_new(o, "name", gd_json_str(d->name));
+	json_object_set_new(o, "library", gd_json_str(d->lib));
+	json_object_set_new(o, "status",
+			    gd_json_str(gd_dep_status_name(d->status)));
+	json_object_set_new(o, "chain", gd_json_str(d->chain));
+	json_object_set_new(o, "soname", gd_json_str(d->soname));
+	json_object_set_new(o, "needed_by", str_or_null(d->needed_by));
+	json_object_set_new(o, "path", str_or_null(d->path));
+	json_object_set_new(o, "found_by", str_or_null(d->how));
+	json_object_set_new(o, "version", str_or_null(d->version));
+	json_object_set_new(o, "provides", str_or_null(d->provides));
+	json_object_set_new(o, "detail", str_or_null(d->detail));
+	json_object_set_new(o, "objects", json_integer(d->objects));
+	json_object_set_new(o, "truncated", json_boolean(d->truncated));
+	return o;
+}
+
 json_t *gd_render_runtimes_json(const struct gd_inventory *inv)
 {
 	json_t *a = json_array();
@@ -242,6 +269,9 @@ json_t *gd_render_runtimes_json(const struct gd_inventory *inv)
 		json_array_append_new(a, icd_json(&inv->vulkan[i], 1));
 	for (size_t i = 0; i < inv->n_opencl; i++)
 		json_array_append_new(a, icd_json(&inv->opencl[i], 0));
+	for (size_t i = 0; i < inv->n_deps; i++)
+		if (gd_dep_broken(inv->deps[i].status))
+			json_array_append_new(a, dep_json(&inv->deps[i]));
 	return a;
 }
 

@@ -124,7 +124,7 @@ def cites(o):
     if isinstance(o, list): return any(cites(x) for x in o)
     if isinstance(o, dict): return bool(o.get("sources")) or any(cites(v) for k, v in o.items() if k != "sources")
     return False
-n = sum(cites(e) for k in ("targets", "issues", "strategies", "signatures", "pci_not_gpu", "nvidia_chips", "amd_no_kfd") for e in kb[k])
+n = sum(cites(e) for k in ("targets", "issues", "strategies", "signatures", "pci_not_gpu", "nvidia_chips", "amd_no_kfd", "libraries") for e in kb[k])
 n += sum(cites(e) for k in ("gpus", "compute_capabilities", "cuda_driver_min") for e in kb["nvidia"][k])
 n += sum(cites(a) for w in kb["workloads"].values() for a in w.values())
 got = out["result"]["entries"]

@@ -16,28 +16,14 @@
 #include "render_gpu.h"
 #include "render_windows.h"
 
-static void nvidia_verdict(const struct gd_gpu *g,
-			   const struct gd_win_inventory *wi,
-			   struct gd_win_verdict *v)
-{
-	memset(v, 0, sizeof *v);
-	v->sdk = -1;
-	v->usable = wi->has_nvcuda;
-	gd_fmt(v->summary, sizeof v->summary, "NVIDIA driver %s: %s",
-	       gd_known(&g->win.driver_user) ? g->win.driver_user.v
-					     : "(version unknown)",
-	       wi->has_nvcuda
-		   ? "nvcuda.dll is in System32"
-		   : "nvcuda.dll is missing from System32; reinstall "
-		     "the NVIDIA driver");
-}
-
 static int collect(struct gd_cli *cli, struct gd_machine *m,
-		   struct gd_win_inventory *wi, struct gd_win_verdict **vs)
+		   struct gd_win_inventory *wi, struct gd_win_python *py,
+		   struct gd_win_verdict **vs)
 {
 	if (gd_discover(&cli->ctx, m) < 0)
 		return -1;
 	gd_win_inventory_collect(&cli->ctx, wi);
+	gd_win_python_collect(&cli->ctx, py);
 	*vs = calloc(m->n_gpus ? m->n_gpus : 1, sizeof **vs);
 	if (!*vs)
 		return -1;
@@ -45,9 +31,9 @@ static int collect(struct gd_cli *cli, struct gd_machine *m,
 		const struct gd_gpu *g = &m->gpus[i];
 
 		if (g->vendor == GD_VENDOR_AMD)
-			gd_win_verdict_amd(g, wi, &(*vs)[i]);
+			gd_win_verdict_amd(g, wi, py, &(*vs)[i]);
 		else if (g->vendor == GD_VENDOR_NVIDIA)
-			nvidia_verdict(g, wi, &(*vs)[i]);
+			gd_win_verdict_nvidia(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else
 			gd_strlcpy((*vs)[i].summary,
 				   "not judged on Windows yet",
@@ -74,6 +60,7 @@ static int exit_code(const struct gd_machine *m,
 
 static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		     const struct gd_win_inventory *wi,
+		     const struct gd_win_python *py,
 		     const struct gd_win_verdict *vs, int rc)
 {
 	json_t *doc = gd_cli_json_doc("check"), *gpus;
@@ -105,6 +92,8 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 	/* Linux runtimes (ROCm, CUDA, ICDs); Windows' are under "windows" */
 	json_object_set_new(doc, "runtimes", json_array());
 	json_object_set_new(doc, "windows", gd_render_win_inventory_json(wi));
+	json_object_set_new(json_object_get(doc, "windows"), "python",
+			    gd_render_win_python_json(py));
 	json_object_set_new(doc, "diagnostics", gd_cli_diags_json(cli));
 	json_object_set_new(doc, "exit_code", json_integer(rc));
 	gd_cli_emit_json(cli, doc);
@@ -112,6 +101,7 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 
 static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 		     const struct gd_win_inventory *wi,
+		     const struct gd_win_python *py,
 		     const struct gd_win_verdict *vs, int verbose)
 {
 	FILE *f = stdout;
@@ -129,6 +119,7 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 		fprintf(f, "\n");
 	}
 	gd_render_win_inventory_text(cli, f, wi);
+	gd_render_win_python_text(cli, f, py);
 	gd_cli_print_diags(cli, stderr);
 }
 
@@ -203,22 +194,25 @@ int gd_check_windows(struct gd_cli *cli, int verbose, int brief)
 {
 	struct gd_machine m;
 	struct gd_win_inventory wi;
+	struct gd_win_python *py = calloc(1, sizeof *py);
 	struct gd_win_verdict *vs = NULL;
 	int rc;
 
-	if (collect(cli, &m, &wi, &vs) < 0) {
+	if (!py || collect(cli, &m, &wi, py, &vs) < 0) {
 		gd_machine_free(&m);
 		free(vs);
+		free(py);
 		return gd_cli_error(cli, "out of memory");
 	}
 	rc = exit_code(&m, vs);
 	if (brief)
 		brief_out(cli, &m, &wi, vs, rc);
 	else if (cli->json)
-		json_out(cli, &m, &wi, vs, rc);
+		json_out(cli, &m, &wi, py, vs, rc);
 	else
-		text_out(cli, &m, &wi, vs, verbose);
+		text_out(cli, &m, &wi, py, vs, verbose);
 	free(vs);
+	free(py);
 	gd_machine_free(&m);
 	return rc;
 }

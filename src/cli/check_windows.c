@@ -58,6 +58,49 @@ static int exit_code(const struct gd_machine *m,
 	return judged ? GD_EXIT_OK : GD_EXIT_NO_GPU;
 }
 
+/* No GPU: the CPU verdict, with the not-a-GPU adapter as its fact. */
+static void no_gpu_lines(const struct gd_machine *m, char *head, size_t hcap,
+			 char *step, size_t scap)
+{
+	gd_fmt(head, hcap, "no GPU: %s",
+	       m->pci_why[0] ? m->pci_why
+			     : "the registry's display class key names no PCI "
+			       "display adapter");
+	gd_fmt(step, scap,
+	       "run on the CPU%s",
+	       m->n_not_gpus && !strcmp(m->not_gpus[0].kind, "emulated")
+		   ? "; in a virtual machine, pass a real GPU through to the "
+		     "guest (PCI passthrough) and install its vendor's driver "
+		     "there"
+		   : "");
+}
+
+static json_t *line_json(enum gd_code c, const char *text)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "code", gd_json_str(gd_code_name(c)));
+	json_object_set_new(o, "text", gd_json_str(text));
+	return o;
+}
+
+static json_t *cpu_verdict_json(const struct gd_machine *m)
+{
+	json_t *v = json_object(), *facts = json_array(), *steps = json_array();
+	char head[400], step[300];
+
+	no_gpu_lines(m, head, sizeof head, step, sizeof step);
+	json_object_set_new(v, "status", gd_json_str("cpu-only"));
+	json_object_set_new(v, "headline", gd_json_str(head));
+	if (m->n_not_gpus)
+		json_array_append_new(facts,
+				      line_json(GD_C_GPU_NOT_A_GPU, m->pci_why));
+	json_array_append_new(steps, line_json(GD_C_CPU_RUN_ON_CPU, step));
+	json_object_set_new(v, "facts", facts);
+	json_object_set_new(v, "steps", steps);
+	return v;
+}
+
 static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		     const struct gd_win_inventory *wi,
 		     const struct gd_win_python *py,
@@ -76,19 +119,10 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		json_object_set_new(o, "verdict",
 				    gd_render_win_verdict_json(&vs[i]));
 	}
-	if (m->n_gpus) {
+	if (m->n_gpus)
 		json_object_set_new(doc, "verdict", json_null());
-	} else {
-		json_t *v = json_object();
-
-		json_object_set_new(v, "status", gd_json_str("cpu-only"));
-		json_object_set_new(
-		    v, "headline",
-		    gd_json_str("no GPU found in the display class key"));
-		json_object_set_new(v, "facts", json_array());
-		json_object_set_new(v, "steps", json_array());
-		json_object_set_new(doc, "verdict", v);
-	}
+	else
+		json_object_set_new(doc, "verdict", cpu_verdict_json(m));
 	/* Linux runtimes (ROCm, CUDA, ICDs); Windows' are under "windows" */
 	json_object_set_new(doc, "runtimes", json_array());
 	json_object_set_new(doc, "windows", gd_render_win_inventory_json(wi));
@@ -106,11 +140,13 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 {
 	FILE *f = stdout;
 
-	if (!m->n_gpus)
-		fprintf(f,
-			"No GPU: the registry's display class key names no PCI "
-			"display adapter (%s).\n\n",
-			m->pci_why[0] ? m->pci_why : "Windows");
+	if (!m->n_gpus) {
+		char head[400], step[300];
+
+		no_gpu_lines(m, head, sizeof head, step, sizeof step);
+		fprintf(f, "No GPU (CPU only): %s\n  next step: %s\n\n",
+			head + strlen("no GPU: "), step);
+	}
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		fprintf(f, "%sGPU %zu%s  ", gd_c_bold(cli), i, gd_c_off(cli));
 		gd_render_win_gpu_text(cli, f, &m->gpus[i], &vs[i]);

@@ -247,7 +247,10 @@
 	  "a framework built for a CUDA newer than the driver runs")           \
 	X(GD_C_WIN_FRAMEWORK_REPLACE, "win.framework.replace",                 \
 	  "install a build of the framework for the driver's HIP or "          \
-	  "CUDA")
+	  "CUDA")                                                              \
+	X(GD_C_WIN_FRAMEWORK_OTHER_GPU, "win.framework.other_gpu",             \
+	  "a framework built for another vendor's GPU: it runs on the CPU "    \
+	  "here")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,

@@ -192,8 +192,12 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		     "build the GPU code against HIP SDK %s targeting %s (e.g. "
 		     "CTranslate2 from source with CMAKE_HIP_ARCHITECTURES=%s)",
 		     s->version, g->gfx, g->gfx);
-	gd_fmt(v->python, sizeof v->python,
-	       "os.add_dll_directory(r\"%s\\bin\")", s->root);
+	{
+		char bin[200];
+
+		gd_fmt(bin, sizeof bin, "%s\\bin", s->root);
+		gd_win_python_line(bin, v->python, sizeof v->python);
+	}
 	STEP(v, GD_C_WIN_PYTHON_DLL_DIR,
 	     "in the app, before importing the framework: import os; %s "
 	     "(Python >= 3.8 ignores PATH for DLLs)",
@@ -207,6 +211,8 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 {
 	memset(v, 0, sizeof *v);
 	v->sdk = pick_sdk(wi);
+	if (!wi->driver_hip_major && gd_win_python_bundled(g, wi, py, v))
+		return;
 	runtime_facts(wi, v);
 	hip_path_fact(wi, v);
 	if (wi->driver_hip_major && v->sdk < 0) {

@@ -14,6 +14,7 @@
 #include "discover/discover.h"
 #include "inventory/win_inventory.h"
 #include "inventory/win_python.h"
+#include "profile.h"
 
 enum gd_win_level { GD_WIN_OK, GD_WIN_WARN, GD_WIN_BAD };
 
@@ -77,6 +78,27 @@ int gd_win_python_amd_steps(const struct gd_gpu *g,
 			    const struct gd_win_inventory *wi,
 			    const struct gd_win_python *py,
 			    struct gd_win_verdict *v);
+/* verdict_windows_env.c: the profile `env` / `run` apply for an AMD
+ * verdict with a matching SDK (HIP_PATH set to it, its bin first on PATH,
+ * the Python line as a note); 0, or -1 without one. p initialised. */
+int gd_win_profile(const struct gd_win_inventory *wi,
+		   const struct gd_win_verdict *v, struct gd_profile *p);
+/* A Python string literal of s: r"..." when exact, else escaped '...'. */
+void gd_win_py_literal(const char *s, char *buf, size_t cap);
+/* os.add_dll_directory(<literal of dir>) */
+void gd_win_python_line(const char *dir, char *buf, size_t cap);
+
+/* No HIP runtime in System32, but a framework whose wheels bring one
+ * (TheRock): judged on that runtime; 1 when it applied. */
+int gd_win_python_bundled(const struct gd_gpu *g,
+			  const struct gd_win_inventory *wi,
+			  const struct gd_win_python *py,
+			  struct gd_win_verdict *v);
+/* A framework built for the other vendor (vendor: "NVIDIA" flags CUDA
+ * builds, "AMD" ROCm builds): a warning, it runs on the CPU. */
+void gd_win_other_gpu(const struct gd_win_python *py,
+		      const struct gd_winpy_fw *fw, const char *vendor,
+		      struct gd_win_verdict *v);
 /* "torch 2.9.0+cu130 in C:\...\envs\x (conda)" */
 void gd_win_fw_label(const struct gd_win_python *py,
 		     const struct gd_winpy_fw *fw, char *buf, size_t cap);

@@ -94,9 +94,12 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 			    drv ? drv : "(version unknown)",
 			    v->cuda_level[0] ? v->cuda_level : "(unknown)");
 	}
-	for (int f = 0; py && f < py->n_fw; f++)
+	for (int f = 0; py && f < py->n_fw; f++) {
 		if (py->fw[f].cuda[0])
 			framework(ctx, &t, g, py, &py->fw[f], v);
+		else
+			gd_win_other_gpu(py, &py->fw[f], "AMD", v);
+	}
 	for (int i = 0; i < wi->n_cuda_versions; i++)
 		gd_win_fact(v, GD_WIN_OK, GD_C_WIN_CUDA_TOOLKIT,
 			    "CUDA toolkit %s is installed (CUDA_PATH%s%s): "

@@ -128,6 +128,25 @@ static void missing(const struct gd_win_inventory *wi,
 		    label, d->rel, im->dll, where, hint);
 }
 
+void gd_win_other_gpu(const struct gd_win_python *py,
+		      const struct gd_winpy_fw *fw, const char *vendor,
+		      struct gd_win_verdict *v)
+{
+	char label[400];
+
+	if (strcmp(fw->build, vendor[0] == 'N' ? "cuda" : "rocm"))
+		return;
+	gd_win_fw_label(py, fw, label, sizeof label);
+	gd_win_fact(v, GD_WIN_WARN, GD_C_WIN_FRAMEWORK_OTHER_GPU,
+		    "%s is a %s build: it needs an %s GPU, so it runs on the "
+		    "CPU here%s%s%s",
+		    label, vendor[0] == 'N' ? "CUDA" : "ROCm", vendor,
+		    fw->also[0] ? "; " : "", fw->also,
+		    fw->also[0] ? " shares its package folder (which one is "
+				  "active depends on install order)"
+				: "");
+}
+
 static int amd_build(const struct gd_winpy_fw *fw)
 {
 	return fw->hip_major || !strcmp(fw->build, "rocm") ||
@@ -143,18 +162,19 @@ void gd_win_python_amd_facts(const struct gd_win_inventory *wi,
 	for (int f = 0; py && f < py->n_fw; f++) {
 		const struct gd_winpy_fw *fw = &py->fw[f];
 
-		if (!amd_build(fw))
-			continue;
 		gd_win_fw_label(py, fw, label, sizeof label);
-		gd_win_fact(v, GD_WIN_OK, GD_C_WIN_FRAMEWORK,
-			    "%s: a %s build%s", label, fw->build,
-			    fw->hip[0] ? " (torch.version.hip " : "");
-		if (fw->hip[0]) {
-			size_t n = strlen(v->facts[v->n_facts - 1].text);
-
-			gd_fmt(v->facts[v->n_facts - 1].text + n,
-			       sizeof v->facts[0].text - n, "%s)", fw->hip);
+		if (!amd_build(fw)) {
+			gd_win_other_gpu(py, fw, "NVIDIA", v);
+			continue;
 		}
+		gd_win_fact(v, GD_WIN_OK, GD_C_WIN_FRAMEWORK,
+			    "%s: a %s build%s%s%s%s%s", label, fw->build,
+			    fw->hip[0] ? " (torch.version.hip " : "", fw->hip,
+			    fw->hip[0] ? ")" : "",
+			    fw->bundled_hip[0] ? "; its wheels bring the HIP "
+						 "runtime "
+					       : "",
+			    fw->bundled_hip);
 		for (int i = 0; i < fw->n_dlls; i++)
 			for (int k = 0; k < fw->dlls[i].n_imp; k++) {
 				const struct gd_winpy_import *im =
@@ -200,4 +220,38 @@ int gd_win_python_amd_steps(const struct gd_gpu *g,
 		given = 1;
 	}
 	return given;
+}
+
+int gd_win_python_bundled(const struct gd_gpu *g,
+			  const struct gd_win_inventory *wi,
+			  const struct gd_win_python *py,
+			  struct gd_win_verdict *v)
+{
+	for (int f = 0; py && f < py->n_fw; f++) {
+		const struct gd_winpy_fw *fw = &py->fw[f];
+		char label[400];
+
+		if (!fw->bundled_hip_major)
+			continue;
+		gd_win_fw_label(py, fw, label, sizeof label);
+		gd_win_fact(v, GD_WIN_WARN, GD_C_WIN_NO_DRIVER_HIP,
+			    "no amdhip64*.dll in System32 (not captured, or "
+			    "the driver ships none); %s brings its own HIP %d "
+			    "runtime (%s), preloaded by rocm_sdk: it needs no "
+			    "HIP SDK and no HIP_PATH",
+			    label, fw->bundled_hip_major, fw->bundled_hip);
+		gd_win_python_amd_facts(wi, py, v);
+		gd_fmt(v->summary, sizeof v->summary,
+		       "%s on Windows: %s %s brings its own HIP %d runtime "
+		       "(no HIP SDK needed)",
+		       g->gfx[0] ? g->gfx : "this GPU",
+		       fw->dist[0] ? fw->dist : fw->name, fw->version,
+		       fw->bundled_hip_major);
+		v->usable = 1;
+		for (int i = 0; i < v->n_facts; i++)
+			if (v->facts[i].level == GD_WIN_BAD)
+				v->usable = 0;
+		return 1;
+	}
+	return 0;
 }

@@ -54,6 +54,24 @@ static void add_env_dir(gd_ctx *ctx, struct gd_winpy_fw *fw, const char *var,
 	add_dir(fw, d, why);
 }
 
+static void bundled_hip(gd_ctx *ctx, struct gd_winpy_fw *fw, const char *dir)
+{
+	gd_strvec v;
+
+	if (gd_winpy_list(ctx, dir, &v) < 0)
+		return;
+	for (size_t i = 0; i < v.n; i++) {
+		int m = gd_win_hip_major(v.v[i]);
+
+		if (m > fw->bundled_hip_major) {
+			fw->bundled_hip_major = m;
+			gd_fmt(fw->bundled_hip, sizeof fw->bundled_hip,
+			       "%s\\%s", dir, v.v[i]);
+		}
+	}
+	gd_strvec_free(&v);
+}
+
 /* site\_rocm_sdk_core\bin, site\_rocm_sdk_libraries_<family>\bin: TheRock
  * wheels' DLL folders [windows-fleet.md A.4]. The count added. */
 static int rocm_sdk_dirs(gd_ctx *ctx, const gd_strvec *ents,
@@ -69,6 +87,7 @@ static int rocm_sdk_dirs(gd_ctx *ctx, const gd_strvec *ents,
 		gd_fmt(d, sizeof d, "%s\\%s\\bin", fw->site, ents->v[i]);
 		if (gd_winpy_exists(ctx, d)) {
 			add_dir(fw, d, why);
+			bundled_hip(ctx, fw, d);
 			n++;
 		}
 	}

@@ -206,16 +206,28 @@ static void envs_conda(gd_ctx *ctx, struct gd_win_python *py)
 static void dist(const gd_strvec *ents, const char *const *names,
 		 struct gd_winpy_fw *fw)
 {
-	for (size_t i = 0; names[i] && !fw->version[0]; i++) {
+	char v[64];
+
+	for (size_t i = 0; names[i]; i++) {
 		const char *one[] = {names[i], NULL};
 
-		gd_fw_dist_version(ents, one, fw->version, sizeof fw->version);
-		if (fw->version[0]) {
-			gd_strlcpy(fw->dist, names[i], sizeof fw->dist);
-			for (char *c = fw->dist; *c; c++)
-				*c = *c == '_' ? '-' : *c;
+		v[0] = '\0';
+		gd_fw_dist_version(ents, one, v, sizeof v);
+		if (!v[0])
+			continue;
+		if (fw->version[0]) { /* two wheels, one package folder */
+			if (!fw->also[0])
+				gd_fmt(fw->also, sizeof fw->also, "%s %s",
+				       names[i], v);
+			continue;
 		}
+		gd_strlcpy(fw->version, v, sizeof fw->version);
+		gd_strlcpy(fw->dist, names[i], sizeof fw->dist);
 	}
+	for (char *c = fw->dist; *c; c++)
+		*c = *c == '_' ? '-' : *c;
+	for (char *c = fw->also; *c; c++)
+		*c = *c == '_' ? '-' : *c;
 }
 
 static void torch_version(gd_ctx *ctx, struct gd_winpy_fw *fw)

@@ -55,6 +55,12 @@ struct gd_winpy_fw {
 	char cuda[16];	  /* torch/version.py cuda, "" */
 	char hip[48];	  /* torch/version.py hip, "" */
 	int hip_major;	  /* of the amdhip64_N.dll its DLLs import, 0 none */
+	/* a HIP runtime the package's wheels bring (TheRock rocm_sdk:
+	 * _rocm_sdk_core\bin\amdhip64_7.dll, preloaded by full path) */
+	char bundled_hip[240]; /* its Windows path, "" none */
+	int bundled_hip_major;
+	char also[64]; /* another distribution in the same package folder:
+			* "onnxruntime 1.23.2" beside onnxruntime-gpu */
 	int env;	  /* index into envs */
 	char site[220];	  /* its site-packages folder (Windows path) */
 	/* the folders its import adds with os.add_dll_directory */

@@ -66,8 +66,7 @@ static void no_gpu_lines(const struct gd_machine *m, char *head, size_t hcap,
 	       m->pci_why[0] ? m->pci_why
 			     : "the registry's display class key names no PCI "
 			       "display adapter");
-	gd_fmt(step, scap,
-	       "run on the CPU%s",
+	gd_fmt(step, scap, "run on the CPU%s",
 	       m->n_not_gpus && !strcmp(m->not_gpus[0].kind, "emulated")
 		   ? "; in a virtual machine, pass a real GPU through to the "
 		     "guest (PCI passthrough) and install its vendor's driver "
@@ -93,8 +92,8 @@ static json_t *cpu_verdict_json(const struct gd_machine *m)
 	json_object_set_new(v, "status", gd_json_str("cpu-only"));
 	json_object_set_new(v, "headline", gd_json_str(head));
 	if (m->n_not_gpus)
-		json_array_append_new(facts,
-				      line_json(GD_C_GPU_NOT_A_GPU, m->pci_why));
+		json_array_append_new(
+		    facts, line_json(GD_C_GPU_NOT_A_GPU, m->pci_why));
 	json_array_append_new(steps, line_json(GD_C_CPU_RUN_ON_CPU, step));
 	json_object_set_new(v, "facts", facts);
 	json_object_set_new(v, "steps", steps);

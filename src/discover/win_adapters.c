@@ -213,9 +213,8 @@ static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
 	struct gd_not_gpu ng, *slot;
 
 	memset(&ng, 0, sizeof ng);
-	if (!gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id,
-			      ng.kind, sizeof ng.kind, ng.name,
-			      sizeof ng.name))
+	if (!gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id, ng.kind,
+			      sizeof ng.kind, ng.name, sizeof ng.name))
 		return 0;
 	slot = realloc(m->not_gpus, (m->n_not_gpus + 1) * sizeof *slot);
 	if (!slot)

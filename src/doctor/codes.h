@@ -188,7 +188,7 @@
 	  "base")                                                              \
 	X(GD_C_ADVICE_STACK, "advice.stack",                                   \
 	  "per-workload advice for a whole stack (CUDA, CPU), from the "       \
-	  "knowledge base")                                                     \
+	  "knowledge base")                                                    \
 	X(GD_C_WIN_DRIVER_HIP, "win.driver_hip",                               \
 	  "the HIP runtime the AMD driver put in System32 "                    \
 	  "(amdhip64_N.dll)")                                                  \

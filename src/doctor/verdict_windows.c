@@ -25,8 +25,8 @@ void gd_win_fact(struct gd_win_verdict *v, enum gd_win_level lvl,
 	va_end(ap);
 }
 
-void gd_win_step(struct gd_win_verdict *v, enum gd_code code,
-		 const char *fmt, ...)
+void gd_win_step(struct gd_win_verdict *v, enum gd_code code, const char *fmt,
+		 ...)
 {
 	va_list ap;
 

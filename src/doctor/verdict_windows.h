@@ -34,7 +34,7 @@ struct gd_win_verdict {
 	int n_facts;
 	struct gd_win_line steps[GD_WIN_MAX_LINES];
 	int n_steps;
-	char python[320]; /* the exact os.add_dll_directory line, "" */
+	char python[320];    /* the exact os.add_dll_directory line, "" */
 	char cuda_level[16]; /* NVIDIA: the CUDA the driver runs, "12.x" */
 };
 
@@ -66,8 +66,8 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 void gd_win_fact(struct gd_win_verdict *v, enum gd_win_level lvl,
 		 enum gd_code code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void gd_win_step(struct gd_win_verdict *v, enum gd_code code,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void gd_win_step(struct gd_win_verdict *v, enum gd_code code, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
 /* verdict_windows_py.c: the AMD framework facts (a DLL importing another
  * HIP major than the driver's, an import Python would not find), and the
  * rebuild step for such a framework (returns 1 when it gave one). */

@@ -76,7 +76,8 @@ int gd_win_profile(const struct gd_win_inventory *wi,
 		gd_fmt(note, sizeof note,
 		       "HIP_PATH named HIP SDK %s (HIP %d); the driver's "
 		       "runtime is HIP %d, so HIP_PATH is set to SDK %s",
-		       h->version, h->runtime_major ? h->runtime_major : h->major,
+		       h->version,
+		       h->runtime_major ? h->runtime_major : h->major,
 		       wi->driver_hip_major, s->version);
 		gd_profile_add_note(p, note);
 	}

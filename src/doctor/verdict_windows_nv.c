@@ -26,22 +26,21 @@ static void framework(gd_ctx *ctx, const struct gd_cuda_min_table *t,
 		      const struct gd_gpu *g, const struct gd_win_python *py,
 		      const struct gd_winpy_fw *fw, struct gd_win_verdict *v)
 {
-	const char *drv = gd_known(&g->win.driver_user) ? g->win.driver_user.v
-							 : NULL;
+	const char *drv =
+	    gd_known(&g->win.driver_user) ? g->win.driver_user.v : NULL;
 	struct gd_cuda_check c;
 	char label[400], cu[16];
 	const char *inst;
 
 	gd_win_fw_label(py, fw, label, sizeof label);
 	/* "12" from a cudart64_12.dll import means any 12.x */
-	gd_fmt(cu, sizeof cu, "%s%s", fw->cuda, strchr(fw->cuda, '.') ? ""
-								      : ".0");
+	gd_fmt(cu, sizeof cu, "%s%s", fw->cuda,
+	       strchr(fw->cuda, '.') ? "" : ".0");
 	memset(&c, 0, sizeof c);
 	gd_cuda_driver_check(t, drv, cu, &c);
 	if (c.driver_ok != 0) {
 		gd_win_fact(v, GD_WIN_OK, GD_C_WIN_FRAMEWORK,
-			    "%s: a CUDA %s build; %s", label, fw->cuda,
-			    c.why);
+			    "%s: a CUDA %s build; %s", label, fw->cuda, c.why);
 		return;
 	}
 	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_FRAMEWORK_CUDA_TOO_NEW,
@@ -54,10 +53,9 @@ static void framework(gd_ctx *ctx, const struct gd_cuda_min_table *t,
 		    c.min_driver, strtoul(fw->cuda, NULL, 10));
 	inst = strcmp(fw->name, "torch")
 		   ? NULL
-		   : gd_kb_workload_install_for(ctx->kb, GD_KB_WL_PYTORCH,
-						"cuda",
-						(unsigned)strtoul(
-						    v->cuda_level, NULL, 10));
+		   : gd_kb_workload_install_for(
+			 ctx->kb, GD_KB_WL_PYTORCH, "cuda",
+			 (unsigned)strtoul(v->cuda_level, NULL, 10));
 	gd_win_step(v, GD_C_WIN_FRAMEWORK_REPLACE,
 		    "or keep driver %s and install a %s built for CUDA %s in "
 		    "%s%s%s",
@@ -72,8 +70,8 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 			   const struct gd_win_python *py,
 			   struct gd_win_verdict *v)
 {
-	const char *drv = gd_known(&g->win.driver_user) ? g->win.driver_user.v
-							 : NULL;
+	const char *drv =
+	    gd_known(&g->win.driver_user) ? g->win.driver_user.v : NULL;
 	struct gd_cuda_min_table t;
 
 	memset(v, 0, sizeof *v);
@@ -101,12 +99,13 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 			gd_win_other_gpu(py, &py->fw[f], "AMD", v);
 	}
 	for (int i = 0; i < wi->n_cuda_versions; i++)
-		gd_win_fact(v, GD_WIN_OK, GD_C_WIN_CUDA_TOOLKIT,
-			    "CUDA toolkit %s is installed (CUDA_PATH%s%s): "
-			    "pip and conda wheels bring their own CUDA runtime, "
-			    "so it matters only for building extensions",
-			    wi->cuda_versions[i], wi->cuda_path[0] ? " = " : "",
-			    wi->cuda_path);
+		gd_win_fact(
+		    v, GD_WIN_OK, GD_C_WIN_CUDA_TOOLKIT,
+		    "CUDA toolkit %s is installed (CUDA_PATH%s%s): "
+		    "pip and conda wheels bring their own CUDA runtime, "
+		    "so it matters only for building extensions",
+		    wi->cuda_versions[i], wi->cuda_path[0] ? " = " : "",
+		    wi->cuda_path);
 	v->usable = wi->has_nvcuda;
 	for (int i = 0; i < v->n_facts; i++)
 		if (v->facts[i].level == GD_WIN_BAD)
@@ -114,7 +113,7 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 	gd_fmt(v->summary, sizeof v->summary, "NVIDIA driver %s: %s",
 	       drv ? drv : "(version unknown)",
 	       !wi->has_nvcuda ? "nvcuda.dll is missing; reinstall the driver"
-	       : v->usable	? "CUDA works"
-				: "the driver is older than an installed "
-				  "framework's CUDA");
+	       : v->usable     ? "CUDA works"
+			       : "the driver is older than an installed "
+				 "framework's CUDA");
 }

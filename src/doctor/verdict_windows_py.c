@@ -46,7 +46,8 @@ static void hip_mismatch(const struct gd_win_inventory *wi, const char *label,
 			 const struct gd_winpy_import *im, int m,
 			 struct gd_win_verdict *v)
 {
-	const struct gd_win_sdk *s = im->dir[0] ? sdk_of_dir(wi, im->dir) : NULL;
+	const struct gd_win_sdk *s =
+	    im->dir[0] ? sdk_of_dir(wi, im->dir) : NULL;
 	char drv[64], tail[400];
 
 	if (wi->driver_hip_major)
@@ -186,8 +187,8 @@ void gd_win_python_amd_facts(const struct gd_win_inventory *wi,
 						     im, m, v);
 				else if (!im->dir[0] &&
 					 strcmp(im->how, "Windows"))
-					missing(wi, py, fw, label,
-						&fw->dlls[i], im, v);
+					missing(wi, py, fw, label, &fw->dlls[i],
+						im, v);
 			}
 	}
 }
@@ -197,8 +198,7 @@ int gd_win_python_amd_steps(const struct gd_gpu *g,
 			    const struct gd_win_python *py,
 			    struct gd_win_verdict *v)
 {
-	const struct gd_win_sdk *s =
-	    v->sdk >= 0 ? &wi->sdks[v->sdk] : NULL;
+	const struct gd_win_sdk *s = v->sdk >= 0 ? &wi->sdks[v->sdk] : NULL;
 	int given = 0;
 
 	for (int f = 0; py && f < py->n_fw; f++) {

@@ -342,8 +342,9 @@ static void do_torch(gd_ctx *ctx, const struct gd_bs_env *env,
 		if (v[0])
 			gd_strlcpy(fw->version, v, sizeof fw->version);
 		gd_fw_py_assign(txt, "cuda", fw->cuda_version,
-			  sizeof fw->cuda_version);
-		gd_fw_py_assign(txt, "hip", fw->hip_version, sizeof fw->hip_version);
+				sizeof fw->cuda_version);
+		gd_fw_py_assign(txt, "hip", fw->hip_version,
+				sizeof fw->hip_version);
 		free(txt);
 	}
 	gd_fmt(p, sizeof p, "%s/torch/lib", site);

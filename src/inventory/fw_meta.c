@@ -9,7 +9,7 @@
 
 /* "torch-2.5.1+rocm6.2.dist-info" -> "2.5.1+rocm6.2" for any of names. */
 void gd_fw_dist_version(const gd_strvec *ents, const char *const *names,
-			 char *out, size_t cap)
+			char *out, size_t cap)
 {
 	for (size_t i = 0; i < ents->n; i++) {
 		const char *e = ents->v[i], *end = strstr(e, ".dist-info");

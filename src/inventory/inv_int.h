@@ -43,7 +43,6 @@ void gd_fw_dist_version(const gd_strvec *ents, const char *const *names,
 			char *out, size_t cap);
 /* `name = 'value'` or `name: Optional[str] = 'value'` at a line start of
  * text (torch/version.py) into out; "" when absent or not a string. */
-void gd_fw_py_assign(const char *text, const char *name, char *out,
-		     size_t cap);
+void gd_fw_py_assign(const char *text, const char *name, char *out, size_t cap);
 
 #endif

@@ -124,7 +124,8 @@ static void dll_dirs(gd_ctx *ctx, const struct gd_winpy_env *env,
 	} else if (!strcmp(fw->name, "llama_cpp")) {
 		gd_fmt(d, sizeof d, "%s\\llama_cpp\\lib", fw->site);
 		add_dir(fw, d, "llama_cpp");
-		add_env_dir(ctx, fw, "CUDA_PATH", "bin", "llama_cpp: CUDA_PATH");
+		add_env_dir(ctx, fw, "CUDA_PATH", "bin",
+			    "llama_cpp: CUDA_PATH");
 		add_env_dir(ctx, fw, "HIP_PATH", "bin", "llama_cpp: HIP_PATH");
 		add_env_dir(ctx, fw, "HIP_PATH", "lib", "llama_cpp: HIP_PATH");
 	}
@@ -166,8 +167,7 @@ static void resolve(gd_ctx *ctx, const struct gd_winpy_env *env,
 	for (int i = 0; i < fw->n_dll_dirs; i++)
 		if (has_dll(ctx, fw->dll_dirs[i], im->dll)) {
 			gd_strlcpy(im->dir, fw->dll_dirs[i], sizeof im->dir);
-			gd_strlcpy(im->how, fw->dll_dir_why[i],
-				   sizeof im->how);
+			gd_strlcpy(im->how, fw->dll_dir_why[i], sizeof im->how);
 			return;
 		}
 	if (has_dll(ctx, sys32, im->dll)) {
@@ -194,7 +194,8 @@ static void read_imports(gd_ctx *ctx, const char *wp, struct gd_winpy_dll *d,
 	 * of ~1 GB is read only this far */
 	rc = gd_fs_read_alloc(&ctx->fs, p, 64u << 20, (char **)&b, &n);
 	if ((rc < 0 && rc != -EFBIG) || !n) {
-		gd_strlcpy(d->error, n || rc < 0 ? "unreadable" : "stored empty",
+		gd_strlcpy(d->error,
+			   n || rc < 0 ? "unreadable" : "stored empty",
 			   sizeof d->error);
 		free(b);
 		return;
@@ -223,16 +224,15 @@ static void note_build(struct gd_winpy_fw *fw, const char *file,
 
 	if (m > fw->hip_major)
 		fw->hip_major = m;
-	if (imp && (sscanf(imp, "cudart64_%u", &cu) == 1 ||
-		    sscanf(imp, "cublas64_%u", &cu) == 1) &&
+	if (imp &&
+	    (sscanf(imp, "cudart64_%u", &cu) == 1 ||
+	     sscanf(imp, "cublas64_%u", &cu) == 1) &&
 	    !fw->cuda[0])
 		gd_fmt(fw->cuda, sizeof fw->cuda, "%u", cu);
 	if (fw->build[0])
 		return;
-	if (m || (file && (has_ci(file, "_hip") ||
-			   has_ci(file, "-hip") ||
-			   has_ci(file, "_rocm") ||
-			   has_ci(file, "migraphx"))))
+	if (m || (file && (has_ci(file, "_hip") || has_ci(file, "-hip") ||
+			   has_ci(file, "_rocm") || has_ci(file, "migraphx"))))
 		gd_strlcpy(fw->build, "rocm", sizeof fw->build);
 	else if ((imp && !strncasecmp(imp, "cudart64_", 9)) ||
 		 (file && has_ci(file, "cuda")))
@@ -245,8 +245,7 @@ static void note_build(struct gd_winpy_fw *fw, const char *file,
 }
 
 static void scan_file(gd_ctx *ctx, const struct gd_winpy_env *env,
-		      struct gd_winpy_fw *fw, const char *dir,
-		      const char *file)
+		      struct gd_winpy_fw *fw, const char *dir, const char *file)
 {
 	struct gd_winpy_dll *d = &fw->dlls[fw->n_dlls++];
 	char wp[512];
@@ -281,9 +280,9 @@ static int is_lib(const char *n)
 /* GPU-related names first, so the cap keeps the DLLs that decide. */
 static int decisive(const char *n)
 {
-	static const char *const w[] = {"cuda", "hip",	"rocm",	 "ctranslate2",
-					"ggml", "llama", "directml", "onnx",
-					"torch"};
+	static const char *const w[] = {"cuda",	       "hip",  "rocm",
+					"ctranslate2", "ggml", "llama",
+					"directml",    "onnx", "torch"};
 
 	for (size_t i = 0; i < sizeof w / sizeof *w; i++)
 		if (has_ci(n, w[i]))
@@ -336,7 +335,7 @@ void gd_winpy_fw_dlls(gd_ctx *ctx, const struct gd_winpy_env *env,
 		read |= fw->dlls[i].read;
 	if (!fw->build[0])
 		gd_strlcpy(fw->build,
-			   read ? "cpu"
+			   read				 ? "cpu"
 			   : strstr(fw->version, "+cpu") ? "cpu"
 							 : "unknown",
 			   sizeof fw->build);

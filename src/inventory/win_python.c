@@ -135,7 +135,8 @@ static void envs_venv(gd_ctx *ctx, struct gd_win_python *py)
 	gd_fmt(wp, sizeof wp, "%s\\pyvenv.cfg", venv);
 	if (gd_win_resolve(ctx, wp, p, sizeof p) == 0 &&
 	    gd_fs_read_alloc(&ctx->fs, p, 64 * 1024, &txt, &len) == 0) {
-		for (char *l = strtok(txt, "\r\n"); l; l = strtok(NULL, "\r\n")) {
+		for (char *l = strtok(txt, "\r\n"); l;
+		     l = strtok(NULL, "\r\n")) {
 			char *eq = strchr(l, '='), *k = l, *v;
 			unsigned a, b;
 
@@ -177,8 +178,8 @@ static void conda_one(gd_ctx *ctx, struct gd_win_python *py, const char *p)
 
 static void envs_conda(gd_ctx *ctx, struct gd_win_python *py)
 {
-	static const char *const roots[] = {".conda", "miniconda3",
-					    "anaconda3", "miniforge3"};
+	static const char *const roots[] = {".conda", "miniconda3", "anaconda3",
+					    "miniforge3"};
 	const char *cp = gd_win_getenv(ctx, "CONDA_PREFIX");
 	const char *up = gd_win_getenv(ctx, "USERPROFILE");
 	char dir[256], p[256];

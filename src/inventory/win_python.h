@@ -25,8 +25,9 @@
 #define GD_WINPY_MAX_DIRS 6
 
 struct gd_winpy_env {
-	char kind[16];	  /* "PythonCore", "python.org", "venv", "conda" */
-	char prefix[200]; /* C:\Users\u\AppData\Local\Programs\Python\Python313 */
+	char kind[16];	   /* "PythonCore", "python.org", "venv", "conda" */
+	char prefix[200];  /* C:\Users\u\AppData\Local\Programs\Python\Python313
+			    */
 	char app_dir[200]; /* the folder of the python.exe that runs */
 	char version[16];  /* "3.13" where known, "" */
 };
@@ -48,8 +49,8 @@ struct gd_winpy_dll {
 };
 
 struct gd_winpy_fw {
-	char name[32];	  /* "torch", "ctranslate2", "onnxruntime", "llama_cpp" */
-	char dist[40];	  /* the distribution: "onnxruntime-directml" */
+	char name[32]; /* "torch", "ctranslate2", "onnxruntime", "llama_cpp" */
+	char dist[40]; /* the distribution: "onnxruntime-directml" */
 	char version[64]; /* "4.7.1", "2.9.0+cu130" */
 	char build[32];	  /* "rocm", "cuda", "directml", "cpu", "unknown" */
 	char cuda[16];	  /* torch/version.py cuda, "" */
@@ -59,10 +60,10 @@ struct gd_winpy_fw {
 	 * _rocm_sdk_core\bin\amdhip64_7.dll, preloaded by full path) */
 	char bundled_hip[240]; /* its Windows path, "" none */
 	int bundled_hip_major;
-	char also[64]; /* another distribution in the same package folder:
-			* "onnxruntime 1.23.2" beside onnxruntime-gpu */
-	int env;	  /* index into envs */
-	char site[220];	  /* its site-packages folder (Windows path) */
+	char also[64];	/* another distribution in the same package folder:
+			 * "onnxruntime 1.23.2" beside onnxruntime-gpu */
+	int env;	/* index into envs */
+	char site[220]; /* its site-packages folder (Windows path) */
 	/* the folders its import adds with os.add_dll_directory */
 	char dll_dirs[GD_WINPY_MAX_DIRS][200];
 	char dll_dir_why[GD_WINPY_MAX_DIRS][40];

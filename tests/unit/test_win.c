@@ -82,8 +82,9 @@ static void test_python_amd(void)
 		       "amdhip64_6.dll"));
 	CHECK(has_fact(&v, GD_C_WIN_FRAMEWORK_DLL_MISSING,
 		       "HIP SDK 7.1 names it libhipblas.dll"));
-	CHECK(has_step(&v, "win.framework.replace", "HIP SDK 6.2 targeting "
-						    "gfx1010"));
+	CHECK(has_step(&v, "win.framework.replace",
+		       "HIP SDK 6.2 targeting "
+		       "gfx1010"));
 	CHECK(!has_step(&v, "win.build_for_target", ""));
 out:
 	gd_machine_free(&m);

@@ -181,7 +181,7 @@ static void win_brief_fill(const struct gd_gpu *g,
 	b->usable =
 	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
 	(void)wi; /* the SDK is named in the reason (summary) */
-	if (g->vendor == GD_VENDOR_AMD && v->sdk >= 0)
+	if (g->vendor == GD_VENDOR_AMD && (v->sdk >= 0 || v->usable))
 		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
 	else
 		gd_strlcpy(b->backend,

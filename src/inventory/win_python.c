@@ -121,9 +121,54 @@ static void envs_user(gd_ctx *ctx, struct gd_win_python *py)
 	gd_strvec_free(&ents);
 }
 
-/* pyvenv.cfg: "home = C:\...\cpython-3.12.10-..." (the interpreter's
- * folder: venv\Scripts\python.exe starts that python.exe), "version_info =
- * 3.12.10" (uv) or "version = 3.12.10" (venv). */
+/* One "key = value" line of pyvenv.cfg (len bytes at l) into home / ver. */
+static void cfg_line(const char *l, size_t len, char *home, size_t hcap,
+		     char *ver, size_t vcap)
+{
+	char k[32], v[256];
+	const char *eq = memchr(l, '=', len);
+	size_t kn, vn;
+	unsigned a, b;
+
+	if (!eq)
+		return;
+	kn = (size_t)(eq - l);
+	vn = len - kn - 1;
+	if (kn >= sizeof k || vn >= sizeof v)
+		return;
+	memcpy(k, l, kn);
+	k[kn] = '\0';
+	memcpy(v, eq + 1, vn);
+	v[vn] = '\0';
+	if (!strcmp(gd_trim(k), "home"))
+		gd_strlcpy(home, gd_trim(v), hcap);
+	else if ((!strcmp(gd_trim(k), "version_info") ||
+		  !strcmp(gd_trim(k), "version")) &&
+		 sscanf(gd_trim(v), "%u.%u", &a, &b) == 2)
+		gd_fmt(ver, vcap, "%u.%u", a, b);
+}
+
+void gd_winpy_cfg_parse(const char *buf, size_t len, char *home, size_t hcap,
+			char *ver, size_t vcap)
+{
+	size_t i = 0;
+
+	if (hcap)
+		home[0] = '\0';
+	if (vcap)
+		ver[0] = '\0';
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+
+		cfg_line(buf + i, n && buf[i + n - 1] == '\r' ? n - 1 : n, home,
+			 hcap, ver, vcap);
+		i += n + 1;
+	}
+}
+
+/* pyvenv.cfg (gd_winpy_cfg_parse): home is the interpreter's folder
+ * (venv\Scripts\python.exe starts that python.exe). */
 static void envs_venv(gd_ctx *ctx, struct gd_win_python *py)
 {
 	const char *venv = gd_win_getenv(ctx, "VIRTUAL_ENV");
@@ -135,23 +180,8 @@ static void envs_venv(gd_ctx *ctx, struct gd_win_python *py)
 	gd_fmt(wp, sizeof wp, "%s\\pyvenv.cfg", venv);
 	if (gd_win_resolve(ctx, wp, p, sizeof p) == 0 &&
 	    gd_fs_read_alloc(&ctx->fs, p, 64 * 1024, &txt, &len) == 0) {
-		for (char *l = strtok(txt, "\r\n"); l;
-		     l = strtok(NULL, "\r\n")) {
-			char *eq = strchr(l, '='), *k = l, *v;
-			unsigned a, b;
-
-			if (!eq)
-				continue;
-			*eq = '\0';
-			k = gd_trim(k);
-			v = gd_trim(eq + 1);
-			if (!strcmp(k, "home"))
-				gd_strlcpy(home, v, sizeof home);
-			else if ((!strcmp(k, "version_info") ||
-				  !strcmp(k, "version")) &&
-				 sscanf(v, "%u.%u", &a, &b) == 2)
-				gd_fmt(ver, sizeof ver, "%u.%u", a, b);
-		}
+		gd_winpy_cfg_parse(txt, len, home, sizeof home, ver,
+				   sizeof ver);
 		free(txt);
 	}
 	add_env(ctx, py, "venv", venv, home, ver);

@@ -82,4 +82,10 @@ struct gd_win_python {
 /* Fills py (large: allocate it). Problems become diagnostics. */
 void gd_win_python_collect(gd_ctx *ctx, struct gd_win_python *py);
 
+/* pyvenv.cfg text: "home = C:\...\cpython-3.12.10-..." and "version_info =
+ * 3.12.10" (uv) or "version = 3.12.10" (venv) -> home, "3.12". A pure
+ * parser (fuzz_pyvenv_cfg); "" for what is absent. */
+void gd_winpy_cfg_parse(const char *buf, size_t len, char *home, size_t hcap,
+			char *ver, size_t vcap);
+
 #endif

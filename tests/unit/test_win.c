@@ -123,6 +123,28 @@ static void test_nvidia(void)
 	gd_ctx_free(&ctx);
 }
 
+/* The Python literal of a folder: raw when exact, else escaped; and
+ * pyvenv.cfg's home / version (uv's version_info, CRLF). */
+static void test_py_literal(void)
+{
+	char b[128], home[64], ver[16];
+	const char cfg[] =
+	    "home = C:\\uv\\cpython-3.12.10\r\n"
+	    "implementation = CPython\r\nversion_info = 3.12.10\r\n";
+
+	gd_win_py_literal("C:\\Program Files\\AMD\\ROCm\\6.2\\bin", b,
+			  sizeof b);
+	CHECK_STR(b, "r\"C:\\Program Files\\AMD\\ROCm\\6.2\\bin\"");
+	gd_win_py_literal("C:\\a\"b\\", b, sizeof b);
+	CHECK_STR(b, "'C:\\\\a\"b\\\\'");
+	gd_win_py_literal("x'\ny", b, sizeof b);
+	CHECK_STR(b, "'x\\'\\x0ay'");
+	gd_winpy_cfg_parse(cfg, sizeof cfg - 1, home, sizeof home, ver,
+			   sizeof ver);
+	CHECK_STR(home, "C:\\uv\\cpython-3.12.10");
+	CHECK_STR(ver, "3.12");
+}
+
 static void test_helpers(void)
 {
 	char b[64];
@@ -218,6 +240,7 @@ int main(void)
 {
 	test_pe_version();
 	test_helpers();
+	test_py_literal();
 	test_capture();
 	test_python_amd();
 	test_nvidia();

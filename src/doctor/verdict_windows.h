@@ -99,6 +99,12 @@ int gd_win_python_bundled(const struct gd_gpu *g,
 void gd_win_other_gpu(const struct gd_win_python *py,
 		      const struct gd_winpy_fw *fw, const char *vendor,
 		      struct gd_win_verdict *v);
+/* A fact per import of fw's DLLs that the loader finds nowhere (HIP
+ * runtimes left to the HIP judgement when wi is given). */
+void gd_win_python_missing(const struct gd_win_inventory *wi,
+			   const struct gd_win_python *py,
+			   const struct gd_winpy_fw *fw,
+			   struct gd_win_verdict *v);
 /* "torch 2.9.0+cu130 in C:\...\envs\x (conda)" */
 void gd_win_fw_label(const struct gd_win_python *py,
 		     const struct gd_winpy_fw *fw, char *buf, size_t cap);

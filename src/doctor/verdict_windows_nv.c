@@ -41,6 +41,7 @@ static void framework(gd_ctx *ctx, const struct gd_cuda_min_table *t,
 	if (c.driver_ok != 0) {
 		gd_win_fact(v, GD_WIN_OK, GD_C_WIN_FRAMEWORK,
 			    "%s: a CUDA %s build; %s", label, fw->cuda, c.why);
+		gd_win_python_missing(NULL, py, fw, v);
 		return;
 	}
 	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_FRAMEWORK_CUDA_TOO_NEW,

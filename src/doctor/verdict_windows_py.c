@@ -121,12 +121,38 @@ static void missing(const struct gd_win_inventory *wi,
 {
 	char where[900], hint[96];
 
-	searched(py, fw, where, sizeof where);
+	if (d->path_search)
+		gd_strlcpy(where,
+			   "its own folder, System32, the Windows folder and "
+			   "PATH: its package loads it with "
+			   "LOAD_WITH_ALTERED_SEARCH_PATH",
+			   sizeof where);
+	else
+		searched(py, fw, where, sizeof where);
 	renamed(wi, im->dll, hint, sizeof hint);
 	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_FRAMEWORK_DLL_MISSING,
-		    "%s: %s imports %s, which Python >= 3.8 does not find "
-		    "(searched %s)%s",
-		    label, d->rel, im->dll, where, hint);
+		    "%s: %s imports %s, which %s does not find (searched "
+		    "%s)%s",
+		    label, d->rel, im->dll,
+		    d->path_search ? "Windows" : "Python >= 3.8", where, hint);
+}
+
+void gd_win_python_missing(const struct gd_win_inventory *wi,
+			   const struct gd_win_python *py,
+			   const struct gd_winpy_fw *fw,
+			   struct gd_win_verdict *v)
+{
+	char label[400];
+
+	gd_win_fw_label(py, fw, label, sizeof label);
+	for (int i = 0; i < fw->n_dlls; i++)
+		for (int k = 0; k < fw->dlls[i].n_imp; k++) {
+			const struct gd_winpy_import *im = &fw->dlls[i].imp[k];
+
+			if (!im->dir[0] && strcmp(im->how, "Windows") &&
+			    !(wi && gd_win_hip_major(im->dll)))
+				missing(wi, py, fw, label, &fw->dlls[i], im, v);
+		}
 }
 
 void gd_win_other_gpu(const struct gd_win_python *py,
@@ -185,11 +211,11 @@ void gd_win_python_amd_facts(const struct gd_win_inventory *wi,
 				if (m && m != wi->driver_hip_major)
 					hip_mismatch(wi, label, &fw->dlls[i],
 						     im, m, v);
-				else if (!im->dir[0] &&
-					 strcmp(im->how, "Windows"))
+				else if (m && !im->dir[0])
 					missing(wi, py, fw, label, &fw->dlls[i],
 						im, v);
 			}
+		gd_win_python_missing(wi, py, fw, v);
 	}
 }
 

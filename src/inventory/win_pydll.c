@@ -141,39 +141,67 @@ static int has_dll(gd_ctx *ctx, const char *dir, const char *name)
 	return gd_winpy_exists(ctx, wp);
 }
 
+static int found(gd_ctx *ctx, const char *dir, const char *how,
+		 struct gd_winpy_import *im)
+{
+	if (!has_dll(ctx, dir, im->dll))
+		return 0;
+	gd_strlcpy(im->dir, dir, sizeof im->dir);
+	gd_strlcpy(im->how, how, sizeof im->how);
+	return 1;
+}
+
+/* LOAD_WITH_ALTERED_SEARCH_PATH with a full path (ONNX Runtime loads its
+ * provider DLLs so: onnxruntime/core/platform/windows/env.cc): the DLL's
+ * folder, System32, the Windows folder, then PATH; no
+ * os.add_dll_directory folders (Microsoft "Dynamic-link library search
+ * order", alternate search order). */
+static void resolve_altered(gd_ctx *ctx, const char *own, const char *sys32,
+			    const char *win, struct gd_winpy_import *im)
+{
+	const char *path = gd_win_getenv(ctx, "Path");
+	char dir[260];
+
+	if (found(ctx, own, "own folder", im) ||
+	    found(ctx, sys32, "System32", im) || found(ctx, win, "Windows", im))
+		return;
+	while (path && *path) {
+		size_t n = strcspn(path, ";");
+
+		if (n && n < sizeof dir) {
+			memcpy(dir, path, n);
+			dir[n] = '\0';
+			if (found(ctx, dir, "PATH", im))
+				return;
+		}
+		path += n + (path[n] == ';');
+	}
+}
+
 static void resolve(gd_ctx *ctx, const struct gd_winpy_env *env,
-		    const struct gd_winpy_fw *fw, const char *own,
-		    struct gd_winpy_import *im)
+		    const struct gd_winpy_fw *fw, const struct gd_winpy_dll *d,
+		    const char *own, struct gd_winpy_import *im)
 {
 	const char *root = gd_win_getenv(ctx, "SystemRoot");
-	char sys32[200];
+	char sys32[200], win[200];
 
-	gd_fmt(sys32, sizeof sys32, "%s\\System32",
-	       root && *root ? root : "C:\\Windows");
+	gd_strlcpy(win, root && *root ? root : "C:\\Windows", sizeof win);
+	gd_fmt(sys32, sizeof sys32, "%s\\System32", win);
 	if (gd_dll_is_system(im->dll)) {
 		gd_strlcpy(im->how, "Windows", sizeof im->how);
 		return;
 	}
-	if (has_dll(ctx, own, im->dll)) {
-		gd_strlcpy(im->dir, own, sizeof im->dir);
-		gd_strlcpy(im->how, "own folder", sizeof im->how);
+	if (d->path_search) {
+		resolve_altered(ctx, own, sys32, win, im);
 		return;
 	}
-	if (has_dll(ctx, env->app_dir, im->dll)) {
-		gd_strlcpy(im->dir, env->app_dir, sizeof im->dir);
-		gd_strlcpy(im->how, "application folder", sizeof im->how);
+	if (found(ctx, own, "own folder", im) ||
+	    found(ctx, env->app_dir, "application folder", im))
 		return;
-	}
 	for (int i = 0; i < fw->n_dll_dirs; i++)
-		if (has_dll(ctx, fw->dll_dirs[i], im->dll)) {
-			gd_strlcpy(im->dir, fw->dll_dirs[i], sizeof im->dir);
-			gd_strlcpy(im->how, fw->dll_dir_why[i], sizeof im->how);
+		if (found(ctx, fw->dll_dirs[i], fw->dll_dir_why[i], im))
 			return;
-		}
-	if (has_dll(ctx, sys32, im->dll)) {
-		gd_strlcpy(im->dir, sys32, sizeof im->dir);
-		gd_strlcpy(im->how, "System32", sizeof im->how);
-	}
+	found(ctx, sys32, "System32", im);
 }
 
 /* The imports of one PE file; d->read 0 when it is stored empty. */
@@ -254,6 +282,8 @@ static void scan_file(gd_ctx *ctx, const struct gd_winpy_env *env,
 	memset(d, 0, sizeof *d);
 	gd_fmt(wp, sizeof wp, "%s\\%s", dir, file);
 	gd_strlcpy(d->rel, wp + strlen(fw->site) + 1, sizeof d->rel);
+	d->path_search = !strcmp(fw->name, "onnxruntime") &&
+			 !strncasecmp(file, "onnxruntime_providers_", 22);
 	note_build(fw, file, NULL);
 	read_imports(ctx, wp, d, &imps);
 	for (size_t i = 0; i < imps.n; i++) {
@@ -265,7 +295,7 @@ static void scan_file(gd_ctx *ctx, const struct gd_winpy_env *env,
 			continue; /* Windows' own: always found */
 		memset(im, 0, sizeof *im);
 		gd_strlcpy(im->dll, imps.v[i], sizeof im->dll);
-		resolve(ctx, env, fw, dir, im);
+		resolve(ctx, env, fw, d, dir, im);
 		d->n_imp++;
 	}
 	gd_strvec_free(&imps);

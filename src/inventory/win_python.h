@@ -43,6 +43,9 @@ struct gd_winpy_import {
 struct gd_winpy_dll {
 	char rel[160]; /* below site-packages: "ctranslate2\ctranslate2.dll" */
 	int read;      /* 1: a PE was read; 0: stored empty / unreadable */
+	int path_search; /* loaded by its package with LoadLibraryExW(
+			  * LOAD_WITH_ALTERED_SEARCH_PATH): its imports are
+			  * searched in its folder, System32, Windows, PATH */
 	char error[96];
 	struct gd_winpy_import imp[GD_WINPY_MAX_IMPORTS];
 	int n_imp;

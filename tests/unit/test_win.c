@@ -19,6 +19,7 @@
 
 #define CAP "fixtures/winreg/capture-rx5700xt"
 #define RX5700 "fixtures/windows-rx5700xt-hip62-hip71/root"
+#define RX7900 "fixtures/windows-rx7900xtx-torch-rocm711/root"
 #define RTX4060 "fixtures/windows-rtx4060-driver536-torch-cu130/root"
 
 static int has_step(const struct gd_win_verdict *v, const char *code,
@@ -87,6 +88,45 @@ static void test_python_amd(void)
 		       "gfx1010"));
 	CHECK(!has_step(&v, "win.build_for_target", ""));
 out:
+	gd_machine_free(&m);
+	gd_kb_free(ctx.kb);
+	gd_ctx_free(&ctx);
+}
+
+/* AMD's TheRock torch wheels bring their own HIP runtime (no System32
+ * DLLs, no SDK): it works; onnxruntime-gpu's CUDA provider DLL (a MinGW
+ * stand-in) is loaded by ONNX Runtime with LOAD_WITH_ALTERED_SEARCH_PATH,
+ * so PATH counts for its imports. */
+static void test_python_bundled(void)
+{
+	gd_ctx ctx;
+	struct gd_machine m;
+	struct gd_win_inventory wi;
+	static struct gd_win_python py;
+	static struct gd_win_verdict v;
+	char *envp[] = {NULL};
+
+	CHECK_INT(gd_ctx_init(&ctx, RX7900, envp), 0);
+	ctx.kb = gd_kb_load_embedded();
+	CHECK(gd_discover(&ctx, &m) == 0 && m.n_gpus == 1);
+	gd_win_inventory_collect(&ctx, &wi);
+	gd_win_python_collect(&ctx, &py);
+	CHECK_INT(py.n_fw, 2);
+	if (py.n_fw == 2 && m.n_gpus == 1) {
+		CHECK_STR(py.envs[0].kind, "venv");
+		CHECK_STR(py.fw[0].name, "torch");
+		CHECK_INT(py.fw[0].bundled_hip_major, 7);
+		CHECK_STR(py.fw[1].dist, "onnxruntime-gpu");
+		CHECK_STR(py.fw[1].also, "onnxruntime 1.23.2");
+		CHECK_STR(py.fw[1].build, "cuda");
+		CHECK(py.fw[1].n_dlls == 1 && py.fw[1].dlls[0].path_search &&
+		      py.fw[1].dlls[0].n_imp == 3);
+		gd_win_verdict_amd(&m.gpus[0], &wi, &py, &v);
+		CHECK(v.usable);
+		CHECK_STR(gd_win_verdict_status(&v), "works");
+		CHECK(has_fact(&v, GD_C_WIN_FRAMEWORK_OTHER_GPU,
+			       "is a CUDA build: it needs an NVIDIA GPU"));
+	}
 	gd_machine_free(&m);
 	gd_kb_free(ctx.kb);
 	gd_ctx_free(&ctx);
@@ -243,6 +283,7 @@ int main(void)
 	test_py_literal();
 	test_capture();
 	test_python_amd();
+	test_python_bundled();
 	test_nvidia();
 	return t_done("test_win");
 }

@@ -43,6 +43,9 @@ ok = (d["python"] == ["import os",
 print("ok" if ok else d)
 EOF
 check "JSON: the exact Python lines, HIP_PATH corrected" '[ "$(cat "$tmp/env.res")" = ok ]'
+G --root "$FX" run -q -- /usr/bin/env >"$tmp/run.env"
+check "run: the SDK's bin first on PATH, ';' after a Windows folder" \
+	"grep -qxF 'PATH=C:\\Program Files\\AMD\\ROCm\\6.2\\bin;/usr/bin:/bin' '$tmp/run.env'"
 check "the note says why HIP_PATH changes" \
 	"grep -qF 'HIP_PATH named HIP SDK 7.1 (HIP 7)' '$tmp/ps.txt'"
 

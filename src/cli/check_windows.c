@@ -16,28 +16,14 @@
 #include "report/check_brief.h"
 #include "report/render_gpu.h"
 
-static void nvidia_verdict(const struct gd_gpu *g,
-			   const struct gd_win_inventory *wi,
-			   struct gd_win_verdict *v)
-{
-	memset(v, 0, sizeof *v);
-	v->sdk = -1;
-	v->usable = wi->has_nvcuda;
-	gd_fmt(v->summary, sizeof v->summary, "NVIDIA driver %s: %s",
-	       gd_known(&g->win.driver_user) ? g->win.driver_user.v
-					     : "(version unknown)",
-	       wi->has_nvcuda
-		   ? "nvcuda.dll is in System32"
-		   : "nvcuda.dll is missing from System32; reinstall "
-		     "the NVIDIA driver");
-}
-
 static int collect(struct gd_cli *cli, struct gd_machine *m,
-		   struct gd_win_inventory *wi, struct gd_win_verdict **vs)
+		   struct gd_win_inventory *wi, struct gd_win_python *py,
+		   struct gd_win_verdict **vs)
 {
 	if (gd_discover(&cli->ctx, m) < 0)
 		return -1;
 	gd_win_inventory_collect(&cli->ctx, wi);
+	gd_win_python_collect(&cli->ctx, py);
 	*vs = calloc(m->n_gpus ? m->n_gpus : 1, sizeof **vs);
 	if (!*vs)
 		return -1;
@@ -45,9 +31,9 @@ static int collect(struct gd_cli *cli, struct gd_machine *m,
 		const struct gd_gpu *g = &m->gpus[i];
 
 		if (g->vendor == GD_VENDOR_AMD)
-			gd_win_verdict_amd(g, wi, &(*vs)[i]);
+			gd_win_verdict_amd(g, wi, py, &(*vs)[i]);
 		else if (g->vendor == GD_VENDOR_NVIDIA)
-			nvidia_verdict(g, wi, &(*vs)[i]);
+			gd_win_verdict_nvidia(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else
 			gd_strlcpy((*vs)[i].summary,
 				   "not judged on Windows yet",
@@ -72,8 +58,51 @@ static int exit_code(const struct gd_machine *m,
 	return judged ? GD_EXIT_OK : GD_EXIT_NO_GPU;
 }
 
+/* No GPU: the CPU verdict, with the not-a-GPU adapter as its fact. */
+static void no_gpu_lines(const struct gd_machine *m, char *head, size_t hcap,
+			 char *step, size_t scap)
+{
+	gd_fmt(head, hcap, "no GPU: %s",
+	       m->pci_why[0] ? m->pci_why
+			     : "the registry's display class key names no PCI "
+			       "display adapter");
+	gd_fmt(step, scap, "run on the CPU%s",
+	       m->n_not_gpus && !strcmp(m->not_gpus[0].kind, "emulated")
+		   ? "; in a virtual machine, pass a real GPU through to the "
+		     "guest (PCI passthrough) and install its vendor's driver "
+		     "there"
+		   : "");
+}
+
+static json_t *line_json(enum gd_code c, const char *text)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "code", gd_json_str(gd_code_name(c)));
+	json_object_set_new(o, "text", gd_json_str(text));
+	return o;
+}
+
+static json_t *cpu_verdict_json(const struct gd_machine *m)
+{
+	json_t *v = json_object(), *facts = json_array(), *steps = json_array();
+	char head[400], step[300];
+
+	no_gpu_lines(m, head, sizeof head, step, sizeof step);
+	json_object_set_new(v, "status", gd_json_str("cpu-only"));
+	json_object_set_new(v, "headline", gd_json_str(head));
+	if (m->n_not_gpus)
+		json_array_append_new(
+		    facts, line_json(GD_C_GPU_NOT_A_GPU, m->pci_why));
+	json_array_append_new(steps, line_json(GD_C_CPU_RUN_ON_CPU, step));
+	json_object_set_new(v, "facts", facts);
+	json_object_set_new(v, "steps", steps);
+	return v;
+}
+
 static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		     const struct gd_win_inventory *wi,
+		     const struct gd_win_python *py,
 		     const struct gd_win_verdict *vs, int rc)
 {
 	json_t *doc = gd_cli_json_doc("check"), *gpus;
@@ -89,22 +118,15 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		json_object_set_new(o, "verdict",
 				    gd_render_win_verdict_json(&vs[i]));
 	}
-	if (m->n_gpus) {
+	if (m->n_gpus)
 		json_object_set_new(doc, "verdict", json_null());
-	} else {
-		json_t *v = json_object();
-
-		json_object_set_new(v, "status", gd_json_str("cpu-only"));
-		json_object_set_new(
-		    v, "headline",
-		    gd_json_str("no GPU found in the display class key"));
-		json_object_set_new(v, "facts", json_array());
-		json_object_set_new(v, "steps", json_array());
-		json_object_set_new(doc, "verdict", v);
-	}
+	else
+		json_object_set_new(doc, "verdict", cpu_verdict_json(m));
 	/* Linux runtimes (ROCm, CUDA, ICDs); Windows' are under "windows" */
 	json_object_set_new(doc, "runtimes", json_array());
 	json_object_set_new(doc, "windows", gd_render_win_inventory_json(wi));
+	json_object_set_new(json_object_get(doc, "windows"), "python",
+			    gd_render_win_python_json(py));
 	json_object_set_new(doc, "diagnostics", gd_cli_diags_json(cli));
 	json_object_set_new(doc, "exit_code", json_integer(rc));
 	gd_cli_emit_json(cli, doc);
@@ -112,15 +134,18 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 
 static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 		     const struct gd_win_inventory *wi,
+		     const struct gd_win_python *py,
 		     const struct gd_win_verdict *vs, int verbose)
 {
 	FILE *f = stdout;
 
-	if (!m->n_gpus)
-		fprintf(f,
-			"No GPU: the registry's display class key names no PCI "
-			"display adapter (%s).\n\n",
-			m->pci_why[0] ? m->pci_why : "Windows");
+	if (!m->n_gpus) {
+		char head[400], step[300];
+
+		no_gpu_lines(m, head, sizeof head, step, sizeof step);
+		fprintf(f, "No GPU (CPU only): %s\n  next step: %s\n\n",
+			head + strlen("no GPU: "), step);
+	}
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		fprintf(f, "%sGPU %zu%s  ", gd_c_bold(cli), i, gd_c_off(cli));
 		gd_render_win_gpu_text(cli, f, &m->gpus[i], &vs[i]);
@@ -129,6 +154,7 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 		fprintf(f, "\n");
 	}
 	gd_render_win_inventory_text(cli, f, wi);
+	gd_render_win_python_text(cli, f, py);
 	gd_cli_print_diags(cli, stderr);
 }
 
@@ -155,7 +181,7 @@ static void win_brief_fill(const struct gd_gpu *g,
 	b->usable =
 	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
 	(void)wi; /* the SDK is named in the reason (summary) */
-	if (g->vendor == GD_VENDOR_AMD && v->sdk >= 0)
+	if (g->vendor == GD_VENDOR_AMD && (v->sdk >= 0 || v->usable))
 		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
 	else
 		gd_strlcpy(b->backend,
@@ -203,22 +229,25 @@ int gd_check_windows(struct gd_cli *cli, int verbose, int brief)
 {
 	struct gd_machine m;
 	struct gd_win_inventory wi;
+	struct gd_win_python *py = calloc(1, sizeof *py);
 	struct gd_win_verdict *vs = NULL;
 	int rc;
 
-	if (collect(cli, &m, &wi, &vs) < 0) {
+	if (!py || collect(cli, &m, &wi, py, &vs) < 0) {
 		gd_machine_free(&m);
 		free(vs);
+		free(py);
 		return gd_cli_error(cli, "out of memory");
 	}
 	rc = exit_code(&m, vs);
 	if (brief)
 		brief_out(cli, &m, &wi, vs, rc);
 	else if (cli->json)
-		json_out(cli, &m, &wi, vs, rc);
+		json_out(cli, &m, &wi, py, vs, rc);
 	else
-		text_out(cli, &m, &wi, vs, verbose);
+		text_out(cli, &m, &wi, py, vs, verbose);
 	free(vs);
+	free(py);
 	gd_machine_free(&m);
 	return rc;
 }

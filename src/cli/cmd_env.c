@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "core/json.h"
+#include "doctor/verdict_windows.h"
 #include "wa_common.h"
 
 enum shell { SH, FISH, PWSH, CMD };
@@ -96,6 +97,9 @@ static void q_pwsh(FILE *f, const char *v)
  * change rather than print a line that does something else. */
 static int cmd_safe(const char *v)
 {
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return 0; /* a line break would start a command */
 	return !strpbrk(v, "\"%!^");
 }
 
@@ -191,7 +195,7 @@ static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
 {
 	const struct gd_profile *p = &pk->prof;
 	const char *rem = sh == CMD ? "REM" : "#";
-	char note[600];
+	char note[600], py[700];
 
 	for (size_t i = 0; sh == CMD && i < p->items.n; i++)
 		if (p->items.v[i].value && !cmd_safe(p->items.v[i].value))
@@ -217,12 +221,12 @@ static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
 	for (size_t i = 0; (sh == PWSH || sh == CMD) && i < p->items.n; i++) {
 		if (p->items.v[i].op != GD_PROF_PREPEND)
 			continue;
+		gd_win_python_line(p->items.v[i].value, py, sizeof py);
+		gd_sanitize(py);
 		fprintf(f,
-			"%s Python programs: import os; "
-			"os.add_dll_directory(",
-			rem);
-		q_fish(f, p->items.v[i].value);
-		fprintf(f, ") before importing the GPU package\n");
+			"%s Python programs: import os; %s before importing "
+			"the GPU package\n",
+			rem, py);
 	}
 	return 0;
 }
@@ -246,6 +250,25 @@ static int shell_parse(const char *s, enum shell *out)
 	return -1;
 }
 
+/* The lines a Python program runs first: import os, then one
+ * os.add_dll_directory per directory the profile puts first. */
+static json_t *python_json(const struct gd_pick *pk)
+{
+	json_t *a = json_array();
+	char line[700];
+
+	for (size_t i = 0; i < pk->prof.items.n; i++) {
+		if (pk->prof.items.v[i].op != GD_PROF_PREPEND)
+			continue;
+		if (!json_array_size(a))
+			json_array_append_new(a, gd_json_str("import os"));
+		gd_win_python_line(pk->prof.items.v[i].value, line,
+				   sizeof line);
+		json_array_append_new(a, gd_wa_jstr(line));
+	}
+	return a;
+}
+
 static json_t *env_json(const struct gd_pick *pk, enum shell sh)
 {
 	static const char *names[] = {"sh", "fish", "powershell", "cmd"};
@@ -258,6 +281,7 @@ static json_t *env_json(const struct gd_pick *pk, enum shell sh)
 			json_array_append_new(
 			    dll, gd_wa_jstr(pk->prof.items.v[i].value));
 	json_object_set_new(doc, "dll_directories", dll);
+	json_object_set_new(doc, "python", python_json(pk));
 	return doc;
 }
 
@@ -288,6 +312,9 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 	if (shname && shell_parse(shname, &sh) < 0)
 		return gd_cli_usage_error(cli, "env", "unknown shell '%s'",
 					  shname);
+	/* a Windows machine without SHELL (not Git Bash, MSYS): PowerShell */
+	if (!shname && gd_ctx_is_windows(&cli->ctx))
+		sh = PWSH;
 	if (!shname && gd_ctx_getenv(&cli->ctx, "SHELL"))
 		shell_parse(gd_ctx_getenv(&cli->ctx, "SHELL"), &sh);
 	if (gd_wa_pick(cli, "env", profile, &m, &pk) < 0) {

@@ -44,7 +44,8 @@ static json_t *lines_json(const struct gd_win_line *l, int n, int with_level)
 	for (int i = 0; i < n; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "code", gd_json_str(l[i].code));
+		json_object_set_new(o, "code",
+				    gd_json_str(gd_code_name(l[i].code)));
 		if (with_level)
 			json_object_set_new(
 			    o, "level", gd_json_str(level_name(l[i].level)));

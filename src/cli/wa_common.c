@@ -4,6 +4,41 @@
 
 #include <string.h>
 
+#include "doctor/verdict_windows.h"
+#include "inventory/win_inventory.h"
+
+/* Windows: the kb's strategies are Linux ones (HSA_OVERRIDE_GFX_VERSION,
+ * ...); what applies there is the HIP SDK matching the driver (HIP_PATH
+ * corrected, its bin first on PATH, the Python line: gd_win_profile). A
+ * named or saved profile still wins. */
+static void win_pick(struct gd_cli *cli, const struct gd_machine *m,
+		     struct gd_pick *pk)
+{
+	struct gd_win_inventory wi;
+	static struct gd_win_verdict v; /* ~20 KiB; cli is single-threaded */
+
+	if (pk->origin == GD_PICK_NAMED || pk->origin == GD_PICK_SAVED)
+		return;
+	gd_win_inventory_collect(&cli->ctx, &wi);
+	gd_profile_free(&pk->prof);
+	gd_profile_init(&pk->prof);
+	pk->origin = GD_PICK_NONE;
+	for (size_t i = 0; i < m->n_gpus; i++) {
+		if (m->gpus[i].vendor != GD_VENDOR_AMD)
+			continue;
+		gd_win_verdict_amd(&m->gpus[i], &wi, NULL, &v);
+		gd_profile_gpu_name(&m->gpus[i], pk->gpu_name,
+				    sizeof pk->gpu_name);
+		pk->gpu = (int)i;
+		if (gd_win_profile(&wi, &v, &pk->prof) == 0) {
+			pk->origin = GD_PICK_RECOMMENDED;
+			return;
+		}
+		gd_profile_free(&pk->prof);
+		gd_profile_init(&pk->prof);
+	}
+}
+
 int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 	       struct gd_machine *m, struct gd_pick *pk)
 {
@@ -22,6 +57,8 @@ int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 			err[0] ? err : "cannot choose a profile");
 		return -1;
 	}
+	if (!name && gd_ctx_is_windows(&cli->ctx))
+		win_pick(cli, m, pk);
 	return 0;
 }
 
@@ -45,6 +82,13 @@ void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap)
 		gd_fmt(buf, cap, "profile %s: %s%s", pk->prof.name, sum, when);
 		break;
 	case GD_PICK_RECOMMENDED:
+		if (!strcmp(pk->prof.strategy, "windows-hip-sdk")) {
+			gd_fmt(buf, cap,
+			       "%s for %s: the HIP SDK that matches the "
+			       "driver: %s",
+			       pk->prof.name, pk->gpu_name, sum);
+			break;
+		}
 		gd_fmt(buf, cap,
 		       "recommended strategy %s for %s: %s (not "
 		       "checked here; 'gpudoctor try --save' checks and keeps "

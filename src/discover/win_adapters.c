@@ -206,6 +206,36 @@ static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 	return 0;
 }
 
+/* The kb's pci_not_gpu (QEMU's VGA, a BMC's display) as on Linux: moved
+ * to m->not_gpus, named by its class key. 1 moved, 0 a GPU, <0 ENOMEM. */
+static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
+{
+	struct gd_not_gpu ng, *slot;
+
+	memset(&ng, 0, sizeof ng);
+	if (!gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id, ng.kind,
+			      sizeof ng.kind, ng.name, sizeof ng.name))
+		return 0;
+	slot = realloc(m->not_gpus, (m->n_not_gpus + 1) * sizeof *slot);
+	if (!slot)
+		return -ENOMEM;
+	m->not_gpus = slot;
+	gd_strlcpy(ng.bdf, g->win.class_key, sizeof ng.bdf);
+	ng.vendor_id = g->pci.vendor_id;
+	ng.device_id = g->pci.device_id;
+	ng.class_code = g->pci.class_code;
+	m->not_gpus[m->n_not_gpus++] = ng;
+	gd_fmt(m->pci_why, sizeof m->pci_why,
+	       "the only display adapter, %s (%s, class key %s), is %s, not a "
+	       "GPU",
+	       gd_known(&g->name) ? g->name.v : "?", ng.name, ng.bdf,
+	       !strcmp(ng.kind, "bmc") ? "a server management controller's "
+					 "display"
+				       : "an emulated display adapter");
+	free(g->kfd_nodes);
+	return 1;
+}
+
 int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 {
 	const gd_reg_key *cls =
@@ -234,6 +264,8 @@ int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 			return -ENOMEM;
 		if (adapter(ctx, k, enum_id, g) < 0)
 			gpus.n--;
+		else if (not_gpu(ctx, m, g) != 0)
+			gpus.n--; /* listed in not_gpus, or no memory */
 	}
 	/* registry order is not PCI order: sort by class key for stable output
 	 */

@@ -285,7 +285,69 @@
 	X(GD_C_CAUSE_TOTAL_TIMEOUT, "cause.total_timeout",                     \
 	  "a probe op was stopped by the whole-run deadline "                  \
 	  "(--total-timeout), "                                                \
-	  "not its own: a slow or busy machine, not a fault")
+	  "not its own: a slow or busy machine, not a fault")                  \
+	X(GD_C_WIN_DRIVER_HIP, "win.driver_hip",                               \
+	  "the HIP runtime the AMD driver put in System32 "                    \
+	  "(amdhip64_N.dll)")                                                  \
+	X(GD_C_WIN_NO_DRIVER_HIP, "win.no_driver_hip",                         \
+	  "no HIP runtime in System32: the AMD driver provides it")            \
+	X(GD_C_WIN_SDK_MATCH, "win.sdk_match",                                 \
+	  "an installed HIP SDK whose HIP major is the driver's")              \
+	X(GD_C_WIN_SDK_MISMATCH, "win.sdk_mismatch",                           \
+	  "an installed HIP SDK of another HIP major than the driver's: "      \
+	  "its programs see 0 devices")                                        \
+	X(GD_C_WIN_HIP_PATH_DISTRUST, "win.hip_path_distrust",                 \
+	  "HIP_PATH names an SDK that does not match the driver")              \
+	X(GD_C_WIN_NO_COMGR, "win.no_comgr",                                   \
+	  "amd_comgr is missing: HIP reports no ROCm-capable device")          \
+	X(GD_C_WIN_ROCBLAS_COVERAGE, "win.rocblas_coverage",                   \
+	  "the chosen SDK's rocBLAS has kernels for the GPU's target")         \
+	X(GD_C_WIN_ROCBLAS_NO_TARGET, "win.rocblas_no_target",                 \
+	  "the chosen SDK's rocBLAS has no kernels for the GPU's target")      \
+	X(GD_C_WIN_USE_SDK, "win.use_sdk",                                     \
+	  "use the HIP SDK whose HIP major is the driver's")                   \
+	X(GD_C_WIN_HIP_PATH, "win.hip_path",                                   \
+	  "do not trust HIP_PATH; point builds and apps at the matching "      \
+	  "SDK")                                                               \
+	X(GD_C_WIN_ROCBLAS_COMMUNITY, "win.rocblas_community",                 \
+	  "install a community rocBLAS built for the target and the "          \
+	  "SDK, or run BLAS on the CPU")                                       \
+	X(GD_C_WIN_BUILD_FOR_TARGET, "win.build_for_target",                   \
+	  "build the GPU code against the matching SDK for the GPU's "         \
+	  "target")                                                            \
+	X(GD_C_WIN_PYTHON_DLL_DIR, "win.python_dll_dir",                       \
+	  "the os.add_dll_directory line a Python app needs for the "          \
+	  "matching SDK")                                                      \
+	X(GD_C_WIN_INSTALL_SDK, "win.install_sdk",                             \
+	  "install a HIP SDK of the driver's HIP major")                       \
+	X(GD_C_WIN_NVIDIA_DRIVER, "win.nvidia.driver",                         \
+	  "the NVIDIA driver (nvcuda.dll) and the CUDA level it runs")         \
+	X(GD_C_WIN_NVIDIA_NO_NVCUDA, "win.nvidia.no_nvcuda",                   \
+	  "nvcuda.dll is missing from System32")                               \
+	X(GD_C_WIN_NVIDIA_REINSTALL, "win.nvidia.reinstall",                   \
+	  "reinstall the NVIDIA driver")                                       \
+	X(GD_C_WIN_CUDA_TOOLKIT, "win.cuda_toolkit",                           \
+	  "an installed CUDA toolkit (CUDA_PATH); wheels bring their "         \
+	  "own CUDA runtime")                                                  \
+	X(GD_C_WIN_NVIDIA_DRIVER_UPGRADE, "win.nvidia.driver_upgrade",         \
+	  "upgrade the NVIDIA driver to one the framework's CUDA needs")       \
+	X(GD_C_WIN_FRAMEWORK, "win.framework",                                 \
+	  "a Python framework found in a Windows environment, with its "       \
+	  "build")                                                             \
+	X(GD_C_WIN_FRAMEWORK_DLL_MISSING, "win.framework.dll_missing",         \
+	  "a DLL a framework's .pyd/.dll imports is not where Python >= "      \
+	  "3.8 looks")                                                         \
+	X(GD_C_WIN_FRAMEWORK_HIP_MISMATCH, "win.framework.hip_mismatch",       \
+	  "a framework's DLL imports a HIP runtime of another major "          \
+	  "than the driver's")                                                 \
+	X(GD_C_WIN_FRAMEWORK_CUDA_TOO_NEW, "win.framework.cuda_too_new",       \
+	  "a framework built for a CUDA newer than the driver runs")           \
+	X(GD_C_WIN_FRAMEWORK_REPLACE, "win.framework.replace",                 \
+	  "install a build of the framework for the driver's HIP or "          \
+	  "CUDA")                                                              \
+	X(GD_C_WIN_FRAMEWORK_OTHER_GPU, "win.framework.other_gpu",             \
+	  "a framework built for another vendor's GPU: it runs on the CPU "    \
+	  "here")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,

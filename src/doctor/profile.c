@@ -399,6 +399,16 @@ char *gd_profile_format(const struct gd_profile *p)
 	return b.s;
 }
 
+/* A Windows profile (verdict_windows_env.c) prepends "C:\\...\\bin": its
+ * PATH is ';'-separated. */
+static char list_sep(const char *dir)
+{
+	return dir && isalpha((unsigned char)dir[0]) && dir[1] == ':' &&
+		       (dir[2] == '\\' || dir[2] == '/')
+		   ? ';'
+		   : ':';
+}
+
 void gd_profile_summary(const struct gd_profile *p, char *buf, size_t cap)
 {
 	size_t used = 0;
@@ -420,7 +430,9 @@ void gd_profile_summary(const struct gd_profile *p, char *buf, size_t cap)
 		else
 			gd_fmt(buf + used, cap - used, "%s%s=%s%s", sep,
 			       it->name, it->value,
-			       it->op == GD_PROF_PREPEND ? ":..." : "");
+			       it->op != GD_PROF_PREPEND    ? ""
+			       : list_sep(it->value) == ';' ? ";..."
+							    : ":...");
 		used += strlen(buf + used);
 	}
 }
@@ -506,7 +518,7 @@ static int env_apply_item(char ***env, size_t *n, const struct gd_prof_item *it)
 			tail = malloc(len);
 			if (!tail)
 				return -ENOMEM;
-			gd_fmt(tail, len, ":%s", old);
+			gd_fmt(tail, len, "%c%s", list_sep(it->value), old);
 		}
 		rc = env_put(env, n, it->name, it->value, tail);
 		free(tail);

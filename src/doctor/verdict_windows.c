@@ -4,29 +4,39 @@
 #include <stdarg.h>
 #include <string.h>
 
-static void add(struct gd_win_line *l, int *n, enum gd_win_level lvl,
-		const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void add(struct gd_win_line *l, int *n, enum gd_win_level lvl,
-		const char *code, const char *fmt, ...)
+static void vadd(struct gd_win_line *l, int *n, enum gd_win_level lvl,
+		 enum gd_code code, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (*n >= GD_WIN_MAX_LINES)
 		return;
 	l += (*n)++;
 	l->level = lvl;
-	gd_strlcpy(l->code, code, sizeof l->code);
-	va_start(ap, fmt);
+	l->code = code;
 	gd_vfmt(l->text, sizeof l->text, fmt, ap);
+}
+
+void gd_win_fact(struct gd_win_verdict *v, enum gd_win_level lvl,
+		 enum gd_code code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(v->facts, &v->n_facts, lvl, code, fmt, ap);
 	va_end(ap);
 }
 
-#define FACT(v, lvl, code, ...)                                                \
-	add((v)->facts, &(v)->n_facts, lvl, code, __VA_ARGS__)
-#define STEP(v, code, ...)                                                     \
-	add((v)->steps, &(v)->n_steps, GD_WIN_WARN, code, __VA_ARGS__)
+void gd_win_step(struct gd_win_verdict *v, enum gd_code code, const char *fmt,
+		 ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(v->steps, &v->n_steps, GD_WIN_WARN, code, fmt, ap);
+	va_end(ap);
+}
+
+#define FACT(v, lvl, code, ...) gd_win_fact(v, lvl, code, __VA_ARGS__)
+#define STEP(v, code, ...) gd_win_step(v, code, __VA_ARGS__)
 
 static int sdk_major(const struct gd_win_sdk *s)
 {
@@ -49,30 +59,33 @@ static void runtime_facts(const struct gd_win_inventory *wi,
 			  struct gd_win_verdict *v)
 {
 	if (!wi->driver_hip_major) {
-		FACT(v, GD_WIN_BAD, "win-no-driver-hip",
+		FACT(v, GD_WIN_BAD, GD_C_WIN_NO_DRIVER_HIP,
 		     "no HIP runtime (amdhip64*.dll) in System32: the AMD "
 		     "driver provides it; install or update AMD Software");
 		return;
 	}
-	FACT(v, GD_WIN_OK, "win-driver-hip",
+	FACT(v, GD_WIN_OK, GD_C_WIN_DRIVER_HIP,
 	     "the AMD driver provides HIP %d (%s in System32)",
 	     wi->driver_hip_major, wi->sys_runtimes[wi->n_sys_runtimes - 1]);
 	for (int i = 0; i < wi->n_sdks; i++) {
 		const struct gd_win_sdk *s = &wi->sdks[i];
 
 		if (sdk_major(s) == wi->driver_hip_major)
-			FACT(v, GD_WIN_OK, "win-sdk-match",
+			FACT(v, GD_WIN_OK, GD_C_WIN_SDK_MATCH,
 			     "HIP SDK %s (%s) matches the driver's HIP %d",
 			     s->version, s->runtime[0] ? s->runtime : "HIP",
 			     wi->driver_hip_major);
 		else
-			FACT(v, GD_WIN_BAD, "win-sdk-mismatch",
+			FACT(v, GD_WIN_BAD, GD_C_WIN_SDK_MISMATCH,
 			     "HIP SDK %s is HIP %d (%s); the driver provides "
-			     "HIP "
-			     "%d: programs built with it see 0 devices",
+			     "HIP %d: programs built with it see 0 devices%s",
 			     s->version, sdk_major(s),
 			     s->runtime[0] ? s->runtime : "no runtime DLL",
-			     wi->driver_hip_major);
+			     wi->driver_hip_major,
+			     s->comgr[0] ? ""
+					 : "; its bin also lacks amd_comgr, "
+					   "without which HIP reports no "
+					   "ROCm-capable device");
 	}
 }
 
@@ -86,7 +99,7 @@ static void hip_path_fact(const struct gd_win_inventory *wi,
 	hp = &wi->sdks[wi->hip_path_sdk];
 	if (sdk_major(hp) == wi->driver_hip_major)
 		return;
-	FACT(v, GD_WIN_BAD, "win-hip-path-distrust",
+	FACT(v, GD_WIN_BAD, GD_C_WIN_HIP_PATH_DISTRUST,
 	     "HIP_PATH points to HIP SDK %s (the last SDK installed wins "
 	     "it), which does not match the driver: do not trust HIP_PATH%s%s",
 	     hp->version,
@@ -103,7 +116,7 @@ static void sdk_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 
 	if (!s->comgr[0] && !wi->n_sys_comgr)
 		FACT(
-		    v, GD_WIN_BAD, "win-no-comgr",
+		    v, GD_WIN_BAD, GD_C_WIN_NO_COMGR,
 		    "amd_comgr is missing (neither in %s\\bin nor System32): "
 		    "every GPU reports \"no ROCm-capable device\"; install the "
 		    "full SDK including the HIP Runtime Compiler",
@@ -116,10 +129,10 @@ static void sdk_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		       i ? ", " : "", s->tensile[i]);
 	}
 	if (has)
-		FACT(v, GD_WIN_OK, "win-rocblas-coverage",
+		FACT(v, GD_WIN_OK, GD_C_WIN_ROCBLAS_COVERAGE,
 		     "rocBLAS in SDK %s has %s kernels", s->version, g->gfx);
 	else if (s->library_listed)
-		FACT(v, GD_WIN_BAD, "win-rocblas-no-target",
+		FACT(v, GD_WIN_BAD, GD_C_WIN_ROCBLAS_NO_TARGET,
 		     "rocBLAS in SDK %s has no %s kernels "
 		     "(bin\\rocblas\\library "
 		     "has %s)",
@@ -127,7 +140,7 @@ static void sdk_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 }
 
 static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
-		  struct gd_win_verdict *v)
+		  const struct gd_win_python *py, struct gd_win_verdict *v)
 {
 	const struct gd_win_sdk *s = &wi->sdks[v->sdk];
 	int other = 0;
@@ -139,21 +152,21 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 			gd_fmt(not +strlen(not ), sizeof not -strlen(not ),
 			       "%s%s", not [0] ? ", " : ", not ",
 			       wi->sdks[i].version);
-	STEP(v, "win-use-sdk",
+	STEP(v, GD_C_WIN_USE_SDK,
 	     "use HIP SDK %s (%s)%s: its HIP %d is the "
 	     "driver's",
 	     s->version, s->root, not, wi->driver_hip_major);
 	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
-		STEP(v, "win-hip-path",
+		STEP(v, GD_C_WIN_HIP_PATH,
 		     "do not trust HIP_PATH (it names %s); "
 		     "point builds and apps at %s%s%s%s",
 		     wi->sdks[wi->hip_path_sdk].version, s->root,
 		     s->env_var[0] ? ", as %" : "",
 		     s->env_var[0] ? s->env_var : "", s->env_var[0] ? "%" : "");
 	for (int i = 0; i < v->n_facts; i++)
-		if (!strcmp(v->facts[i].code, "win-rocblas-no-target"))
+		if (v->facts[i].code == GD_C_WIN_ROCBLAS_NO_TARGET)
 			STEP(
-			    v, "win-rocblas-community",
+			    v, GD_C_WIN_ROCBLAS_COMMUNITY,
 			    "rocBLAS has no %s kernels: install a community "
 			    "rocBLAS built for %s and SDK %s (replace %s\\bin\\"
 			    "rocblas.dll and bin\\rocblas\\library), or run "
@@ -164,22 +177,28 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		if (sdk_major(&wi->sdks[i]) > other &&
 		    sdk_major(&wi->sdks[i]) != wi->driver_hip_major)
 			other = sdk_major(&wi->sdks[i]);
-	if (other)
+	if (gd_win_python_amd_steps(g, wi, py, v))
+		; /* the framework's own rebuild step says it */
+	else if (other)
 		STEP(
-		    v, "win-build-for-target",
+		    v, GD_C_WIN_BUILD_FOR_TARGET,
 		    "build the GPU code against HIP SDK %s targeting %s (e.g. "
 		    "CTranslate2 from source with CMAKE_HIP_ARCHITECTURES=%s): "
 		    "wheels built for HIP %d import amdhip64_%d.dll, which the "
 		    "driver does not provide",
 		    s->version, g->gfx, g->gfx, other, other);
 	else
-		STEP(v, "win-build-for-target",
+		STEP(v, GD_C_WIN_BUILD_FOR_TARGET,
 		     "build the GPU code against HIP SDK %s targeting %s (e.g. "
 		     "CTranslate2 from source with CMAKE_HIP_ARCHITECTURES=%s)",
 		     s->version, g->gfx, g->gfx);
-	gd_fmt(v->python, sizeof v->python,
-	       "os.add_dll_directory(r\"%s\\bin\")", s->root);
-	STEP(v, "win-python-dll-dir",
+	{
+		char bin[200];
+
+		gd_fmt(bin, sizeof bin, "%s\\bin", s->root);
+		gd_win_python_line(bin, v->python, sizeof v->python);
+	}
+	STEP(v, GD_C_WIN_PYTHON_DLL_DIR,
 	     "in the app, before importing the framework: import os; %s "
 	     "(Python >= 3.8 ignores PATH for DLLs)",
 	     v->python);
@@ -187,19 +206,23 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 
 void gd_win_verdict_amd(const struct gd_gpu *g,
 			const struct gd_win_inventory *wi,
+			const struct gd_win_python *py,
 			struct gd_win_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	v->sdk = pick_sdk(wi);
+	if (!wi->driver_hip_major && gd_win_python_bundled(g, wi, py, v))
+		return;
 	runtime_facts(wi, v);
 	hip_path_fact(wi, v);
 	if (wi->driver_hip_major && v->sdk < 0) {
+		gd_win_python_amd_facts(wi, py, v);
 		gd_fmt(
 		    v->summary, sizeof v->summary,
 		    "no installed HIP SDK matches the driver's HIP %d: install "
 		    "HIP SDK %d.x",
 		    wi->driver_hip_major, wi->driver_hip_major);
-		STEP(v, "win-install-sdk",
+		STEP(v, GD_C_WIN_INSTALL_SDK,
 		     "install a HIP SDK %d.x (the driver's "
 		     "HIP major)",
 		     wi->driver_hip_major);
@@ -211,7 +234,8 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 		return;
 	}
 	sdk_facts(g, wi, v);
-	steps(g, wi, v);
+	gd_win_python_amd_facts(wi, py, v);
+	steps(g, wi, py, v);
 	v->usable = 1;
 	for (int i = 0; i < v->n_facts; i++)
 		if (v->facts[i].level == GD_WIN_BAD)

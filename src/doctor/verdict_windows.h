@@ -9,18 +9,22 @@
 #ifndef GD_VERDICT_WINDOWS_H
 #define GD_VERDICT_WINDOWS_H
 
+#include "codes.h"
+#include "cuda_driver.h"
 #include "discover/discover.h"
 #include "inventory/win_inventory.h"
+#include "inventory/win_python.h"
+#include "profile.h"
 
 enum gd_win_level { GD_WIN_OK, GD_WIN_WARN, GD_WIN_BAD };
 
 struct gd_win_line {
 	enum gd_win_level level;
-	char code[40]; /* stable: "win-sdk-mismatch", ... */
-	char text[480];
+	enum gd_code code; /* stable: GD_C_WIN_SDK_MISMATCH, ... (codes.h) */
+	char text[600];
 };
 
-#define GD_WIN_MAX_LINES 12
+#define GD_WIN_MAX_LINES 16
 
 struct gd_win_verdict {
 	int usable; /* 1: works as is with the recommended setup */
@@ -30,15 +34,79 @@ struct gd_win_verdict {
 	int n_facts;
 	struct gd_win_line steps[GD_WIN_MAX_LINES];
 	int n_steps;
-	char python[320]; /* the exact os.add_dll_directory line, "" */
+	char python[320];    /* the exact os.add_dll_directory line, "" */
+	char cuda_level[16]; /* NVIDIA: the CUDA the driver runs, "12.x" */
 };
 
 /* The verdict status of the common JSON contract ("works", "needs-setup",
  * "workaround", "unknown") that a Windows verdict amounts to. */
 const char *gd_win_verdict_status(const struct gd_win_verdict *v);
 
+/* py: the Python frameworks (NULL: not looked at), judged against the
+ * driver's HIP major: a DLL importing another amdhip64_N.dll, an import
+ * Python would not find. */
 void gd_win_verdict_amd(const struct gd_gpu *g,
 			const struct gd_win_inventory *wi,
+			const struct gd_win_python *py,
 			struct gd_win_verdict *v);
+
+/* The kb's nvidia.cuda_driver_min with the Windows minimums (windows
+ * column; a bare branch number like "580" from the linux column, which
+ * NVIDIA's table gives for both systems). */
+void gd_win_cuda_min_table(gd_ctx *ctx, struct gd_cuda_min_table *t);
+
+/* NVIDIA on Windows: nvcuda.dll, the driver's CUDA level, each Python
+ * framework's CUDA against the driver (verdict_windows_nv.c). */
+void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
+			   const struct gd_win_inventory *wi,
+			   const struct gd_win_python *py,
+			   struct gd_win_verdict *v);
+
+/* Lines shared by the two judges (verdict_windows.c). */
+void gd_win_fact(struct gd_win_verdict *v, enum gd_win_level lvl,
+		 enum gd_code code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void gd_win_step(struct gd_win_verdict *v, enum gd_code code, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
+/* verdict_windows_py.c: the AMD framework facts (a DLL importing another
+ * HIP major than the driver's, an import Python would not find), and the
+ * rebuild step for such a framework (returns 1 when it gave one). */
+void gd_win_python_amd_facts(const struct gd_win_inventory *wi,
+			     const struct gd_win_python *py,
+			     struct gd_win_verdict *v);
+int gd_win_python_amd_steps(const struct gd_gpu *g,
+			    const struct gd_win_inventory *wi,
+			    const struct gd_win_python *py,
+			    struct gd_win_verdict *v);
+/* verdict_windows_env.c: the profile `env` / `run` apply for an AMD
+ * verdict with a matching SDK (HIP_PATH set to it, its bin first on PATH,
+ * the Python line as a note); 0, or -1 without one. p initialised. */
+int gd_win_profile(const struct gd_win_inventory *wi,
+		   const struct gd_win_verdict *v, struct gd_profile *p);
+/* A Python string literal of s: r"..." when exact, else escaped '...'. */
+void gd_win_py_literal(const char *s, char *buf, size_t cap);
+/* os.add_dll_directory(<literal of dir>) */
+void gd_win_python_line(const char *dir, char *buf, size_t cap);
+
+/* No HIP runtime in System32, but a framework whose wheels bring one
+ * (TheRock): judged on that runtime; 1 when it applied. */
+int gd_win_python_bundled(const struct gd_gpu *g,
+			  const struct gd_win_inventory *wi,
+			  const struct gd_win_python *py,
+			  struct gd_win_verdict *v);
+/* A framework built for the other vendor (vendor: "NVIDIA" flags CUDA
+ * builds, "AMD" ROCm builds): a warning, it runs on the CPU. */
+void gd_win_other_gpu(const struct gd_win_python *py,
+		      const struct gd_winpy_fw *fw, const char *vendor,
+		      struct gd_win_verdict *v);
+/* A fact per import of fw's DLLs that the loader finds nowhere (HIP
+ * runtimes left to the HIP judgement when wi is given). */
+void gd_win_python_missing(const struct gd_win_inventory *wi,
+			   const struct gd_win_python *py,
+			   const struct gd_winpy_fw *fw,
+			   struct gd_win_verdict *v);
+/* "torch 2.9.0+cu130 in C:\...\envs\x (conda)" */
+void gd_win_fw_label(const struct gd_win_python *py,
+		     const struct gd_winpy_fw *fw, char *buf, size_t cap);
 
 #endif

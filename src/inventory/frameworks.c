@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "frameworks.h"
+#include "inv_int.h"
 #include "inventory.h"
 #include "ldpath.h"
 
@@ -119,55 +120,6 @@ static void find_envs(gd_ctx *ctx, struct gd_frameworks *o)
 	}
 	add_site(ctx, o, "/usr/lib/python3/dist-packages");
 	add_prefix(ctx, o, "/usr/local");
-}
-
-/* "torch-2.5.1+rocm6.2.dist-info" -> "2.5.1+rocm6.2" for any of names. */
-static void dist_version(const gd_strvec *ents, const char *const *names,
-			 char *out, size_t cap)
-{
-	for (size_t i = 0; i < ents->n; i++) {
-		const char *e = ents->v[i], *end = strstr(e, ".dist-info");
-
-		if (!end)
-			end = strstr(e, ".egg-info");
-		for (size_t k = 0; end && names[k]; k++) {
-			size_t l = strlen(names[k]);
-
-			if (!strncasecmp(e, names[k], l) && e[l] == '-') {
-				gd_fmt(out, cap, "%.*s", (int)(end - e - l - 1),
-				       e + l + 1);
-				return;
-			}
-		}
-	}
-}
-
-/* torch/version.py: `name = 'value'` or `name: Optional[str] = 'value'`. */
-static void py_assign(const char *text, const char *name, char *out, size_t cap)
-{
-	const char *p = text;
-	size_t l = strlen(name);
-
-	out[0] = '\0';
-	while ((p = strstr(p, name))) {
-		const char *q = p + l, *e;
-
-		if ((p == text || p[-1] == '\n') &&
-		    (*q == ' ' || *q == ':' || *q == '=')) {
-			q = strpbrk(q, "=\n");
-			if (q && *q == '=') {
-				q += strspn(q + 1, " ") + 1;
-				if (*q == '\'' || *q == '"') {
-					e = strchr(q + 1, *q);
-					if (e)
-						gd_fmt(out, cap, "%.*s",
-						       (int)(e - q - 1), q + 1);
-				}
-				return;
-			}
-		}
-		p += l;
-	}
 }
 
 static void merge_targets(struct gd_framework *fw, const struct gd_bs_file *f)
@@ -340,7 +292,7 @@ static struct gd_framework *new_fw(struct gd_frameworks *o, const char *name,
 	fw->fits = -1;
 	gd_strlcpy(fw->name, name, sizeof fw->name);
 	gd_strlcpy(fw->site, site, sizeof fw->site);
-	dist_version(ents, dist_names, fw->version, sizeof fw->version);
+	gd_fw_dist_version(ents, dist_names, fw->version, sizeof fw->version);
 	return fw;
 }
 
@@ -386,12 +338,13 @@ static void do_torch(gd_ctx *ctx, const struct gd_bs_env *env,
 	if (!gd_fs_read_alloc(&ctx->fs, p, 64 * 1024, &txt, &len)) {
 		char v[64];
 
-		py_assign(txt, "__version__", v, sizeof v);
+		gd_fw_py_assign(txt, "__version__", v, sizeof v);
 		if (v[0])
 			gd_strlcpy(fw->version, v, sizeof fw->version);
-		py_assign(txt, "cuda", fw->cuda_version,
-			  sizeof fw->cuda_version);
-		py_assign(txt, "hip", fw->hip_version, sizeof fw->hip_version);
+		gd_fw_py_assign(txt, "cuda", fw->cuda_version,
+				sizeof fw->cuda_version);
+		gd_fw_py_assign(txt, "hip", fw->hip_version,
+				sizeof fw->hip_version);
 		free(txt);
 	}
 	gd_fmt(p, sizeof p, "%s/torch/lib", site);

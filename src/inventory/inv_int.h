@@ -39,4 +39,13 @@ void gd_inv_match_libs(char *const *names, size_t n, const char *dir,
 /* Push an element onto a (pointer, count) array; NULL on ENOMEM. */
 void *gd_inv_push(void **arr, size_t *n, size_t elsize);
 
+/* fw_meta.c: "torch-2.5.1+rocm6.2.dist-info" (or .egg-info) among ents
+ * -> "2.5.1+rocm6.2" for the first of names (NULL-ended) it matches, case-
+ * insensitively; out untouched when none does. */
+void gd_fw_dist_version(const gd_strvec *ents, const char *const *names,
+			char *out, size_t cap);
+/* `name = 'value'` or `name: Optional[str] = 'value'` at a line start of
+ * text (torch/version.py) into out; "" when absent or not a string. */
+void gd_fw_py_assign(const char *text, const char *name, char *out, size_t cap);
+
 #endif

@@ -60,6 +60,9 @@ live kb-stale env SOURCE_DATE_EPOCH=4102444800 "$G" --json kb --stale
 live try "$G" --root "$R" --json try -- true
 live try-hang "$G" --root "$FX/rx5700xt-override-invalid/root" --json try --timeout 1 -- sleep 5
 live env-nvidia "$G" --root "$N" --json env
+W=$FX/windows-rx5700xt-hip62-hip71/root
+live env-windows "$G" --root "$W" --json env
+live env-windows-cmd "$G" --root "$W" --json env --shell cmd
 live gather "$G" --root "$R" --json gather "$tmp/c.tar.gz"
 # run writes its document on standard error (stdout belongs to CMD)
 "$G" --root "$R" --json run -- true 2> "$tmp/run.json" || { echo "FAIL run --json"; fail=$((fail + 1)); }

@@ -76,6 +76,25 @@ else
 	report_answer
 	out=$(W --root fixtures/winreg/capture-rx5700xt check --json 2>/dev/null)
 	report_json
+	# every Windows capture with goldens: the Windows build's report is
+	# the Linux build's byte for byte; the one difference is the console's
+	# CRLF line ends (stdout in text mode), removed before comparing
+	who="wine goldens"
+	for d in fixtures/windows-*/; do
+		d=${d%/}
+		[ -f "$d/expected.json" ] || continue
+		out=$(cd "$d" && W --root root --json check --no-probe 2>/dev/null | tr -d '\r')
+		[ "$out" = "$(cat "$d/expected.json")" ]
+		ok $? "$who: $d: --json check differs from expected.json"
+		out=$(cd "$d" && W --root root check --no-probe --color=never 2>/dev/null | tr -d '\r')
+		[ "$out" = "$(sed '/^exit status: /,$d' "$d/expected.txt")" ]
+		ok $? "$who: $d: check differs from expected.txt"
+	done
+	d=fixtures/windows-rx5700xt-hip62-hip71
+	out=$(cd "$d" && W --root root env 2>/dev/null | tr -d '\r')
+	[ "$out" = "$(cd "$d" && env -i PATH="$PATH" "$GPUDOCTOR" --root root env)" ]
+	ok $? "$who: env (PowerShell lines) differs from the Linux build's"
+	has 'os.add_dll_directory(r"C:\Program Files\AMD\ROCm\6.2\bin")'
 	# files written whole (plat.h memory stream, then a rename over the
 	# old one): byte for byte what Linux writes, LF, the second time too
 	who="wine files"

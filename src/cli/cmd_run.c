@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/plat.h"
 #include "probe/supervisor.h"
 #include "trace_cli.h"
 #include "wa_common.h"
 
-extern char **environ;
 
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
@@ -190,6 +190,19 @@ static void watch_deadline(void *arg, int pid)
 	    GD_TRACE_MAX_STUCK);
 }
 
+/* Windows: the exit status of CMD, which ran as our child; a crash (an
+ * NTSTATUS 0xC...) is said by name. */
+static int run_status(const char *cmd, unsigned status)
+{
+	char crash[64];
+
+	if ((status & 0xF0000000u) == 0xC0000000u) {
+		gd_plat_crash_name(status, crash, sizeof crash);
+		fprintf(stderr, "gpudoctor run: %s crashed: %s\n", cmd, crash);
+	}
+	return (int)status;
+}
+
 /* --watch: CMD runs supervised; at the deadline the hang report. */
 static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		       double secs)
@@ -217,8 +230,15 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		fprintf(stderr, "gpudoctor run: %s\n", res.error);
 		return RUN_EXIT_NOTFOUND;
 	}
-	if (res.outcome == GD_CHILD_SIGNALED)
-		return 128 + res.signo;
+	if (res.outcome == GD_CHILD_SIGNALED) {
+		char crash[64];
+
+		gd_plat_crash_name((unsigned)res.signo, crash, sizeof crash);
+		fprintf(stderr, "gpudoctor run: %s crashed: %s\n", cmd[0], crash);
+		/* a shell's 128 + signal; Windows: the NTSTATUS itself, as
+		 * cmd.exe reports a crashed program's exit code */
+		return res.signo < 128 ? 128 + res.signo : res.signo;
+	}
 	if (res.outcome == GD_CHILD_EXITED)
 		return res.exit_code;
 	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
@@ -255,6 +275,7 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 	struct gd_machine m;
 	struct gd_pick pk;
 	char **env, **cmd;
+	unsigned status = 0;
 	int rc, e;
 
 	rc = parse_opts(cli, argc, argv, &o);
@@ -292,11 +313,16 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 	fflush(stdout);
 	fflush(stderr);
 	gd_fs_close(&cli->ctx.fs);
-	/* execvp looks CMD up in the PATH of the environment CMD gets, as
-	 * env(1) does and as a shell that evaluated `gpudoctor env` would. */
-	environ = env;
-	execvp(cmd[0], cmd);
-	e = errno;
+	/* CMD is looked up in the PATH of the environment CMD gets, as
+	 * env(1) does and as a shell that evaluated `gpudoctor env` would.
+	 * Windows has no exec: CMD runs in a job we wait on, and its exit
+	 * status is ours. */
+	e = gd_plat_exec(cmd, env, &status);
+	if (!e) {
+		gd_env_free(env);
+		return run_status(cmd[0], status);
+	}
+	e = -e;
 	fprintf(stderr, "gpudoctor run: cannot run '%s': %s\n", cmd[0],
 		strerror(e));
 	return e == ENOENT || e == ENOTDIR ? RUN_EXIT_NOTFOUND

@@ -100,6 +100,6 @@ void gd_cu_gemm_bench(struct gd_pc *pc, struct gd_cu *cu, int dev);
 /* Library search list shared by the CUDA libraries: the toolkit dirs and
  * the nvidia/<pkg>/lib dirs of pip-installed PyTorch. NULL-terminated, static
  * storage valid until the next call. */
-const char *const *gd_cu_lib_dirs(void);
+
 
 #endif

@@ -3,8 +3,9 @@
 # libvulkan-volk-dev ships volk.c + volk.h in /usr/include) is compiled in,
 # and loads libvulkan at run time in the probe child (vulkan-1.dll in the
 # Windows build, where volk.c is compiled from the same Debian file and the
-# Vulkan headers are seen through a directory of links: the MinGW compiler
-# must not see the rest of the host's /usr/include).
+# Vulkan and OpenCL headers (Debian: libvulkan-dev, opencl-c-headers) are
+# seen through a directory of links: the MinGW compiler must not see the
+# rest of the host's /usr/include).
 find_program(GD_GLSLANG glslangValidator REQUIRED)
 set(_gd_gen ${CMAKE_BINARY_DIR}/generated)
 set(_gd_spv ${_gd_gen}/vector_add.spv)
@@ -37,12 +38,12 @@ else()
   list(APPEND GD_EXTRA_SOURCES ${GD_VOLK_C})
 endif()
 if(WIN32)
-  set(_gd_vkinc ${CMAKE_BINARY_DIR}/vkinc)
-  file(MAKE_DIRECTORY ${_gd_vkinc})
-  foreach(_p vulkan vk_video volk.h)
-    if(EXISTS /usr/include/${_p} AND NOT EXISTS ${_gd_vkinc}/${_p})
-      file(CREATE_LINK /usr/include/${_p} ${_gd_vkinc}/${_p} SYMBOLIC)
+  set(_gd_hostinc ${CMAKE_BINARY_DIR}/host-headers)
+  file(MAKE_DIRECTORY ${_gd_hostinc})
+  foreach(_p vulkan vk_video volk.h CL)
+    if(EXISTS /usr/include/${_p} AND NOT EXISTS ${_gd_hostinc}/${_p})
+      file(CREATE_LINK /usr/include/${_p} ${_gd_hostinc}/${_p} SYMBOLIC)
     endif()
   endforeach()
-  list(APPEND GD_EXTRA_INCLUDES ${_gd_vkinc})
+  list(APPEND GD_EXTRA_INCLUDES ${_gd_hostinc})
 endif()

@@ -15,3 +15,8 @@ foreach(src ${GD_UNIT_TESTS})
   set_tests_properties(win/${name} PROPERTIES LABELS "unit;windows"
     TIMEOUT 300 SKIP_RETURN_CODE 77)
 endforeach()
+
+# A test double for try/run under Wine (tests/scripts/test_windows.sh): a
+# child that hangs, crashes with an access violation, or leaves a process
+# behind, on demand.
+add_executable(fake_win_app ${CMAKE_CURRENT_SOURCE_DIR}/win/fake_win_app.c)

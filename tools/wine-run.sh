@@ -32,5 +32,9 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
   # a crashing test child must end, not wait in a crash dialog
   timeout 60 "$wine" reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog \
     /t REG_DWORD /d 0 /f >/dev/null 2>&1 || true
+  # ...and no winedbg either: it would write its report into the crashed
+  # child's output, which the supervisor tests read
+  timeout 60 "$wine" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' \
+    /v Debugger /t REG_SZ /d 'cmd /c exit 0' /f >/dev/null 2>&1 || true
 fi
 exec timeout 240 "$wine" "$@"

@@ -273,15 +273,56 @@ static int watch(struct sup *st, HANDLE proc, int pid)
 	}
 }
 
-/* Processes still in the job after the child's own exit: its leftovers. */
-static int job_active(HANDLE job)
+/* The console host the system starts for a console program without a
+ * console (CREATE_NO_WINDOW) lands in its job; it is not the child's. */
+static int is_conhost(DWORD pid)
+{
+	HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+	wchar_t name[MAX_PATH * 2];
+	DWORD n = sizeof name / sizeof *name;
+	const wchar_t *base;
+	int yes = 0;
+
+	if (!h)
+		return 0;
+	if (QueryFullProcessImageNameW(h, 0, name, &n)) {
+		base = wcsrchr(name, L'\\');
+		base = base ? base + 1 : name;
+		yes = !_wcsicmp(base, L"conhost.exe");
+	}
+	CloseHandle(h);
+	return yes;
+}
+
+/* Processes still in the job after the child's own exit: its leftovers.
+ * Counted, less the child itself (its entry may linger a moment after its
+ * handle is signalled) and console hosts: Wine lists in the job only the
+ * processes that were set up in it, not every one it counts. */
+static int job_leftovers(HANDLE job, DWORD child)
 {
 	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION ai;
+	struct {
+		JOBOBJECT_BASIC_PROCESS_ID_LIST l;
+		ULONG_PTR more[63];
+	} ids;
+	DWORD ours = 0;
 
+	memset(&ids, 0, sizeof ids);
+	ids.l.NumberOfAssignedProcesses = 64;
 	if (!QueryInformationJobObject(job, JobObjectBasicAccountingInformation,
 				       &ai, sizeof ai, NULL))
 		return 0;
-	return ai.ActiveProcesses > 0;
+	if (QueryInformationJobObject(job, JobObjectBasicProcessIdList, &ids,
+				      sizeof ids, NULL))
+		for (DWORD i = 0;
+		     i < ids.l.NumberOfProcessIdsInList && i < 64; i++) {
+			DWORD pid = (DWORD)ids.l.ProcessIdList[i];
+
+			if (pid != child && !is_conhost(pid))
+				return 1;
+			ours++;
+		}
+	return ai.ActiveProcesses > ours;
 }
 
 static void finish(struct sup *st, HANDLE job, HANDLE proc, int stopped)
@@ -289,7 +330,7 @@ static void finish(struct sup *st, HANDLE job, HANDLE proc, int stopped)
 	struct gd_child_result *res = st->res;
 	DWORD code = 1;
 
-	if (!stopped && job_active(job))
+	if (!stopped && job_leftovers(job, (DWORD)res->pid))
 		res->leftovers_killed = 1;
 	TerminateJobObject(job, 1);
 	if (stopped) /* where jobs do not nest, the child is not in ours */

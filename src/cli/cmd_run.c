@@ -158,7 +158,9 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 	}
 	if (optind >= argc)
 		return gd_cli_usage_error(cli, "run", "no command given");
-	if (o->watch > 0 && !o->trace)
+	/* --watch names the stuck call where the tracer exists; elsewhere
+	 * (Windows) it is the deadline alone */
+	if (o->watch > 0 && !o->trace && gd_trace_available())
 		o->trace = GD_TRACE_M_HANG;
 	return -1;
 }
@@ -243,9 +245,9 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		return res.exit_code;
 	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
 		res.seconds,
-		w.nstuck ? ""
-			 : " No thread was inside a traced "
-			   "GPU call.");
+		w.nstuck || !tr->map ? ""
+				     : " No thread was inside a traced "
+				       "GPU call.");
 	for (int i = 0; i < w.nstuck; i++)
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
 	return 124; /* as timeout(1) */

@@ -35,6 +35,71 @@ report_json() {
 	ok $? "$who: check --json facts"
 }
 
+# ---- probes under Wine: Wine's own opencl.dll over the host's OpenCL
+# (PoCL here), vulkan-1.dll (winevulkan: needs a display driver, which
+# Wine 8 without X lacks: an init error naming vkCreateInstance, never a
+# crash or hang), no HIP or CUDA DLL: "missing" with the names searched.
+wine_probe() {
+	who="wine probe"
+	out=$(W probe --json --only kernel_vector_add --timeout 30 2>/dev/null)
+	printf '%s' "$out" | jq -e '.platform == "windows"' >/dev/null
+	ok $? "$who: no JSON document"
+	printf '%s' "$out" | jq -e '[.results[] | select(.backend == "hip" and .op == "init")]
+	  | length == 1 and .[0].status == "missing" and
+	    (.[0].detail | contains("amdhip64_7.dll, amdhip64_6.dll, amdhip64.dll")
+	     and contains("LOAD_LIBRARY_SEARCH_DEFAULT_DIRS"))' >/dev/null
+	ok $? "$who: HIP not missing with amdhip64_7/_6/amdhip64.dll searched"
+	printf '%s' "$out" | jq -e '.results[] | select(.backend == "cuda" and .op == "init")
+	  | (.status == "skipped" or .status == "missing") and (.detail | contains("nvcuda.dll"))' >/dev/null
+	ok $? "$who: CUDA not missing with nvcuda.dll searched"
+	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
+	  | .status == "ok" or (.status == "error" and (.detail | contains("vkCreateInstance")))' >/dev/null
+	ok $? "$who: Vulkan init neither ok nor a vkCreateInstance error"
+	if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
+		printf '%s' "$out" | jq -e '
+		  any(.results[]; .backend == "opencl" and .op == "kernel_vector_add" and .status == "ok")
+		  and any(.devices[]; .backend == "opencl" and (.library | test("OpenCL.dll"; "i")))' >/dev/null
+		ok $? "$who: OpenCL vector_add not ok through Wine's OpenCL.dll"
+	fi
+}
+
+# ---- try and run under Wine: real child processes (tests/win/fake_win_app.c)
+# that hang, crash with an access violation, or leave a process behind;
+# Wine's own machine has no GPU, so try runs the baseline only.
+wine_supervisor() {
+	local fake t0 late
+	fake=$(dirname "$EXE")/tests/fake_win_app.exe
+	[ -f "$fake" ] || { echo "skipped (Wine supervisor): $fake not built"; return; }
+	who="wine run"
+	W run -q -- "$fake" exit 3 >/dev/null 2>&1
+	ok $(($? != 3)) "$who: exit status not passed on"
+	out=$(W run -q -- "$fake" crash 2>&1); rc=$?
+	ok $((rc != 5)) "$who: crash: exit $rc, want 0xC0000005's low byte 5"
+	has 'crashed: 0xC0000005 (access violation)'
+	t0=$(date +%s)
+	out=$(W run -q --watch 2 -- "$fake" hang 2>&1); rc=$?
+	ok $((rc != 124)) "$who: --watch on a hang: exit $rc, want 124"
+	ok $(($(date +%s) - t0 > 30)) "$who: --watch 2 took $(($(date +%s) - t0)) s"
+	late=$tmp/late-run
+	W run -q -- "$fake" orphan "Z:$late" >/dev/null 2>&1
+	who="wine try"
+	out=$(W try --json --timeout 3 -- "$fake" hang 2>/dev/null)
+	printf '%s' "$out" | jq -e '.strategies[0] | .outcome == "hang"
+	  and .phase == "hung after: fake: hipMemcpy waiting"' >/dev/null
+	ok $? "$who: hang not reported with its last line"
+	out=$(W try --json --timeout 20 -- "$fake" crash 2>/dev/null)
+	printf '%s' "$out" | jq -e '.strategies[0] | .outcome == "crash"
+	  and .signal == "0xC0000005 (access violation)"
+	  and .phase == "0xC0000005 (access violation) after: fake: rocblas_gemm"' >/dev/null
+	ok $? "$who: access violation not reported by name"
+	out=$(W try --json --timeout 20 -- "$fake" orphan "Z:$tmp/late-try" 2>/dev/null)
+	printf '%s' "$out" | jq -e '.strategies[0].outcome == "ok"' >/dev/null
+	ok $? "$who: the orphan case's own exit 0 not ok"
+	sleep 3 # the helpers would write their files 2 s after they start
+	[ ! -e "$late" ] && [ ! -e "$tmp/late-try" ]
+	ok $? "$who: a process left behind outlived run or try (Job Object)"
+}
+
 # ---- native replay ----
 who="linux replay"
 out=$(env -i PATH="$PATH" "$GPUDOCTOR" --root "$CAP" check 2>&1); rc=$?
@@ -94,6 +159,8 @@ else
 	out=$(W run --trace -- cmd /c echo traced 2>&1); rc=$?
 	ok $((rc != 125)) "$who: run --trace exit $rc, want 125"
 	has 'not in the Windows build yet'
+	wine_probe
+	wine_supervisor
 fi
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

@@ -1,6 +1,6 @@
 /* gpudoctor __probe-child BACKEND [--start N] [--only N] [--ops HEX]
- * [--quick] [--bench] [--miopen-find-mode M] [--lib NAME]: the hidden command the probe
- * supervisor re-execs (--ops: the op set of `probe --only`, ops.h).
+ * [--quick] [--bench] [--miopen-find-mode M] [--lib NAME]: the hidden command
+ * the probe supervisor re-execs (--ops: the op set of `probe --only`, ops.h).
  * It runs one backend's ops (or one selftest case) and reports on the fd
  * named by GPUDOCTOR_PHASE_FD; run by hand, it reports on stderr. */
 #include <stdlib.h>

@@ -16,7 +16,6 @@
 #include "trace_cli.h"
 #include "wa_common.h"
 
-
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
 static const char *const trace_modes[] = {"hang", "log", "rewrite", NULL};
@@ -236,7 +235,8 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		char crash[64];
 
 		gd_plat_crash_name((unsigned)res.signo, crash, sizeof crash);
-		fprintf(stderr, "gpudoctor run: %s crashed: %s\n", cmd[0], crash);
+		fprintf(stderr, "gpudoctor run: %s crashed: %s\n", cmd[0],
+			crash);
 		/* a shell's 128 + signal; Windows: the NTSTATUS itself, as
 		 * cmd.exe reports a crashed program's exit code */
 		return res.signo < 128 ? 128 + res.signo : res.signo;

@@ -180,7 +180,7 @@ int gd_proc_run(const gd_proc_spec *spec, gd_proc_result *res)
 		return -EINVAL;
 	if (!(res->out = calloc(1, cap + 1)))
 		return -ENOMEM;
-	if (!CreatePipe(&rd, &wr, &sa, 0))
+	if (!CreatePipe(&rd, &wr, &sa, 1 << 16)) /* fewer rounds for a flood */
 		return gd_w32_errno(GetLastError());
 	SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0);
 	if (!(job = gd_w32_kill_job())) {

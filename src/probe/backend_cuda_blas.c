@@ -58,8 +58,8 @@ static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 
 	memset(b, 0, sizeof *b);
 	gd_pc_phase(pc, "dlopen libcublas");
-	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_CUBLAS), b->lib, sizeof b->lib,
-			 searched, sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_CUBLAS), b->lib,
+			 sizeof b->lib, searched, sizeof searched);
 	if (!h) {
 		gd_fmt(why, cap, "cuBLAS not found: %s", searched);
 		return GD_PS_MISSING;

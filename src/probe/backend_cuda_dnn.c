@@ -65,8 +65,8 @@ static int dnn_load(struct gd_pc *pc, struct gd_cudnn *d, char *lib,
 	void *h;
 
 	gd_pc_phase(pc, "dlopen libcudnn");
-	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_CUDNN), lib, lcap, searched,
-			 sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_CUDNN), lib, lcap,
+			 searched, sizeof searched);
 	if (!h) {
 		gd_fmt(why, cap, "cuDNN not found: %s", searched);
 		return -1;

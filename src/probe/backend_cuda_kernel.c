@@ -105,8 +105,8 @@ static char *cu_nvrtc(struct gd_pc *pc, const struct gd_cu *cu, char *why,
 	void *h;
 
 	gd_pc_phase(pc, "dlopen libnvrtc");
-	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_NVRTC), lib, sizeof lib, searched,
-			 sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_NVRTC), lib, sizeof lib,
+			 searched, sizeof searched);
 	if (!h || gd_pc_dlsym(h, syms, missing, sizeof missing)) {
 		gd_fmt(why, cap, "NVRTC %s", h ? "lacks symbols" : "not found");
 		return NULL;

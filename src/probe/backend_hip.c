@@ -88,8 +88,8 @@ static int hip_load(struct gd_pc *pc, struct gd_hip *h, char *lib, size_t lcap)
 	char searched[700], missing[64];
 
 	gd_pc_phase(pc, "dlopen libamdhip64");
-	h->lib = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIP), lib, lcap, searched,
-			      sizeof searched);
+	h->lib = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIP), lib, lcap,
+			      searched, sizeof searched);
 	if (!h->lib) {
 		gd_pc_end(pc, GD_PS_MISSING, 0, "HIP runtime not found: %s",
 			  searched);
@@ -211,8 +211,8 @@ static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
 
 	if (!gd_pc_dlsym(h->lib, syms, missing, sizeof missing))
 		return 0;
-	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIPRTC), lib, sizeof lib, searched,
-			 sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIPRTC), lib, sizeof lib,
+			 searched, sizeof searched);
 	if (l && !gd_pc_dlsym(l, syms, missing, sizeof missing))
 		return 0;
 	gd_fmt(why, cap, "hiprtc not in libamdhip64 and %s",

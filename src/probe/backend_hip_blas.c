@@ -100,8 +100,8 @@ static int hb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_hipblas *b,
 
 	memset(b, 0, sizeof *b);
 	gd_pc_phase(pc, "dlopen libhipblas");
-	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIPBLAS), b->lib, sizeof b->lib,
-			 searched, sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIPBLAS), b->lib,
+			 sizeof b->lib, searched, sizeof searched);
 	if (!l) {
 		gd_fmt(why, cap, "hipBLAS not found: %s", searched);
 		return GD_PS_MISSING;
@@ -142,8 +142,8 @@ static int rb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_rocblas *b,
 
 	memset(b, 0, sizeof *b);
 	gd_pc_phase(pc, "dlopen librocblas");
-	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_ROCBLAS), b->lib, sizeof b->lib,
-			 searched, sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_ROCBLAS), b->lib,
+			 sizeof b->lib, searched, sizeof searched);
 	if (!l) {
 		gd_fmt(why, cap, "rocBLAS not found: %s", searched);
 		return GD_PS_MISSING;

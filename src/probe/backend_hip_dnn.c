@@ -42,8 +42,8 @@ static int mi_load(struct gd_pc *pc, struct gd_miopen *m, char *why, size_t cap)
 	void *l;
 
 	gd_pc_phase(pc, "dlopen libMIOpen");
-	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_MIOPEN), m->lib, sizeof m->lib,
-			 searched, sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_MIOPEN), m->lib,
+			 sizeof m->lib, searched, sizeof searched);
 	if (!l) {
 		gd_fmt(why, cap, "MIOpen not found: %s", searched);
 		return -1;

@@ -18,17 +18,16 @@ static const char *const hip[] = {"libamdhip64.so.7", "libamdhip64.so.6",
 				  "libamdhip64.so.5", "libamdhip64.so", NULL};
 static const char *const hiprtc[] = {"libhiprtc.so.7", "libhiprtc.so.6",
 				     "libhiprtc.so", NULL};
-static const char *const hipblas[] = {
-    "libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1",
-    "libhipblas.so.0", "libhipblas.so",	  NULL};
-static const char *const rocblas[] = {
-    "librocblas.so.5", "librocblas.so.4", "librocblas.so.3",
-    "librocblas.so.0", "librocblas.so",	  NULL};
+static const char *const hipblas[] = {"libhipblas.so.3", "libhipblas.so.2",
+				      "libhipblas.so.1", "libhipblas.so.0",
+				      "libhipblas.so",	 NULL};
+static const char *const rocblas[] = {"librocblas.so.5", "librocblas.so.4",
+				      "librocblas.so.3", "librocblas.so.0",
+				      "librocblas.so",	 NULL};
 static const char *const miopen[] = {"libMIOpen.so.1", "libMIOpen.so", NULL};
 static const char *const opencl[] = {"libOpenCL.so.1", "libOpenCL.so", NULL};
 static const char *const vulkan[] = {"libvulkan.so.1", "libvulkan.so", NULL};
-static const char *const absent[] = {"libgpudoctor-selftest-absent.so.1",
-				     NULL};
+static const char *const absent[] = {"libgpudoctor-selftest-absent.so.1", NULL};
 
 const char *const *gd_lib_names(enum gd_rtlib l)
 {

@@ -24,9 +24,9 @@ static const char *const cudnn[] = {"cudnn64_9.dll", "cudnn64_8.dll", NULL};
 static const char *const hip[] = {"amdhip64_7.dll", "amdhip64_6.dll",
 				  "amdhip64.dll", NULL};
 static const char *const hiprtc[] = {
-    "hiprtc0702.dll", "hiprtc0701.dll", "hiprtc0700.dll", "hiprtc0604.dll",
-    "hiprtc0603.dll", "hiprtc0602.dll", "hiprtc0601.dll", "hiprtc0507.dll",
-    NULL};
+    "hiprtc0702.dll", "hiprtc0701.dll", "hiprtc0700.dll",
+    "hiprtc0604.dll", "hiprtc0603.dll", "hiprtc0602.dll",
+    "hiprtc0601.dll", "hiprtc0507.dll", NULL};
 static const char *const hipblas[] = {"hipblas.dll", "libhipblas.dll", NULL};
 static const char *const rocblas[] = {"rocblas.dll", NULL};
 static const char *const miopen[] = {"MIOpen.dll", NULL};

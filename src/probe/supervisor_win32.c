@@ -70,8 +70,7 @@ static void handle_line(struct sup *st, int is_phase, char *line)
 				  line);
 }
 
-static void split(struct sup *st, struct sup_stream *s, const char *b,
-		  size_t n)
+static void split(struct sup *st, struct sup_stream *s, const char *b, size_t n)
 {
 	for (const char *p = b, *end = b + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -150,8 +149,8 @@ static void sup_tail(struct sup *st)
 
 /* The environment the child gets: spec's (or ours), plus the phase
  * channel's handle number. NULL-terminated, entries borrowed but own. */
-static char **child_env(const struct gd_child_spec *spec, HANDLE ph,
-			char *own, size_t cap)
+static char **child_env(const struct gd_child_spec *spec, HANDLE ph, char *own,
+			size_t cap)
 {
 	char *const *src = spec->envp ? spec->envp : gd_plat_environ();
 	size_t n = 0, k = 0;
@@ -182,9 +181,8 @@ static DWORD create(const struct gd_child_spec *spec, HANDLE out, HANDLE ph,
 	SIZE_T asz = 0;
 	char own[64];
 	char **env = child_env(spec, ph, own, sizeof own);
-	wchar_t *prog = spec->search_path
-			    ? gd_w32_find_program(spec->argv[0], env)
-			    : NULL;
+	wchar_t *prog =
+	    spec->search_path ? gd_w32_find_program(spec->argv[0], env) : NULL;
 	wchar_t *cl = gd_w32_command_line(spec->argv);
 	wchar_t *wenv = env ? gd_w32_env_block(env) : NULL;
 	wchar_t *cwd = spec->cwd ? gd_w32_wide(spec->cwd) : NULL;
@@ -201,10 +199,9 @@ static DWORD create(const struct gd_child_spec *spec, HANDLE out, HANDLE ph,
 	si.lpAttributeList = malloc(asz);
 	if (si.lpAttributeList &&
 	    InitializeProcThreadAttributeList(si.lpAttributeList, 1, 0, &asz) &&
-	    UpdateProcThreadAttribute(si.lpAttributeList, 0,
-				      PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inh,
-				      (ph ? 2 : 1) * sizeof(HANDLE), NULL,
-				      NULL))
+	    UpdateProcThreadAttribute(
+		si.lpAttributeList, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inh,
+		(ph ? 2 : 1) * sizeof(HANDLE), NULL, NULL))
 		flags |= EXTENDED_STARTUPINFO_PRESENT;
 	/* No "DLL not found" or crash dialog waits for a click. */
 	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX |
@@ -250,8 +247,8 @@ static int stop_now(struct sup *st, double deadline, double now)
 static int watch(struct sup *st, HANDLE proc, int pid)
 {
 	const struct gd_child_spec *sp = st->spec;
-	double deadline =
-	    st->t0 + (sp->timeout_s > 0 ? sp->timeout_s : 30.0), now;
+	double deadline = st->t0 + (sp->timeout_s > 0 ? sp->timeout_s : 30.0),
+	       now;
 
 	for (;;) {
 		DWORD w = WaitForSingleObject(proc, SUP_TICK_MS);
@@ -314,8 +311,8 @@ static int job_leftovers(HANDLE job, DWORD child)
 		return 0;
 	if (QueryInformationJobObject(job, JobObjectBasicProcessIdList, &ids,
 				      sizeof ids, NULL))
-		for (DWORD i = 0;
-		     i < ids.l.NumberOfProcessIdsInList && i < 64; i++) {
+		for (DWORD i = 0; i < ids.l.NumberOfProcessIdsInList && i < 64;
+		     i++) {
 			DWORD pid = (DWORD)ids.l.ProcessIdList[i];
 
 			if (pid != child && !is_conhost(pid))

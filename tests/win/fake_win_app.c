@@ -31,8 +31,8 @@ static int orphan(const char *file)
 	if (!CreateProcessW(NULL, cl, NULL, NULL, FALSE,
 			    CREATE_BREAKAWAY_FROM_JOB | DETACHED_PROCESS, NULL,
 			    NULL, &si, &pi) &&
-	    !CreateProcessW(NULL, cl, NULL, NULL, FALSE, DETACHED_PROCESS,
-			    NULL, NULL, &si, &pi))
+	    !CreateProcessW(NULL, cl, NULL, NULL, FALSE, DETACHED_PROCESS, NULL,
+			    NULL, &si, &pi))
 		return 2;
 	CloseHandle(pi.hThread);
 	CloseHandle(pi.hProcess);

@@ -14,7 +14,13 @@ EXE=${GD_WIN_EXE:-$GD_SRCDIR/build-win/gpudoctor.exe}
 WINE_RUN=$GD_SRCDIR/tools/wine-run.sh
 fail=0 checks=0
 
-ok() { checks=$((checks + 1)); [ "$1" = 0 ] || { echo "FAIL: $2"; fail=$((fail + 1)); }; }
+ok() {
+	checks=$((checks + 1))
+	[ "$1" = 0 ] && return 0
+	echo "FAIL: $2"
+	fail=$((fail + 1))
+	return 1
+}
 has() { printf '%s' "$out" | grep -qF -- "$1"; ok $? "$who: output lacks: $1"; }
 
 # the report's answer (field report rdna1-ctranslate2-windows-build-plan)
@@ -55,11 +61,28 @@ wine_probe() {
 	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
 	  | .status == "ok" or (.status == "error" and (.detail | contains("vkCreateInstance")))' >/dev/null
 	ok $? "$who: Vulkan init neither ok nor a vkCreateInstance error"
+	# two HIP runtimes side by side in gpudoctor's directory (the default
+	# DLL search; tests/win/fake_amdhip64.c, both "no device"): one child
+	# each, each result saying which DLL answered
+	local side=$tmp/hip-side dlls
+	dlls=$(dirname "$EXE")/tests
+	if [ -f "$dlls/amdhip64_7.dll" ]; then
+		mkdir -p "$side" && cp "$EXE" "$dlls"/amdhip64_[67].dll "$side"/
+		side=$("$WINE_RUN" "$GD_SRCDIR/build-win" "$side/gpudoctor.exe" \
+			probe --backend hip --only init --json 2>/dev/null)
+		printf '%s' "$side" | jq -e '[.results[] | select(.op == "init")] | length == 2
+		  and (.[0].status == "no_device" and (.[0].detail | startswith("amdhip64_7.dll: ")
+		       and contains("HIP runtime 7.")))
+		  and (.[1].status == "no_device" and (.[1].detail | startswith("amdhip64_6.dll: ")
+		       and contains("HIP runtime 6.")))' >/dev/null
+		ok $? "$who: amdhip64_7.dll and amdhip64_6.dll not probed one by one"
+	fi
 	if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
 		printf '%s' "$out" | jq -e '
 		  any(.results[]; .backend == "opencl" and .op == "kernel_vector_add" and .status == "ok")
 		  and any(.devices[]; .backend == "opencl" and (.library | test("OpenCL.dll"; "i")))' >/dev/null
-		ok $? "$who: OpenCL vector_add not ok through Wine's OpenCL.dll"
+		ok $? "$who: OpenCL vector_add not ok through Wine's OpenCL.dll" ||
+			printf '%s' "$out" | jq -c '.results[] | select(.backend == "opencl")'
 	fi
 }
 

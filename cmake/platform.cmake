@@ -9,19 +9,13 @@ if(WIN32)
   set(GD_PLATFORM windows)
 endif()
 
-# Linux-only: the fork/exec supervisor and the runtime backends it runs,
-# /dev/kmsg, POSIX regex users (try --expect, explain, kb signature check).
+# Linux-only: the fork/exec supervisor (Windows: supervisor_win32.c), the
+# group reaper, /dev/kmsg, the fault self-test (fork, signals), the
+# LD_PRELOAD tracer's reader.
 set(GD_LINUX_ONLY
-  probe/supervisor.c probe/child.c probe/child_cycle.c probe/kmsg.c
-  probe/selftest.c probe/backend_cuda.c probe/backend_cuda_blas.c
-  probe/backend_cuda_dnn.c probe/backend_cuda_kernel.c probe/backend_hip.c
-  probe/backend_hip_bench.c probe/backend_hip_blas.c probe/backend_hip_dnn.c
-  probe/backend_opencl.c probe/backend_opencl_bench.c probe/backend_vulkan.c
-  probe/backend_vulkan_bench.c probe/vulkan_util.c probe/device.c
-  probe/backend_cuda_dev.c probe/backend_hip_dev.c probe/backend_opencl_dev.c
-  probe/child_ref.c probe/reap.c probe/trace_hang.c probe/trace_slot.c
-  cli/trace_cli.c
-  cli/cmd_probe.c cli/cmd_try.c cli/try_report.c)
+  probe/supervisor.c probe/kmsg.c probe/selftest.c probe/reap.c
+  probe/trace_hang.c probe/trace_slot.c
+  cli/trace_cli.c)
 
 function(gd_platform_filter var)
   set(l ${${var}})

@@ -15,3 +15,22 @@ foreach(src ${GD_UNIT_TESTS})
   set_tests_properties(win/${name} PROPERTIES LABELS "unit;windows"
     TIMEOUT 300 SKIP_RETURN_CODE 77)
 endforeach()
+
+# A test double for try/run under Wine (tests/scripts/test_windows.sh): a
+# child that hangs, crashes with an access violation, or leaves a process
+# behind, on demand.
+add_executable(fake_win_app ${CMAKE_CURRENT_SOURCE_DIR}/win/fake_win_app.c)
+
+# Test doubles of the driver's HIP runtimes side by side (both say "no
+# device"): probe must run one child per DLL and say which answered what.
+foreach(major 7 6)
+  add_library(fake_amdhip64_${major} SHARED
+              ${CMAKE_CURRENT_SOURCE_DIR}/win/fake_amdhip64.c)
+  target_compile_definitions(fake_amdhip64_${major} PRIVATE
+                             GD_FAKE_MAJOR=${major})
+  # exported entry points, declared by no header of ours
+  target_compile_options(fake_amdhip64_${major} PRIVATE
+                         -Wno-missing-prototypes)
+  set_target_properties(fake_amdhip64_${major} PROPERTIES PREFIX ""
+                        OUTPUT_NAME amdhip64_${major})
+endforeach()

@@ -5,26 +5,20 @@
  * 3 on usage errors. --selftest: 0 when every fault probe is classified
  * right, 1 otherwise. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/plat.h"
 #include "doctor/probe_cause.h"
 #include "probe/backend.h"
 #include "report/render_probe.h"
 
-/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT: the supervisor then stops the children
- * at once. The one piece of process state a signal handler forces on us. */
+/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT (Windows: Ctrl-C, Ctrl-Break):
+ * the supervisor then stops the children at once (gd_plat_interrupts_catch). */
 static volatile int probe_cancel;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	probe_cancel = 1;
-}
 
 /* The op list of --help, from the op table (* = in the --quick set). */
 static void help_ops(FILE *f)
@@ -252,8 +246,6 @@ int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_probe_opts o;
 	struct gd_probe_report r;
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	struct sigaction sa, old[4];
 	int rc;
 
 	memset(&o, 0, sizeof o);
@@ -265,13 +257,10 @@ int gd_cmd_probe(struct gd_cli *cli, int argc, char **argv)
 		o.on_progress = gd_render_probe_progress;
 		o.arg = cli;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	for (size_t i = 0; i < 4; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	probe_cancel = 0;
+	gd_plat_interrupts_catch(&probe_cancel);
 	rc = gd_probe_run(&cli->ctx, &o, &r);
-	for (size_t i = 0; i < 4; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	gd_plat_interrupts_restore();
 	if (o.on_progress)
 		fprintf(stderr, "\r\033[K");
 	if (rc < 0) {

@@ -1,6 +1,6 @@
 /* gpudoctor __probe-child BACKEND [--start N] [--only N] [--ops HEX]
- * [--quick] [--bench] [--miopen-find-mode M]: the hidden command the probe
- * supervisor re-execs (--ops: the op set of `probe --only`, ops.h).
+ * [--quick] [--bench] [--miopen-find-mode M] [--lib NAME]: the hidden command
+ * the probe supervisor re-execs (--ops: the op set of `probe --only`, ops.h).
  * It runs one backend's ops (or one selftest case) and reports on the fd
  * named by GPUDOCTOR_PHASE_FD; run by hand, it reports on stderr. */
 #include <stdlib.h>
@@ -35,6 +35,9 @@ int gd_cmd_probe_child(struct gd_cli *cli, int argc, char **argv)
 			i++;
 		} else if (v && !strcmp(o, "--ops")) {
 			a.ops = (gd_opset)strtoul(v, NULL, 16);
+			i++;
+		} else if (v && !strcmp(o, "--lib")) {
+			a.lib = v;
 			i++;
 		} else if (v && !strcmp(o, "--miopen-find-mode")) {
 			a.miopen_find_mode = v;

@@ -11,11 +11,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/plat.h"
 #include "probe/supervisor.h"
 #include "trace_cli.h"
 #include "wa_common.h"
-
-extern char **environ;
 
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
@@ -161,7 +160,9 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 	}
 	if (optind >= argc)
 		return gd_cli_usage_error(cli, "run", "no command given");
-	if (o->watch > 0 && !o->trace)
+	/* --watch names the stuck call where the tracer exists; elsewhere
+	 * (Windows) it is the deadline alone */
+	if (o->watch > 0 && !o->trace && gd_trace_available())
 		o->trace = GD_TRACE_M_HANG;
 	return -1;
 }
@@ -193,6 +194,19 @@ static void watch_deadline(void *arg, int pid)
 	    GD_TRACE_MAX_STUCK);
 }
 
+/* Windows: the exit status of CMD, which ran as our child; a crash (an
+ * NTSTATUS 0xC...) is said by name. */
+static int run_status(const char *cmd, unsigned status)
+{
+	char crash[64];
+
+	if ((status & 0xF0000000u) == 0xC0000000u) {
+		gd_plat_crash_name(status, crash, sizeof crash);
+		fprintf(stderr, "gpudoctor run: %s crashed: %s\n", cmd, crash);
+	}
+	return (int)status;
+}
+
 /* --watch: CMD runs supervised; at the deadline the hang report. */
 static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		       double secs)
@@ -220,15 +234,23 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		fprintf(stderr, "gpudoctor run: %s\n", res.error);
 		return RUN_EXIT_NOTFOUND;
 	}
-	if (res.outcome == GD_CHILD_SIGNALED)
-		return 128 + res.signo;
+	if (res.outcome == GD_CHILD_SIGNALED) {
+		char crash[64];
+
+		gd_plat_crash_name((unsigned)res.signo, crash, sizeof crash);
+		fprintf(stderr, "gpudoctor run: %s crashed: %s\n", cmd[0],
+			crash);
+		/* a shell's 128 + signal; Windows: the NTSTATUS itself, as
+		 * cmd.exe reports a crashed program's exit code */
+		return res.signo < 128 ? 128 + res.signo : res.signo;
+	}
 	if (res.outcome == GD_CHILD_EXITED)
 		return res.exit_code;
 	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
 		res.seconds,
-		w.nstuck ? ""
-			 : " No thread was inside a traced "
-			   "GPU call.");
+		w.nstuck || !tr->map ? ""
+				     : " No thread was inside a traced "
+				       "GPU call.");
 	for (int i = 0; i < w.nstuck; i++)
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
 	return 124; /* as timeout(1) */
@@ -258,6 +280,7 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 	struct gd_machine m;
 	struct gd_pick pk;
 	char **env, **cmd;
+	unsigned status = 0;
 	int rc, e;
 
 	rc = parse_opts(cli, argc, argv, &o);
@@ -295,11 +318,16 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 	fflush(stdout);
 	fflush(stderr);
 	gd_fs_close(&cli->ctx.fs);
-	/* execvp looks CMD up in the PATH of the environment CMD gets, as
-	 * env(1) does and as a shell that evaluated `gpudoctor env` would. */
-	environ = env;
-	execvp(cmd[0], cmd);
-	e = errno;
+	/* CMD is looked up in the PATH of the environment CMD gets, as
+	 * env(1) does and as a shell that evaluated `gpudoctor env` would.
+	 * Windows has no exec: CMD runs in a job we wait on, and its exit
+	 * status is ours. */
+	e = gd_plat_exec(cmd, env, &status);
+	if (!e) {
+		gd_env_free(env);
+		return run_status(cmd[0], status);
+	}
+	e = -e;
 	fprintf(stderr, "gpudoctor run: cannot run '%s': %s\n", cmd[0],
 		strerror(e));
 	return e == ENOENT || e == ENOTDIR ? RUN_EXIT_NOTFOUND

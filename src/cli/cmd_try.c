@@ -14,20 +14,17 @@
 #include <time.h>
 
 #include "cli.h"
+#include "core/plat.h"
 #include "probe/supervisor.h"
 #include "try_int.h"
 #include "wa_common.h"
 
 /* The signal that interrupted `try` (SIGINT, SIGTERM, SIGHUP: terminal or
- * ssh closed, SIGQUIT: Ctrl-\), 0 none. The
- * supervisor polls it through spec.cancel (sig_atomic_t is int here) and
- * stops the running child's whole group as at its deadline. */
-static volatile sig_atomic_t try_cancel;
-
-static void on_sigint(int sig)
-{
-	try_cancel = sig;
-}
+ * ssh closed, SIGQUIT: Ctrl-\; Windows: Ctrl-C, Ctrl-Break), 0 none
+ * (gd_plat_interrupts_catch). The supervisor polls it through
+ * spec.cancel and stops the running child's whole group (Windows: job)
+ * as at its deadline. */
+static volatile int try_cancel;
 
 static const char *const trace_modes[] = {"hang", "log",   "rewrite",
 					  "deep", "hooks", NULL};
@@ -200,10 +197,11 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		gd_fmt(row->phase, sizeof row->phase, "hung after: %s",
 		       last[0] ? last : "(no output)");
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
+		char crash[64];
+
 		row->outcome = GD_TRY_CRASH;
-		gd_fmt(row->phase, sizeof row->phase, "SIG%s after: %s",
-		       sigabbrev_np(res->signo) ? sigabbrev_np(res->signo)
-						: "?",
+		gd_plat_crash_name((unsigned)res->signo, crash, sizeof crash);
+		gd_fmt(row->phase, sizeof row->phase, "%s after: %s", crash,
 		       last[0] ? last : "(no output)");
 	} else if (res->outcome == GD_CHILD_NOSTART) {
 		row->outcome = GD_TRY_FAILED;
@@ -378,8 +376,6 @@ static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 {
 	struct gd_try t;
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	struct sigaction sa, old[4];
 	double t0;
 	int rc;
 
@@ -393,15 +389,11 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 		rc = try_setup(cli, &t, argv + optind);
 	if (rc >= 0)
 		goto out;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	for (size_t i = 0; i < 4; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	gd_plat_interrupts_catch(&try_cancel);
 	t0 = gd_now();
 	rc = run_all(cli, &t);
 	t.total = gd_now() - t0;
-	for (size_t i = 0; i < 4; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	gd_plat_interrupts_restore();
 	if (rc == -127 || rc == -126) {
 		rc = -rc;
 		goto out;

@@ -21,6 +21,8 @@ struct gd_trace_run {
 
 /* "hang" (or NULL), "log", "rewrite" -> mode bits; -1 unknown. */
 int gd_trace_mode_parse(const char *s);
+/* 1 where the tracer exists (Linux), 0 where it does not (Windows). */
+int gd_trace_available(void);
 /* Find the library, create the region (and the log path, numbered by
  * `seq`). Returns 0, or -1 after a message on stderr. */
 int gd_trace_start(struct gd_trace_run *tr, const char *self_exe, int mode);

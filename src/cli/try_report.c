@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/json.h"
+#include "core/plat.h"
 #include "try_int.h"
 #include "wa_common.h"
 
@@ -142,8 +143,7 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	const struct gd_strategy *st = &t->list.v.v[k];
 	const struct gd_try_row *r = &t->rows[k];
 	json_t *o = json_object(), *pj = gd_wa_profile_json(&st->prof);
-	const char *sig = r->signo ? sigabbrev_np(r->signo) : NULL;
-	char signame[32];
+	char signame[64];
 
 	json_object_set_new(o, "name", gd_json_str(st->id));
 	json_object_set_new(o, "for", gd_wa_jstr_or_null(st->for_what));
@@ -157,7 +157,7 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "exit_code",
 			    r->exit_code >= 0 ? json_integer(r->exit_code)
 					      : json_null());
-	gd_fmt(signame, sizeof signame, "SIG%s", sig ? sig : "?");
+	gd_plat_crash_name((unsigned)r->signo, signame, sizeof signame);
 	json_object_set_new(o, "signal",
 			    r->signo ? gd_json_str(signame) : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));

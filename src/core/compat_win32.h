@@ -92,6 +92,8 @@ int gd_w32_rename(const char *from, const char *to);
 int faccessat(int dirfd, const char *path, int mode, int flags);
 int getgroups(int n, gd_uid_t *list);
 #define lstat(p, st) stat(p, st) /* no symbolic links */
+/* callers pass a PATH_MAX (4096) buffer */
+#define realpath(p, r) _fullpath((r), (p), 4096)
 #define getegid gd_geteuid
 #include <time.h>
 static inline struct tm *gd_gmtime_r(const time_t *t, struct tm *tm)

@@ -25,6 +25,8 @@ void gd_plat_sleep_ms(int ms);
 char **gd_plat_environ(void);
 /* Path of this executable, for re-running itself. 0 or -errno. */
 int gd_plat_self_exe(char *buf, size_t cap);
+/* The separator of PATH-like lists: ':' (POSIX), ';' (Windows). */
+char gd_plat_path_sep(void);
 
 /* ---- output built in memory ---- */
 
@@ -53,6 +55,11 @@ void *gd_plat_lib_sym(void *lib, const char *sym);
 void gd_plat_lib_close(void *lib);
 /* The file the loader actually mapped for lib (dlinfo / GetModuleFileNameW). */
 int gd_plat_lib_path(void *lib, const char *sym, char *buf, size_t cap);
+/* Where gd_plat_lib_open(name) would find the file, without loading it:
+ * Windows: this program's directory, then System32 (the default dirs of
+ * a process that added none). 0 with the path, -ENOENT, or -ENOTSUP
+ * where the loader's search cannot be followed by hand (ld.so.cache). */
+int gd_plat_lib_find(const char *name, char *buf, size_t cap);
 
 /* ---- process supervision ---- */
 
@@ -96,5 +103,30 @@ void gd_proc_result_free(gd_proc_result *res);
  * (access violation)", "timed out after 2000 ms", "did not start: ...". */
 void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
 		      size_t cap);
+/* A crash code of gd_proc_result (or of a supervised child) as people know
+ * it: "SIGSEGV" (POSIX signal number), "0xC0000005 (access violation)"
+ * (Windows NTSTATUS). */
+void gd_plat_crash_name(unsigned code, char *buf, size_t cap);
+
+/* Runs argv in place of this process with envp, argv[0] looked up in the
+ * PATH of envp (as env(1) does). POSIX: execvp, returns only on failure
+ * (-errno). Windows has no exec: argv runs on our console inside a
+ * kill-on-close Job Object (nothing it starts outlives us), we wait, and
+ * 0 is returned with its exit status (an NTSTATUS after a crash) in
+ * *status; -errno when it could not start. */
+int gd_plat_exec(char *const *argv, char *const *envp, unsigned *status);
+
+/* The write end of the phase channel a supervised child was given, from
+ * the value of GPUDOCTOR_PHASE_FD: an fd number (POSIX) or the number of
+ * an inherited pipe handle (Windows), as a C file descriptor for write();
+ * -1 when the value is not one. */
+int gd_plat_chan_fd(const char *value);
+
+/* Until gd_plat_interrupts_restore(): Ctrl-C, SIGTERM, SIGHUP, SIGQUIT
+ * (Windows: Ctrl-C, Ctrl-Break, the console closing) set *flag to the
+ * signal number (Windows: SIGINT for Ctrl-C, SIGTERM for the others) and
+ * the process goes on, so a supervisor can stop its children first. */
+void gd_plat_interrupts_catch(volatile int *flag);
+void gd_plat_interrupts_restore(void);
 
 #endif

@@ -249,3 +249,73 @@ void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
 		break;
 	}
 }
+
+void gd_plat_crash_name(unsigned code, char *buf, size_t cap)
+{
+	const char *ab = sigabbrev_np((int)code);
+
+	if (ab)
+		gd_fmt(buf, cap, "SIG%s", ab);
+	else
+		gd_fmt(buf, cap, "signal %u", code);
+}
+
+int gd_plat_exec(char *const *argv, char *const *envp, unsigned *status)
+{
+	(void)status;
+	environ = (char **)envp;
+	execvp(argv[0], argv);
+	return -errno;
+}
+
+int gd_plat_chan_fd(const char *value)
+{
+	uint32_t v;
+
+	if (!value || !*value || gd_parse_u32(value, 10, &v) < 0 ||
+	    v > 1u << 20)
+		return -1;
+	return (int)v;
+}
+
+char gd_plat_path_sep(void)
+{
+	return ':';
+}
+
+/* The one piece of process state a signal handler forces on us. */
+static volatile int *intr_flag;
+static const int intr_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static struct sigaction intr_old[4];
+
+static void on_interrupt(int sig)
+{
+	if (intr_flag)
+		*intr_flag = sig;
+}
+
+void gd_plat_interrupts_catch(volatile int *flag)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	intr_flag = flag;
+	for (size_t i = 0; i < 4; i++)
+		sigaction(intr_sigs[i], &sa, &intr_old[i]);
+}
+
+void gd_plat_interrupts_restore(void)
+{
+	for (size_t i = 0; i < 4; i++)
+		sigaction(intr_sigs[i], &intr_old[i], NULL);
+	intr_flag = NULL;
+}
+
+int gd_plat_lib_find(const char *name, char *buf, size_t cap)
+{
+	(void)name;
+	if (cap)
+		buf[0] = '\0';
+	return -ENOTSUP;
+}

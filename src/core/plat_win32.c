@@ -4,6 +4,10 @@
 #include "plat.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,4 +224,84 @@ int gd_plat_lib_path(void *lib, const char *sym, char *buf, size_t cap)
 	if (!n || n >= sizeof w / sizeof *w)
 		return -ENOENT;
 	return gd_w32_utf8(w, buf, cap) ? -EINVAL : 0;
+}
+
+char gd_plat_path_sep(void)
+{
+	return ';';
+}
+
+/* The supervisor put the inherited pipe handle's number in the variable;
+ * handles are 32-bit values even in 64-bit processes. */
+int gd_plat_chan_fd(const char *value)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!value || !*value)
+		return -1;
+	v = strtoull(value, &end, 10);
+	if (*end || !v || v > 0xFFFFFFFFull)
+		return -1;
+	return _open_osfhandle((intptr_t)v, _O_WRONLY | _O_BINARY);
+}
+
+/* Console control events arrive on a thread of their own; the flag is
+ * all the handler touches. */
+static volatile int *intr_flag;
+
+static BOOL WINAPI on_ctrl(DWORD ev)
+{
+	if (!intr_flag)
+		return FALSE;
+	*intr_flag = ev == CTRL_C_EVENT ? SIGINT : SIGTERM;
+	return TRUE;
+}
+
+void gd_plat_interrupts_catch(volatile int *flag)
+{
+	intr_flag = flag;
+	SetConsoleCtrlHandler(on_ctrl, TRUE);
+}
+
+void gd_plat_interrupts_restore(void)
+{
+	SetConsoleCtrlHandler(on_ctrl, FALSE);
+	intr_flag = NULL;
+}
+
+static int file_in(const wchar_t *dir, const wchar_t *name, char *buf,
+		   size_t cap)
+{
+	wchar_t p[MAX_PATH * 2];
+	DWORD a;
+
+	if (_snwprintf(p, sizeof p / sizeof *p, L"%ls\\%ls", dir, name) < 0)
+		return -ENAMETOOLONG;
+	p[sizeof p / sizeof *p - 1] = 0;
+	a = GetFileAttributesW(p);
+	if (a == INVALID_FILE_ATTRIBUTES || (a & FILE_ATTRIBUTE_DIRECTORY))
+		return -ENOENT;
+	return gd_w32_utf8(p, buf, cap) ? -EINVAL : 0;
+}
+
+int gd_plat_lib_find(const char *name, char *buf, size_t cap)
+{
+	wchar_t dir[MAX_PATH * 2], *w, *slash;
+	int rc = -ENOENT;
+	DWORD n;
+
+	if (!(w = gd_w32_wide(name)))
+		return -ENOMEM;
+	n = GetModuleFileNameW(NULL, dir, sizeof dir / sizeof *dir);
+	if (n && n < sizeof dir / sizeof *dir &&
+	    (slash = wcsrchr(dir, L'\\'))) {
+		*slash = 0;
+		rc = file_in(dir, w, buf, cap);
+	}
+	n = GetSystemDirectoryW(dir, sizeof dir / sizeof *dir);
+	if (rc < 0 && n && n < sizeof dir / sizeof *dir)
+		rc = file_in(dir, w, buf, cap);
+	free(w);
+	return rc;
 }

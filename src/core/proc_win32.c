@@ -47,7 +47,7 @@ static void quote_arg(charvec *cl, const char *a)
 	*(char *)gd_vec_push(cl) = '"';
 }
 
-static wchar_t *command_line(char *const *argv)
+wchar_t *gd_w32_command_line(char *const *argv)
 {
 	charvec cl = {0};
 	wchar_t *w;
@@ -61,7 +61,7 @@ static wchar_t *command_line(char *const *argv)
 }
 
 /* "A=1\0B=2\0\0" in UTF-16, as CREATE_UNICODE_ENVIRONMENT wants. */
-static wchar_t *env_block(char *const *envp)
+wchar_t *gd_w32_env_block(char *const *envp)
 {
 	GD_VEC(wchar_t) b = {0};
 
@@ -78,7 +78,7 @@ static wchar_t *env_block(char *const *envp)
 	return b.v;
 }
 
-static HANDLE kill_on_close_job(void)
+void *gd_w32_kill_job(void)
 {
 	JOBOBJECT_EXTENDED_LIMIT_INFORMATION li;
 	HANDLE job = CreateJobObjectW(NULL, NULL);
@@ -98,8 +98,8 @@ static int start(const gd_proc_spec *spec, HANDLE job, HANDLE out,
 		 PROCESS_INFORMATION *pi)
 {
 	STARTUPINFOW si;
-	wchar_t *cl = command_line(spec->argv);
-	wchar_t *env = spec->envp ? env_block(spec->envp) : NULL;
+	wchar_t *cl = gd_w32_command_line(spec->argv);
+	wchar_t *env = spec->envp ? gd_w32_env_block(spec->envp) : NULL;
 	BOOL ok;
 
 	/* No "DLL not found" or crash dialog waits for a click: the child
@@ -180,10 +180,10 @@ int gd_proc_run(const gd_proc_spec *spec, gd_proc_result *res)
 		return -EINVAL;
 	if (!(res->out = calloc(1, cap + 1)))
 		return -ENOMEM;
-	if (!CreatePipe(&rd, &wr, &sa, 0))
+	if (!CreatePipe(&rd, &wr, &sa, 1 << 16)) /* fewer rounds for a flood */
 		return gd_w32_errno(GetLastError());
 	SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0);
-	if (!(job = kill_on_close_job())) {
+	if (!(job = gd_w32_kill_job())) {
 		CloseHandle(rd);
 		CloseHandle(wr);
 		return gd_w32_errno(GetLastError());
@@ -223,7 +223,7 @@ void gd_proc_result_free(gd_proc_result *res)
 	res->out_len = 0;
 }
 
-static const char *ntstatus_name(unsigned c)
+const char *gd_w32_ntstatus_name(unsigned c)
 {
 	switch (c) {
 	case 0xC0000005u:
@@ -240,6 +240,10 @@ static const char *ntstatus_name(unsigned c)
 		return "an entry point it needs was not found in a DLL";
 	case 0xC0000409u:
 		return "fail-fast / stack buffer overrun";
+	case 0xC0000374u:
+		return "heap corruption";
+	case 0xC000013Au:
+		return "ended by Ctrl-C";
 	default:
 		return "exception";
 	}
@@ -256,7 +260,7 @@ void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
 		break;
 	case GD_PROC_CRASHED:
 		gd_fmt(buf, cap, "crashed: 0x%08X (%s)", res->code,
-		       ntstatus_name(res->code));
+		       gd_w32_ntstatus_name(res->code));
 		break;
 	case GD_PROC_TIMEOUT:
 		gd_fmt(buf, cap, "timed out after %d ms", timeout_ms);
@@ -268,4 +272,88 @@ void gd_proc_describe(const gd_proc_result *res, int timeout_ms, char *buf,
 		gd_fmt(buf, cap, "did not start: %s", gd_trim(why));
 		break;
 	}
+}
+
+void gd_plat_crash_name(unsigned code, char *buf, size_t cap)
+{
+	gd_fmt(buf, cap, "0x%08X (%s)", code, gd_w32_ntstatus_name(code));
+}
+
+static const char *env_path(char *const *envp)
+{
+	if (!envp)
+		return getenv("PATH");
+	for (size_t i = 0; envp[i]; i++)
+		if (!_strnicmp(envp[i], "PATH=", 5)) /* Path= too */
+			return envp[i] + 5;
+	return NULL;
+}
+
+wchar_t *gd_w32_find_program(const char *argv0, char *const *envp)
+{
+	static const wchar_t *const ext[] = {NULL, L".exe", L".com"};
+	const char *path = env_path(envp);
+	wchar_t *name, *wpath, buf[MAX_PATH * 4], *found = NULL;
+
+	if (strpbrk(argv0, "/\\:") || !(name = gd_w32_wide(argv0)))
+		return NULL; /* a path: CreateProcess takes it as it is */
+	wpath = path ? gd_w32_wide(path) : NULL;
+	for (size_t i = 0; !found && i < sizeof ext / sizeof *ext; i++) {
+		DWORD n = SearchPathW(wpath, name, ext[i],
+				      sizeof buf / sizeof *buf, buf, NULL);
+
+		if (n && n < sizeof buf / sizeof *buf)
+			found = _wcsdup(buf);
+	}
+	free(name);
+	free(wpath);
+	return found;
+}
+
+/* Ctrl-C reaches every process of the console: the command decides what
+ * it means; we only wait for its exit status. Handler routines, unlike
+ * SetConsoleCtrlHandler(NULL, TRUE), are not inherited. */
+static BOOL WINAPI ignore_ctrl(DWORD ev)
+{
+	(void)ev;
+	return TRUE;
+}
+
+int gd_plat_exec(char *const *argv, char *const *envp, unsigned *status)
+{
+	STARTUPINFOW si;
+	PROCESS_INFORMATION pi;
+	wchar_t *prog = gd_w32_find_program(argv[0], envp);
+	wchar_t *cl = gd_w32_command_line(argv);
+	wchar_t *env = envp ? gd_w32_env_block(envp) : NULL;
+	HANDLE job = gd_w32_kill_job();
+	DWORD code = 1;
+	int e = 0;
+
+	memset(&si, 0, sizeof si);
+	si.cb = sizeof si;
+	if (!cl || !job ||
+	    !CreateProcessW(prog, cl, NULL, NULL, TRUE,
+			    CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT, env,
+			    NULL, &si, &pi))
+		e = gd_w32_errno(GetLastError());
+	free(prog);
+	free(cl);
+	free(env);
+	if (e) {
+		if (job)
+			CloseHandle(job);
+		return e;
+	}
+	AssignProcessToJobObject(job, pi.hProcess);
+	SetConsoleCtrlHandler(ignore_ctrl, TRUE);
+	ResumeThread(pi.hThread);
+	CloseHandle(pi.hThread);
+	WaitForSingleObject(pi.hProcess, INFINITE);
+	GetExitCodeProcess(pi.hProcess, &code);
+	SetConsoleCtrlHandler(ignore_ctrl, FALSE);
+	CloseHandle(pi.hProcess);
+	CloseHandle(job); /* whatever it left running ends with it */
+	*status = code;
+	return 0;
 }

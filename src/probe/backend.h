@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libnames.h"
 #include "ops.h"
 #include "probe.h"
 

@@ -3,7 +3,6 @@
  * the driver's own JIT when NVRTC is absent), NVML for the driver version.
  * cuBLAS and cuDNN live in backend_cuda_blas.c. Works on the device's
  * primary context, as the CUDA runtime (and so PyTorch) does. */
-#include <glob.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,42 +43,10 @@ void gd_cu_errstr(const struct gd_cu *cu, CUresult r, char *buf, size_t cap)
 	       msg ? ": " : "", msg ? msg : "");
 }
 
-const char *const *gd_cu_lib_dirs(void)
-{
-	static char store[24][256];
-	static const char *dirs[26];
-	static const char *const pats[] = {
-	    "/usr/lib/python3*/site-packages/nvidia/*/lib",
-	    "/usr/local/lib/python3*/dist-packages/nvidia/*/lib",
-	    "/usr/lib/python3/dist-packages/nvidia/*/lib",
-	    "/opt/conda/lib/python3*/site-packages/nvidia/*/lib",
-	};
-	int n = 0;
-
-	dirs[n++] = "/usr/local/cuda/lib64";
-	dirs[n++] = "/usr/local/cuda/targets/x86_64-linux/lib";
-	for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
-		glob_t g;
-
-		if (glob(pats[p], 0, NULL, &g))
-			continue;
-		for (size_t i = 0; i < g.gl_pathc && n < 24; i++) {
-			gd_strlcpy(store[n], g.gl_pathv[i], sizeof store[n]);
-			dirs[n] = store[n];
-			n++;
-		}
-		globfree(&g);
-	}
-	dirs[n] = NULL;
-	return dirs;
-}
-
 static int cu_load(struct gd_pc *pc, struct gd_cu *cu, char *lib, size_t lcap)
 {
-	static const char *const names[] = {"libcuda.so.1", "libcuda.so", NULL};
-	static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu",
-					   "/usr/lib64", "/usr/lib/wsl/lib",
-					   NULL};
+	const char *const *names = gd_lib_names(GD_LIB_CUDA);
+	const char *const *dirs = gd_lib_dirs(GD_LIB_CUDA);
 #define S(f, n)                                                                \
 	{                                                                      \
 		n, (void **)&cu->f, 1                                          \
@@ -149,7 +116,7 @@ static int cu_load(struct gd_pc *pc, struct gd_cu *cu, char *lib, size_t lcap)
  * CUDA version it supports. */
 static void cu_nvml_driver(struct gd_pc *pc, char *out, size_t cap)
 {
-	static const char *const names[] = {"libnvidia-ml.so.1", NULL};
+	const char *const *names = gd_lib_names(GD_LIB_NVML);
 	int (*init)(void) = NULL, (*shut)(void) = NULL;
 	int (*ver)(char *, unsigned) = NULL;
 	const struct gd_sym syms[] = {

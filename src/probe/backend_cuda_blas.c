@@ -42,9 +42,7 @@ static void blas_err(const struct gd_cublas *b, int st, char *buf, size_t cap)
 static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 		     char *why, size_t cap)
 {
-	static const char *const names[] = {
-	    "libcublas.so.13", "libcublas.so.12", "libcublas.so.11",
-	    "libcublas.so", NULL};
+	const char *const *names = gd_lib_names(GD_LIB_CUBLAS);
 	const struct gd_sym syms[] = {
 	    {"cublasCreate_v2", (void **)&b->Create, 1},
 	    {"cublasDestroy_v2", (void **)&b->Destroy, 1},
@@ -60,8 +58,8 @@ static int blas_open(struct gd_pc *pc, struct gd_cu *cu, struct gd_cublas *b,
 
 	memset(b, 0, sizeof *b);
 	gd_pc_phase(pc, "dlopen libcublas");
-	h = gd_pc_dlopen(pc, names, gd_cu_lib_dirs(), b->lib, sizeof b->lib,
-			 searched, sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_CUBLAS), b->lib,
+			 sizeof b->lib, searched, sizeof searched);
 	if (!h) {
 		gd_fmt(why, cap, "cuBLAS not found: %s", searched);
 		return GD_PS_MISSING;

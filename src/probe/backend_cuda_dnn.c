@@ -42,8 +42,7 @@ enum {
 static int dnn_load(struct gd_pc *pc, struct gd_cudnn *d, char *lib,
 		    size_t lcap, char *why, size_t cap)
 {
-	static const char *const names[] = {"libcudnn.so.9", "libcudnn.so.8",
-					    "libcudnn.so", NULL};
+	const char *const *names = gd_lib_names(GD_LIB_CUDNN);
 	const struct gd_sym syms[] = {
 	    {"cudnnCreate", (void **)&d->Create, 1},
 	    {"cudnnDestroy", (void **)&d->Destroy, 1},
@@ -66,8 +65,8 @@ static int dnn_load(struct gd_pc *pc, struct gd_cudnn *d, char *lib,
 	void *h;
 
 	gd_pc_phase(pc, "dlopen libcudnn");
-	h = gd_pc_dlopen(pc, names, gd_cu_lib_dirs(), lib, lcap, searched,
-			 sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_CUDNN), lib, lcap,
+			 searched, sizeof searched);
 	if (!h) {
 		gd_fmt(why, cap, "cuDNN not found: %s", searched);
 		return -1;

@@ -82,9 +82,7 @@ struct gd_nvrtc {
 static char *cu_nvrtc(struct gd_pc *pc, const struct gd_cu *cu, char *why,
 		      size_t cap)
 {
-	static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12",
-					    "libnvrtc.so.11.2", "libnvrtc.so",
-					    NULL};
+	const char *const *names = gd_lib_names(GD_LIB_NVRTC);
 	struct gd_nvrtc n;
 	const struct gd_sym syms[] = {
 	    {"nvrtcCreateProgram", (void **)&n.Create, 1},
@@ -107,8 +105,8 @@ static char *cu_nvrtc(struct gd_pc *pc, const struct gd_cu *cu, char *why,
 	void *h;
 
 	gd_pc_phase(pc, "dlopen libnvrtc");
-	h = gd_pc_dlopen(pc, names, gd_cu_lib_dirs(), lib, sizeof lib, searched,
-			 sizeof searched);
+	h = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_NVRTC), lib, sizeof lib,
+			 searched, sizeof searched);
 	if (!h || gd_pc_dlsym(h, syms, missing, sizeof missing)) {
 		gd_fmt(why, cap, "NVRTC %s", h ? "lacks symbols" : "not found");
 		return NULL;

@@ -38,14 +38,13 @@ static void hip_version(int v, char *buf, size_t cap)
 		gd_fmt(buf, cap, "unknown");
 }
 
-const char *const gd_hip_lib_dirs[] = {"/opt/rocm/lib", "/opt/rocm/lib64",
-				       NULL};
-
 static int hip_load(struct gd_pc *pc, struct gd_hip *h, char *lib, size_t lcap)
 {
-	static const char *const names[] = {
-	    "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
-	    "libamdhip64.so", NULL};
+	/* one runtime per child where several majors sit side by side
+	 * (Windows: amdhip64_7.dll, amdhip64_6.dll; libnames.h) */
+	const char *one[2] = {pc->args->lib, NULL};
+	const char *const *names =
+	    pc->args->lib ? one : gd_lib_names(GD_LIB_HIP);
 #define S(f, n, req)                                                           \
 	{                                                                      \
 		n, (void **)&h->f, req                                         \
@@ -89,8 +88,8 @@ static int hip_load(struct gd_pc *pc, struct gd_hip *h, char *lib, size_t lcap)
 	char searched[700], missing[64];
 
 	gd_pc_phase(pc, "dlopen libamdhip64");
-	h->lib = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, lib, lcap, searched,
-			      sizeof searched);
+	h->lib = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIP), lib, lcap,
+			      searched, sizeof searched);
 	if (!h->lib) {
 		gd_pc_end(pc, GD_PS_MISSING, 0, "HIP runtime not found: %s",
 			  searched);
@@ -196,8 +195,7 @@ static const char vadd_hip[] =
 static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
 			size_t cap)
 {
-	static const char *const names[] = {"libhiprtc.so.7", "libhiprtc.so.6",
-					    "libhiprtc.so", NULL};
+	const char *const *names = gd_lib_names(GD_LIB_HIPRTC);
 	const struct gd_sym syms[] = {
 	    {"hiprtcCreateProgram", (void **)&h->RtcCreate, 1},
 	    {"hiprtcCompileProgram", (void **)&h->RtcCompile, 1},
@@ -213,8 +211,8 @@ static int hip_rtc_load(struct gd_pc *pc, struct gd_hip *h, char *why,
 
 	if (!gd_pc_dlsym(h->lib, syms, missing, sizeof missing))
 		return 0;
-	l = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, lib, sizeof lib, searched,
-			 sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIPRTC), lib, sizeof lib,
+			 searched, sizeof searched);
 	if (l && !gd_pc_dlsym(l, syms, missing, sizeof missing))
 		return 0;
 	gd_fmt(why, cap, "hiprtc not in libamdhip64 and %s",

@@ -84,9 +84,7 @@ static int so_major(const char *path)
 static int hb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_hipblas *b,
 		   char *why, size_t cap)
 {
-	static const char *const names[] = {
-	    "libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1",
-	    "libhipblas.so.0", "libhipblas.so",	  NULL};
+	const char *const *names = gd_lib_names(GD_LIB_HIPBLAS);
 	const struct gd_sym syms[] = {
 	    {"hipblasCreate", (void **)&b->Create, 1},
 	    {"hipblasDestroy", (void **)&b->Destroy, 1},
@@ -102,8 +100,8 @@ static int hb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_hipblas *b,
 
 	memset(b, 0, sizeof *b);
 	gd_pc_phase(pc, "dlopen libhipblas");
-	l = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, b->lib, sizeof b->lib,
-			 searched, sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_HIPBLAS), b->lib,
+			 sizeof b->lib, searched, sizeof searched);
 	if (!l) {
 		gd_fmt(why, cap, "hipBLAS not found: %s", searched);
 		return GD_PS_MISSING;
@@ -129,9 +127,7 @@ static int hb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_hipblas *b,
 static int rb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_rocblas *b,
 		   char *why, size_t cap)
 {
-	static const char *const names[] = {
-	    "librocblas.so.5", "librocblas.so.4", "librocblas.so.3",
-	    "librocblas.so.0", "librocblas.so",	  NULL};
+	const char *const *names = gd_lib_names(GD_LIB_ROCBLAS);
 	const struct gd_sym syms[] = {
 	    {"rocblas_create_handle", (void **)&b->Create, 1},
 	    {"rocblas_destroy_handle", (void **)&b->Destroy, 1},
@@ -146,8 +142,8 @@ static int rb_open(struct gd_pc *pc, struct gd_hip *h, struct gd_rocblas *b,
 
 	memset(b, 0, sizeof *b);
 	gd_pc_phase(pc, "dlopen librocblas");
-	l = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, b->lib, sizeof b->lib,
-			 searched, sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_ROCBLAS), b->lib,
+			 sizeof b->lib, searched, sizeof searched);
 	if (!l) {
 		gd_fmt(why, cap, "rocBLAS not found: %s", searched);
 		return GD_PS_MISSING;

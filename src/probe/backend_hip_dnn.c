@@ -20,8 +20,7 @@ enum {
 
 static int mi_load(struct gd_pc *pc, struct gd_miopen *m, char *why, size_t cap)
 {
-	static const char *const names[] = {"libMIOpen.so.1", "libMIOpen.so",
-					    NULL};
+	const char *const *names = gd_lib_names(GD_LIB_MIOPEN);
 	const struct gd_sym syms[] = {
 	    {"miopenCreate", (void **)&m->Create, 1},
 	    {"miopenDestroy", (void **)&m->Destroy, 1},
@@ -43,8 +42,8 @@ static int mi_load(struct gd_pc *pc, struct gd_miopen *m, char *why, size_t cap)
 	void *l;
 
 	gd_pc_phase(pc, "dlopen libMIOpen");
-	l = gd_pc_dlopen(pc, names, gd_hip_lib_dirs, m->lib, sizeof m->lib,
-			 searched, sizeof searched);
+	l = gd_pc_dlopen(pc, names, gd_lib_dirs(GD_LIB_MIOPEN), m->lib,
+			 sizeof m->lib, searched, sizeof searched);
 	if (!l) {
 		gd_fmt(why, cap, "MIOpen not found: %s", searched);
 		return -1;

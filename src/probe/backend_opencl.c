@@ -47,8 +47,7 @@ const char *gd_cl_err(cl_int e)
 static int cl_load(struct gd_pc *pc, struct gd_cl *cl, char *loaded,
 		   size_t lcap)
 {
-	static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so",
-					    NULL};
+	const char *const *names = gd_lib_names(GD_LIB_OPENCL);
 #define S(n)                                                                   \
 	{                                                                      \
 		"cl" #n, (void **)&cl->n, 1                                    \

@@ -180,8 +180,7 @@ static void vk_describe(VkPhysicalDevice ph, int idx, const char *lib,
 
 static VkInstance vk_instance(struct gd_pc *pc, char *lib, size_t lcap)
 {
-	static const char *const names[] = {"libvulkan.so.1", "libvulkan.so",
-					    NULL};
+	const char *const *names = gd_lib_names(GD_LIB_VULKAN);
 	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	VkInstanceCreateInfo ci = {.sType =
 				       VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};

@@ -2,10 +2,8 @@
  * JSON messages on GPUDOCTOR_PHASE_FD, the step counter that lets the parent
  * restart past a hang (op selection: ops.h), dlopen by table. The CPU
  * references are in child_ref.c. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <jansson.h>
-#include <link.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +13,7 @@
 
 #include "backend.h"
 #include "core/json.h"
+#include "core/plat.h"
 
 /* One write per line: the pipe keeps lines under PIPE_BUF whole even when
  * several threads report. */
@@ -243,25 +242,24 @@ void gd_pc_progress(struct gd_pc *pc)
 static void *pc_try(const char *path, char *loaded, size_t lcap, char *err,
 		    size_t ecap)
 {
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	struct link_map *lm = NULL;
+	char e[300] = "";
+	void *h = gd_plat_lib_open(path, e, sizeof e);
 
 	if (!h) {
-		const char *e = dlerror();
-
 		/* the file itself not found is expected; anything else (a
 		 * dependency missing, which reads "No such file" too but
-		 * names the dependency, wrong ELF class, undefined symbol)
-		 * is the clue */
-		if (e && !err[0] &&
+		 * names the dependency, wrong ELF class, undefined symbol, a
+		 * DLL's initialisation failing) is the clue. Windows says
+		 * error 126 for a missing DLL and a missing dependency alike:
+		 * only other errors are kept there. */
+		if (e[0] && !err[0] &&
 		    !(strstr(e, "No such file") &&
-		      !strncmp(e, path, strlen(path))))
+		      !strncmp(e, path, strlen(path))) &&
+		    !strstr(e, "(error 126)"))
 			gd_strlcpy(err, e, ecap);
 		return NULL;
 	}
-	if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name[0])
-		gd_strlcpy(loaded, lm->l_name, lcap);
-	else
+	if (gd_plat_lib_path(h, NULL, loaded, lcap) < 0 || !loaded[0])
 		gd_strlcpy(loaded, path, lcap);
 	return h;
 }
@@ -269,17 +267,19 @@ static void *pc_try(const char *path, char *loaded, size_t lcap, char *err,
 static void *pc_try_dirs(const char *dirs, const char *const *sonames,
 			 char *loaded, size_t lcap, char *err, size_t ecap)
 {
-	char path[4096];
+	char path[4096], sep = gd_plat_path_sep();
+	/* LoadLibraryExW wants backslashes in a path */
+	const char *slash = sep == ';' ? "\\" : "/";
 
 	while (dirs && *dirs) {
-		const char *e = strchr(dirs, ':');
+		const char *e = strchr(dirs, sep);
 		size_t len = e ? (size_t)(e - dirs) : strlen(dirs);
 
 		for (int i = 0; len && sonames[i]; i++) {
 			void *h;
 
-			gd_fmt(path, sizeof path, "%.*s/%s", (int)len, dirs,
-			       sonames[i]);
+			gd_fmt(path, sizeof path, "%.*s%s%s", (int)len, dirs,
+			       slash, sonames[i]);
 			h = pc_try(path, loaded, lcap, err, ecap);
 			if (h)
 				return h;
@@ -318,9 +318,8 @@ void *gd_pc_dlopen(struct gd_pc *pc, const char *const *sonames,
 		for (int i = 0; dirs && dirs[i]; i++)
 			gd_fmt(d + strlen(d), sizeof d - strlen(d), "%s%s",
 			       i ? ", " : " and ", dirs[i]);
-		gd_fmt(searched, scap,
-		       "%s via the loader (LD_LIBRARY_PATH, ld.so.cache)%s%s%s",
-		       names, d, err[0] ? ": " : "", err);
+		gd_fmt(searched, scap, "%s %s%s%s%s", names,
+		       gd_lib_search_desc(), d, err[0] ? ": " : "", err);
 	}
 	return h;
 }
@@ -332,7 +331,7 @@ int gd_pc_dlsym(void *h, const struct gd_sym *tab, char *missing, size_t mcap)
 	if (mcap)
 		missing[0] = '\0';
 	for (; tab->name; tab++) {
-		*tab->fn = dlsym(h, tab->name);
+		*tab->fn = gd_plat_lib_sym(h, tab->name);
 		if (!*tab->fn && tab->required) {
 			if (!n)
 				gd_strlcpy(missing, tab->name, mcap);
@@ -356,12 +355,8 @@ int gd_probe_child_main(gd_ctx *ctx, const struct gd_pc_args *args)
 	pc.args = args;
 	pc.cur_step = -1;
 	pc.fd = 2;
-	if (fds && *fds) {
-		uint32_t v;
-
-		if (gd_parse_u32(fds, 10, &v) == 0)
-			pc.fd = (int)v;
-	}
+	if (fds && *fds && (rc = gd_plat_chan_fd(fds)) >= 0)
+		pc.fd = rc;
 	pthread_mutex_init(&pc.mu, NULL);
 	rc = b->run(&pc);
 	pthread_mutex_destroy(&pc.mu);

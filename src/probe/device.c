@@ -348,7 +348,7 @@ static void bench_copies(struct gd_pc *pc, const struct gd_devops *d, void *be,
 {
 	size_t big = d->d2d_bytes, hs = (size_t)256 << 20;
 	gd_dptr a = 0, b = 0;
-	void *page = NULL;
+	void *page = NULL, *raw = NULL;
 	char note[160];
 
 	gd_pc_phase(pc, "bench: d2d %zu MiB", big >> 20);
@@ -369,9 +369,12 @@ static void bench_copies(struct gd_pc *pc, const struct gd_devops *d, void *be,
 	       big, note);
 	bench_pinned(pc, d, be, dev, a, hs);
 	gd_pc_phase(pc, "bench: h2d pageable %zu MiB", hs >> 20);
-	/* 64-byte aligned, as PyTorch's CPU allocator (c10 alloc_cpu) */
-	if (posix_memalign(&page, 64, hs))
+	/* 64-byte aligned, as PyTorch's CPU allocator (c10 alloc_cpu); by
+	 * hand, as Windows' C runtime has neither posix_memalign nor
+	 * aligned_alloc */
+	if (!(raw = malloc(hs + 64)))
 		goto out;
+	page = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
 	gd_fmt(note, sizeof note,
 	       "%s %zu MiB from pre-faulted malloc memory "
 	       "+ %s, wall clock, median of %d",
@@ -383,7 +386,7 @@ out:
 		d->free(be, a);
 	if (b)
 		d->free(be, b);
-	free(page);
+	free(raw);
 }
 
 /* Launch-to-completion: one tiny kernel, then synchronise, wall clock. */

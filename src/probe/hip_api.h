@@ -81,8 +81,6 @@ struct gd_hip {
 
 /* "hipErrorNoDevice (100): no ROCm-capable device is detected" */
 void gd_hip_err(const struct gd_hip *h, hipError_t e, char *buf, size_t cap);
-/* Where ROCm's libraries are looked for after the loader's own search. */
-extern const char *const gd_hip_lib_dirs[];
 /* vector_add compiled by hiprtc and loaded; how says which way. */
 hipError_t gd_hip_load_vector_add(struct gd_pc *pc, struct gd_hip *h,
 				  hipModule_t *mod, hipFunction_t *fn,

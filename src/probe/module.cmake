@@ -1,10 +1,11 @@
 # probe/: the Vulkan compute shader is compiled to SPIR-V at build time by
 # Debian's glslang (glslangValidator) and embedded as a C array; volk (Debian
 # libvulkan-volk-dev ships volk.c + volk.h in /usr/include) is compiled in,
-# and loads libvulkan at run time in the probe child.
-if(WIN32)
-  return() # no Vulkan backend in the Windows build yet (cmake/platform.cmake)
-endif()
+# and loads libvulkan at run time in the probe child (vulkan-1.dll in the
+# Windows build, where volk.c is compiled from the same Debian file and the
+# Vulkan and OpenCL headers (Debian: libvulkan-dev, opencl-c-headers) are
+# seen through a directory of links: the MinGW compiler must not see the
+# rest of the host's /usr/include).
 find_program(GD_GLSLANG glslangValidator REQUIRED)
 set(_gd_gen ${CMAKE_BINARY_DIR}/generated)
 set(_gd_spv ${_gd_gen}/vector_add.spv)
@@ -26,7 +27,8 @@ find_package(volk CONFIG QUIET)
 if(volk_FOUND AND TARGET volk::volk)
   list(APPEND GD_EXTRA_LIBS volk::volk)
 else()
-  find_file(GD_VOLK_C volk.c PATHS /usr/include NO_DEFAULT_PATH)
+  find_file(GD_VOLK_C volk.c PATHS /usr/include NO_DEFAULT_PATH
+            NO_CMAKE_FIND_ROOT_PATH)
   if(NOT GD_VOLK_C)
     message(FATAL_ERROR "volk not found: install libvulkan-volk-dev (Debian) "
                         "or volk with its CMake package")
@@ -34,4 +36,14 @@ else()
   # third-party source: built as is, without our warning flags
   set_source_files_properties(${GD_VOLK_C} PROPERTIES COMPILE_OPTIONS "-w")
   list(APPEND GD_EXTRA_SOURCES ${GD_VOLK_C})
+endif()
+if(WIN32)
+  set(_gd_hostinc ${CMAKE_BINARY_DIR}/host-headers)
+  file(MAKE_DIRECTORY ${_gd_hostinc})
+  foreach(_p vulkan vk_video volk.h CL)
+    if(EXISTS /usr/include/${_p} AND NOT EXISTS ${_gd_hostinc}/${_p})
+      file(CREATE_LINK /usr/include/${_p} ${_gd_hostinc}/${_p} SYMBOLIC)
+    endif()
+  endforeach()
+  list(APPEND GD_EXTRA_INCLUDES ${_gd_hostinc})
 endif()

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "core/plat.h"
 #include "kmsg.h"
 #include "probe_int.h"
 #include "supervisor.h"
@@ -83,6 +84,10 @@ static int job_argv(struct gd_pjob *j, char **argv, char bufs[][16])
 		argv[n++] = "--quick";
 	if (o->bench || (o->only & GD_OPSET(GD_OP_BENCH)))
 		argv[n++] = "--bench";
+	if (j->lib) {
+		argv[n++] = "--lib";
+		argv[n++] = (char *)j->lib;
+	}
 	if (o->miopen_find_mode && *o->miopen_find_mode) {
 		argv[n++] = "--miopen-find-mode";
 		argv[n++] = (char *)o->miopen_find_mode;
@@ -198,6 +203,40 @@ static int want_backend(const char *list, const char *name)
 	return 0;
 }
 
+static int add_job(struct gd_prun *r, const char *backend, const char *lib)
+{
+	struct gd_pjob *j = gd_vec_push(&r->jobs);
+
+	if (!j)
+		return -ENOMEM;
+	j->backend = backend;
+	j->lib = lib;
+	j->only = -1;
+	return 0;
+}
+
+/* One job per backend; where a backend's runtime comes in several majors
+ * side by side (HIP on Windows, libnames.h), one per major the loader can
+ * find (the file is looked for, not loaded: that is for the child), so
+ * each says for itself whether it works. None found: one job that tries
+ * every name and says where it looked. */
+static int add_backend_jobs(struct gd_prun *r, const char *backend)
+{
+	const char *const *v =
+	    !strcmp(backend, "hip") ? gd_lib_variants(GD_LIB_HIP) : NULL;
+	char path[1024];
+	int n = 0;
+
+	for (size_t i = 0; v && v[i]; i++) {
+		if (gd_plat_lib_find(v[i], path, sizeof path) < 0)
+			continue;
+		if (add_job(r, backend, v[i]) < 0)
+			return -ENOMEM;
+		n++;
+	}
+	return n ? 0 : add_job(r, backend, NULL);
+}
+
 static int make_jobs(struct gd_prun *r)
 {
 	if (r->opts->selftest) {
@@ -220,15 +259,10 @@ static int make_jobs(struct gd_prun *r)
 		const struct gd_backend *const *t = gd_backends(&n);
 
 		for (size_t i = 0; i < n; i++) {
-			struct gd_pjob *j;
-
 			if (!want_backend(r->opts->backends, t[i]->name))
 				continue;
-			j = gd_vec_push(&r->jobs);
-			if (!j)
+			if (add_backend_jobs(r, t[i]->name) < 0)
 				return -ENOMEM;
-			j->backend = t[i]->name;
-			j->only = -1;
 		}
 	}
 	return 0;
@@ -276,8 +310,12 @@ static void merge(struct gd_prun *r, struct gd_probe_report *out)
 		for (size_t k = 0; k < j->results.n; k++) {
 			struct gd_probe_result *d = gd_vec_push(&out->results);
 
-			if (d)
-				*d = j->results.v[k];
+			if (!d)
+				continue;
+			*d = j->results.v[k];
+			if (j->lib) /* which runtime said it */
+				gd_fmt(d->detail, sizeof d->detail, "%s: %s",
+				       j->lib, j->results.v[k].detail);
 		}
 		for (size_t k = 0; k < j->devices.n; k++) {
 			struct gd_probe_device *d = gd_vec_push(&out->devices);

@@ -177,6 +177,8 @@ struct gd_pc_args {
 	int bench;
 	gd_opset ops; /* --ops: the selection (0 = all, or the quick set) */
 	const char *miopen_find_mode;
+	const char *lib; /* --lib: load only this runtime (one of the
+			  * variants, libnames.h), else try each name */
 };
 int gd_probe_child_main(gd_ctx *ctx, const struct gd_pc_args *args);
 

@@ -19,7 +19,8 @@ struct gd_prun;
 struct gd_pjob {
 	struct gd_prun *run;
 	const char *backend;
-	int only;  /* selftest case, -1 for backends */
+	const char *lib; /* --lib for the child: one variant (libnames.h) */
+	int only;	 /* selftest case, -1 for backends */
 	int start; /* first step of the next child */
 	int restarts;
 	char expected[16]; /* selftest */

@@ -124,8 +124,7 @@ static void st_grandchild(struct gd_pc *pc)
 
 static void st_missing(struct gd_pc *pc)
 {
-	static const char *const names[] = {"libgpudoctor-selftest-absent.so.1",
-					    NULL};
+	const char *const *names = gd_lib_names(GD_LIB_ABSENT);
 	char loaded[256], searched[512];
 	void *h;
 

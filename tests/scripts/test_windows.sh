@@ -14,7 +14,13 @@ EXE=${GD_WIN_EXE:-$GD_SRCDIR/build-win/gpudoctor.exe}
 WINE_RUN=$GD_SRCDIR/tools/wine-run.sh
 fail=0 checks=0
 
-ok() { checks=$((checks + 1)); [ "$1" = 0 ] || { echo "FAIL: $2"; fail=$((fail + 1)); }; }
+ok() {
+	checks=$((checks + 1))
+	[ "$1" = 0 ] && return 0
+	echo "FAIL: $2"
+	fail=$((fail + 1))
+	return 1
+}
 has() { printf '%s' "$out" | grep -qF -- "$1"; ok $? "$who: output lacks: $1"; }
 
 # the report's answer (field report rdna1-ctranslate2-windows-build-plan)
@@ -33,6 +39,88 @@ report_json() {
 	  and .gpus[0].windows.driver_user_version == "25.5.1"
 	  and .windows.driver_hip_major == 6 and .windows.hip_path_sdk == "7.1"' >/dev/null
 	ok $? "$who: check --json facts"
+}
+
+# ---- probes under Wine: Wine's own opencl.dll over the host's OpenCL
+# (PoCL here), vulkan-1.dll (winevulkan: needs a display driver, which
+# Wine 8 without X lacks: an init error naming vkCreateInstance, never a
+# crash or hang), no HIP or CUDA DLL: "missing" with the names searched.
+wine_probe() {
+	who="wine probe"
+	out=$(W probe --json --only kernel_vector_add --timeout 30 2>/dev/null)
+	printf '%s' "$out" | jq -e '.platform == "windows"' >/dev/null
+	ok $? "$who: no JSON document"
+	printf '%s' "$out" | jq -e '[.results[] | select(.backend == "hip" and .op == "init")]
+	  | length == 1 and .[0].status == "missing" and
+	    (.[0].detail | contains("amdhip64_7.dll, amdhip64_6.dll, amdhip64.dll")
+	     and contains("LOAD_LIBRARY_SEARCH_DEFAULT_DIRS"))' >/dev/null
+	ok $? "$who: HIP not missing with amdhip64_7/_6/amdhip64.dll searched"
+	printf '%s' "$out" | jq -e '.results[] | select(.backend == "cuda" and .op == "init")
+	  | (.status == "skipped" or .status == "missing") and (.detail | contains("nvcuda.dll"))' >/dev/null
+	ok $? "$who: CUDA not missing with nvcuda.dll searched"
+	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
+	  | .status == "ok" or (.status == "error" and (.detail | contains("vkCreateInstance")))' >/dev/null
+	ok $? "$who: Vulkan init neither ok nor a vkCreateInstance error"
+	# two HIP runtimes side by side in gpudoctor's directory (the default
+	# DLL search; tests/win/fake_amdhip64.c, both "no device"): one child
+	# each, each result saying which DLL answered
+	local side=$tmp/hip-side dlls
+	dlls=$(dirname "$EXE")/tests
+	if [ -f "$dlls/amdhip64_7.dll" ]; then
+		mkdir -p "$side" && cp "$EXE" "$dlls"/amdhip64_[67].dll "$side"/
+		side=$("$WINE_RUN" "$GD_SRCDIR/build-win" "$side/gpudoctor.exe" \
+			probe --backend hip --only init --json 2>/dev/null)
+		printf '%s' "$side" | jq -e '[.results[] | select(.op == "init")] | length == 2
+		  and (.[0].status == "no_device" and (.[0].detail | startswith("amdhip64_7.dll: ")
+		       and contains("HIP runtime 7.")))
+		  and (.[1].status == "no_device" and (.[1].detail | startswith("amdhip64_6.dll: ")
+		       and contains("HIP runtime 6.")))' >/dev/null
+		ok $? "$who: amdhip64_7.dll and amdhip64_6.dll not probed one by one"
+	fi
+	if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
+		printf '%s' "$out" | jq -e '
+		  any(.results[]; .backend == "opencl" and .op == "kernel_vector_add" and .status == "ok")
+		  and any(.devices[]; .backend == "opencl" and (.library | test("OpenCL.dll"; "i")))' >/dev/null
+		ok $? "$who: OpenCL vector_add not ok through Wine's OpenCL.dll" ||
+			printf '%s' "$out" | jq -c '.results[] | select(.backend == "opencl")'
+	fi
+}
+
+# ---- try and run under Wine: real child processes (tests/win/fake_win_app.c)
+# that hang, crash with an access violation, or leave a process behind;
+# Wine's own machine has no GPU, so try runs the baseline only.
+wine_supervisor() {
+	local fake t0 late
+	fake=$(dirname "$EXE")/tests/fake_win_app.exe
+	[ -f "$fake" ] || { echo "skipped (Wine supervisor): $fake not built"; return; }
+	who="wine run"
+	W run -q -- "$fake" exit 3 >/dev/null 2>&1
+	ok $(($? != 3)) "$who: exit status not passed on"
+	out=$(W run -q -- "$fake" crash 2>&1); rc=$?
+	ok $((rc != 5)) "$who: crash: exit $rc, want 0xC0000005's low byte 5"
+	has 'crashed: 0xC0000005 (access violation)'
+	t0=$(date +%s)
+	out=$(W run -q --watch 2 -- "$fake" hang 2>&1); rc=$?
+	ok $((rc != 124)) "$who: --watch on a hang: exit $rc, want 124"
+	ok $(($(date +%s) - t0 > 30)) "$who: --watch 2 took $(($(date +%s) - t0)) s"
+	late=$tmp/late-run
+	W run -q -- "$fake" orphan "Z:$late" >/dev/null 2>&1
+	who="wine try"
+	out=$(W try --json --timeout 3 -- "$fake" hang 2>/dev/null)
+	printf '%s' "$out" | jq -e '.strategies[0] | .outcome == "hang"
+	  and .phase == "hung after: fake: hipMemcpy waiting"' >/dev/null
+	ok $? "$who: hang not reported with its last line"
+	out=$(W try --json --timeout 20 -- "$fake" crash 2>/dev/null)
+	printf '%s' "$out" | jq -e '.strategies[0] | .outcome == "crash"
+	  and .signal == "0xC0000005 (access violation)"
+	  and .phase == "0xC0000005 (access violation) after: fake: rocblas_gemm"' >/dev/null
+	ok $? "$who: access violation not reported by name"
+	out=$(W try --json --timeout 20 -- "$fake" orphan "Z:$tmp/late-try" 2>/dev/null)
+	printf '%s' "$out" | jq -e '.strategies[0].outcome == "ok"' >/dev/null
+	ok $? "$who: the orphan case's own exit 0 not ok"
+	sleep 3 # the helpers would write their files 2 s after they start
+	[ ! -e "$late" ] && [ ! -e "$tmp/late-try" ]
+	ok $? "$who: a process left behind outlived run or try (Job Object)"
 }
 
 # ---- native replay ----
@@ -113,6 +201,8 @@ else
 	out=$(W run --trace -- cmd /c echo traced 2>&1); rc=$?
 	ok $((rc != 125)) "$who: run --trace exit $rc, want 125"
 	has 'not in the Windows build yet'
+	wine_probe
+	wine_supervisor
 fi
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

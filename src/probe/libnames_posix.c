@@ -1,0 +1,114 @@
+/* probe/libnames on Linux: versioned sonames first (the unversioned name
+ * exists only with -dev packages), then the vendors' own directories. */
+#include <glob.h>
+#include <stddef.h>
+
+#include "core/util.h"
+#include "libnames.h"
+
+static const char *const cuda[] = {"libcuda.so.1", "libcuda.so", NULL};
+static const char *const nvml[] = {"libnvidia-ml.so.1", NULL};
+static const char *const nvrtc[] = {"libnvrtc.so.13", "libnvrtc.so.12",
+				    "libnvrtc.so.11.2", "libnvrtc.so", NULL};
+static const char *const cublas[] = {"libcublas.so.13", "libcublas.so.12",
+				     "libcublas.so.11", "libcublas.so", NULL};
+static const char *const cudnn[] = {"libcudnn.so.9", "libcudnn.so.8",
+				    "libcudnn.so", NULL};
+static const char *const hip[] = {"libamdhip64.so.7", "libamdhip64.so.6",
+				  "libamdhip64.so.5", "libamdhip64.so", NULL};
+static const char *const hiprtc[] = {"libhiprtc.so.7", "libhiprtc.so.6",
+				     "libhiprtc.so", NULL};
+static const char *const hipblas[] = {"libhipblas.so.3", "libhipblas.so.2",
+				      "libhipblas.so.1", "libhipblas.so.0",
+				      "libhipblas.so",	 NULL};
+static const char *const rocblas[] = {"librocblas.so.5", "librocblas.so.4",
+				      "librocblas.so.3", "librocblas.so.0",
+				      "librocblas.so",	 NULL};
+static const char *const miopen[] = {"libMIOpen.so.1", "libMIOpen.so", NULL};
+static const char *const opencl[] = {"libOpenCL.so.1", "libOpenCL.so", NULL};
+static const char *const vulkan[] = {"libvulkan.so.1", "libvulkan.so", NULL};
+static const char *const absent[] = {"libgpudoctor-selftest-absent.so.1", NULL};
+
+const char *const *gd_lib_names(enum gd_rtlib l)
+{
+	static const char *const *const t[] = {
+	    [GD_LIB_CUDA] = cuda,	[GD_LIB_NVML] = nvml,
+	    [GD_LIB_NVRTC] = nvrtc,	[GD_LIB_CUBLAS] = cublas,
+	    [GD_LIB_CUDNN] = cudnn,	[GD_LIB_HIP] = hip,
+	    [GD_LIB_HIPRTC] = hiprtc,	[GD_LIB_HIPBLAS] = hipblas,
+	    [GD_LIB_ROCBLAS] = rocblas, [GD_LIB_MIOPEN] = miopen,
+	    [GD_LIB_OPENCL] = opencl,	[GD_LIB_VULKAN] = vulkan,
+	    [GD_LIB_ABSENT] = absent,
+	};
+
+	return t[l];
+}
+
+/* CUDA's libraries: the toolkit, then NVIDIA's pip wheels (nvidia-*-cu12
+ * put lib/ under site-packages/nvidia/<name>/). */
+static const char *const *cu_lib_dirs(void)
+{
+	static char store[24][256];
+	static const char *dirs[26];
+	static const char *const pats[] = {
+	    "/usr/lib/python3*/site-packages/nvidia/*/lib",
+	    "/usr/local/lib/python3*/dist-packages/nvidia/*/lib",
+	    "/usr/lib/python3/dist-packages/nvidia/*/lib",
+	    "/opt/conda/lib/python3*/site-packages/nvidia/*/lib",
+	};
+	int n = 0;
+
+	dirs[n++] = "/usr/local/cuda/lib64";
+	dirs[n++] = "/usr/local/cuda/targets/x86_64-linux/lib";
+	for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
+		glob_t g;
+
+		if (glob(pats[p], 0, NULL, &g))
+			continue;
+		for (size_t i = 0; i < g.gl_pathc && n < 24; i++) {
+			gd_strlcpy(store[n], g.gl_pathv[i], sizeof store[n]);
+			dirs[n] = store[n];
+			n++;
+		}
+		globfree(&g);
+	}
+	dirs[n] = NULL;
+	return dirs;
+}
+
+const char *const *gd_lib_dirs(enum gd_rtlib l)
+{
+	static const char *const driver[] = {"/usr/lib/x86_64-linux-gnu",
+					     "/usr/lib64", "/usr/lib/wsl/lib",
+					     NULL};
+	static const char *const rocm[] = {"/opt/rocm/lib", "/opt/rocm/lib64",
+					   NULL};
+
+	switch (l) {
+	case GD_LIB_CUDA:
+		return driver;
+	case GD_LIB_NVRTC:
+	case GD_LIB_CUBLAS:
+	case GD_LIB_CUDNN:
+		return cu_lib_dirs();
+	case GD_LIB_HIP:
+	case GD_LIB_HIPRTC:
+	case GD_LIB_HIPBLAS:
+	case GD_LIB_ROCBLAS:
+	case GD_LIB_MIOPEN:
+		return rocm;
+	default:
+		return NULL;
+	}
+}
+
+const char *gd_lib_search_desc(void)
+{
+	return "via the loader (LD_LIBRARY_PATH, ld.so.cache)";
+}
+
+const char *const *gd_lib_variants(enum gd_rtlib l)
+{
+	(void)l;
+	return NULL;
+}

@@ -27,7 +27,7 @@ min_of() { # runs command...: the least ns/call of several processes
 	for _ in $(seq "$runs"); do
 		t=$("$@") || return 1
 		if [ -z "$best" ]; then best=$t; else
-			best=$(echo "if ($t < $best) $t else $best" | bc)
+			best=$(awk "BEGIN{print ($t < $best) ? $t : $best}")
 		fi
 	done
 	echo "$best"
@@ -40,8 +40,8 @@ bench() { # name calls program...
 	hang=$(min_of "$gd" run -q --trace -- "$@" "$calls")
 	logm=$(min_of "$gd" run -q --trace=log -- "$@" "$calls")
 	printf '%-7s plain %9s ns/call  --trace %9s (%+.1f)  --trace=log %9s (%+.1f)\n' \
-		"$name" "$plain" "$hang" "$(echo "$hang - $plain" | bc)" \
-		"$logm" "$(echo "$logm - $plain" | bc)"
+		"$name" "$plain" "$hang" "$(awk "BEGIN{print $hang - $plain}")" \
+		"$logm" "$(awk "BEGIN{print $logm - $plain}")"
 }
 
 mkdir -p "$tmp/null"

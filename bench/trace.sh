@@ -37,8 +37,10 @@ bench() { # name program mode...
 	printf '%-5s %-10s %9s ns/call\n' "$name" plain "$plain"
 	for m in "$@"; do
 		t=$("$gd" run -q --trace="$m" -- "$prog" "$n" 2>/dev/null)
-		printf '%-5s %-10s %9s ns/call  (%+.1f)\n' "$name" "$m" "$t" \
-			"$(echo "$t - $plain" | bc)"
+		# awk, not bc: the GPU machines have no bc
+		printf '%-5s %-10s %9s ns/call  (%+.1f, ratio %.3f)\n' "$name" \
+			"$m" "$t" "$(awk "BEGIN{print $t - $plain}")" \
+			"$(awk "BEGIN{print $t / $plain}")"
 	done
 }
 

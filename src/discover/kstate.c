@@ -203,6 +203,7 @@ void gd_kstate_read(gd_ctx *ctx, struct gd_machine *m)
 	struct gd_kstate *k = &m->kstate;
 	int nvidia = 0;
 
+	k->read = 1;
 	for (int i = 0; i < GD_KMOD_N; i++)
 		read_module(ctx, (enum gd_kmod)i, &k->mod[i]);
 	read_cmdline(ctx, k);

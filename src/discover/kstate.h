@@ -56,6 +56,7 @@ struct gd_kmodule {
 };
 
 struct gd_kstate {
+	int read; /* 1 once gd_kstate_read ran (Linux); 0 on Windows */
 	struct gd_kmodule mod[GD_KMOD_N];
 	gd_text cmdline;	 /* its state and the first 159 bytes */
 	char cmdline_full[2048]; /* as read, up to 2047 bytes */

@@ -255,6 +255,9 @@
 	X(GD_C_CAUSE_MISSING_LIBRARY, "cause.missing_library",                 \
 	  "a probe's init failed: a library the runtime or its driver needs "  \
 	  "is not found (the loader's or ld.so's own words)")                  \
+	X(GD_C_CAUSE_LIBRARY_UNUSABLE, "cause.library_unusable",               \
+	  "a probe's init failed: a library of the runtime is for another "    \
+	  "CPU or word size, or lacks a symbol version it needs")              \
 	X(GD_C_CAUSE_ICD_INCOMPLETE, "cause.icd_incomplete",                   \
 	  "a Vulkan driver (ICD) loads but gives the loader no "               \
 	  "vkCreateInstance")                                                  \

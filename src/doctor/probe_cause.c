@@ -13,6 +13,7 @@
 
 #include "discover/vendor.h"
 #include "kb/kb.h"
+#include "verdict_util.h"
 
 typedef int (*cause_fn)(const struct gd_cause_in *in, struct gd_cause *out);
 
@@ -32,6 +33,25 @@ static void set(struct gd_cause *out, enum gd_code code, const char *fix)
 {
 	out->code = code;
 	gd_strlcpy(out->fix, fix ? fix : "", sizeof out->fix);
+}
+
+/* The step for a library that is not found: the packages the kb names
+ * for it (libraries[]), else how to look them up. */
+static void fix_install(const struct gd_cause_in *in, const char *lib,
+			struct gd_cause *out)
+{
+	char pkg[200];
+
+	if (gd_doctor_packages(in->ctx ? in->ctx->kb : NULL, lib, pkg,
+			       sizeof pkg, NULL) &&
+	    pkg[0])
+		gd_fmt(out->fix, sizeof out->fix, "install %s: it provides %s",
+		       pkg, lib);
+	else
+		gd_fmt(out->fix, sizeof out->fix,
+		       "install the package that provides %s (Debian/Ubuntu: "
+		       "apt-file search %s; Fedora: dnf provides '*/%s')",
+		       lib, lib, lib);
 }
 
 /* The line of the diagnostics (or of init's detail) that names a library
@@ -91,7 +111,7 @@ static const char *manifest_of(const struct gd_cause_in *in, const char *lib)
 static int cause_missing_library(const struct gd_cause_in *in,
 				 struct gd_cause *out)
 {
-	char lib[96], line[320], icd[200], fix[320];
+	char lib[96], line[320], icd[200];
 	const char *man;
 
 	if (!find_dlerror(in, lib, sizeof lib, line, sizeof line))
@@ -115,12 +135,7 @@ static int cause_missing_library(const struct gd_cause_in *in,
 	else
 		gd_fmt(out->text, sizeof out->text,
 		       "%s is not found: the loader could not open it", lib);
-	/* the DT_NEEDED resolver's package names replace this when known */
-	gd_fmt(fix, sizeof fix,
-	       "install the package that provides %s (Debian/Ubuntu: "
-	       "apt-file search %s; Fedora: dnf provides '*/%s')",
-	       lib, lib, lib);
-	gd_strlcpy(out->fix, fix, sizeof out->fix);
+	fix_install(in, lib, out);
 	return 1;
 }
 
@@ -154,9 +169,54 @@ static int cause_icd_incomplete(const struct gd_cause_in *in,
 		    gd_kb_signature_get(in->ctx->kb, dg->line_sig[i], &sg) == 0)
 			fix = sg.fix;
 		set(out, GD_C_CAUSE_ICD_INCOMPLETE, fix);
+		/* what ld.so did not find, with its package, when the kb
+		 * knows it: more exact than the signature's general fix */
+		if (dg->n_not_found &&
+		    gd_doctor_packages(in->ctx ? in->ctx->kb : NULL,
+				       dg->not_found[0], nf, sizeof nf, NULL) &&
+		    nf[0])
+			fix_install(in, dg->not_found[0], out);
 		return 1;
 	}
 	return 0;
+}
+
+/* The DT_NEEDED closure (inventory's dependency checks, with the kb's
+ * dlopen dependencies) says a library of this backend would not load. */
+static int cause_dep_broken(const struct gd_cause_in *in, struct gd_cause *out)
+{
+	const struct gd_dep_check *d =
+	    in->inv ? gd_inventory_dep_broken(in->inv, in->backend) : NULL;
+
+	if (!d)
+		return 0;
+	if (d->status == GD_DEP_MISSING) {
+		gd_fmt(out->text, sizeof out->text,
+		       "%s (%s) would not load: %s: not found", d->what,
+		       d->name, d->chain);
+		set(out, GD_C_CAUSE_MISSING_LIBRARY, NULL);
+		fix_install(in, d->soname, out);
+		return 1;
+	}
+	gd_fmt(out->text, sizeof out->text,
+	       "%s (%s) would not load: %s: %s%s%s", d->what, d->name, d->chain,
+	       gd_dep_status_name(d->status), d->version[0] ? " " : "",
+	       d->version);
+	set(out, GD_C_CAUSE_LIBRARY_UNUSABLE, NULL);
+	if (d->status == GD_DEP_VERSION)
+		gd_fmt(out->fix, sizeof out->fix,
+		       "%s%s%s is too old for %s: upgrade it, or use a build "
+		       "made for this distribution",
+		       d->path[0] ? d->path : d->soname,
+		       d->how[0] ? ", found through " : "", d->how,
+		       d->needed_by);
+	else
+		gd_fmt(out->fix, sizeof out->fix,
+		       "%s is not a library for this machine (%s): install the "
+		       "64-bit x86-64 package of %s",
+		       d->path[0] ? d->path : d->soname,
+		       gd_dep_status_name(d->status), d->soname);
+	return 1;
 }
 
 static size_t count_vendor(const struct gd_machine *m, enum gd_vendor v)
@@ -190,6 +250,37 @@ static const char *wanted_driver(enum gd_vendor v)
 	return v == GD_VENDOR_AMD ? "amdgpu" : "nvidia";
 }
 
+/* What the kernel state (discover/kstate.c) says about a driver module
+ * that is not loaded: a blacklist entry, Secure Boot refusing nvidia. */
+static void kernel_why(const struct gd_kstate *k, const char *mod,
+		       struct gd_cause *out)
+{
+	const struct gd_kopt *bl = gd_kstate_blacklisted(k, mod);
+	size_t n = strlen(out->text);
+
+	if (k->mod[!strcmp(mod, "nvidia") ? GD_KMOD_NVIDIA : GD_KMOD_AMDGPU]
+		.loaded)
+		return;
+	if (bl) {
+		gd_fmt(out->text + n, sizeof out->text - n,
+		       "; %s is blacklisted (%s)", mod, bl->src);
+		gd_fmt(out->fix, sizeof out->fix,
+		       "remove the blacklist of %s (%s), rebuild the initramfs "
+		       "(update-initramfs -u / dracut -f) and reboot",
+		       mod, bl->src);
+	} else if (!strcmp(mod, "nvidia") && k->secure_boot == 1) {
+		gd_fmt(out->text + n, sizeof out->text - n,
+		       "; Secure Boot is on: the kernel refuses a module not "
+		       "signed with an enrolled key");
+		gd_strlcpy(
+		    out->fix,
+		    "enrol the DKMS signing key (sudo mokutil --import "
+		    "/var/lib/dkms/mok.pub, confirm it in the MOK manager "
+		    "at the next boot), or disable Secure Boot",
+		    sizeof out->fix);
+	}
+}
+
 static int cause_driver_not_loaded(const struct gd_cause_in *in,
 				   struct gd_cause *out)
 {
@@ -220,6 +311,7 @@ static int cause_driver_not_loaded(const struct gd_cause_in *in,
 		       "GPU); 'gpudoctor check' lists the kernel's state",
 		       want, want);
 		set(out, GD_C_CAUSE_DRIVER_NOT_LOADED, fix);
+		kernel_why(&in->m->kstate, want, out);
 		return 1;
 	}
 	return 0;
@@ -425,6 +517,7 @@ static const struct {
 } rules[] = {
     {"*", cause_missing_library},
     {"vulkan", cause_icd_incomplete},
+    {"*", cause_dep_broken},
     {"hip cuda", cause_no_gpu},
     {"hip cuda", cause_driver_not_loaded},
     {"hip", cause_no_kfd},

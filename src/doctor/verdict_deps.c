@@ -17,16 +17,14 @@ static const char *base_of(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* "libglvnd0 (Debian/Ubuntu) or libglvnd (Fedora)", "" when the kb has
- * no entry; cites the entry's sources. */
-static void packages(gd_ctx *ctx, struct gd_verdict *v, const char *soname,
-		     char *out, size_t cap)
+int gd_doctor_packages(const gd_kb *kb, const char *soname, char *out,
+		       size_t cap, struct gd_kb_list *sources)
 {
 	struct gd_kb_library k;
 
 	out[0] = '\0';
-	if (!ctx->kb || gd_kb_library_get(ctx->kb, soname, &k) < 0)
-		return;
+	if (!kb || gd_kb_library_get(kb, soname, &k) < 0)
+		return 0;
 	if (k.debian && k.fedora)
 		gd_fmt(out, cap, "%s (Debian/Ubuntu) or %s (Fedora)", k.debian,
 		       k.fedora);
@@ -34,7 +32,19 @@ static void packages(gd_ctx *ctx, struct gd_verdict *v, const char *soname,
 		gd_fmt(out, cap, "%s (Debian/Ubuntu)", k.debian);
 	else if (k.fedora)
 		gd_fmt(out, cap, "%s (Fedora)", k.fedora);
-	gd_v_sources(v, k.sources);
+	if (sources)
+		*sources = k.sources;
+	return 1;
+}
+
+/* The phrase above, citing the entry's sources on v. */
+static void packages(gd_ctx *ctx, struct gd_verdict *v, const char *soname,
+		     char *out, size_t cap)
+{
+	struct gd_kb_list src;
+
+	if (gd_doctor_packages(ctx->kb, soname, out, cap, &src))
+		gd_v_sources(v, src);
 }
 
 static void step_install(gd_ctx *ctx, struct gd_verdict *v,

@@ -48,6 +48,11 @@ void gd_v_strategies(gd_ctx *ctx, const struct gd_machine *m,
 		     struct gd_diagnosis *d);
 /* Facts and steps for runtime libraries that would not load
  * (verdict_deps.c), on the verdicts of the vendor each belongs to. */
+/* "libegl1 (Debian/Ubuntu) or libglvnd-egl (Fedora)": the packages the
+ * kb's libraries[] names for soname ("" when it names none); 1 when the kb
+ * has an entry (its sources in *sources when not NULL), else 0. */
+int gd_doctor_packages(const gd_kb *kb, const char *soname, char *out,
+		       size_t cap, struct gd_kb_list *sources);
 void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
 	       const struct gd_inventory *inv, struct gd_diagnosis *d);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,

@@ -195,11 +195,13 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	}
 	put_num(o, "vram_used_bytes", &g->vram_used);
 	put_num(o, "gtt_bytes", &g->gtt_total);
-	json_object_set_new(o, "firmware", gd_render_fw_json(&g->fw));
-	if (!g->fw.n)
+	/* firmware is read on Linux only (fw.why says why none was) */
+	if (g->fw.n || g->fw.why[0])
+		json_object_set_new(o, "firmware", gd_render_fw_json(&g->fw));
+	if (!g->fw.n && g->fw.why[0])
 		json_object_set_new(
 		    o, "firmware_unknown",
-		    gd_json_str(g->fw.why[0] ? g->fw.why : "not read"));
+		    gd_json_str(g->fw.why));
 	if (gd_known(&g->render_minor)) {
 		gd_fmt(buf, sizeof buf, "/dev/dri/renderD%llu",
 		       (unsigned long long)g->render_minor.v);
@@ -437,7 +439,9 @@ static json_t *kernel_json(const struct gd_machine *m)
 			    gd_known(&ki->nvidia_driver)
 				? gd_json_str(ki->nvidia_driver.v)
 				: json_null());
-	gd_render_kstate_json(k, &m->kstate);
+	/* Linux's module state; a Windows machine has none to show */
+	if (m->kstate.read)
+		gd_render_kstate_json(k, &m->kstate);
 	return k;
 }
 

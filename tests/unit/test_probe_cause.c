@@ -49,7 +49,8 @@ static void test_lddebug(void)
 	    "     17042:\tfind library=libjansson.so.4 [0]; searching\n"
 	    "     17042:\t search cache=/etc/ld.so.cache\n"
 	    "     17042:\t\n"
-	    "     17042:\tcalling init: /lib/x86_64-linux-gnu/libjansson.so.4\n";
+	    "     17042:\tcalling init: "
+	    "/lib/x86_64-linux-gnu/libjansson.so.4\n";
 	static const char versions[] =
 	    "  9:\tfind library=libamdhip64.so.7 [0]; searching\n"
 	    "  9:\t search path=/usr/lib\t\t(system search path)\n"
@@ -151,7 +152,9 @@ static void test_nvidia_vulkan(gd_ctx *ctx)
 	CHECK_STR(dg->cause_code, "cause.icd_incomplete");
 	CHECK(strstr(dg->cause, "libGLX_nvidia.so.0") &&
 	      strstr(dg->cause, "libEGL.so.1"));
+	/* the kb's libraries[] names the package of what ld.so missed */
 	CHECK(strstr(dg->fix, "libegl1") != NULL);
+	CHECK(strstr(dg->fix, "libglvnd-egl (Fedora)") != NULL);
 	CHECK_INT(gd_probe_verdicts(&r, v, 4), 1);
 	CHECK_STR(v[0].cause_code, "cause.icd_incomplete");
 	gd_probe_report_free(&r);
@@ -182,8 +185,7 @@ static const char hip_log[] =
     ":1:runtime.cpp              :78  : 11550297117 us: 10426: "
     "[tid:0x7fb9dfb86500] Runtime initialization failed\n";
 
-static void hip_cause(gd_ctx *ctx, const struct gd_machine *m,
-		      const char *want)
+static void hip_cause(gd_ctx *ctx, const struct gd_machine *m, const char *want)
 {
 	struct gd_probe_report r;
 	const struct gd_probe_diag *dg;
@@ -247,6 +249,80 @@ static void test_hip_causes(gd_ctx *ctx)
 		  GD_CHECK_CONTRADICTED);
 }
 
+/* The kernel state and the dependency closure join the causes. */
+static void test_joined_causes(gd_ctx *ctx)
+{
+	struct gd_machine m;
+	struct gd_gpu g;
+	struct gd_inventory inv;
+	struct gd_dep_check d;
+	struct gd_probe_report r;
+	const struct gd_probe_diag *dg;
+
+	/* amdgpu blacklisted in modprobe.d: not bound, and why */
+	amd_gpu(&m, &g);
+	gd_text_unknown(&g.pci.driver, GD_UNKNOWN, "no driver bound");
+	m.kstate.modprobe.n_black = 1;
+	gd_strlcpy(m.kstate.modprobe.black[0].module, "amdgpu",
+		   sizeof m.kstate.modprobe.black[0].module);
+	gd_strlcpy(m.kstate.modprobe.black[0].src,
+		   "/etc/modprobe.d/blacklist.conf:2",
+		   sizeof m.kstate.modprobe.black[0].src);
+	one_failure(&r, "hip", GD_PS_NODEVICE, hip_log);
+	gd_probe_judge(ctx, &m, NULL, &r);
+	dg = gd_probe_diag_of(&r, "hip");
+	CHECK(dg && !strcmp(dg->cause_code, "cause.driver_not_loaded"));
+	CHECK(dg && strstr(dg->cause, "blacklisted (/etc/modprobe.d/"));
+	CHECK(dg && strstr(dg->fix, "initramfs"));
+	gd_probe_report_free(&r);
+
+	/* an NVIDIA GPU, no module, Secure Boot on */
+	amd_gpu(&m, &g);
+	g.vendor = GD_VENDOR_NVIDIA;
+	gd_text_unknown(&g.pci.driver, GD_UNKNOWN, "no driver bound");
+	m.kstate.secure_boot = 1;
+	one_failure(&r, "cuda", GD_PS_NODEVICE, "");
+	gd_probe_judge(ctx, &m, NULL, &r);
+	dg = gd_probe_diag_of(&r, "cuda");
+	CHECK(dg && !strcmp(dg->cause_code, "cause.driver_not_loaded"));
+	CHECK(dg && strstr(dg->cause, "Secure Boot is on"));
+	CHECK(dg && strstr(dg->fix, "mokutil"));
+	gd_probe_report_free(&r);
+
+	/* the closure of the NVIDIA ICD (with the kb's dlopen rule) is
+	 * broken, and the loader said nothing decisive */
+	memset(&inv, 0, sizeof inv);
+	memset(&d, 0, sizeof d);
+	gd_strlcpy(d.backend, "vulkan", sizeof d.backend);
+	gd_strlcpy(d.what, "Vulkan ICD nvidia", sizeof d.what);
+	gd_strlcpy(d.name, "libGLX_nvidia.so.0", sizeof d.name);
+	gd_strlcpy(d.soname, "libEGL.so.1", sizeof d.soname);
+	gd_strlcpy(d.chain, "libGLX_nvidia.so.0 -> libEGL.so.1",
+		   sizeof d.chain);
+	d.status = GD_DEP_MISSING;
+	inv.deps = &d;
+	inv.n_deps = 1;
+	one_failure(&r, "vulkan", GD_PS_NODEVICE, "");
+	gd_probe_judge(ctx, NULL, &inv, &r);
+	dg = gd_probe_diag_of(&r, "vulkan");
+	CHECK(dg && !strcmp(dg->cause_code, "cause.missing_library"));
+	CHECK(dg && strstr(dg->cause, "libGLX_nvidia.so.0 -> libEGL.so.1"));
+	CHECK(dg && strstr(dg->fix, "install libegl1"));
+	gd_probe_report_free(&r);
+
+	/* a symbol version the library found does not define */
+	d.status = GD_DEP_VERSION;
+	gd_strlcpy(d.version, "GLIBCXX_3.4.30", sizeof d.version);
+	gd_strlcpy(d.soname, "libstdc++.so.6", sizeof d.soname);
+	gd_strlcpy(d.needed_by, "libGLX_nvidia.so.0", sizeof d.needed_by);
+	one_failure(&r, "vulkan", GD_PS_NODEVICE, "");
+	gd_probe_judge(ctx, NULL, &inv, &r);
+	dg = gd_probe_diag_of(&r, "vulkan");
+	CHECK(dg && !strcmp(dg->cause_code, "cause.library_unusable"));
+	CHECK(dg && strstr(dg->cause, "GLIBCXX_3.4.30"));
+	gd_probe_report_free(&r);
+}
+
 static void test_unknown(gd_ctx *ctx)
 {
 	struct gd_probe_report r;
@@ -302,6 +378,7 @@ int main(void)
 	test_dlerror();
 	test_nvidia_vulkan(&ctx);
 	test_hip_causes(&ctx);
+	test_joined_causes(&ctx);
 	test_unknown(&ctx);
 	test_total_timeout();
 	gd_kb_free(ctx.kb);

@@ -83,14 +83,14 @@ struct gd_probe_figure {
 #define GD_PROBE_DIAG_LINES 6
 struct gd_probe_diag {
 	char backend[16];
-	int ran;	      /* 0: not re-run; outcome says why */
-	char env[160];	      /* "VK_LOADER_DEBUG=error,warn LD_DEBUG=libs" */
-	char outcome[200];    /* how the re-run ended */
-	unsigned lines_seen;  /* the runtime's output lines (not ld.so's) */
-	char *out;	      /* the first GD_PROBE_DIAG_KEEP bytes of them */
-	size_t out_len;	      /* '\n'-joined, raw (malloc'd, report owns) */
-	int truncated;	      /* lines after out was full were counted only */
-	int n_not_found;      /* libraries ld.so searched for, never found */
+	int ran;	     /* 0: not re-run; outcome says why */
+	char env[160];	     /* "VK_LOADER_DEBUG=error,warn LD_DEBUG=libs" */
+	char outcome[200];   /* how the re-run ended */
+	unsigned lines_seen; /* the runtime's output lines (not ld.so's) */
+	char *out;	     /* the first GD_PROBE_DIAG_KEEP bytes of them */
+	size_t out_len;	     /* '\n'-joined, raw (malloc'd, report owns) */
+	int truncated;	     /* lines after out was full were counted only */
+	int n_not_found;     /* libraries ld.so searched for, never found */
 	char not_found[GD_PROBE_DIAG_NOTFOUND][96];
 	/* doctor/ (gd_probe_judge): the decisive lines, each with the kb
 	 * signature that picked it ("" for a loader's dlerror line), and

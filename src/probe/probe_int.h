@@ -21,7 +21,7 @@ struct gd_pjob {
 	const char *backend;
 	const char *lib; /* --lib for the child: one variant (libnames.h) */
 	int only;	 /* selftest case, -1 for backends */
-	int start; /* first step of the next child */
+	int start;	 /* first step of the next child */
 	int restarts;
 	char expected[16]; /* selftest */
 	pthread_t thread;

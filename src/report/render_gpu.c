@@ -199,9 +199,8 @@ static void amd_json(json_t *o, const struct gd_gpu *g)
 	if (g->fw.n || g->fw.why[0])
 		json_object_set_new(o, "firmware", gd_render_fw_json(&g->fw));
 	if (!g->fw.n && g->fw.why[0])
-		json_object_set_new(
-		    o, "firmware_unknown",
-		    gd_json_str(g->fw.why));
+		json_object_set_new(o, "firmware_unknown",
+				    gd_json_str(g->fw.why));
 	if (gd_known(&g->render_minor)) {
 		gd_fmt(buf, sizeof buf, "/dev/dri/renderD%llu",
 		       (unsigned long long)g->render_minor.v);

@@ -240,8 +240,8 @@ static void print_diag(struct gd_cli *cli, FILE *f,
 				dg->outcome, gd_c_off(cli));
 		return;
 	}
-	fprintf(f, "      %sdiagnostics (%s): %s, %u line%s%s\n",
-		gd_c_dim(cli), dg->env, dg->outcome, dg->lines_seen,
+	fprintf(f, "      %sdiagnostics (%s): %s, %u line%s%s\n", gd_c_dim(cli),
+		dg->env, dg->outcome, dg->lines_seen,
 		dg->lines_seen == 1 ? "" : "s", gd_c_off(cli));
 	for (int i = 0; i < dg->n_lines; i++)
 		fprintf(f, "      > %s\n", dg->lines[i]);
@@ -379,11 +379,11 @@ static json_t *diag_json(const struct gd_probe_diag *dg)
 		json_array_append_new(env, gd_json_str(t));
 	for (int i = 0; i < dg->n_lines; i++)
 		json_array_append_new(
-		    lines, json_pack("{s:o, s:o}", "text",
-				     gd_json_str(dg->lines[i]), "signature",
-				     dg->line_sig[i][0]
-					 ? gd_json_str(dg->line_sig[i])
-					 : json_null()));
+		    lines,
+		    json_pack("{s:o, s:o}", "text", gd_json_str(dg->lines[i]),
+			      "signature",
+			      dg->line_sig[i][0] ? gd_json_str(dg->line_sig[i])
+						 : json_null()));
 	for (int i = 0; i < dg->n_not_found; i++)
 		json_array_append_new(nf, gd_json_str(dg->not_found[i]));
 	json_object_set_new(o, "ran", json_boolean(dg->ran));
@@ -419,12 +419,11 @@ static json_t *result_json(const struct gd_probe_report *r,
 	if (dg)
 		json_object_set_new(o, "diagnostics", diag_json(dg));
 	if (dg && dg->cause_code[0])
-		json_object_set_new(
-		    o, "cause",
-		    json_pack("{s:o, s:o, s:o}", "code",
-			      gd_json_str(dg->cause_code), "text",
-			      gd_json_str(dg->cause), "fix",
-			      gd_json_str(dg->fix)));
+		json_object_set_new(o, "cause",
+				    json_pack("{s:o, s:o, s:o}", "code",
+					      gd_json_str(dg->cause_code),
+					      "text", gd_json_str(dg->cause),
+					      "fix", gd_json_str(dg->fix)));
 	if (selftest) {
 		json_object_set_new(o, "expected", gd_json_str(x->expected));
 		json_object_set_new(o, "pass",

@@ -22,8 +22,8 @@ vk_icdNegotiateLoaderICDInterfaceVersion(uint32_t *version)
 __attribute__((visibility("default"))) PFN_vkVoidFunction
 vk_icdGetInstanceProcAddr(void *instance, const char *name)
 {
-	void *h = dlopen("libgpudoctor_fake_runtime_dep.so.1",
-			 RTLD_NOW | RTLD_LOCAL);
+	void *h =
+	    dlopen("libgpudoctor_fake_runtime_dep.so.1", RTLD_NOW | RTLD_LOCAL);
 
 	(void)instance, (void)name;
 	if (h)

@@ -65,8 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gd_lddebug_line(&ld, l);
 		gd_cause_dlerror_lib(l, lib, sizeof lib);
 		if (dg.n_lines < GD_PROBE_DIAG_LINES) {
-			gd_strlcpy(dg.lines[dg.n_lines], l,
-				   sizeof dg.lines[0]);
+			gd_strlcpy(dg.lines[dg.n_lines], l, sizeof dg.lines[0]);
 			gd_strlcpy(dg.line_sig[dg.n_lines],
 				   dg.n_lines & 1 ? "vk-icd-no-create-instance"
 						  : "hip-hsa-init-failed",

@@ -17,6 +17,7 @@
 #include "inventory/frameworks.h"
 #include "inventory/inventory.h"
 #include "inventory/win_inventory.h"
+#include "inventory/win_python.h"
 
 const struct gd_opt gd_opts_gather[] = {
     {"force", 'f', 'f', GD_ARG_NONE, NULL, "replace an existing FILE", NULL,
@@ -163,7 +164,13 @@ int gd_cmd_gather(struct gd_cli *cli, int argc, char **argv)
 	memset(&inv, 0, sizeof inv);
 	memset(&wi, 0, sizeof wi);
 	if (win) {
+		struct gd_win_python *py = calloc(1, sizeof *py);
+
 		gd_win_inventory_collect(&cli->ctx, &wi);
+		/* the Python environments' framework DLLs (large: heap) */
+		if (py)
+			gd_win_python_collect(&cli->ctx, py);
+		free(py);
 	} else {
 		gd_inventory_collect(&cli->ctx, &inv);
 		gd_doctor_deps(&cli->ctx, &inv);

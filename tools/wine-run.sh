@@ -29,6 +29,9 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
   [ -x "$srv" ] || srv=/usr/lib/wine/wineserver
   timeout 60 "$srv" -w >/dev/null 2>&1 || true
   [ -f "$WINEPREFIX/system.reg" ] || { echo "wine-run: wineboot -i failed in $WINEPREFIX" >&2; exit 1; }
+fi
+# Once per prefix (also one made before these settings existed):
+if [ ! -f "$WINEPREFIX/.gd-crash-settings" ]; then
   # a crashing test child must end, not wait in a crash dialog
   timeout 60 "$wine" reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog \
     /t REG_DWORD /d 0 /f >/dev/null 2>&1 || true
@@ -36,6 +39,7 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
   # child's output, which the supervisor tests read
   timeout 60 "$wine" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' \
     /v Debugger /t REG_SZ /d 'cmd /c exit 0' /f >/dev/null 2>&1 || true
+  touch "$WINEPREFIX/.gd-crash-settings"
 fi
 # A wineserver that stays 20 s after its last client: without one every
 # call starts a fresh session, whose desktop (explorer) waits ~10 s for a

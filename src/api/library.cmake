@@ -6,8 +6,10 @@
 # Windows the program builds gd_api, but no DLL is made. Not with
 # GD_STATIC_DEPS either: that build is one self-contained program, and the
 # distributions' static jansson/zstd/zlib archives are not built for a
-# shared object (no -fPIC).
-if(WIN32 OR GD_STATIC_DEPS)
+# shared object (no -fPIC). Not in the fuzzing build either: its layers are
+# compiled with -fsanitize=fuzzer-no-link,address, which only the fuzz
+# targets link the runtimes for.
+if(WIN32 OR GD_STATIC_DEPS OR GD_FUZZ)
   return()
 endif()
 file(GLOB GD_API_LIB_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/api/*.c)

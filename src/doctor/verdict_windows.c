@@ -6,6 +6,10 @@
 
 static void vadd(struct gd_win_line *l, int *n, enum gd_win_level lvl,
 		 enum gd_code code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+
+static void vadd(struct gd_win_line *l, int *n, enum gd_win_level lvl,
+		 enum gd_code code, const char *fmt, va_list ap)
 {
 	if (*n >= GD_WIN_MAX_LINES)
 		return;

@@ -49,6 +49,13 @@ cc -O2 -shared -fPIC -o "$tmp/null/libamdhip64.so" "$here/null_hip.c" &&
 	cc -O2 -DGD_NO_INIT -o "$tmp/loop_null" "$here/trace_loop.c" \
 		-L"$tmp/null" -Wl,-rpath,"$tmp/null" -lamdhip64 &&
 	bench null "$n" "$tmp/loop_null"
+# the CUPTI callback alone: a stand-in libcupti hands the loop the
+# callback (bench/cupti_loop.c); --trace=log is the log mode's callback
+cc -O2 -shared -fPIC -DGD_CUPTI_LIB -o "$tmp/libcupti_loop.so" \
+	"$here/cupti_loop.c" &&
+	cc -O2 -o "$tmp/loop_cupti" "$here/cupti_loop.c" -ldl &&
+	GPUDOCTOR_CUPTI_LIB=$tmp/libcupti_loop.so bench cupti-cb "$n" \
+		"$tmp/loop_cupti"
 cudart=$(ldconfig -p | sed -n 's/.*libcudart\.so\.13 .*=> //p' | head -n1)
 if [ -n "$cudart" ]; then
 	cc -O2 -DGD_CUDA -DGD_NO_INIT -o "$tmp/loop_cuda" "$here/trace_loop.c" \

@@ -46,6 +46,38 @@ typedef struct {
 static CUptiResult (*p_subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc,
 				  void *);
 static CUptiResult (*p_enable_domain)(uint32_t, CUpti_SubscriberHandle, int);
+static CUptiResult (*p_enable_cb)(uint32_t, CUpti_SubscriberHandle, int,
+				  uint32_t);
+static CUptiResult (*p_cb_name)(int, uint32_t, const char **);
+
+/* Calls that return at once and never wait for the GPU are left out:
+ * each enabled callback costs CUPTI's own ~125 ns, PyTorch makes several
+ * of these per operator (cudaGetDevice, cudaGetLastError after every
+ * launch, cudaStreamIsCapturing and cudaEventQuery in its allocator), and
+ * none of them can be the call a program hangs in. Queries that poll
+ * (cudaStreamQuery, cudaEventQuery) are among them: a poll loop shows as
+ * running on the CPU in /proc, which is what it is. Prefixes of the names
+ * cuptiGetCallbackName gives (e.g. "cudaGetDevice_v3020"). */
+static const char *const quiet_calls[] = {
+    "cudaGet", "cudaPeekAtLastError", "cudaDeviceGetAttribute",
+    "cudaDeviceGetLimit", "cudaDeviceGetStreamPriorityRange",
+    "cudaDeviceCanAccessPeer", "cudaPointerGetAttributes",
+    "cudaFuncGetAttributes", "cudaFuncSetAttribute", "cudaStreamIsCapturing",
+    "cudaStreamGetCaptureInfo", "cudaThreadExchangeStreamCaptureMode",
+    "cudaStreamQuery", "cudaEventQuery", "cudaEventElapsedTime",
+    "cudaDriverGetVersion", "cudaRuntimeGetVersion", "cudaStreamGetPriority",
+    "cudaStreamGetFlags", "cudaStreamGetId", "cudaStreamGetDevice",
+    "cudaOccupancy",
+    /* driver API (--trace=deep) */
+    "cuCtxGet", "cuCtxSetCurrent", "cuCtxPushCurrent", "cuCtxPopCurrent",
+    "cuDeviceGet", "cuDeviceCanAccessPeer", "cuDevicePrimaryCtxGetState",
+    "cuDriverGetVersion", "cuGetProcAddress", "cuGetErrorString",
+    "cuGetErrorName", "cuGetExportTable", "cuPointerGetAttribute",
+    "cuStreamQuery", "cuEventQuery", "cuEventElapsedTime", "cuFuncGetAttribute",
+    "cuFuncSetAttribute", "cuKernelGetAttribute", "cuStreamGetPriority",
+    "cuStreamGetFlags", "cuStreamGetId", "cuStreamGetCtx", "cuStreamGetDevice",
+    "cuStreamIsCapturing", "cuStreamGetCaptureInfo",
+    "cuThreadExchangeStreamCaptureMode", "cuOccupancy"};
 
 /* What a callback id means: our API id and where its arguments sit in
  * the functionParams struct (generated_cuda_runtime_api_meta.h /
@@ -254,11 +286,48 @@ static void *open_cupti(char *path, size_t cap)
 static int bind_cupti(void *h)
 {
 	void *s = dlsym(h, "cuptiSubscribe"),
-	     *e = dlsym(h, "cuptiEnableDomain");
+	     *e = dlsym(h, "cuptiEnableDomain"),
+	     *c = dlsym(h, "cuptiEnableCallback"),
+	     *n = dlsym(h, "cuptiGetCallbackName");
 
 	memcpy(&p_subscribe, &s, sizeof s);
 	memcpy(&p_enable_domain, &e, sizeof e);
+	memcpy(&p_enable_cb, &c, sizeof c);
+	memcpy(&p_cb_name, &n, sizeof n);
 	return s && e ? 0 : -1;
+}
+
+static int quiet(const char *name)
+{
+	for (size_t i = 0; i < sizeof quiet_calls / sizeof *quiet_calls; i++)
+		if (!strncmp(name, quiet_calls[i], strlen(quiet_calls[i])))
+			return 1;
+	return 0;
+}
+
+/* Every callback of the domain but the quiet ones; the whole domain when
+ * this CUPTI cannot name its callbacks (cuptiGetCallbackName, CUPTI 11+).
+ * Ids without a name are gaps or past the domain's end. Returns the
+ * number left out, or -1 when nothing could be enabled. */
+static int enable(CUpti_SubscriberHandle sub, int domain)
+{
+	int on = 0, off = 0;
+
+	if (!p_enable_cb || !p_cb_name)
+		return p_enable_domain(1, sub, domain) == 0 ? 0 : -1;
+	for (uint32_t id = 1; id < MAX_CBID; id++) {
+		const char *name = NULL;
+
+		if (p_cb_name(domain, id, &name) != 0 || !name)
+			continue;
+		if (quiet(name))
+			off++;
+		else if (p_enable_cb(1, sub, domain, id) == 0)
+			on++;
+	}
+	if (on)
+		return off;
+	return p_enable_domain(1, sub, domain) == 0 ? 0 : -1;
 }
 
 /* Called by the CUDA driver (CUDA_INJECTION64_PATH). 1: loaded. */
@@ -269,7 +338,7 @@ SHIM_EXPORT int InitializeInjection(void)
 	CUpti_SubscriberHandle sub;
 	char path[600], msg[800];
 	void *h;
-	int r;
+	int r, quiet_rt, quiet_drv;
 
 	if (done++ || !shim_recording() || (shim_mode() & GD_TRACE_M_NOCUPTI))
 		return 1;
@@ -294,17 +363,27 @@ SHIM_EXPORT int InitializeInjection(void)
 		shim_note(msg, 1);
 		return 1;
 	}
-	if (p_enable_domain(1, sub, CB_RUNTIME) != 0) {
+	quiet_rt = enable(sub, CB_RUNTIME);
+	if (quiet_rt < 0) {
 		shim_note("cuda route: exported-symbol hooks on libcudart "
 			  "(CUPTI runtime domain refused)",
 			  1);
 		return 1;
 	}
 	shim_families &= ~SHIM_FAM_CUDA;
-	r = (shim_mode() & GD_TRACE_M_DEEP) ? p_enable_domain(1, sub, CB_DRIVER)
-					    : -1;
-	snprintf(msg, sizeof msg, "cuda route: CUPTI callbacks (%s), %s", path,
-		 r == 0 ? "runtime and driver API" : "runtime API");
+	quiet_drv =
+	    (shim_mode() & GD_TRACE_M_DEEP) ? enable(sub, CB_DRIVER) : -1;
+	if (quiet_drv >= 0)
+		snprintf(msg, sizeof msg,
+			 "cuda route: CUPTI callbacks (%s), runtime and driver "
+			 "API (left out: %d runtime and %d driver calls that "
+			 "never wait for the GPU)",
+			 path, quiet_rt, quiet_drv);
+	else
+		snprintf(msg, sizeof msg,
+			 "cuda route: CUPTI callbacks (%s), runtime API (left "
+			 "out: %d calls that never wait for the GPU)",
+			 path, quiet_rt);
 	shim_note(msg, 0);
 	return 1;
 }

@@ -2,8 +2,9 @@
 # Per-call overhead of libgpudoctor-trace.so on a GPU machine: a loop of
 # idle {hip,cuda}StreamSynchronize calls (bench/trace_loop.c), min of 5
 # reps per process, plain and under `gpudoctor run --trace=MODE` taking
-# turns ROUNDS times (default 3), least of each; ns per call and the
-# difference to plain, all in one run.
+# turns ROUNDS times (default 7) on one CPU (PIN_CPU, default 1), the
+# median process of each; ns per call and the difference to plain, all
+# in one run.
 #  CUDA (loop linked with the shared libcudart):
 #    cupti-null  the anchor: CUPTI with an empty runtime-domain callback
 #            (bench/cupti_null.c), no gpudoctor at all
@@ -33,21 +34,27 @@ route() { # program: the library's notes from a short logged run
 	grep -v '^gpudoctor: trace log' "$tmp/route.err" | sed 's/^/  /'
 }
 
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-7}
+# one CPU for every process: the loop's figure also depends on where the
+# scheduler puts it (a fast and a slow mode 400 ns apart on the H100)
+pin=""
+command -v taskset >/dev/null && pin="taskset -c ${PIN_CPU:-1}"
 run_mode() { # program mode: ns/call of one process
 	case $2 in
-	plain) "$1" "$n" ;;
-	cupti-null) CUDA_INJECTION64_PATH=$tmp/libcupti_null.so "$1" "$n" ;;
-	*) "$gd" run -q --trace="$2" -- "$1" "$n" 2>/dev/null ;;
+	plain) $pin "$1" "$n" ;;
+	cupti-null) CUDA_INJECTION64_PATH=$tmp/libcupti_null.so $pin "$1" "$n" ;;
+	*) $pin "$gd" run -q --trace="$2" -- "$1" "$n" 2>/dev/null ;;
 	esac
 }
 
-# Plain and every mode take turns, ROUNDS times, and each keeps its
-# least figure: the machine's drift between processes (140 ns on the
-# H100 once) then weighs on all rows alike.
+median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
+
+# Plain and every mode take turns, ROUNDS times; each row is the median
+# of its processes (and their least, for the machine's fast mode): the
+# drift between processes then weighs on all rows alike.
 bench() { # name program mode...
-	local name=$1 prog=$2 m t r
-	declare -A best=()
+	local name=$1 prog=$2 m t r p
+	declare -A all=()
 	shift 2
 	for r in $(seq "$rounds"); do
 		for m in plain "$@"; do
@@ -55,19 +62,19 @@ bench() { # name program mode...
 				echo "$name $m: $t"
 				return 1
 			}
-			if [ -z "${best[$m]:-}" ] ||
-				awk "BEGIN{exit !($t < ${best[$m]})}"; then
-				best[$m]=$t
-			fi
+			all[$m]+=" $t"
 		done
 	done
-	printf '%-5s %-10s %9s ns/call\n' "$name" plain "${best[plain]}"
+	p=$(echo "${all[plain]}" | median)
+	printf '%-5s %-10s %9s ns/call  (least %s)\n' "$name" plain "$p" \
+		"$(echo "${all[plain]}" | tr ' ' '\n' | grep . | sort -g | head -n1)"
 	for m in "$@"; do
-		t=${best[$m]}
+		t=$(echo "${all[$m]}" | median)
 		# awk, not bc: the GPU machines have no bc
-		printf '%-5s %-10s %9s ns/call  (%+.1f, ratio %.3f)\n' "$name" \
-			"$m" "$t" "$(awk "BEGIN{print $t - ${best[plain]}}")" \
-			"$(awk "BEGIN{print $t / ${best[plain]}}")"
+		printf '%-5s %-10s %9s ns/call  (%+.1f, ratio %.3f; least %s)\n' \
+			"$name" "$m" "$t" "$(awk "BEGIN{print $t - $p}")" \
+			"$(awk "BEGIN{print $t / $p}")" \
+			"$(echo "${all[$m]}" | tr ' ' '\n' | grep . | sort -g | head -n1)"
 	done
 }
 

@@ -317,6 +317,7 @@ SHIM_EXPORT int rocprofiler_set_api_table(const char *name, uint64_t version,
 	char why[200] = "", msg[400];
 	set_api_table_fn next;
 
+	shim_init();
 	pthread_mutex_lock(&mu);
 	next = next_set_api_table(why, sizeof why);
 	pthread_mutex_unlock(&mu);

@@ -268,24 +268,27 @@ static void *load_sdk(char *why, size_t n)
 	return p;
 }
 
-/* The next rocprofiler_set_api_table, once. */
+/* The next rocprofiler_set_api_table. Looked up again at each
+ * registration until found: a profiler dlopened later (RTLD_GLOBAL) still
+ * gets the tables registered after it came. The SDK is loaded by us at
+ * most once. Called under the caller's lock. */
 static set_api_table_fn next_set_api_table(char *why, size_t n)
 {
-	static int done;
 	static set_api_table_fn next;
+	static int tried_sdk;
 	void *p;
 
-	if (done)
+	if (next)
 		return next;
 	p = dlsym(RTLD_NEXT, "rocprofiler_set_api_table");
 	memcpy(&next, &p, sizeof p);
-	if (!next || next == rocprofiler_set_api_table) {
+	if (!next && !tried_sdk) {
+		tried_sdk = 1;
 		p = load_sdk(why, n);
 		memcpy(&next, &p, sizeof p);
 	}
 	if (next == rocprofiler_set_api_table)
 		next = NULL;
-	done = 1;
 	return next;
 }
 

@@ -10,6 +10,8 @@
  *   real <api> <result>         the same call to the HIP 5.2 function
  *   export <api> <result>       a call by name (exports, then the table)
  *   second <status> <n>         a second runtime's table: n entries changed
+ *   configure <library> <null|result>   rocprofiler_configure as
+ *                               rocprofiler-sdk finds it (RTLD_DEFAULT)
  * Arguments: "second" registers a second runtime table.
  * HIP_TABLE_APP_SDK=PATH: dlopen PATH (RTLD_GLOBAL) first, a profiler
  * library loaded after the preloaded shim. */
@@ -92,6 +94,22 @@ static void calls_through_table(void *t)
 	BOTH(90, "hipFree", hipError_t(*)(void *), (NULL));
 }
 
+/* rocprofiler-sdk calls every rocprofiler_configure it finds; the one
+ * RTLD_DEFAULT gives (the shim's, when preloaded) must answer NULL. */
+static void configure(void)
+{
+	void *p = dlsym(RTLD_DEFAULT, "rocprofiler_configure");
+	void *(*fn)(uint32_t, const char *, uint32_t, void *);
+
+	if (!p) {
+		puts("configure none");
+		return;
+	}
+	memcpy(&fn, &p, sizeof p);
+	printf("configure %s %s\n", lib_of(p),
+	       fn(10000, "1.0.0", 0, NULL) ? "result" : "null");
+}
+
 int main(int argc, char **argv)
 {
 	const char *sdk = getenv("HIP_TABLE_APP_SDK");
@@ -120,6 +138,7 @@ int main(int argc, char **argv)
 					  "libgpudoctor-trace.so")
 				      ? "patched"
 				      : "same");
+	configure();
 	fflush(stdout);
 	calls_through_table(t);
 	printf("export hipMalloc %d\n", (int)hipMalloc(&d, 4096));

@@ -7,7 +7,8 @@
  * Verified in source (2026-11-24), ROCm/clr at rocm-6.1.0 (a8dbc0c),
  * rocm-6.2.0 (dd7f957), f9f995c (6.3 dev) and ROCm/rocm-systems
  * projects/clr at 04c29c5; rocprofiler-register at 24041c4 and 11a4668
- * (ROCm/rocprofiler-register) and rocm-systems 04e1fbc:
+ * (ROCm/rocprofiler-register) and rocm-systems 04e1fbc; rocprofiler-sdk
+ * registration.cpp at rocm-systems 0028ad5 (full hashes: docs/trace.md):
  *  - every export is `return hip::GetHipDispatchTable()->hipX_fn(...)`
  *    from 6.1 (hipamd/src/hip_table_interface.cpp); the compiler entry
  *    points (__hipPushCallConfiguration, __hipRegister*) go through a

@@ -265,7 +265,9 @@ static void *load_sdk(char *why, size_t n)
 	}
 	p = h ? dlsym(h, "rocprofiler_set_api_table") : NULL;
 	snprintf(why, n, ", %s %s", lib,
-		 !h ? "not loadable" : p ? "loaded" : "has no set_api_table");
+		 !h  ? "not loadable"
+		 : p ? "loaded"
+		     : "has no set_api_table");
 	return p;
 }
 
@@ -343,7 +345,7 @@ SHIM_EXPORT int rocprofiler_set_api_table(const char *name, uint64_t version,
 	}
 	if (why[0] && shim_recording()) {
 		snprintf(msg, sizeof msg, "hip route: rocprofiler-sdk%s", why);
-		shim_note(msg, 1);
+		shim_note(msg, !strstr(why, " loaded")); /* stderr if failed */
 	}
 	return next ? next(name, version, instance, tables, ntables) : 0;
 }

@@ -56,18 +56,18 @@ static const struct {
 	unsigned index;
 	const char *name;
 } runtime_names[] = {
-    {66, "hipDeviceSynchronize"},  {82, "hipEventSynchronize"},
-    {86, "hipExtMallocWithFlags"}, {90, "hipFree"},
-    {103, "hipGetDeviceCount"},	   {109, "hipGetLastError"},
-    {166, "hipGraphLaunch"},	   {194, "hipHostFree"},
-    {197, "hipHostMalloc"},	   {202, "hipInit"},
-    {214, "hipLaunchKernel"},	   {215, "hipMalloc"},
-    {222, "hipMallocManaged"},	   {259, "hipMemcpy"},
-    {260, "hipMemcpy2D"},	   {261, "hipMemcpy2DAsync"},
-    {268, "hipMemcpyAsync"},	   {282, "hipMemcpyPeer"},
-    {283, "hipMemcpyPeerAsync"},   {287, "hipMemcpyWithStream"},
+    {66, "hipDeviceSynchronize"},   {82, "hipEventSynchronize"},
+    {86, "hipExtMallocWithFlags"},  {90, "hipFree"},
+    {103, "hipGetDeviceCount"},	    {109, "hipGetLastError"},
+    {166, "hipGraphLaunch"},	    {194, "hipHostFree"},
+    {197, "hipHostMalloc"},	    {202, "hipInit"},
+    {214, "hipLaunchKernel"},	    {215, "hipMalloc"},
+    {222, "hipMallocManaged"},	    {259, "hipMemcpy"},
+    {260, "hipMemcpy2D"},	    {261, "hipMemcpy2DAsync"},
+    {268, "hipMemcpyAsync"},	    {282, "hipMemcpyPeer"},
+    {283, "hipMemcpyPeerAsync"},    {287, "hipMemcpyWithStream"},
     {308, "hipModuleLaunchKernel"}, {326, "hipRuntimeGetVersion"},
-    {346, "hipStreamSynchronize"}, {388, "hipExtModuleLaunchKernel"},
+    {346, "hipStreamSynchronize"},  {388, "hipExtModuleLaunchKernel"},
 };
 static const char *const compiler_names[COMPILER_ENTRIES] = {
     "__hipPopCallConfiguration", "__hipPushCallConfiguration",
@@ -215,7 +215,7 @@ hipError_t hipGetDeviceCount(int *n);
 
 #define CALL(idx, type, args)                                                  \
 	do {                                                                   \
-		__typeof__(type) fn_;                                                    \
+		__typeof__(type) fn_;                                          \
 		any_fn f_ = table()->fn[idx];                                  \
 		memcpy(&fn_, &f_, sizeof f_);                                  \
 		return fn_ args;                                               \

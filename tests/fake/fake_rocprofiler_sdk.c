@@ -15,8 +15,8 @@
 int rocprofiler_set_api_table(const char *name, uint64_t version,
 			      uint64_t instance, void **tables,
 			      uint64_t ntables);
-void *rocprofiler_configure(uint32_t version, const char *rt,
-			    uint32_t priority, void *client);
+void *rocprofiler_configure(uint32_t version, const char *rt, uint32_t priority,
+			    void *client);
 
 static const char *lib_of(const void *p)
 {
@@ -49,8 +49,8 @@ int rocprofiler_set_api_table(const char *name, uint64_t version,
 	return 0;
 }
 
-void *rocprofiler_configure(uint32_t version, const char *rt,
-			    uint32_t priority, void *client)
+void *rocprofiler_configure(uint32_t version, const char *rt, uint32_t priority,
+			    void *client)
 {
 	(void)version;
 	(void)rt;

@@ -37,9 +37,9 @@ hipError_t hipHostMalloc(void **p, size_t n, unsigned f);
 hipError_t hipDeviceSynchronize(void);
 hipError_t hipGetDeviceCount(int *n);
 
-static const unsigned checked[] = {66,	82,  86,  90,  103, 109, 166, 194, 197,
-				   202, 214, 215, 222, 259, 260, 261, 268, 282,
-				   283, 287, 308, 326, 346, 388};
+static const unsigned checked[] = {66,	82,  86,  90,  103, 109, 166, 194,
+				   197, 202, 214, 215, 222, 259, 260, 261,
+				   268, 282, 283, 287, 308, 326, 346, 388};
 
 static void *entry(void *table, unsigned i)
 {
@@ -63,7 +63,7 @@ static const char *lib_of(const void *p)
 /* Call entry i of the runtime table as type T (and the real function). */
 #define BOTH(i, api, T, args)                                                  \
 	do {                                                                   \
-		__typeof__(T) fn_;                                                       \
+		__typeof__(T) fn_;                                             \
 		void *p_ = entry(t, i);                                        \
 		memcpy(&fn_, &p_, sizeof p_);                                  \
 		printf("table " api " %d\n", (int)fn_ args);                   \
@@ -134,10 +134,9 @@ int main(int argc, char **argv)
 			   ? "same"
 			   : "patched",
 		       lib_of(entry(t, checked[i])));
-	printf("compiler 1 %s\n", !strcmp(lib_of(entry(c, 1)),
-					  "libgpudoctor-trace.so")
-				      ? "patched"
-				      : "same");
+	printf("compiler 1 %s\n",
+	       !strcmp(lib_of(entry(c, 1)), "libgpudoctor-trace.so") ? "patched"
+								     : "same");
 	configure();
 	fflush(stdout);
 	calls_through_table(t);

@@ -77,7 +77,10 @@ typedef struct {
 unsigned shim_hip_host_flags(unsigned f) SHIM_HIDDEN; /* hooks_hip.c */
 
 /* The original is stored (release) before the table entry points here;
- * a thread that already sees the wrapper sees the original too. */
+ * a thread that already sees the wrapper sees the original too. Newer clr
+ * (rocm-systems 04c29c5, GetDispatchTableImpl) marks the table registered
+ * before registering it, so other threads may call through it while we
+ * swap. */
 #define TABLE_HOOK(ret_t, name, params, args, bytes, kind, stream)             \
 	static ret_t(*orig_##name) params;                                     \
 	static ret_t tbl_##name params                                         \

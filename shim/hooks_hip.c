@@ -4,8 +4,8 @@
  * The types are declared here, as src/probe/hip_api.h does: handles are
  * pointers, hipError_t and hipMemcpyKind are ints. This route misses
  * callers that use dlsym(handle) or hipGetProcAddress, and HIP's own
- * internal calls; on ROCm >= 6.2 hip_table.c hooks the dispatch table for
- * those (untested on a real runtime). */
+ * calls to its own exports; on ROCm >= 6.2 hip_table.c hooks the
+ * dispatch table for those. */
 #include <stddef.h>
 
 #include "shim.h"

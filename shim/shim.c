@@ -250,7 +250,7 @@ static void map_region(const char *fd_s)
 	region = h;
 }
 
-__attribute__((constructor)) static void shim_init(void)
+static void shim_init_once(void)
 {
 	const char *s;
 
@@ -265,6 +265,20 @@ __attribute__((constructor)) static void shim_init(void)
 		timed = shim_log_open(s) == 0;
 	on = region || timed;
 	pthread_atfork(NULL, NULL, at_fork_child);
+}
+
+/* Also called by hip_table.c: rocprofiler-register may hand us a table
+ * from another library's constructor, before ours has run. */
+void shim_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, shim_init_once);
+}
+
+__attribute__((constructor)) static void shim_ctor(void)
+{
+	shim_init();
 }
 
 __attribute__((destructor)) static void shim_fini(void)

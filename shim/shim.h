@@ -39,6 +39,8 @@ void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
 		uint64_t bytes, unsigned kind, const void *stream) SHIM_HIDDEN;
 void shim_exit(struct shim_call *c, int result) SHIM_HIDDEN;
 int shim_mode(void) SHIM_HIDDEN;
+/* The constructor's work, once (environment, region, log). */
+void shim_init(void) SHIM_HIDDEN;
 /* One "rewrite" line in the log: what was asked and what was passed on. */
 void shim_log_rewrite(unsigned api, unsigned old_flags,
 		      unsigned new_flags) SHIM_HIDDEN;

@@ -180,8 +180,10 @@ static void win_brief_fill(const struct gd_gpu *g,
 	b->status = gd_win_verdict_status(v);
 	b->usable =
 	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
-	(void)wi; /* the SDK is named in the reason (summary) */
-	if (g->vendor == GD_VENDOR_AMD && (v->sdk >= 0 || v->usable))
+	/* the SDK is named in the reason (summary); with the driver's HIP
+	 * runtime the steps lead to ROCm, SDK or not */
+	if (g->vendor == GD_VENDOR_AMD &&
+	    (v->sdk >= 0 || v->usable || wi->driver_hip_major))
 		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
 	else
 		gd_strlcpy(b->backend,

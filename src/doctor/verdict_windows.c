@@ -208,6 +208,42 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 	     v->python);
 }
 
+static int usable(const struct gd_win_verdict *v)
+{
+	for (int i = 0; i < v->n_facts; i++)
+		if (v->facts[i].level == GD_WIN_BAD)
+			return 0;
+	return 1;
+}
+
+/* The driver provides HIP N and no SDK of that major is installed. Apps
+ * and wheels run on the driver's runtime (windows-fleet.md A.1 fact 1:
+ * end users get HIP from the driver); an SDK is for building HIP code and
+ * for its hipInfo.exe, so it is no step of its own here. */
+static void no_sdk(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+		   const struct gd_win_python *py, struct gd_win_verdict *v)
+{
+	const char *gfx = g->gfx[0] ? g->gfx : "this GPU";
+	int m = wi->driver_hip_major;
+
+	gd_win_python_amd_facts(wi, py, v);
+	FACT(v, GD_WIN_OK, GD_C_WIN_NO_SDK,
+	     "no HIP SDK %d.x under %%ProgramFiles%%\\AMD\\ROCm: apps and "
+	     "Python wheels run on the driver's HIP %d runtime and need none; "
+	     "install HIP SDK %d.x only to build HIP programs or to run its "
+	     "hipInfo.exe",
+	     m, m, m);
+	gd_win_app_steps(wi, v);
+	gd_win_python_amd_steps(g, wi, py, v);
+	v->usable = usable(v);
+	if (gd_win_app_summary(g, wi, v))
+		return;
+	gd_fmt(v->summary, sizeof v->summary,
+	       "%s on Windows: the driver provides HIP %d%s", gfx, m,
+	       v->usable ? " (apps need no HIP SDK)"
+			 : "; see the problems below");
+}
+
 void gd_win_verdict_amd(const struct gd_gpu *g,
 			const struct gd_win_inventory *wi,
 			const struct gd_win_python *py,
@@ -218,18 +254,10 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 	if (!wi->driver_hip_major && gd_win_python_bundled(g, wi, py, v))
 		return;
 	runtime_facts(wi, v);
+	gd_win_app_facts(g, wi, v);
 	hip_path_fact(wi, v);
 	if (wi->driver_hip_major && v->sdk < 0) {
-		gd_win_python_amd_facts(wi, py, v);
-		gd_fmt(
-		    v->summary, sizeof v->summary,
-		    "no installed HIP SDK matches the driver's HIP %d: install "
-		    "HIP SDK %d.x",
-		    wi->driver_hip_major, wi->driver_hip_major);
-		STEP(v, GD_C_WIN_INSTALL_SDK,
-		     "install a HIP SDK %d.x (the driver's "
-		     "HIP major)",
-		     wi->driver_hip_major);
+		no_sdk(g, wi, py, v);
 		return;
 	}
 	if (v->sdk < 0) {

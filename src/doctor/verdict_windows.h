@@ -88,6 +88,18 @@ void gd_win_py_literal(const char *s, char *buf, size_t cap);
 /* os.add_dll_directory(<literal of dir>) */
 void gd_win_python_line(const char *dir, char *buf, size_t cap);
 
+/* verdict_windows_app.c: application folders with their own HIP runtime
+ * DLL (inventory wi->apps): a fact each (bad when older than System32's
+ * copy of the same name; returns how many are), the rename step for
+ * those, and the summary naming the first (1 when it wrote one). */
+int gd_win_app_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+		     struct gd_win_verdict *v);
+void gd_win_app_steps(const struct gd_win_inventory *wi,
+		      struct gd_win_verdict *v);
+int gd_win_app_summary(const struct gd_gpu *g,
+		       const struct gd_win_inventory *wi,
+		       struct gd_win_verdict *v);
+
 /* No HIP runtime in System32, but a framework whose wheels bring one
  * (TheRock): judged on that runtime; 1 when it applied. */
 int gd_win_python_bundled(const struct gd_gpu *g,

@@ -31,7 +31,7 @@ static int collect(struct gd_cli *cli, struct gd_machine *m,
 		const struct gd_gpu *g = &m->gpus[i];
 
 		if (g->vendor == GD_VENDOR_AMD)
-			gd_win_verdict_amd(g, wi, py, &(*vs)[i]);
+			gd_win_verdict_amd(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else if (g->vendor == GD_VENDOR_NVIDIA)
 			gd_win_verdict_nvidia(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else

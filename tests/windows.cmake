@@ -2,7 +2,7 @@
 # both systems (test_plat, test_reg*, test_win*) as .exe files, run under
 # Wine through tools/wine-run.sh (own WINEPREFIX in the build dir). Without
 # Wine they are skipped visibly (exit 77).
-list(FILTER GD_UNIT_TESTS INCLUDE REGEX "/test_(plat|reg|win|fs_links|pe_slim)[^/]*\\.c$")
+list(FILTER GD_UNIT_TESTS INCLUDE REGEX "/test_(plat|reg|win|fs_links|pe_slim|probe_verdict)[^/]*\\.c$")
 set(GD_WINE_RUN ${CMAKE_SOURCE_DIR}/tools/wine-run.sh)
 foreach(src ${GD_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)

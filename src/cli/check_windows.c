@@ -31,7 +31,7 @@ static int collect(struct gd_cli *cli, struct gd_machine *m,
 		const struct gd_gpu *g = &m->gpus[i];
 
 		if (g->vendor == GD_VENDOR_AMD)
-			gd_win_verdict_amd(g, wi, py, &(*vs)[i]);
+			gd_win_verdict_amd(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else if (g->vendor == GD_VENDOR_NVIDIA)
 			gd_win_verdict_nvidia(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else
@@ -180,8 +180,10 @@ static void win_brief_fill(const struct gd_gpu *g,
 	b->status = gd_win_verdict_status(v);
 	b->usable =
 	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
-	(void)wi; /* the SDK is named in the reason (summary) */
-	if (g->vendor == GD_VENDOR_AMD && (v->sdk >= 0 || v->usable))
+	/* the SDK is named in the reason (summary); with the driver's HIP
+	 * runtime the steps lead to ROCm, SDK or not */
+	if (g->vendor == GD_VENDOR_AMD &&
+	    (v->sdk >= 0 || v->usable || wi->driver_hip_major))
 		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
 	else
 		gd_strlcpy(b->backend,

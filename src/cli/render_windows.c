@@ -106,6 +106,34 @@ static json_t *sdk_json(const struct gd_win_sdk *s)
 	return o;
 }
 
+static json_t *str_or_null(const char *s)
+{
+	return s[0] ? gd_json_str(s) : json_null();
+}
+
+/* The application folders that keep their own HIP runtime DLL. */
+static json_t *apps_json(const struct gd_win_inventory *wi)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < wi->n_apps; i++) {
+		const struct gd_win_app_rt *r = &wi->apps[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "folder", gd_json_str(r->dir));
+		json_object_set_new(o, "dll", gd_json_str(r->dll));
+		json_object_set_new(o, "file_version", str_or_null(r->ver));
+		json_object_set_new(o, "in_system32",
+				    json_boolean(r->in_sys32));
+		json_object_set_new(o, "system32_file_version",
+				    str_or_null(r->sys_ver));
+		json_object_set_new(o, "exe", str_or_null(r->exe));
+		json_object_set_new(o, "importer", str_or_null(r->importer));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 {
 	json_t *o = json_object(), *sdks = json_array(), *nv = json_object(),
@@ -135,6 +163,8 @@ json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 	    wi->hip_path_sdk >= 0
 		? gd_json_str(wi->sdks[wi->hip_path_sdk].version)
 		: json_null());
+	json_object_set_new(o, "app_hip_runtimes", apps_json(wi));
+	json_object_set_new(o, "app_scan_cut", json_boolean(wi->app_scan_cut));
 	json_object_set_new(nv, "nvcuda_dll", json_boolean(wi->has_nvcuda));
 	json_object_set_new(nv, "nvml_dll", json_boolean(wi->has_nvml));
 	json_object_set_new(nv, "cuda_path",
@@ -217,6 +247,15 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 		fprintf(
 		    f,
 		    "  HIP SDK      none under %%ProgramFiles%%\\AMD\\ROCm\n");
+	for (int i = 0; i < wi->n_apps; i++)
+		fprintf(f, "  app HIP      %s: %s%s%s (%s)\n", wi->apps[i].dir,
+			wi->apps[i].dll, wi->apps[i].ver[0] ? " " : "",
+			wi->apps[i].ver,
+			wi->apps[i].exe[0] ? wi->apps[i].exe
+					   : wi->apps[i].importer);
+	if (wi->app_scan_cut)
+		fprintf(f, "  app HIP      (not every application folder was "
+			   "looked at: the folder limit was reached)\n");
 	if (wi->has_nvcuda || wi->cuda_path[0])
 		fprintf(
 		    f,

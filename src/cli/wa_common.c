@@ -26,7 +26,7 @@ static void win_pick(struct gd_cli *cli, const struct gd_machine *m,
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		if (m->gpus[i].vendor != GD_VENDOR_AMD)
 			continue;
-		gd_win_verdict_amd(&m->gpus[i], &wi, NULL, &v);
+		gd_win_verdict_amd(&cli->ctx, &m->gpus[i], &wi, NULL, &v);
 		gd_profile_gpu_name(&m->gpus[i], pk->gpu_name,
 				    sizeof pk->gpu_name);
 		pk->gpu = (int)i;

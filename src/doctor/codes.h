@@ -350,7 +350,22 @@
 	  "CUDA")                                                              \
 	X(GD_C_WIN_FRAMEWORK_OTHER_GPU, "win.framework.other_gpu",             \
 	  "a framework built for another vendor's GPU: it runs on the CPU "    \
-	  "here")
+	  "here")                                                              \
+	X(GD_C_WIN_APP_RUNTIME, "win.app_runtime",                             \
+	  "an application folder keeps its own HIP runtime DLL, which the "    \
+	  "app loads before System32's")                                       \
+	X(GD_C_WIN_APP_RUNTIME_STALE, "win.app_runtime_stale",                 \
+	  "an application folder's own HIP runtime DLL is older than the "     \
+	  "driver's of the same name in System32, and the app loads it first") \
+	X(GD_C_WIN_APP_RUNTIME_REMOVE, "win.app_runtime_remove",               \
+	  "rename the app's older HIP runtime DLL (or update the app) so the " \
+	  "driver's is used")                                                  \
+	X(GD_C_WIN_NO_SDK, "win.no_sdk",                                       \
+	  "no HIP SDK installed: apps use the driver's HIP runtime; an SDK "   \
+	  "is for building HIP programs and running hipInfo")                  \
+	X(GD_C_WIN_SDK_KNOWN_BROKEN, "win.sdk_known_broken",                   \
+	  "an installed HIP SDK that a known issue (kb windows.hip_sdk) says " \
+	  "does not see this GPU's target")
 
 enum gd_code {
 #define GD_CODE_ENUM(e, code, meaning) e,

@@ -47,21 +47,57 @@ static int sdk_major(const struct gd_win_sdk *s)
 	return s->runtime_major ? s->runtime_major : s->major;
 }
 
-/* The newest SDK whose HIP major is the driver's; -1 when none. */
-static int pick_sdk(const struct gd_win_inventory *wi)
+/* The driver ships a runtime of the SDK's HIP major (recent drivers put
+ * amdhip64_6.dll and amdhip64_7.dll side by side, windows-fleet.md A.2). */
+static int matches(const struct gd_win_inventory *wi, const struct gd_win_sdk *s)
+{
+	for (int i = 0; i < wi->n_sys_runtimes; i++)
+		if (gd_win_hip_major(wi->sys_runtimes[i]) == sdk_major(s))
+			return 1;
+	return 0;
+}
+
+/* The SDK to use: of the driver's HIP majors (without a System32 runtime:
+ * one whose bin holds its own), not known broken for this GPU (kb), the
+ * newest; -1 when none. */
+static int pick_sdk(const struct gd_win_inventory *wi,
+		    const struct gd_win_verdict *v)
 {
 	int best = -1;
 
-	for (int i = 0; i < wi->n_sdks; i++)
-		if (sdk_major(&wi->sdks[i]) == wi->driver_hip_major &&
-		    (best < 0 || wi->sdks[i].minor > wi->sdks[best].minor))
+	for (int i = 0; i < wi->n_sdks; i++) {
+		const struct gd_win_sdk *s = &wi->sdks[i], *b;
+
+		if (v->sdk_broken[i] ||
+		    !(wi->driver_hip_major ? matches(wi, s) : s->runtime[0] != 0))
+			continue;
+		b = best < 0 ? NULL : &wi->sdks[best];
+		if (!b || sdk_major(s) > sdk_major(b) ||
+		    (sdk_major(s) == sdk_major(b) && s->minor > b->minor))
 			best = i;
+	}
 	return best;
+}
+
+/* Not the SDK to use: another major than the driver's, or known broken. */
+static int avoid(const struct gd_win_inventory *wi,
+		 const struct gd_win_verdict *v, int i)
+{
+	return v->sdk_broken[i] ||
+	       (wi->driver_hip_major && !matches(wi, &wi->sdks[i]));
 }
 
 static void runtime_facts(const struct gd_win_inventory *wi,
 			  struct gd_win_verdict *v)
 {
+	if (!wi->driver_hip_major && v->sdk >= 0) {
+		FACT(v, GD_WIN_WARN, GD_C_WIN_NO_DRIVER_HIP,
+		     "no HIP runtime (amdhip64*.dll) in System32 (not "
+		     "captured, or the driver ships none): HIP SDK %s's "
+		     "programs load %s from its bin",
+		     wi->sdks[v->sdk].version, wi->sdks[v->sdk].runtime);
+		return;
+	}
 	if (!wi->driver_hip_major) {
 		FACT(v, GD_WIN_BAD, GD_C_WIN_NO_DRIVER_HIP,
 		     "no HIP runtime (amdhip64*.dll) in System32: the AMD "
@@ -74,11 +110,11 @@ static void runtime_facts(const struct gd_win_inventory *wi,
 	for (int i = 0; i < wi->n_sdks; i++) {
 		const struct gd_win_sdk *s = &wi->sdks[i];
 
-		if (sdk_major(s) == wi->driver_hip_major)
+		if (matches(wi, s))
 			FACT(v, GD_WIN_OK, GD_C_WIN_SDK_MATCH,
 			     "HIP SDK %s (%s) matches the driver's HIP %d",
 			     s->version, s->runtime[0] ? s->runtime : "HIP",
-			     wi->driver_hip_major);
+			     sdk_major(s));
 		else
 			FACT(v, GD_WIN_BAD, GD_C_WIN_SDK_MISMATCH,
 			     "HIP SDK %s is HIP %d (%s); the driver provides "
@@ -93,20 +129,24 @@ static void runtime_facts(const struct gd_win_inventory *wi,
 	}
 }
 
-static void hip_path_fact(const struct gd_win_inventory *wi,
+static void hip_path_fact(const struct gd_gpu *g,
+			  const struct gd_win_inventory *wi,
 			  struct gd_win_verdict *v)
 {
 	const struct gd_win_sdk *hp;
 
-	if (!wi->hip_path[0] || wi->hip_path_sdk < 0)
+	if (!wi->hip_path[0] || wi->hip_path_sdk < 0 ||
+	    !avoid(wi, v, wi->hip_path_sdk))
 		return;
 	hp = &wi->sdks[wi->hip_path_sdk];
-	if (sdk_major(hp) == wi->driver_hip_major)
-		return;
 	FACT(v, GD_WIN_BAD, GD_C_WIN_HIP_PATH_DISTRUST,
 	     "HIP_PATH points to HIP SDK %s (the last SDK installed wins "
-	     "it), which does not match the driver: do not trust HIP_PATH%s%s",
+	     "it), which %s%s: do not trust HIP_PATH%s%s",
 	     hp->version,
+	     v->sdk_broken[wi->hip_path_sdk] ? "does not see " : "does not "
+								 "match the "
+								 "driver",
+	     v->sdk_broken[wi->hip_path_sdk] ? g->gfx : "",
 	     v->sdk >= 0 && wi->sdks[v->sdk].env_var[0] ? "; use " : "",
 	     v->sdk >= 0 ? wi->sdks[v->sdk].env_var : "");
 }
@@ -143,46 +183,33 @@ static void sdk_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		     s->version, g->gfx, list[0] ? list : "none");
 }
 
-static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
-		  const struct gd_win_python *py, struct gd_win_verdict *v)
+/* The rebuild step when no framework's own step says it: HIP code built
+ * for an SDK the driver does not match, or for one known broken here. */
+static void build_step(const struct gd_gpu *g,
+		       const struct gd_win_inventory *wi,
+		       struct gd_win_verdict *v)
 {
 	const struct gd_win_sdk *s = &wi->sdks[v->sdk];
-	int other = 0;
+	int other = 0, broken = -1;
 
-	char not [64] = "";
-
-	for (int i = 0; i < wi->n_sdks; i++)
-		if (sdk_major(&wi->sdks[i]) != wi->driver_hip_major)
-			gd_fmt(not +strlen(not ), sizeof not -strlen(not ),
-			       "%s%s", not [0] ? ", " : ", not ",
-			       wi->sdks[i].version);
-	STEP(v, GD_C_WIN_USE_SDK,
-	     "use HIP SDK %s (%s)%s: its HIP %d is the "
-	     "driver's",
-	     s->version, s->root, not, wi->driver_hip_major);
-	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
-		STEP(v, GD_C_WIN_HIP_PATH,
-		     "do not trust HIP_PATH (it names %s); "
-		     "point builds and apps at %s%s%s%s",
-		     wi->sdks[wi->hip_path_sdk].version, s->root,
-		     s->env_var[0] ? ", as %" : "",
-		     s->env_var[0] ? s->env_var : "", s->env_var[0] ? "%" : "");
-	for (int i = 0; i < v->n_facts; i++)
-		if (v->facts[i].code == GD_C_WIN_ROCBLAS_NO_TARGET)
-			STEP(
-			    v, GD_C_WIN_ROCBLAS_COMMUNITY,
-			    "rocBLAS has no %s kernels: install a community "
-			    "rocBLAS built for %s and SDK %s (replace %s\\bin\\"
-			    "rocblas.dll and bin\\rocblas\\library), or run "
-			    "BLAS "
-			    "on the CPU",
-			    g->gfx, g->gfx, s->version, s->root);
-	for (int i = 0; i < wi->n_sdks; i++)
-		if (sdk_major(&wi->sdks[i]) > other &&
-		    sdk_major(&wi->sdks[i]) != wi->driver_hip_major)
+	for (int i = 0; i < wi->n_sdks; i++) {
+		if (v->sdk_broken[i] && broken < 0)
+			broken = i;
+		if (wi->driver_hip_major && !matches(wi, &wi->sdks[i]) &&
+		    sdk_major(&wi->sdks[i]) > other)
 			other = sdk_major(&wi->sdks[i]);
-	if (gd_win_python_amd_steps(g, wi, py, v))
-		; /* the framework's own rebuild step says it */
+	}
+	if (broken >= 0)
+		STEP(v, GD_C_WIN_BUILD_FOR_TARGET,
+		     "build and run HIP programs with HIP SDK %s targeting %s "
+		     "(they load amdhip64_%d.dll): programs built with HIP SDK "
+		     "%s (%s) see no %s device until a release with the fix "
+		     "for %s ships",
+		     s->version, g->gfx, sdk_major(s),
+		     wi->sdks[broken].version,
+		     wi->sdks[broken].runtime[0] ? wi->sdks[broken].runtime
+						 : "its runtime",
+		     g->gfx, v->sdk_broken_ref[broken]);
 	else if (other)
 		STEP(
 		    v, GD_C_WIN_BUILD_FOR_TARGET,
@@ -196,40 +223,110 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		     "build the GPU code against HIP SDK %s targeting %s (e.g. "
 		     "CTranslate2 from source with CMAKE_HIP_ARCHITECTURES=%s)",
 		     s->version, g->gfx, g->gfx);
-	{
-		char bin[200];
+}
 
-		gd_fmt(bin, sizeof bin, "%s\\bin", s->root);
-		gd_win_python_line(bin, v->python, sizeof v->python);
-	}
+static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+		  const struct gd_win_python *py, struct gd_win_verdict *v)
+{
+	const struct gd_win_sdk *s = &wi->sdks[v->sdk];
+	char not[64] = "", why[160], bin[200];
+
+	for (int i = 0; i < wi->n_sdks; i++)
+		if (avoid(wi, v, i))
+			gd_fmt(not + strlen(not), sizeof not - strlen(not),
+			       "%s%s", not[0] ? ", " : ", not ",
+			       wi->sdks[i].version);
+	if (wi->driver_hip_major)
+		gd_fmt(why, sizeof why, "its HIP %d is the driver's",
+		       sdk_major(s));
+	else
+		gd_fmt(why, sizeof why, "its bin holds the %s its programs load",
+		       s->runtime);
+	STEP(v, GD_C_WIN_USE_SDK, "use HIP SDK %s (%s)%s: %s", s->version,
+	     s->root, not, why);
+	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
+		STEP(v, GD_C_WIN_HIP_PATH,
+		     "do not trust HIP_PATH (it names %s); "
+		     "point builds and apps at %s%s%s%s (cmd: set "
+		     "\"HIP_PATH=%s\\\" and set \"PATH=%s\\bin;%%PATH%%\")",
+		     wi->sdks[wi->hip_path_sdk].version, s->root,
+		     s->env_var[0] ? ", as %" : "",
+		     s->env_var[0] ? s->env_var : "", s->env_var[0] ? "%" : "",
+		     s->root, s->root);
+	for (int i = 0; i < v->n_facts; i++)
+		if (v->facts[i].code == GD_C_WIN_ROCBLAS_NO_TARGET)
+			STEP(
+			    v, GD_C_WIN_ROCBLAS_COMMUNITY,
+			    "rocBLAS has no %s kernels: install a community "
+			    "rocBLAS built for %s and SDK %s (replace %s\\bin\\"
+			    "rocblas.dll and bin\\rocblas\\library), or run "
+			    "BLAS "
+			    "on the CPU",
+			    g->gfx, g->gfx, s->version, s->root);
+	if (!gd_win_python_amd_steps(g, wi, py, v))
+		build_step(g, wi, v);
+	gd_fmt(bin, sizeof bin, "%s\\bin", s->root);
+	gd_win_python_line(bin, v->python, sizeof v->python);
 	STEP(v, GD_C_WIN_PYTHON_DLL_DIR,
 	     "in the app, before importing the framework: import os; %s "
 	     "(Python >= 3.8 ignores PATH for DLLs)",
 	     v->python);
 }
 
-void gd_win_verdict_amd(const struct gd_gpu *g,
+static int usable(const struct gd_win_verdict *v)
+{
+	for (int i = 0; i < v->n_facts; i++)
+		if (v->facts[i].level == GD_WIN_BAD)
+			return 0;
+	return 1;
+}
+
+/* The driver provides HIP N and no SDK of that major is installed. Apps
+ * and wheels run on the driver's runtime (windows-fleet.md A.1 fact 1:
+ * end users get HIP from the driver); an SDK is for building HIP code and
+ * for its hipInfo.exe, so it is no step of its own here. */
+static void no_sdk(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+		   const struct gd_win_python *py, struct gd_win_verdict *v)
+{
+	const char *gfx = g->gfx[0] ? g->gfx : "this GPU";
+	int m = wi->driver_hip_major;
+
+	gd_win_python_amd_facts(wi, py, v);
+	FACT(v, GD_WIN_OK, GD_C_WIN_NO_SDK,
+	     "no usable HIP SDK %d.x under %%ProgramFiles%%\\AMD\\ROCm: apps and "
+	     "Python wheels run on the driver's HIP %d runtime and need none; "
+	     "install HIP SDK %d.x only to build HIP programs or to run its "
+	     "hipInfo.exe",
+	     m, m, m);
+	gd_win_app_steps(wi, v);
+	gd_win_python_amd_steps(g, wi, py, v);
+	v->usable = usable(v);
+	if (gd_win_app_summary(g, wi, v))
+		return;
+	gd_fmt(v->summary, sizeof v->summary,
+	       "%s on Windows: the driver provides HIP %d%s", gfx, m,
+	       v->usable ? " (apps need no HIP SDK)"
+			 : "; see the problems below");
+}
+
+void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 			const struct gd_win_inventory *wi,
 			const struct gd_win_python *py,
 			struct gd_win_verdict *v)
 {
+	int broken = 0;
+
 	memset(v, 0, sizeof *v);
-	v->sdk = pick_sdk(wi);
+	gd_win_sdk_breaks(ctx, g, wi, v);
+	v->sdk = pick_sdk(wi, v);
 	if (!wi->driver_hip_major && gd_win_python_bundled(g, wi, py, v))
 		return;
 	runtime_facts(wi, v);
-	hip_path_fact(wi, v);
+	gd_win_sdk_broken_facts(g, wi, v);
+	gd_win_app_facts(g, wi, v);
+	hip_path_fact(g, wi, v);
 	if (wi->driver_hip_major && v->sdk < 0) {
-		gd_win_python_amd_facts(wi, py, v);
-		gd_fmt(
-		    v->summary, sizeof v->summary,
-		    "no installed HIP SDK matches the driver's HIP %d: install "
-		    "HIP SDK %d.x",
-		    wi->driver_hip_major, wi->driver_hip_major);
-		STEP(v, GD_C_WIN_INSTALL_SDK,
-		     "install a HIP SDK %d.x (the driver's "
-		     "HIP major)",
-		     wi->driver_hip_major);
+		no_sdk(g, wi, py, v);
 		return;
 	}
 	if (v->sdk < 0) {
@@ -239,14 +336,22 @@ void gd_win_verdict_amd(const struct gd_gpu *g,
 	}
 	sdk_facts(g, wi, v);
 	gd_win_python_amd_facts(wi, py, v);
+	gd_win_app_steps(wi, v);
 	steps(g, wi, py, v);
-	v->usable = 1;
-	for (int i = 0; i < v->n_facts; i++)
-		if (v->facts[i].level == GD_WIN_BAD)
-			v->usable = 0;
-	gd_fmt(v->summary, sizeof v->summary, "%s on Windows: use HIP SDK %s%s",
-	       g->gfx[0] ? g->gfx : "this GPU", wi->sdks[v->sdk].version,
-	       v->usable ? "" : " with the steps below");
+	v->usable = usable(v);
+	for (int i = 0; i < wi->n_sdks; i++)
+		if (v->sdk_broken[i] && !broken++)
+			gd_fmt(v->summary, sizeof v->summary,
+			       "%s on Windows: use HIP SDK %s; HIP SDK %s does "
+			       "not see this GPU (%s)",
+			       g->gfx, wi->sdks[v->sdk].version,
+			       wi->sdks[i].version, v->sdk_broken_ref[i]);
+	if (!broken)
+		gd_fmt(v->summary, sizeof v->summary,
+		       "%s on Windows: use HIP SDK %s%s",
+		       g->gfx[0] ? g->gfx : "this GPU",
+		       wi->sdks[v->sdk].version,
+		       v->usable ? "" : " with the steps below");
 }
 
 const char *gd_win_verdict_status(const struct gd_win_verdict *v)

@@ -35,6 +35,11 @@ struct gd_win_verdict {
 	struct gd_win_line steps[GD_WIN_MAX_LINES];
 	int n_steps;
 	char python[320];    /* the exact os.add_dll_directory line, "" */
+	/* installed SDKs a kb windows.hip_sdk entry says do not see this
+	 * GPU (verdict_windows_kb.c), with its text and issue URL */
+	int sdk_broken[GD_WIN_MAX_SDKS];
+	char sdk_broken_why[GD_WIN_MAX_SDKS][400];
+	char sdk_broken_ref[GD_WIN_MAX_SDKS][64]; /* "ROCm/hip#3899" */
 	char cuda_level[16]; /* NVIDIA: the CUDA the driver runs, "12.x" */
 };
 
@@ -44,8 +49,9 @@ const char *gd_win_verdict_status(const struct gd_win_verdict *v);
 
 /* py: the Python frameworks (NULL: not looked at), judged against the
  * driver's HIP major: a DLL importing another amdhip64_N.dll, an import
- * Python would not find. */
-void gd_win_verdict_amd(const struct gd_gpu *g,
+ * Python would not find. ctx: for the kb's known SDK breaks (may be
+ * NULL). */
+void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 			const struct gd_win_inventory *wi,
 			const struct gd_win_python *py,
 			struct gd_win_verdict *v);
@@ -87,6 +93,28 @@ int gd_win_profile(const struct gd_win_inventory *wi,
 void gd_win_py_literal(const char *s, char *buf, size_t cap);
 /* os.add_dll_directory(<literal of dir>) */
 void gd_win_python_line(const char *dir, char *buf, size_t cap);
+
+/* verdict_windows_kb.c: marks the installed SDKs a kb windows.hip_sdk
+ * entry says do not see g (v->sdk_broken; ctx NULL or no kb: none), and
+ * a bad fact for each. */
+void gd_win_sdk_breaks(gd_ctx *ctx, const struct gd_gpu *g,
+		       const struct gd_win_inventory *wi,
+		       struct gd_win_verdict *v);
+void gd_win_sdk_broken_facts(const struct gd_gpu *g,
+			     const struct gd_win_inventory *wi,
+			     struct gd_win_verdict *v);
+
+/* verdict_windows_app.c: application folders with their own HIP runtime
+ * DLL (inventory wi->apps): a fact each (bad when older than System32's
+ * copy of the same name; returns how many are), the rename step for
+ * those, and the summary naming the first (1 when it wrote one). */
+int gd_win_app_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
+		     struct gd_win_verdict *v);
+void gd_win_app_steps(const struct gd_win_inventory *wi,
+		      struct gd_win_verdict *v);
+int gd_win_app_summary(const struct gd_gpu *g,
+		       const struct gd_win_inventory *wi,
+		       struct gd_win_verdict *v);
 
 /* No HIP runtime in System32, but a framework whose wheels bring one
  * (TheRock): judged on that runtime; 1 when it applied. */

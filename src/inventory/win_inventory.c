@@ -11,9 +11,10 @@
 
 #include "binscan/pe_version.h"
 #include "core/wincap.h"
+#include "win_int.h"
 
 /* The directory's entries (Windows path); 0 or <0. */
-static int list(gd_ctx *ctx, const char *winpath, gd_strvec *out)
+int gd_win_list(gd_ctx *ctx, const char *winpath, gd_strvec *out)
 {
 	char p[1024];
 
@@ -26,7 +27,7 @@ static int list(gd_ctx *ctx, const char *winpath, gd_strvec *out)
 
 /* FileVersion of dir\name: versions.tsv for files a capture stored
  * empty, else the PE version resource of the bytes. */
-static void file_version(gd_ctx *ctx, const char *dir, const char *name,
+void gd_win_file_version(gd_ctx *ctx, const char *dir, const char *name,
 			 char *out, size_t cap)
 {
 	struct gd_win_filever fv;
@@ -62,7 +63,7 @@ int gd_win_hip_major(const char *dll)
 	return m > 0 && m < 100 ? m : 0;
 }
 
-static int is_comgr(const char *n)
+int gd_win_is_comgr(const char *n)
 {
 	return !strncasecmp(n, "amd_comgr", 9) && strlen(n) > 4 &&
 	       !strcasecmp(n + strlen(n) - 4, ".dll") && !strstr(n, "32");
@@ -76,21 +77,21 @@ static void system32(gd_ctx *ctx, struct gd_win_inventory *wi)
 
 	gd_fmt(dir, sizeof dir, "%s\\System32",
 	       root && *root ? root : "C:\\Windows");
-	if (list(ctx, dir, &v) < 0)
+	if (gd_win_list(ctx, dir, &v) < 0)
 		return;
 	for (size_t i = 0; i < v.n; i++) {
 		const char *n = v.v[i];
 		int m = gd_win_hip_major(n);
 
 		if (m && wi->n_sys_runtimes < 4) {
-			file_version(ctx, dir, n,
+			gd_win_file_version(ctx, dir, n,
 				     wi->sys_runtime_ver[wi->n_sys_runtimes],
 				     48);
 			gd_strlcpy(wi->sys_runtimes[wi->n_sys_runtimes++], n,
 				   32);
 			if (m > wi->driver_hip_major)
 				wi->driver_hip_major = m;
-		} else if (is_comgr(n) && wi->n_sys_comgr < 4) {
+		} else if (gd_win_is_comgr(n) && wi->n_sys_comgr < 4) {
 			gd_strlcpy(wi->sys_comgr[wi->n_sys_comgr++], n, 32);
 		} else if (!strcasecmp(n, "nvcuda.dll")) {
 			wi->has_nvcuda = 1;
@@ -108,7 +109,7 @@ static void tensile(gd_ctx *ctx, struct gd_win_sdk *s)
 	gd_strvec v;
 
 	gd_fmt(dir, sizeof dir, "%s\\bin\\rocblas\\library", s->root);
-	if (list(ctx, dir, &v) < 0)
+	if (gd_win_list(ctx, dir, &v) < 0)
 		return;
 	s->library_listed = 1;
 	for (size_t i = 0; i < v.n; i++) {
@@ -138,7 +139,7 @@ static void sdk_bin(gd_ctx *ctx, struct gd_win_sdk *s)
 	gd_strvec v;
 
 	gd_fmt(dir, sizeof dir, "%s\\bin", s->root);
-	if (list(ctx, dir, &v) < 0)
+	if (gd_win_list(ctx, dir, &v) < 0)
 		return;
 	for (size_t i = 0; i < v.n; i++) {
 		const char *n = v.v[i];
@@ -147,7 +148,7 @@ static void sdk_bin(gd_ctx *ctx, struct gd_win_sdk *s)
 		if (m > s->runtime_major) {
 			s->runtime_major = m;
 			gd_strlcpy(s->runtime, n, sizeof s->runtime);
-		} else if (is_comgr(n) && !s->comgr[0]) {
+		} else if (gd_win_is_comgr(n) && !s->comgr[0]) {
 			gd_strlcpy(s->comgr, n, sizeof s->comgr);
 		} else if (!strcasecmp(n, "hipblas.dll") ||
 			   !strcasecmp(n, "libhipblas.dll")) {
@@ -158,7 +159,7 @@ static void sdk_bin(gd_ctx *ctx, struct gd_win_sdk *s)
 	}
 	gd_strvec_free(&v);
 	if (s->runtime[0])
-		file_version(ctx, dir, s->runtime, s->runtime_ver,
+		gd_win_file_version(ctx, dir, s->runtime, s->runtime_ver,
 			     sizeof s->runtime_ver);
 	tensile(ctx, s);
 }
@@ -184,7 +185,7 @@ static void sdks(gd_ctx *ctx, struct gd_win_inventory *wi)
 
 	gd_fmt(dir, sizeof dir, "%s\\AMD\\ROCm",
 	       pf && *pf ? pf : "C:\\Program Files");
-	if (list(ctx, dir, &v) < 0)
+	if (gd_win_list(ctx, dir, &v) < 0)
 		return;
 	for (size_t i = 0; i < v.n && wi->n_sdks < GD_WIN_MAX_SDKS; i++) {
 		struct gd_win_sdk *s = &wi->sdks[wi->n_sdks];
@@ -241,4 +242,5 @@ void gd_win_inventory_collect(gd_ctx *ctx, struct gd_win_inventory *wi)
 	sdks(ctx, wi);
 	hip_path(ctx, wi);
 	cuda(ctx, wi);
+	gd_win_apps_collect(ctx, wi);
 }

@@ -30,6 +30,23 @@ struct gd_win_sdk {
 	char env_var[16];   /* HIP_PATH_62 when set to this root, else "" */
 };
 
+/* A HIP runtime DLL (amdhip64*.dll, amd_comgr*.dll) an application keeps
+ * in its own folder beside what loads it: an .exe there, or a DLL there
+ * whose import table names it (win_apps.c). Windows searches the
+ * application's folder (and a DLL's own, when loaded by full path) before
+ * System32, so the app gets this copy, not the driver's [Microsoft,
+ * "Dynamic-link library search order"; windows-fleet.md A.4]. */
+#define GD_WIN_MAX_APP_RT 8
+struct gd_win_app_rt {
+	char dir[240];	  /* the folder, Windows path */
+	char dll[40];	  /* amdhip64_7.dll, as the folder spells it */
+	char ver[48];	  /* its FileVersion, "" unknown */
+	int in_sys32;	  /* System32 has a file of that name */
+	char sys_ver[48]; /* that file's FileVersion, "" unknown */
+	char exe[64];	  /* an .exe in the folder (the first by name), "" */
+	char importer[64]; /* a DLL/.pyd there importing dll, "" none */
+};
+
 struct gd_win_inventory {
 	/* HIP runtimes in System32 (from the driver) */
 	char sys_runtimes[4][32]; /* amdhip64.dll, amdhip64_6.dll, ... */
@@ -49,6 +66,10 @@ struct gd_win_inventory {
 	char cuda_path[200];	   /* CUDA_PATH */
 	char cuda_versions[4][24]; /* from CUDA_PATH_V12_4 -> "12.4" */
 	int n_cuda_versions;
+	/* application folders with their own HIP runtime (win_apps.c) */
+	struct gd_win_app_rt apps[GD_WIN_MAX_APP_RT];
+	int n_apps;
+	int app_scan_cut; /* the folder budget ran out: not all looked at */
 };
 
 void gd_win_inventory_collect(gd_ctx *ctx, struct gd_win_inventory *wi);

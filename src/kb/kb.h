@@ -106,6 +106,18 @@ struct gd_kb_issue {
 };
 int gd_kb_issue_get(const gd_kb *kb, const char *id, struct gd_kb_issue *out);
 
+/* windows.hip_sdk[]: a Windows HIP SDK release (major.minor, as Windows
+ * installs are versioned) known not to see some targets, with the issue
+ * (issues[]) that reports it; fixed_in NULL while no release with the fix
+ * is known. */
+struct gd_kb_win_sdk_break {
+	const char *id, *issue, *runtime, *text, *fixed_in;
+	struct gd_kb_list targets, sdk, sources;
+};
+size_t gd_kb_win_sdk_break_count(const gd_kb *kb);
+int gd_kb_win_sdk_break_at(const gd_kb *kb, size_t i,
+			   struct gd_kb_win_sdk_break *out);
+
 /* strategies[], in file order. */
 struct gd_kb_strategy {
 	const char *id, *kind, *vendor, *condition, *reason, *caveat, *steps;

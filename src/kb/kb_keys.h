@@ -18,6 +18,7 @@
 #define GD_KBK_NVIDIA_CHIPS "nvidia_chips"
 #define GD_KBK_AMD_NO_KFD "amd_no_kfd"
 #define GD_KBK_KERNEL "kernel"
+#define GD_KBK_WINDOWS "windows"
 #define GD_KBK_LIBRARIES "libraries"
 
 /* shared */
@@ -115,5 +116,12 @@
 #define GD_KBK_DEBIAN "debian"
 #define GD_KBK_FEDORA "fedora"
 #define GD_KBK_DLOPENS "dlopens"
+
+/* windows{} (kb_windows.c) */
+#define GD_KBK_HIP_SDK "hip_sdk"
+#define GD_KBK_ISSUE "issue"
+#define GD_KBK_RUNTIME "runtime"
+#define GD_KBK_SDK "sdk"
+#define GD_KBK_FIXED_IN "fixed_in"
 
 #endif

@@ -754,7 +754,8 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 	    check_nvidia(&v, json_object_get(root, "nvidia")) < 0 ||
 	    check_hw(&v, root) < 0 || check_libraries(&v, root) < 0)
 		return -1;
-	if (gd_kb_validate_kernel(root, err, errlen) < 0)
+	if (gd_kb_validate_kernel(root, err, errlen) < 0 ||
+	    gd_kb_validate_windows(root, err, errlen) < 0)
 		return -1;
 	/* Every "sources" list below the top level names known sources. */
 	json_object_foreach((json_t *)root, k, m)

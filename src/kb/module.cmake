@@ -23,6 +23,7 @@ else()
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_parse.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_kernel_check.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_windows_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c
                  ${CMAKE_SOURCE_DIR}/src/core/util.c)
   target_include_directories(gd_kbgen PRIVATE ${CMAKE_SOURCE_DIR}/src)

@@ -19,6 +19,7 @@ static void typed(const gd_kb *kb)
 	struct gd_kb_signature sg;
 	struct gd_kb_driver_min rows[8];
 	struct gd_kb_advice a;
+	struct gd_kb_win_sdk_break wb;
 	const char *k, *v;
 	char urls[256];
 
@@ -39,6 +40,9 @@ static void typed(const gd_kb *kb)
 	(void)gd_kb_workload_get(kb, GD_KB_WL_PYTORCH, "cuda", &a);
 	(void)gd_kb_workload_install_for(kb, GD_KB_WL_PYTORCH, "cuda", 12);
 	(void)gd_kb_date(kb);
+	for (size_t i = 0; i < gd_kb_win_sdk_break_count(kb); i++)
+		if (gd_kb_win_sdk_break_at(kb, i, &wb) == 0)
+			(void)gd_kb_list_n(wb.sdk);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

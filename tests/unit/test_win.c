@@ -77,7 +77,7 @@ static void test_python_amd(void)
 	CHECK_STR(d->imp[0].dir, "C:\\Program Files\\AMD\\ROCm\\7.1\\bin");
 	CHECK_STR(d->imp[1].dll, "hipblas.dll");
 	CHECK_STR(d->imp[1].dir, "");
-	gd_win_verdict_amd(&m.gpus[0], &wi, &py, &v);
+	gd_win_verdict_amd(&ctx, &m.gpus[0], &wi, &py, &v);
 	CHECK(has_fact(&v, GD_C_WIN_FRAMEWORK_HIP_MISMATCH,
 		       "imports amdhip64_7.dll; the driver provides "
 		       "amdhip64_6.dll"));
@@ -121,7 +121,7 @@ static void test_python_bundled(void)
 		CHECK_STR(py.fw[1].build, "cuda");
 		CHECK(py.fw[1].n_dlls == 1 && py.fw[1].dlls[0].path_search &&
 		      py.fw[1].dlls[0].n_imp == 3);
-		gd_win_verdict_amd(&m.gpus[0], &wi, &py, &v);
+		gd_win_verdict_amd(&ctx, &m.gpus[0], &wi, &py, &v);
 		CHECK(v.usable);
 		CHECK_STR(gd_win_verdict_status(&v), "works");
 		CHECK(has_fact(&v, GD_C_WIN_FRAMEWORK_OTHER_GPU,
@@ -230,7 +230,7 @@ static void test_capture(void)
 	CHECK(wi.hip_path_sdk >= 0 &&
 	      !strcmp(wi.sdks[wi.hip_path_sdk].version, "7.1"));
 
-	gd_win_verdict_amd(&m.gpus[0], &wi, NULL, &v);
+	gd_win_verdict_amd(&ctx, &m.gpus[0], &wi, NULL, &v);
 	CHECK(!v.usable);
 	CHECK(v.sdk >= 0 && !strcmp(wi.sdks[v.sdk].version, "6.2"));
 	CHECK(has_step(&v, "win.use_sdk", "not 7.1"));

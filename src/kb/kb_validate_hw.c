@@ -1,7 +1,8 @@
 /* kb/: the schema check of the hardware lists: "nvidia" (GPUs, compute
  * capabilities, minimum drivers) and the optional pci_not_gpu, amd_no_kfd
  * and nvidia_chips. Split out of kb_validate.c (over 600 lines): these
- * lists only name hardware and refer to nothing else in the document. */
+ * lists are checked on their own, apart from the AMD targets, issues and
+ * strategies (their "sources" are checked with everyone's there). */
 #include <string.h>
 
 #include "kb_validate.h"

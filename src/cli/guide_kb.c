@@ -1,7 +1,7 @@
 /* The guide's kb reads, still on the JSON (kb/kb_raw.h): the one cli/ file
- * besides cmd_kb.c that does (tests/scripts/test_seams.sh lists it); the
- * typed entries of kb.h lack rocm_windows and the whole-list walks it
- * needs. */
+ * besides cmd_kb.c and cmd_kb_text.c that does (tests/scripts/test_seams.sh
+ * lists it); the typed entries of kb.h lack rocm_windows and the whole-list
+ * walks it needs. */
 #include "guide_kb.h"
 
 #include <string.h>

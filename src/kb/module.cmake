@@ -2,7 +2,7 @@
 # alone (DESIGN.md: "a data file shipped with the program ... embedded").
 #
 # tools/kbgen.c, a host program built here, validates the JSON with the
-# runtime's own checks (src/kb/kb_parse.c + kb_validate.c) and writes
+# runtime's own checks (src/kb/kb_parse.c + kb_validate*.c) and writes
 # generated/kb_embedded.c: the document compact, plus an index so that a
 # lookup parses only its entry (src/kb/kb_internal.h). A file that does not
 # validate stops the build with "FILE:LINE: why". Editing the JSON or the
@@ -22,6 +22,9 @@ else()
   add_executable(gd_kbgen ${CMAKE_SOURCE_DIR}/tools/kbgen.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_parse.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_ctx.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_hw.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_libs.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_kernel_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_windows_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c

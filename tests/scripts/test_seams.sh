@@ -22,12 +22,12 @@ check() {
 
 # shellcheck disable=SC2046
 # cli/guide_kb.c (the guide, h10) still reads JSON: a known exception
-check "kb JSON (kb_raw.h, kb_internal.h) only in kb/ and cli/cmd_kb.c" \
+check "kb JSON (kb_raw.h, kb_internal.h) only in kb/ and cli/cmd_kb*.c" \
 	$(grep -l -E '#include "(kb/)?kb_(raw|internal)\.h"' -r . |
-	  grep -v -E '^\./kb/|^\./cli/(cmd_kb|guide_kb)\.c$')
-check "no raw kb lookups (gd_kb_root/get/str) outside kb/ and cli/cmd_kb.c" \
+	  grep -v -E '^\./kb/|^\./cli/(cmd_kb|cmd_kb_text|guide_kb)\.c$')
+check "no raw kb lookups (gd_kb_root/get/str) outside kb/ and cli/cmd_kb*.c" \
 	$(grep -l -E 'gd_kb_(root|get|str)\(' -r . |
-	  grep -v -E '^\./kb/|^\./cli/(cmd_kb|guide_kb)\.c$')
+	  grep -v -E '^\./kb/|^\./cli/(cmd_kb|cmd_kb_text|guide_kb)\.c$')
 check "no kbroot parameters" $(grep -l -w kbroot -r .)
 check "'no device' read from probe errors only in doctor/probe_verdict.c" \
 	$(grep -l -E 'strstr\([^)]*"(NoDevice|no device|DEVICE_NOT_FOUND)"' -r . |

@@ -74,16 +74,19 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000;
-	int (*init)(void) = (int (*)(void))dlsym(RTLD_DEFAULT,
-						 "InitializeInjection");
+	int (*init)(void) =
+	    (int (*)(void))dlsym(RTLD_DEFAULT, "InitializeInjection");
 	const char *lib = getenv("GPUDOCTOR_CUPTI_LIB");
 	void *h = lib ? dlopen(lib, RTLD_NOW) : NULL;
 	cb_fn *slot = h ? (cb_fn *)dlsym(h, "gd_bench_cb") : NULL;
 	cb_fn cb = empty;
 	void *stream = NULL;
 	int ret = 0;
-	struct cb_data d = {0, "cudaStreamSynchronize_v3020", &stream,
-			    &ret, NULL, NULL, 0, NULL, 0};
+	struct cb_data d = {0,	     "cudaStreamSynchronize_v3020",
+			    &stream, &ret,
+			    NULL,    NULL,
+			    0,	     NULL,
+			    0};
 	double best = 1e9;
 
 	if (init && slot && init() && *slot)

@@ -222,7 +222,8 @@ static size_t backend_verdicts(const struct gd_probe_report *r, const char *b,
 		if (dg && dg->cause_code[0]) {
 			gd_strlcpy(out[0].cause_code, dg->cause_code,
 				   sizeof out[0].cause_code);
-			gd_strlcpy(out[0].cause, dg->cause, sizeof out[0].cause);
+			gd_strlcpy(out[0].cause, dg->cause,
+				   sizeof out[0].cause);
 			gd_strlcpy(out[0].fix, dg->fix, sizeof out[0].fix);
 		}
 		return 1;
@@ -304,9 +305,8 @@ static void only_variant(const struct gd_probe_report *r, const char *b,
 		const struct gd_probe_result *x = &r->results.v[i];
 		struct gd_probe_result *y;
 
-		if (!strcmp(x->backend, b) &&
-		    result_variant(x, v, sizeof v) && !strcasecmp(v, dll) &&
-		    (y = gd_vec_push(&sub->results)))
+		if (!strcmp(x->backend, b) && result_variant(x, v, sizeof v) &&
+		    !strcasecmp(v, dll) && (y = gd_vec_push(&sub->results)))
 			*y = *x;
 	}
 	for (size_t i = 0; i < r->devices.n; i++) {
@@ -370,8 +370,7 @@ static size_t variant_verdicts(const struct gd_probe_report *r, const char *b,
 		if (strlen(out[k].text) < 200)
 			gd_fmt(out[k].text + strlen(out[k].text),
 			       sizeof out[k].text - strlen(out[k].text),
-			       " [through %s; also probed: %s]", v[best],
-			       also);
+			       " [through %s; also probed: %s]", v[best], also);
 	}
 	return n;
 }

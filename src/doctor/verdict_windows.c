@@ -49,7 +49,8 @@ static int sdk_major(const struct gd_win_sdk *s)
 
 /* The driver ships a runtime of the SDK's HIP major (recent drivers put
  * amdhip64_6.dll and amdhip64_7.dll side by side, windows-fleet.md A.2). */
-static int matches(const struct gd_win_inventory *wi, const struct gd_win_sdk *s)
+static int matches(const struct gd_win_inventory *wi,
+		   const struct gd_win_sdk *s)
 {
 	for (int i = 0; i < wi->n_sys_runtimes; i++)
 		if (gd_win_hip_major(wi->sys_runtimes[i]) == sdk_major(s))
@@ -69,7 +70,8 @@ static int pick_sdk(const struct gd_win_inventory *wi,
 		const struct gd_win_sdk *s = &wi->sdks[i], *b;
 
 		if (v->sdk_broken[i] ||
-		    !(wi->driver_hip_major ? matches(wi, s) : s->runtime[0] != 0))
+		    !(wi->driver_hip_major ? matches(wi, s)
+					   : s->runtime[0] != 0))
 			continue;
 		b = best < 0 ? NULL : &wi->sdks[best];
 		if (!b || sdk_major(s) > sdk_major(b) ||
@@ -143,9 +145,10 @@ static void hip_path_fact(const struct gd_gpu *g,
 	     "HIP_PATH points to HIP SDK %s (the last SDK installed wins "
 	     "it), which %s%s: do not trust HIP_PATH%s%s",
 	     hp->version,
-	     v->sdk_broken[wi->hip_path_sdk] ? "does not see " : "does not "
-								 "match the "
-								 "driver",
+	     v->sdk_broken[wi->hip_path_sdk] ? "does not see "
+					     : "does not "
+					       "match the "
+					       "driver",
 	     v->sdk_broken[wi->hip_path_sdk] ? g->gfx : "",
 	     v->sdk >= 0 && wi->sdks[v->sdk].env_var[0] ? "; use " : "",
 	     v->sdk >= 0 ? wi->sdks[v->sdk].env_var : "");
@@ -205,8 +208,7 @@ static void build_step(const struct gd_gpu *g,
 		     "(they load amdhip64_%d.dll): programs built with HIP SDK "
 		     "%s (%s) see no %s device until a release with the fix "
 		     "for %s ships",
-		     s->version, g->gfx, sdk_major(s),
-		     wi->sdks[broken].version,
+		     s->version, g->gfx, sdk_major(s), wi->sdks[broken].version,
 		     wi->sdks[broken].runtime[0] ? wi->sdks[broken].runtime
 						 : "its runtime",
 		     g->gfx, v->sdk_broken_ref[broken]);
@@ -229,19 +231,19 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		  const struct gd_win_python *py, struct gd_win_verdict *v)
 {
 	const struct gd_win_sdk *s = &wi->sdks[v->sdk];
-	char not[64] = "", why[160], bin[200];
+	char not [64] = "", why[160], bin[200];
 
 	for (int i = 0; i < wi->n_sdks; i++)
 		if (avoid(wi, v, i))
-			gd_fmt(not + strlen(not), sizeof not - strlen(not),
-			       "%s%s", not[0] ? ", " : ", not ",
+			gd_fmt(not +strlen(not ), sizeof not -strlen(not ),
+			       "%s%s", not [0] ? ", " : ", not ",
 			       wi->sdks[i].version);
 	if (wi->driver_hip_major)
 		gd_fmt(why, sizeof why, "its HIP %d is the driver's",
 		       sdk_major(s));
 	else
-		gd_fmt(why, sizeof why, "its bin holds the %s its programs load",
-		       s->runtime);
+		gd_fmt(why, sizeof why,
+		       "its bin holds the %s its programs load", s->runtime);
 	STEP(v, GD_C_WIN_USE_SDK, "use HIP SDK %s (%s)%s: %s", s->version,
 	     s->root, not, why);
 	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
@@ -293,7 +295,8 @@ static void no_sdk(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 
 	gd_win_python_amd_facts(wi, py, v);
 	FACT(v, GD_WIN_OK, GD_C_WIN_NO_SDK,
-	     "no usable HIP SDK %d.x under %%ProgramFiles%%\\AMD\\ROCm: apps and "
+	     "no usable HIP SDK %d.x under %%ProgramFiles%%\\AMD\\ROCm: apps "
+	     "and "
 	     "Python wheels run on the driver's HIP %d runtime and need none; "
 	     "install HIP SDK %d.x only to build HIP programs or to run its "
 	     "hipInfo.exe",

@@ -34,7 +34,7 @@ struct gd_win_verdict {
 	int n_facts;
 	struct gd_win_line steps[GD_WIN_MAX_LINES];
 	int n_steps;
-	char python[320];    /* the exact os.add_dll_directory line, "" */
+	char python[320]; /* the exact os.add_dll_directory line, "" */
 	/* installed SDKs a kb windows.hip_sdk entry says do not see this
 	 * GPU (verdict_windows_kb.c), with its text and issue URL */
 	int sdk_broken[GD_WIN_MAX_SDKS];

@@ -29,8 +29,9 @@ static int stale(const struct gd_win_app_rt *a)
 static void who(const struct gd_win_app_rt *a, char *buf, size_t cap)
 {
 	if (a->exe[0] && a->importer[0])
-		gd_fmt(buf, cap, "%s loads it from its own folder (%s there "
-				 "imports %s)",
+		gd_fmt(buf, cap,
+		       "%s loads it from its own folder (%s there "
+		       "imports %s)",
 		       a->exe, a->importer, a->dll);
 	else if (a->exe[0])
 		gd_fmt(buf, cap, "%s loads it from its own folder", a->exe);

@@ -165,8 +165,9 @@ static void walk_dir(struct walk *w, const char *dir, int depth)
 
 		gd_fmt(sub, sizeof sub, "%s\\%s", dir, v.v[i]);
 		if ((w->skip && !strcasecmp(sub, w->skip)) ||
-		    !strcasecmp(v.v[i], "WindowsApps") || ends_ci(sub, ".dll") ||
-		    ends_ci(sub, ".exe") || !is_dir(w->ctx, sub))
+		    !strcasecmp(v.v[i], "WindowsApps") ||
+		    ends_ci(sub, ".dll") || ends_ci(sub, ".exe") ||
+		    !is_dir(w->ctx, sub))
 			continue;
 		walk_dir(w, sub, depth - 1);
 	}

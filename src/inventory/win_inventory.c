@@ -84,9 +84,9 @@ static void system32(gd_ctx *ctx, struct gd_win_inventory *wi)
 		int m = gd_win_hip_major(n);
 
 		if (m && wi->n_sys_runtimes < 4) {
-			gd_win_file_version(ctx, dir, n,
-				     wi->sys_runtime_ver[wi->n_sys_runtimes],
-				     48);
+			gd_win_file_version(
+			    ctx, dir, n,
+			    wi->sys_runtime_ver[wi->n_sys_runtimes], 48);
 			gd_strlcpy(wi->sys_runtimes[wi->n_sys_runtimes++], n,
 				   32);
 			if (m > wi->driver_hip_major)
@@ -160,7 +160,7 @@ static void sdk_bin(gd_ctx *ctx, struct gd_win_sdk *s)
 	gd_strvec_free(&v);
 	if (s->runtime[0])
 		gd_win_file_version(ctx, dir, s->runtime, s->runtime_ver,
-			     sizeof s->runtime_ver);
+				    sizeof s->runtime_ver);
 	tensile(ctx, s);
 }
 

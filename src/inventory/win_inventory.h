@@ -38,12 +38,12 @@ struct gd_win_sdk {
  * "Dynamic-link library search order"; windows-fleet.md A.4]. */
 #define GD_WIN_MAX_APP_RT 8
 struct gd_win_app_rt {
-	char dir[240];	  /* the folder, Windows path */
-	char dll[40];	  /* amdhip64_7.dll, as the folder spells it */
-	char ver[48];	  /* its FileVersion, "" unknown */
-	int in_sys32;	  /* System32 has a file of that name */
-	char sys_ver[48]; /* that file's FileVersion, "" unknown */
-	char exe[64];	  /* an .exe in the folder (the first by name), "" */
+	char dir[240];	   /* the folder, Windows path */
+	char dll[40];	   /* amdhip64_7.dll, as the folder spells it */
+	char ver[48];	   /* its FileVersion, "" unknown */
+	int in_sys32;	   /* System32 has a file of that name */
+	char sys_ver[48];  /* that file's FileVersion, "" unknown */
+	char exe[64];	   /* an .exe in the folder (the first by name), "" */
 	char importer[64]; /* a DLL/.pyd there importing dll, "" none */
 };
 

@@ -41,9 +41,11 @@ static int known_issue(const json_t *root, const char *id)
 	const json_t *is;
 	size_t i;
 
-	json_array_foreach(json_object_get(root, "issues"), i, is) if (
-	    id && json_string_value(json_object_get(is, "id")) &&
-	    !strcmp(json_string_value(json_object_get(is, "id")), id)) return 1;
+	json_array_foreach(
+	    json_object_get(root, "issues"), i,
+	    is) if (id && json_string_value(json_object_get(is, "id")) &&
+		    !strcmp(json_string_value(json_object_get(is, "id")),
+			    id)) return 1;
 	return 0;
 }
 
@@ -67,8 +69,8 @@ int gd_kb_validate_windows(const json_t *root, char *err, size_t errlen)
 		    all(json_object_get(e, GD_KBK_TARGETS), is_gfx) &&
 		    all(json_object_get(e, GD_KBK_SDK), is_sdk) &&
 		    (json_is_null(f) || is_sdk(f)) &&
-		    known_issue(root, json_string_value(json_object_get(
-					  e, GD_KBK_ISSUE))))
+		    known_issue(root, json_string_value(
+					  json_object_get(e, GD_KBK_ISSUE))))
 			continue;
 		gd_fmt(err, errlen,
 		       "windows.hip_sdk[%zu]: needs \"id\", \"issue\" (an id "

@@ -11,6 +11,8 @@
 #  - cmd refuses (it has no quoting that stops %VAR% and ^), and a value
 #    with only & | ( ) ; is set right by Wine's cmd.exe when Wine is there;
 #  - the Python line is a literal Python reads back as the folder.
+# Under Wine, the Windows build's run in an environment spelling it "Path"
+# (names are case-insensitive on Windows): one Path, SDK bin first.
 set -u
 : "${GPUDOCTOR:?built binary}" "${GD_SRCDIR:?source dir}"
 command -v jq >/dev/null || { echo "skipped: jq not installed"; exit 77; }
@@ -108,6 +110,17 @@ if [ -z "${GD_NO_WINE:-}" ] && [ -d "$WB" ] &&
 		'printf "%s\n" "$out" | grep -qxF "HIP_PATH=C:\\$mild\\AMD\\ROCm\\6.2\\" && ! printf "%s\n" "$out" | grep -q "^PWNED"'
 	check "cmd.exe (Wine): the SDK's bin first on PATH" \
 		'printf "%s\n" "$out" | grep -qiF "PATH=C:\\$mild\\AMD\\ROCm\\6.2\\bin;"'
+	# 4. a Windows-style environment ("Path", as Windows spells it; Wine's
+	# own is "PATH"): run puts the SDK's bin first in that one variable,
+	# keeps its spelling and adds no second PATH
+	win_tmp=$(printf '%s' "$tmp" | tr / '\\')
+	exe=$(printf '%s' "$(realpath "$WB/gpudoctor.exe")" | tr / '\\')
+	printf '@echo off\r\nset PATH=\r\nset Path=C:\\windows\\system32;C:\\windows\r\nZ:%s --root Z:%s run -q -- cmd /c set\r\n' \
+		"$exe" "$(printf '%s' "$FX" | tr / '\\')" >"$tmp/path.bat"
+	"$GD_SRCDIR/tools/wine-run.sh" "$WB" cmd /c "Z:$win_tmp\\path.bat" 2>/dev/null |
+		tr -d '\r' | grep -i '^path=' >"$tmp/path.out"
+	check "Wine, Path spelt as on Windows: one variable, spelling kept, SDK bin first" \
+		'[ "$(cat "$tmp/path.out")" = "Path=C:\\Program Files\\AMD\\ROCm\\6.2\\bin;C:\\windows\\system32;C:\\windows" ]'
 else
 	echo "skipped (cmd.exe part): wine or $WB missing"
 fi

@@ -29,11 +29,32 @@ G() { env -i PATH=/usr/bin:/bin HOME="$tmp" "$GPUDOCTOR" "$@"; }
 G --root "$FX" env >"$tmp/ps.txt"
 check "default shell for a Windows machine is PowerShell" \
 	"grep -qxF \"\\\$env:HIP_PATH = 'C:\\Program Files\\AMD\\ROCm\\6.2\\'\" '$tmp/ps.txt'"
+# sh on Windows is Git Bash or MSYS2: PATH in their form (/c/..., ':'),
+# which they convert when starting a Windows program; HIP_PATH as is
 G --root "$FX" env --shell sh >"$tmp/sh.txt"
-(PATH=/usr/bin:/bin; . "$tmp/sh.txt"; printf '%s\n%s\n' "$HIP_PATH" "${PATH%%:/usr/bin*}") >"$tmp/sh.out"
-printf '%s\n%s\n' 'C:\Program Files\AMD\ROCm\6.2\' 'C:\Program Files\AMD\ROCm\6.2\bin' >"$tmp/sh.want"
-check "sh: HIP_PATH is SDK 6.2 (not 7.1), its bin first on PATH" \
+(PATH=/usr/bin:/bin; . "$tmp/sh.txt"; printf '%s\n%s\n' "$HIP_PATH" "$PATH") >"$tmp/sh.out"
+printf '%s\n%s\n' 'C:\Program Files\AMD\ROCm\6.2\' '/c/Program Files/AMD/ROCm/6.2/bin:/usr/bin:/bin' >"$tmp/sh.want"
+check "sh: HIP_PATH is SDK 6.2 (not 7.1), its bin first on PATH as /c/..." \
 	'cmp -s "$tmp/sh.out" "$tmp/sh.want"'
+(unset PATH; . "$tmp/sh.txt"; printf '%s\n' "$PATH") >"$tmp/sh.out2" 2>/dev/null
+check "sh: no PATH before: just the SDK's bin" \
+	"[ \"\$(cat '$tmp/sh.out2')\" = '/c/Program Files/AMD/ROCm/6.2/bin' ]"
+if command -v fish >/dev/null; then
+	G --root "$FX" env --shell fish >"$tmp/fish.txt"
+	out=$(PATH=/usr/bin:/bin fish -c "source $tmp/fish.txt; printf '%s\n' \"\$HIP_PATH\" \"\$PATH\"" 2>/dev/null)
+	check "fish: the same values" \
+		'[ "$out" = "$(cat "$tmp/sh.want")" ]'
+fi
+# a profile file of one's own: a drive folder on another list variable
+# stays C:\... joined with ';' (Windows programs read it); a drive letter
+# other than C becomes its own /d/...
+printf 'prepend-path PATH=D:\\tools\\bin\nprepend-path OCL_DIRS=C:\\ocl\n' >"$tmp/own.prof"
+chmod 600 "$tmp/own.prof"
+G --root "$FX" env --profile "$tmp/own.prof" --shell sh >"$tmp/own.sh"
+(PATH=/usr/bin; OCL_DIRS='C:\old'; . "$tmp/own.sh"; printf '%s\n%s\n' "$PATH" "$OCL_DIRS") >"$tmp/own.out"
+printf '%s\n%s\n' '/d/tools/bin:/usr/bin' 'C:\ocl;C:\old' >"$tmp/own.want"
+check "sh: /d/... on PATH, another list of Windows folders joined with ';'" \
+	'cmp -s "$tmp/own.out" "$tmp/own.want"'
 G --root "$FX" --json env >"$tmp/env.json"
 python3 - "$tmp/env.json" <<'EOF' >"$tmp/env.res"
 import json, sys

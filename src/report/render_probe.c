@@ -293,8 +293,8 @@ static void print_details(struct gd_cli *cli, FILE *f,
 				fprintf(f, "      %s| %s%s\n", gd_c_dim(cli), l,
 					gd_c_off(cli));
 		}
-		if (!strcmp(x->op, "init") && gd_probe_diag_of(r, x->backend))
-			print_diag(cli, f, gd_probe_diag_of(r, x->backend));
+		if (gd_probe_diag_for(r, x))
+			print_diag(cli, f, gd_probe_diag_for(r, x));
 	}
 }
 
@@ -399,8 +399,7 @@ static json_t *result_json(const struct gd_probe_report *r,
 			   const struct gd_probe_result *x, int selftest)
 {
 	json_t *o = json_object();
-	const struct gd_probe_diag *dg =
-	    strcmp(x->op, "init") ? NULL : gd_probe_diag_of(r, x->backend);
+	const struct gd_probe_diag *dg = gd_probe_diag_for(r, x);
 
 	json_object_set_new(o, "backend", gd_json_str(x->backend));
 	json_object_set_new(o, "device", gd_json_str(x->device));

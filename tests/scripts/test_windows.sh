@@ -45,6 +45,7 @@ report_json() {
 # (PoCL here), vulkan-1.dll (winevulkan: needs a display driver, which
 # Wine 8 without X lacks: an init error naming vkCreateInstance, never a
 # crash or hang), no HIP or CUDA DLL: "missing" with the names searched.
+# A failed init is re-run with the runtime's diagnostics switched on.
 wine_probe() {
 	who="wine probe"
 	out=$(W probe --json --only kernel_vector_add --timeout 30 2>/dev/null)
@@ -61,6 +62,18 @@ wine_probe() {
 	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
 	  | .status == "ok" or (.status == "error" and (.detail | contains("vkCreateInstance")))' >/dev/null
 	ok $? "$who: Vulkan init neither ok nor a vkCreateInstance error"
+	# a failed init runs once more with the runtime's diagnostics on,
+	# with the variables Windows has (no LD_DEBUG), shown with the init
+	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
+	  | .status == "ok" or (.diagnostics.ran and .diagnostics.env == ["VK_LOADER_DEBUG=error,warn"]
+	    and (.diagnostics.outcome | startswith("exited 0")))' >/dev/null
+	ok $? "$who: Vulkan's failed init not re-run with VK_LOADER_DEBUG alone"
+	# Wine's OpenCL.dll over the host's loader with no ICD to find: a
+	# real failed init, re-run with the Khronos loader's switch
+	local ocl
+	ocl=$(OCL_ICD_VENDORS=/nonexistent W probe --backend opencl --only init 2>/dev/null | tr -d '\r')
+	printf '%s' "$ocl" | grep -qF 'diagnostics (OCL_ICD_ENABLE_TRACE=1): exited 0 after'
+	ok $? "$who: OpenCL's failed init not re-run with OCL_ICD_ENABLE_TRACE=1 alone"
 	# two HIP runtimes side by side in gpudoctor's directory (the default
 	# DLL search; tests/win/fake_amdhip64.c, both "no device"): one child
 	# each, each result saying which DLL answered
@@ -76,6 +89,14 @@ wine_probe() {
 		  and (.[1].status == "no_device" and (.[1].detail | startswith("amdhip64_6.dll: ")
 		       and contains("HIP runtime 6.")))' >/dev/null
 		ok $? "$who: amdhip64_7.dll and amdhip64_6.dll not probed one by one"
+		# each "no device" re-run with AMD_LOG_LEVEL=4 on its own DLL
+		# (the fake logs as ROCclr does: "HIP Library Path: ...")
+		printf '%s' "$side" | jq -e '[.results[] | select(.op == "init")
+		  | .diagnostics | select(.ran and .env == ["AMD_LOG_LEVEL=4"])
+		  | [.lines[].text | select(contains("HIP Library Path:"))][0]]
+		  | length == 2 and (.[0] | endswith("amdhip64_7.dll"))
+		    and (.[1] | endswith("amdhip64_6.dll"))' >/dev/null
+		ok $? "$who: AMD_LOG_LEVEL=4 re-run not of each DLL in turn"
 	fi
 	if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
 		printf '%s' "$out" | jq -e '

@@ -465,8 +465,8 @@ static int env_put(char ***env, size_t *n, const char *name, const char *a,
 
 	if (!e)
 		return -ENOMEM;
-	gd_fmt(e, len, "%.*s=%s%s", (int)strlen(name), i >= 0 ? (*env)[i] : name,
-	       a, b ? b : "");
+	gd_fmt(e, len, "%.*s=%s%s", (int)strlen(name),
+	       i >= 0 ? (*env)[i] : name, a, b ? b : "");
 	if (i >= 0) {
 		free((*env)[i]);
 		(*env)[i] = e;

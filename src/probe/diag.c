@@ -35,9 +35,8 @@ const struct gd_probe_diag *gd_probe_diag_of(const struct gd_probe_report *r,
 	return NULL;
 }
 
-const struct gd_probe_diag *
-gd_probe_diag_for(const struct gd_probe_report *r,
-		  const struct gd_probe_result *x)
+const struct gd_probe_diag *gd_probe_diag_for(const struct gd_probe_report *r,
+					      const struct gd_probe_result *x)
 {
 	if (strcmp(x->op, gd_op_name(GD_OP_INIT)))
 		return NULL;
@@ -46,8 +45,8 @@ gd_probe_diag_for(const struct gd_probe_report *r,
 		size_t n = strlen(dg->lib);
 
 		if (!strcmp(dg->backend, x->backend) &&
-		    (!n || (!strncmp(x->detail, dg->lib, n) &&
-			    x->detail[n] == ':')))
+		    (!n ||
+		     (!strncmp(x->detail, dg->lib, n) && x->detail[n] == ':')))
 			return dg;
 	}
 	return NULL;

@@ -151,9 +151,8 @@ const struct gd_probe_diag *gd_probe_diag_of(const struct gd_probe_report *r,
 					     const char *backend);
 /* The re-run of result x's init: its backend's, and where the backend ran
  * one child per runtime, that runtime's (x->detail starts "<lib>: "). */
-const struct gd_probe_diag *
-gd_probe_diag_for(const struct gd_probe_report *r,
-		  const struct gd_probe_result *x);
+const struct gd_probe_diag *gd_probe_diag_for(const struct gd_probe_report *r,
+					      const struct gd_probe_result *x);
 /* The variables a backend's diagnostic re-run sets, space-separated ("" for
  * none but ld.so's: CUDA's driver has no environment-driven diagnostics). */
 const char *gd_probe_diag_env(const char *backend);

@@ -36,8 +36,8 @@ static void handle_line(struct gd_sup_lines *L, int is_phase, char *line)
 void gd_sup_split(struct gd_sup_lines *L, struct gd_sup_stream *s,
 		  const char *b, size_t n)
 {
-	size_t max = s->max && s->max <= sizeof s->line ? s->max
-							: sizeof s->line;
+	size_t max =
+	    s->max && s->max <= sizeof s->line ? s->max : sizeof s->line;
 
 	if (!s->is_phase)
 		L->res->output_bytes += n;

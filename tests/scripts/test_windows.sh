@@ -144,6 +144,44 @@ wine_supervisor() {
 	ok $? "$who: a process left behind outlived run or try (Job Object)"
 }
 
+# ---- the supervisor's self-test under Wine: real child processes under
+# Job Objects (hang, busy loop, access violation, abort, wrong result,
+# 64 MiB of output, a cut-off message, a grandchild that never ends, a
+# process left behind, a missing DLL, exit during an op, slow progress,
+# a stall). ignores_sigterm does not apply (TerminateJobObject cannot be
+# refused): 13 cases. Deadline 20 s: Wine's pipes carry the flood at
+# a few MB/s, and a Wine process takes a second to start.
+ours() { # pids of this prefix's processes whose command line has $1
+	local p pfx
+	pfx=$(realpath -m "$GD_SRCDIR/build-win/wineprefix")
+	for p in $(pgrep -f -- "$1"); do
+		grep -qzx "WINEPREFIX=$pfx" /proc/$p/environ 2>/dev/null &&
+			echo "$p"
+	done
+}
+wine_selftest() {
+	local mid
+	who="wine selftest"
+	W probe --selftest --timeout 20 --json 2>/dev/null | tr -d '\r' >"$tmp/st.json" &
+	sleep 8
+	# grandchild_hangs' grandchild: this program again, no --start
+	mid=$(ours '__probe-child selftest --only 0$')
+	wait
+	out=$(cat "$tmp/st.json")
+	printf '%s' "$out" | jq -e '.selftest_passed and (.results | length) == 13
+	  and all(.results[]; .pass) and all(.results[]; .op != "ignores_sigterm")' >/dev/null
+	ok $? "$who: not all 13 cases classified as expected" ||
+		printf '%s' "$out" | jq -c '.results[] | select(.pass | not)'
+	printf '%s' "$out" | jq -e '.results[] | select(.op == "sigsegv")
+	  | .detail | contains("0xC0000005 (access violation)")' >/dev/null
+	ok $? "$who: the access violation not named"
+	[ -n "$mid" ]
+	ok $? "$who: no grandchild seen running mid-run (the case tests nothing)"
+	sleep 1
+	[ -z "$(ours '__probe-child selftest')" ]
+	ok $? "$who: processes of the self-test left running: $(ours '__probe-child selftest')"
+}
+
 # ---- native replay ----
 who="linux replay"
 out=$(env -i PATH="$PATH" "$GPUDOCTOR" --root "$CAP" check 2>&1); rc=$?
@@ -224,6 +262,7 @@ else
 	has 'not in the Windows build yet'
 	wine_probe
 	wine_supervisor
+	wine_selftest
 fi
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

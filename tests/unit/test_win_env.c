@@ -28,7 +28,8 @@ static void test_capture(void)
 	p = gd_ctx_getenv(&ctx, "PATH");
 	CHECK(p && strstr(p, "C:\\Windows\\system32"));
 	CHECK(p && gd_ctx_getenv(&ctx, "path") == p);
-	CHECK(gd_ctx_getenv(&ctx, "hip_path") == gd_ctx_getenv(&ctx, "HIP_PATH"));
+	CHECK(gd_ctx_getenv(&ctx, "hip_path") ==
+	      gd_ctx_getenv(&ctx, "HIP_PATH"));
 	CHECK(gd_ctx_getenv(&ctx, "HIP_PATH_62") != NULL);
 	CHECK_INT(gd_ctx_setenv(&ctx, "PATH", "C:\\x"), 0);
 	CHECK(gd_envv_find(ctx.judged, "Path", 0) >= 0);

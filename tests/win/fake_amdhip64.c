@@ -30,11 +30,13 @@ static void log_init(void)
 			       GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
 			   &here, &self);
 	GetModuleFileNameA(self, path, sizeof path);
-	fprintf(stderr, ":3:hip_context.cpp           :50  : 0 us: HIP "
-			"Library Path: %s\n",
+	fprintf(stderr,
+		":3:hip_context.cpp           :50  : 0 us: HIP "
+		"Library Path: %s\n",
 		path);
-	fprintf(stderr, ":1:rocdevice.cpp             :240 : 0 us: no "
-			"device found (fake: HIP %d runtime)\n",
+	fprintf(stderr,
+		":1:rocdevice.cpp             :240 : 0 us: no "
+		"device found (fake: HIP %d runtime)\n",
 		GD_FAKE_MAJOR);
 	fflush(stderr);
 }

@@ -96,14 +96,19 @@ void gd_ctx_free(gd_ctx *ctx)
 	gd_wincap_free(ctx);
 }
 
-long gd_envv_find(char *const *env, const char *name, int fold)
+int gd_env_is(const char *entry, const char *name, int fold)
 {
 	size_t k = strlen(name);
 
+	return !(fold ? strncasecmp(entry, name, k)
+		      : strncmp(entry, name, k)) &&
+	       entry[k] == '=';
+}
+
+long gd_envv_find(char *const *env, const char *name, int fold)
+{
 	for (long i = 0; env && env[i]; i++)
-		if (!(fold ? strncasecmp(env[i], name, k)
-			   : strncmp(env[i], name, k)) &&
-		    env[i][k] == '=')
+		if (gd_env_is(env[i], name, fold))
 			return i;
 	return -1;
 }

@@ -59,6 +59,8 @@ int gd_ctx_is_windows(const gd_ctx *ctx);
  * compares them: a Windows environment holds "Path", programs ask for
  * PATH. */
 long gd_envv_find(char *const *env, const char *name, int fold);
+/* 1 when the entry "NAME=value" is NAME's (fold as above). */
+int gd_env_is(const char *entry, const char *name, int fold);
 /* 1 when this process's own environment has Windows semantics (the
  * Windows build): its names are looked up with fold. */
 int gd_env_own_folds(void);

@@ -10,10 +10,9 @@ if(WIN32)
 endif()
 
 # Linux-only: the fork/exec supervisor (Windows: supervisor_win32.c), the
-# group reaper, /dev/kmsg, the fault self-test (fork, signals), the
-# LD_PRELOAD tracer's reader.
+# group reaper, /dev/kmsg, the LD_PRELOAD tracer's reader.
 set(GD_LINUX_ONLY
-  probe/supervisor.c probe/kmsg.c probe/selftest.c probe/reap.c
+  probe/supervisor.c probe/kmsg.c probe/reap.c
   probe/trace_hang.c probe/trace_slot.c
   cli/trace_cli.c)
 

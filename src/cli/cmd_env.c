@@ -2,9 +2,11 @@
  * the profile `run` would apply, as lines to paste or eval. Evaluated in a
  * shell they give the environment `run` gives its child (tested by
  * tests/scripts/test_run_env.sh with sh and fish). */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "core/json.h"
@@ -41,7 +43,12 @@ static void usage(FILE *f)
 		"  cmd.exe:      paste the lines\n"
 		"Windows shells also get the directory a Python program passes "
 		"to\nos.add_dll_directory() when the profile puts a library "
-		"directory first.\n\n");
+		"directory first.\n"
+		"Git Bash and MSYS2 (sh, bash): a Windows folder put first on "
+		"PATH is written\nin their form, /c/Program Files/..., joined "
+		"with ':' (they convert PATH when\nthey start a Windows "
+		"program); other variables keep C:\\... as is. Cygwin\n"
+		"(/cygdrive/c): use --shell powershell or cmd.\n\n");
 	gd_opts_help(f, gd_opts_env);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);
@@ -103,8 +110,48 @@ static int cmd_safe(const char *v)
 	return !strpbrk(v, "\"%!^");
 }
 
+/* A Windows folder: "C:\\..." or "C:/..." (a profile for a Windows
+ * machine; dir_valid() in doctor/profile.c takes these). */
+static int win_dir(const char *v)
+{
+	return v && isalpha((unsigned char)v[0]) && v[1] == ':' &&
+	       (v[2] == '\\' || v[2] == '/');
+}
+
+/* sh and fish on Windows are Git Bash or MSYS2: their PATH holds
+ * "/c/Program Files/AMD/ROCm/6.2/bin" joined with ':' and is converted to
+ * C:\\...;... when they start a Windows program (msys2.org/docs/
+ * filesystem-paths); a "C:\\..." entry there would be cut at its ':'.
+ * Returns the value to write (value itself, or buf), and *sep the list
+ * separator: ':' for PATH and POSIX folders, ';' for another list of
+ * Windows folders, which Windows programs read as is. */
+static const char *msys_value(const struct gd_prof_item *it, char *buf,
+			      size_t cap, char *sep)
+{
+	const char *v = it->value;
+	size_t k = 0;
+
+	*sep = ':';
+	if (!win_dir(v))
+		return v;
+	if (strcasecmp(it->name, "PATH")) {
+		*sep = ';';
+		return v;
+	}
+	if (strlen(v) + 2 > cap)
+		return v;
+	buf[k++] = '/';
+	buf[k++] = (char)tolower((unsigned char)v[0]);
+	for (v += 2; *v; v++)
+		buf[k++] = *v == '\\' ? '/' : *v;
+	buf[k] = '\0';
+	return buf;
+}
+
 static void line_sh(FILE *f, const struct gd_prof_item *it)
 {
+	char conv[GD_PROFILE_MAX_VALUE + 2], sep;
+
 	switch (it->op) {
 	case GD_PROF_SET:
 		fprintf(f, "export %s=", it->name);
@@ -115,8 +162,8 @@ static void line_sh(FILE *f, const struct gd_prof_item *it)
 		break;
 	case GD_PROF_PREPEND:
 		fprintf(f, "export %s=", it->name);
-		q_sh(f, it->value);
-		fprintf(f, "\"${%s:+:$%s}\"", it->name, it->name);
+		q_sh(f, msys_value(it, conv, sizeof conv, &sep));
+		fprintf(f, "\"${%s:+%c$%s}\"", it->name, sep, it->name);
 		break;
 	}
 	fputc('\n', f);
@@ -124,6 +171,11 @@ static void line_sh(FILE *f, const struct gd_prof_item *it)
 
 static void line_fish(FILE *f, const struct gd_prof_item *it)
 {
+	char conv[GD_PROFILE_MAX_VALUE + 2], sep;
+	const char *v = it->value;
+
+	if (it->op == GD_PROF_PREPEND)
+		v = msys_value(it, conv, sizeof conv, &sep);
 	switch (it->op) {
 	case GD_PROF_SET:
 		fprintf(f, "set -gx %s ", it->name);
@@ -138,9 +190,10 @@ static void line_fish(FILE *f, const struct gd_prof_item *it)
 		 * ends in `true` or a false test would leak out as status 1. */
 		fprintf(f, "if test -n \"$%s\"; set -gx %s ", it->name,
 			it->name);
-		q_fish(f, it->value);
-		fprintf(f, ":\"$%s\"; else; set -gx %s ", it->name, it->name);
-		q_fish(f, it->value);
+		q_fish(f, v);
+		fprintf(f, "%c\"$%s\"; else; set -gx %s ", sep, it->name,
+			it->name);
+		q_fish(f, v);
 		fputs("; true; end", f);
 		break;
 	}

@@ -1,5 +1,6 @@
 #include "ctx.h"
 
+#include "plat.h"
 #include "wincap.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static size_t env_len(char *const *envp)
 {
@@ -94,26 +96,45 @@ void gd_ctx_free(gd_ctx *ctx)
 	gd_wincap_free(ctx);
 }
 
-static long env_find(char *const *env, const char *name)
+int gd_env_is(const char *entry, const char *name, int fold)
 {
 	size_t k = strlen(name);
 
+	return !(fold ? strncasecmp(entry, name, k)
+		      : strncmp(entry, name, k)) &&
+	       entry[k] == '=';
+}
+
+long gd_envv_find(char *const *env, const char *name, int fold)
+{
 	for (long i = 0; env && env[i]; i++)
-		if (!strncmp(env[i], name, k) && env[i][k] == '=')
+		if (gd_env_is(env[i], name, fold))
 			return i;
 	return -1;
 }
 
-static const char *env_get(char *const *env, const char *name)
+int gd_env_own_folds(void)
 {
-	long i = env_find(env, name);
+	return !strcmp(gd_plat_name(), "windows");
+}
+
+/* The captured environment folds when the capture is of Windows; our own
+ * when we run on Windows. */
+static int judged_folds(const gd_ctx *ctx)
+{
+	return ctx->judged ? gd_ctx_is_windows(ctx) : gd_env_own_folds();
+}
+
+static const char *env_get(char *const *env, const char *name, int fold)
+{
+	long i = gd_envv_find(env, name, fold);
 
 	return i < 0 ? NULL : env[i] + strlen(name) + 1;
 }
 
 const char *gd_ctx_live_getenv(const gd_ctx *ctx, const char *name)
 {
-	return env_get(ctx->env, name);
+	return env_get(ctx->env, name, gd_env_own_folds());
 }
 
 const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name)
@@ -134,14 +155,14 @@ const char *gd_ctx_getenv(const gd_ctx *ctx, const char *name)
 		}
 	}
 
-	return env_get(env, name);
+	return env_get(env, name, judged_folds(ctx));
 }
 
 int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value)
 {
 	char ***envp = ctx->judged ? &ctx->judged : &ctx->env;
 	char **env = *envp;
-	long i = env_find(env, name);
+	long i = gd_envv_find(env, name, judged_folds(ctx));
 	size_t n = env_len(env);
 	char *entry = NULL;
 
@@ -151,7 +172,9 @@ int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value)
 		entry = malloc(len);
 		if (!entry)
 			return -ENOMEM;
-		gd_fmt(entry, len, "%s=%s", name, value);
+		/* a variable that exists keeps its spelling ("Path") */
+		gd_fmt(entry, len, "%.*s=%s", (int)strlen(name),
+		       i >= 0 ? env[i] : name, value);
 	}
 	if (i >= 0) {
 		free(env[i]);

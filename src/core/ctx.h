@@ -54,6 +54,17 @@ int gd_ctx_setenv(gd_ctx *ctx, const char *name, const char *value);
 /* 1 when the judged system is Windows. */
 int gd_ctx_is_windows(const gd_ctx *ctx);
 
+/* Environment arrays ("NAME=value", NULL-terminated): the index of NAME,
+ * or -1. fold: names compare case-insensitively (ASCII), as Windows
+ * compares them: a Windows environment holds "Path", programs ask for
+ * PATH. */
+long gd_envv_find(char *const *env, const char *name, int fold);
+/* 1 when the entry "NAME=value" is NAME's (fold as above). */
+int gd_env_is(const char *entry, const char *name, int fold);
+/* 1 when this process's own environment has Windows semantics (the
+ * Windows build): its names are looked up with fold. */
+int gd_env_own_folds(void);
+
 void gd_diag_add(gd_ctx *ctx, enum gd_diag_level level, const char *source,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

@@ -225,12 +225,9 @@ int gd_wincap_version(gd_ctx *ctx, const char *winpath,
 const char *gd_win_getenv(const gd_ctx *ctx, const char *name)
 {
 	char *const *env = ctx->judged ? ctx->judged : ctx->env;
-	size_t k = strlen(name);
+	long i = gd_envv_find(env, name, 1);
 
-	for (size_t i = 0; env && env[i]; i++)
-		if (!strncasecmp(env[i], name, k) && env[i][k] == '=')
-			return env[i] + k + 1;
-	return NULL;
+	return i < 0 ? NULL : env[i] + strlen(name) + 1;
 }
 
 int gd_ctx_is_windows(const gd_ctx *ctx)

@@ -137,18 +137,20 @@ static void last_lines(struct gd_probe_diag *dg)
 	}
 }
 
+/* x's re-run (one per runtime where a backend has several), or a new
+ * entry with no re-run. */
 static struct gd_probe_diag *diag_for(struct gd_probe_report *r,
-				      const char *backend)
+				      const struct gd_probe_result *x)
 {
+	const struct gd_probe_diag *had = gd_probe_diag_for(r, x);
 	struct gd_probe_diag *dg;
 
-	for (size_t i = 0; i < r->diags.n; i++)
-		if (!strcmp(r->diags.v[i].backend, backend))
-			return &r->diags.v[i];
+	if (had)
+		return &r->diags.v[had - r->diags.v];
 	dg = gd_vec_push(&r->diags);
 	if (dg) {
 		memset(dg, 0, sizeof *dg);
-		gd_strlcpy(dg->backend, backend, sizeof dg->backend);
+		gd_strlcpy(dg->backend, x->backend, sizeof dg->backend);
 	}
 	return dg;
 }
@@ -165,7 +167,7 @@ void gd_probe_judge(gd_ctx *ctx, const struct gd_machine *m,
 		if (strcmp(x->op, "init") || !strcmp(x->backend, "selftest") ||
 		    x->status == GD_PS_OK || x->status == GD_PS_WRONG)
 			continue;
-		dg = diag_for(r, x->backend);
+		dg = diag_for(r, x);
 		if (!dg)
 			return;
 		x = &r->results.v[i]; /* diag_for does not move results */

@@ -437,20 +437,12 @@ void gd_profile_summary(const struct gd_profile *p, char *buf, size_t cap)
 	}
 }
 
-/* Environment arrays: NULL-terminated, every entry malloc'ed. */
-static long env_index(char *const *env, const char *name)
-{
-	size_t k = strlen(name);
-
-	for (long i = 0; env && env[i]; i++)
-		if (!strncmp(env[i], name, k) && env[i][k] == '=')
-			return i;
-	return -1;
-}
-
+/* Environment arrays: NULL-terminated, every entry malloc'ed. Names
+ * compare as the system the environment is for compares them (fold:
+ * Windows, where "Path" is PATH; core/ctx.h). */
 const char *gd_env_get(char *const *env, const char *name)
 {
-	long i = env_index(env, name);
+	long i = gd_envv_find(env, name, gd_env_own_folds());
 
 	return i < 0 ? NULL : env[i] + strlen(name) + 1;
 }
@@ -462,17 +454,19 @@ void gd_env_free(char **env)
 	free(env);
 }
 
-/* Set NAME to a + b in *env (b may be NULL). 0 or -ENOMEM. */
+/* Set NAME to a + b in *env (b may be NULL); a variable that exists keeps
+ * its spelling (Windows' "Path" stays "Path"). 0 or -ENOMEM. */
 static int env_put(char ***env, size_t *n, const char *name, const char *a,
-		   const char *b)
+		   const char *b, int fold)
 {
 	size_t len = strlen(name) + strlen(a) + (b ? strlen(b) : 0) + 2;
 	char *e = malloc(len);
-	long i = env_index(*env, name);
+	long i = gd_envv_find(*env, name, fold);
 
 	if (!e)
 		return -ENOMEM;
-	gd_fmt(e, len, "%s=%s%s", name, a, b ? b : "");
+	gd_fmt(e, len, "%.*s=%s%s", (int)strlen(name),
+	       i >= 0 ? (*env)[i] : name, a, b ? b : "");
 	if (i >= 0) {
 		free((*env)[i]);
 		(*env)[i] = e;
@@ -492,13 +486,14 @@ static int env_put(char ***env, size_t *n, const char *name, const char *a,
 	return 0;
 }
 
-static int env_apply_item(char ***env, size_t *n, const struct gd_prof_item *it)
+static int env_apply_item(char ***env, size_t *n, const struct gd_prof_item *it,
+			  int fold)
 {
-	long i = env_index(*env, it->name);
+	long i = gd_envv_find(*env, it->name, fold);
 
 	switch (it->op) {
 	case GD_PROF_SET:
-		return env_put(env, n, it->name, it->value, NULL);
+		return env_put(env, n, it->name, it->value, NULL, fold);
 	case GD_PROF_UNSET:
 		if (i < 0)
 			return 0;
@@ -520,7 +515,7 @@ static int env_apply_item(char ***env, size_t *n, const struct gd_prof_item *it)
 				return -ENOMEM;
 			gd_fmt(tail, len, "%c%s", list_sep(it->value), old);
 		}
-		rc = env_put(env, n, it->name, it->value, tail);
+		rc = env_put(env, n, it->name, it->value, tail, fold);
 		free(tail);
 		return rc;
 	}
@@ -529,6 +524,12 @@ static int env_apply_item(char ***env, size_t *n, const struct gd_prof_item *it)
 }
 
 char **gd_profile_apply(const struct gd_profile *p, char *const *base)
+{
+	return gd_profile_apply_env(p, base, gd_env_own_folds());
+}
+
+char **gd_profile_apply_env(const struct gd_profile *p, char *const *base,
+			    int fold)
 {
 	size_t n = 0;
 	char **env;
@@ -544,7 +545,7 @@ char **gd_profile_apply(const struct gd_profile *p, char *const *base)
 			goto oom;
 	}
 	for (size_t i = 0; p && i < p->items.n; i++)
-		if (env_apply_item(&env, &n, &p->items.v[i]) < 0)
+		if (env_apply_item(&env, &n, &p->items.v[i], fold) < 0)
 			goto oom;
 	return env;
 oom:

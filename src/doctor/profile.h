@@ -108,10 +108,16 @@ int gd_profile_save(const char *path, const struct gd_profile *p, char *err,
 		    size_t errlen);
 
 /* A new environment: base with p's changes applied in order. Free with
- * gd_env_free. NULL when out of memory. */
+ * gd_env_free. NULL when out of memory. base is this process's kind of
+ * environment: on Windows names are matched case-insensitively (the
+ * profile's PATH changes the "Path" there, which keeps its spelling). */
 char **gd_profile_apply(const struct gd_profile *p, char *const *base);
+/* The same with the matching given: fold 1 as on Windows, 0 as on Linux. */
+char **gd_profile_apply_env(const struct gd_profile *p, char *const *base,
+			    int fold);
 void gd_env_free(char **env);
-/* Value of NAME in a NULL-terminated environment array, or NULL. */
+/* Value of NAME in a NULL-terminated environment array of this process's
+ * kind (case-insensitive names on Windows), or NULL. */
 const char *gd_env_get(char *const *env, const char *name);
 
 #endif

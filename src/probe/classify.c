@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "core/plat.h"
 #include "probe_int.h"
 #include "supervisor.h"
 
@@ -254,9 +255,10 @@ static void describe_end(const struct gd_pjob *j,
 			   ? j->run->total
 			   : j->run->timeout);
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
-		const char *ab = sigabbrev_np(res->signo);
+		char name[64]; /* SIGSEGV; Windows: 0xC0000005 (access ...) */
 
-		gd_fmt(d, cap, "killed by SIG%s%s%s", ab ? ab : "?",
+		gd_plat_crash_name((unsigned)res->signo, name, sizeof name);
+		gd_fmt(d, cap, "killed by %s%s%s", name,
 		       res->last_line[0] ? ": " : "", res->last_line);
 	} else if (res->partial_message) {
 		gd_fmt(d, cap,

@@ -6,39 +6,24 @@
  * and never found (a driver that dlopens a dependency at run time, as
  * NVIDIA's Vulkan ICD does libEGL.so.1, fails without a word otherwise).
  * Picking the decisive lines and naming the cause is doctor/'s
- * (probe_cause.c); docs/probe.md, "Diagnostics". */
+ * (probe_cause.c); docs/probe.md, "Diagnostics". On Windows the same
+ * re-run sets the variables that exist there (libnames_win32.c), without
+ * a loader trace: there is none to switch on with a variable. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "libnames.h"
 #include "probe_int.h"
 #include "supervisor.h"
 
-/* The variables each runtime reads for its own diagnostics. HIP
- * (ROCclr): AMD_LOG_LEVEL 4 = debug, to stderr. The Vulkan loader:
- * VK_LOADER_DEBUG, a list of levels, to stderr. ocl-icd: OCL_ICD_DEBUG is
- * a mask (1 warnings, 2 infos, 4 function enter/leave, 8 ICD dump), read
- * only when the library was built with debugging (Debian's 2.3.1 is not:
- * it then prints nothing); 3 leaves out the per-call trace. The Khronos
- * OpenCL loader's switch is OCL_ICD_ENABLE_TRACE. libcuda has none. */
-static const struct {
-	const char *backend, *env;
-} diag_env[] = {
-    {"hip", "AMD_LOG_LEVEL=4"},
-    {"vulkan", "VK_LOADER_DEBUG=error,warn"},
-    {"opencl", "OCL_ICD_DEBUG=3 OCL_ICD_ENABLE_TRACE=1"},
-    {"cuda", ""},
-};
-
-#define LDDEBUG_ENV "LD_DEBUG=libs"
-
+/* The variables each runtime reads for its own diagnostics, per system:
+ * libnames_posix.c, libnames_win32.c. */
 const char *gd_probe_diag_env(const char *backend)
 {
-	for (size_t i = 0; i < sizeof diag_env / sizeof diag_env[0]; i++)
-		if (!strcmp(diag_env[i].backend, backend))
-			return diag_env[i].env;
-	return "";
+	return gd_lib_diag_env(backend);
 }
 
 const struct gd_probe_diag *gd_probe_diag_of(const struct gd_probe_report *r,
@@ -47,6 +32,23 @@ const struct gd_probe_diag *gd_probe_diag_of(const struct gd_probe_report *r,
 	for (size_t i = 0; i < r->diags.n; i++)
 		if (!strcmp(r->diags.v[i].backend, backend))
 			return &r->diags.v[i];
+	return NULL;
+}
+
+const struct gd_probe_diag *gd_probe_diag_for(const struct gd_probe_report *r,
+					      const struct gd_probe_result *x)
+{
+	if (strcmp(x->op, gd_op_name(GD_OP_INIT)))
+		return NULL;
+	for (size_t i = 0; i < r->diags.n; i++) {
+		const struct gd_probe_diag *dg = &r->diags.v[i];
+		size_t n = strlen(dg->lib);
+
+		if (!strcmp(dg->backend, x->backend) &&
+		    (!n ||
+		     (!strncmp(x->detail, dg->lib, n) && x->detail[n] == ':')))
+			return dg;
+	}
 	return NULL;
 }
 
@@ -176,6 +178,25 @@ static void diag_line(void *arg, int is_phase, const char *line)
 	dg->out[dg->out_len] = '\0';
 }
 
+/* A variable the re-run sets (or LD_DEBUG_*: ld.so reads them all), named
+ * as the system compares names (Windows: any case). */
+static int diag_var(const char *entry)
+{
+	static const char *const names[] = {
+	    "AMD_LOG_LEVEL=", "VK_LOADER_DEBUG=", "OCL_ICD_DEBUG=",
+	    "OCL_ICD_ENABLE_TRACE=", "LD_DEBUG"};
+	int fold = gd_env_own_folds();
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t k = strlen(names[i]);
+
+		if (!(fold ? strncasecmp(entry, names[i], k)
+			   : strncmp(entry, names[i], k)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Ours, less the variables the re-run sets, plus them. NULL when out of
  * memory. */
 static char **diag_envp(char *const *src, char *vars)
@@ -191,11 +212,7 @@ static char **diag_envp(char *const *src, char *vars)
 	if (!env)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (!gd_startswith(src[i], "AMD_LOG_LEVEL=") &&
-		    !gd_startswith(src[i], "VK_LOADER_DEBUG=") &&
-		    !gd_startswith(src[i], "OCL_ICD_DEBUG=") &&
-		    !gd_startswith(src[i], "OCL_ICD_ENABLE_TRACE=") &&
-		    !gd_startswith(src[i], "LD_DEBUG"))
+		if (!diag_var(src[i]))
 			env[k++] = src[i];
 	for (char *t = strtok_r(vars, " ", &save); t && k < n + 7;
 	     t = strtok_r(NULL, " ", &save))
@@ -219,11 +236,14 @@ static void diag_exec(struct gd_pjob *j, struct gd_probe_diag *dg,
 	struct gd_child_result res;
 	struct diag_run d;
 	char vars[200], desc[160];
+	/* the same runtime as the job's (--lib: one of several HIP DLLs) */
 	char *argv[] = {j->run->ctx->self_exe,
 			"__probe-child",
 			(char *)j->backend,
 			"--only",
 			"0",
+			j->lib ? "--lib" : NULL,
+			(char *)j->lib,
 			NULL};
 	char **env;
 
@@ -282,9 +302,11 @@ void gd_probe_diag_run(struct gd_pjob *j)
 		return;
 	memset(dg, 0, sizeof *dg);
 	gd_strlcpy(dg->backend, j->backend, sizeof dg->backend);
+	gd_strlcpy(dg->lib, j->lib ? j->lib : "", sizeof dg->lib);
 	env = gd_probe_diag_env(j->backend);
-	gd_fmt(dg->env, sizeof dg->env, "%s%s%s", env, *env ? " " : "",
-	       LDDEBUG_ENV);
+	gd_fmt(dg->env, sizeof dg->env, "%s%s%s", env,
+	       *env && *gd_lib_loader_debug_env() ? " " : "",
+	       gd_lib_loader_debug_env());
 	/* a library that is absent or a backend skipped for want of a GPU
 	 * has nothing more to say; doctor/ still names the cause */
 	/* a hang would hang again: a second deadline's wait for lines the
@@ -294,6 +316,13 @@ void gd_probe_diag_run(struct gd_pjob *j)
 		dg->env[0] = '\0';
 		gd_fmt(dg->outcome, sizeof dg->outcome, "not re-run: init %s",
 		       gd_probe_status_name(init->status));
+		return;
+	}
+	if (!dg->env[0]) { /* nvcuda.dll: nothing to switch on */
+		gd_strlcpy(dg->outcome,
+			   "not re-run: the runtime has no diagnostics "
+			   "switch here",
+			   sizeof dg->outcome);
 		return;
 	}
 	if ((j->run->opts->cancel && *j->run->opts->cancel) || left < 0.5) {

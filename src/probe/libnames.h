@@ -34,4 +34,11 @@ const char *gd_lib_search_desc(void);
  * where one child tries the names in order (Linux). */
 const char *const *gd_lib_variants(enum gd_rtlib l);
 
+/* The diagnostics re-run of a failed init (diag.c): the variables that
+ * switch on the runtime's own diagnostics for backend ("" for none), and
+ * the system loader's trace of its library search ("LD_DEBUG=libs" on
+ * Linux; "" on Windows, whose loader has no such variable). */
+const char *gd_lib_diag_env(const char *backend);
+const char *gd_lib_loader_debug_env(void);
+
 #endif

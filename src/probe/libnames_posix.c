@@ -2,6 +2,7 @@
  * exists only with -dev packages), then the vendors' own directories. */
 #include <glob.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "libnames.h"
@@ -111,4 +112,32 @@ const char *const *gd_lib_variants(enum gd_rtlib l)
 {
 	(void)l;
 	return NULL;
+}
+
+/* HIP (ROCclr): AMD_LOG_LEVEL 4 = debug, to stderr. The Vulkan loader:
+ * VK_LOADER_DEBUG, a list of levels, to stderr. ocl-icd: OCL_ICD_DEBUG is
+ * a mask (1 warnings, 2 infos, 4 function enter/leave, 8 ICD dump), read
+ * only when the library was built with debugging (Debian's 2.3.1 is not:
+ * it then prints nothing); 3 leaves out the per-call trace. The Khronos
+ * OpenCL loader's switch is OCL_ICD_ENABLE_TRACE. libcuda has none. */
+const char *gd_lib_diag_env(const char *backend)
+{
+	static const struct {
+		const char *backend, *env;
+	} t[] = {
+	    {"hip", "AMD_LOG_LEVEL=4"},
+	    {"vulkan", "VK_LOADER_DEBUG=error,warn"},
+	    {"opencl", "OCL_ICD_DEBUG=3 OCL_ICD_ENABLE_TRACE=1"},
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].backend, backend))
+			return t[i].env;
+	return "";
+}
+
+/* ld.so: every library searched for, where, and which initialised. */
+const char *gd_lib_loader_debug_env(void)
+{
+	return "LD_DEBUG=libs";
 }

@@ -9,6 +9,7 @@
  * are found by name; SDK libraries come from %HIP_PATH%\bin and
  * %CUDA_PATH%\bin, tried after. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "libnames.h"
@@ -100,4 +101,33 @@ const char *gd_lib_search_desc(void)
 const char *const *gd_lib_variants(enum gd_rtlib l)
 {
 	return l == GD_LIB_HIP ? hip : NULL;
+}
+
+/* The same runtimes' switches on Windows: AMD_LOG_LEVEL (ROCclr, as on
+ * Linux: the field report found its missing amd_comgr with it) and
+ * VK_LOADER_DEBUG (the Khronos Vulkan loader, vulkan-1.dll). OpenCL.dll is
+ * the Khronos ICD loader there (no ocl-icd): OCL_ICD_ENABLE_TRACE=1 (its
+ * README's table of debug variables; printed only by a loader built with
+ * its trace option). nvcuda.dll has none. */
+const char *gd_lib_diag_env(const char *backend)
+{
+	static const struct {
+		const char *backend, *env;
+	} t[] = {
+	    {"hip", "AMD_LOG_LEVEL=4"},
+	    {"vulkan", "VK_LOADER_DEBUG=error,warn"},
+	    {"opencl", "OCL_ICD_ENABLE_TRACE=1"},
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].backend, backend))
+			return t[i].env;
+	return "";
+}
+
+/* The Windows loader's trace ("loader snaps") is switched on per program
+ * with gflags and read by a debugger: no variable to set. */
+const char *gd_lib_loader_debug_env(void)
+{
+	return "";
 }

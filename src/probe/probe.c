@@ -113,8 +113,8 @@ static char **job_env(const struct gd_pjob *j, char *own, size_t cap)
 	env = calloc(n + 2, sizeof *env);
 	if (!env)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!gd_startswith(src[i], "MIOPEN_FIND_MODE="))
+	for (size_t i = 0; i < n; i++) /* Windows: any case is the same */
+		if (!gd_env_is(src[i], "MIOPEN_FIND_MODE", gd_env_own_folds()))
 			env[k++] = src[i];
 	gd_fmt(own, cap, "MIOPEN_FIND_MODE=%s", m);
 	env[k++] = own;

@@ -101,6 +101,8 @@ struct gd_probe_diag {
 	char cause_code[48];
 	char cause[400];
 	char fix[320];
+	char lib[64]; /* the runtime re-run where one backend has several
+		       * (Windows: amdhip64_6.dll), "" otherwise */
 };
 
 struct gd_probe_report {
@@ -147,6 +149,10 @@ void gd_probe_report_free(struct gd_probe_report *r);
 /* The diagnostics of a backend's failed init, or NULL. */
 const struct gd_probe_diag *gd_probe_diag_of(const struct gd_probe_report *r,
 					     const char *backend);
+/* The re-run of result x's init: its backend's, and where the backend ran
+ * one child per runtime, that runtime's (x->detail starts "<lib>: "). */
+const struct gd_probe_diag *gd_probe_diag_for(const struct gd_probe_report *r,
+					      const struct gd_probe_result *x);
 /* The variables a backend's diagnostic re-run sets, space-separated ("" for
  * none but ld.so's: CUDA's driver has no environment-driven diagnostics). */
 const char *gd_probe_diag_env(const char *backend);

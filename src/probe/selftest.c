@@ -1,18 +1,20 @@
 /* probe/selftest: fault probes that test the supervisor itself. Each case
  * runs alone in its own child (`__probe-child selftest --only N`) and does
  * on purpose what broken GPU runtimes do by accident; the parent must
- * classify it as `expected`, on time, with nothing left running. */
-#include <signal.h>
+ * classify it as `expected`, on time, with nothing left running. The same
+ * cases on Linux and Windows; what needs the system (a process left
+ * behind, ignoring SIGTERM) is selftest_posix.c / selftest_win32.c, and a
+ * case that cannot happen on a system is not run there (gd_st_applies). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "core/plat.h"
 #include "probe_int.h"
+#include "selftest_plat.h"
 
 struct st_case {
 	const char *name;
@@ -23,7 +25,7 @@ struct st_case {
 static void sleep_forever(void)
 {
 	for (;;)
-		pause();
+		gd_plat_sleep_ms(1000);
 }
 
 static void st_hang_phase(struct gd_pc *pc)
@@ -76,13 +78,16 @@ static void st_wrong(struct gd_pc *pc)
 
 static void st_flood(struct gd_pc *pc)
 {
-	static char line[4096];
+	/* 16 lines of 4 KiB per write: as a chatty runtime's buffered
+	 * stdout does */
+	static char block[65536];
 
 	gd_pc_phase(pc, "flood 64 MiB on stdout");
-	memset(line, 'x', sizeof line - 1);
-	line[sizeof line - 1] = '\n';
-	for (int i = 0; i < 16384; i++)
-		if (write(1, line, sizeof line) < 0)
+	memset(block, 'x', sizeof block);
+	for (size_t i = 4095; i < sizeof block; i += 4096)
+		block[i] = '\n';
+	for (int i = 0; i < 1024; i++)
+		if (write(1, block, sizeof block) < 0)
 			break;
 	gd_pc_end(pc, GD_PS_OK, 0, "wrote 64 MiB of output");
 }
@@ -101,25 +106,32 @@ static void st_ignore_term(struct gd_pc *pc)
 {
 	volatile unsigned long x = 0;
 
-	signal(SIGTERM, SIG_IGN);
+	gd_st_ignore_stop();
 	gd_pc_phase(pc, "spin, deaf to SIGTERM");
 	for (;;)
 		x++;
 }
 
+static int hang_case(void);
+
 static void st_grandchild(struct gd_pc *pc)
 {
-	pid_t pid;
-
 	gd_pc_phase(pc, "wait for a grandchild");
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGTERM, SIG_IGN);
-		sleep_forever();
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	gd_pc_end(pc, GD_PS_ERROR, 0, "fork failed");
+	gd_st_spawn_sleeper(pc, hang_case(), 1, 0);
+	gd_pc_end(pc, GD_PS_ERROR, 0, "could not start a grandchild");
+}
+
+/* The op returns, leaving a process that sleeps forever and has left the
+ * process group (Linux) or would outlive the child (Windows): ok, and the
+ * supervisor must end it (the test looks for it afterwards). */
+static void st_orphan(struct gd_pc *pc)
+{
+	gd_pc_phase(pc, "start a process and return");
+	if (gd_st_spawn_sleeper(pc, hang_case(), 0, 1) < 0)
+		gd_pc_end(pc, GD_PS_ERROR, 0, "could not start a process");
+	else
+		gd_pc_end(pc, GD_PS_OK, 0,
+			  "left a process that sleeps forever behind");
 }
 
 static void st_missing(struct gd_pc *pc)
@@ -145,9 +157,7 @@ static void st_exit_in_op(struct gd_pc *pc)
 
 static void sleep_s(double s)
 {
-	struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
-
-	nanosleep(&ts, NULL);
+	gd_plat_sleep_ms((int)(s * 1000));
 }
 
 /* Longer than the per-op deadline in all, but every step is short and
@@ -184,6 +194,7 @@ static const struct st_case cases[] = {
     {"exit_mid_message", "crash", st_exit_mid_message},
     {"ignores_sigterm", "hang", st_ignore_term},
     {"grandchild_hangs", "hang", st_grandchild},
+    {"orphan_left_running", "ok", st_orphan},
     {"missing_library", "missing", st_missing},
     {"exit_during_op", "crash", st_exit_in_op},
     {"slow_progress", "ok", st_slow_progress},
@@ -192,19 +203,39 @@ static const struct st_case cases[] = {
 
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
+/* The i-th case this system runs (the numbering --only uses), or NULL. */
+static const struct st_case *nth_case(int i)
+{
+	for (int k = 0; k < NCASES; k++)
+		if (gd_st_applies(cases[k].name) && i-- == 0)
+			return &cases[k];
+	return NULL;
+}
+
+/* --only number of hang_in_phase, the first case on every system: what
+ * a sleeper process runs (Windows) */
+static int hang_case(void)
+{
+	return 0;
+}
+
 const char *gd_selftest_case(int i, const char **expected)
 {
-	if (i < 0 || i >= NCASES)
+	const struct st_case *c = i < 0 ? NULL : nth_case(i);
+
+	if (!c)
 		return NULL;
-	*expected = cases[i].expected;
-	return cases[i].name;
+	*expected = c->expected;
+	return c->name;
 }
 
 static int selftest_run(struct gd_pc *pc)
 {
-	for (int i = 0; i < NCASES; i++)
-		if (gd_pc_begin_case(pc, -1, cases[i].name))
-			cases[i].fn(pc);
+	const struct st_case *c;
+
+	for (int i = 0; (c = nth_case(i)); i++)
+		if (gd_pc_begin_case(pc, -1, c->name))
+			c->fn(pc);
 	return 0;
 }
 

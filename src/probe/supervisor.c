@@ -35,6 +35,7 @@
 
 #include "core/util.h"
 #include "reap.h"
+#include "sup_stream.h"
 
 extern char **environ;
 
@@ -43,18 +44,14 @@ extern char **environ;
 
 struct sup_stream {
 	int fd;
-	int is_phase;
-	size_t len;
-	int overlong; /* current line passed SUP_LINE_MAX: rest is dropped */
-	char line[SUP_LINE_MAX];
+	struct gd_sup_stream b; /* the line being assembled (sup_stream.c) */
 };
 
 struct sup_state {
 	const struct gd_child_spec *spec;
 	struct gd_child_result *res;
-	double t0, phase_t0;
-	int tail_n, tail_next;
-	char tail[GD_CHILD_TAIL_LINES][200];
+	double t0;
+	struct gd_sup_lines L;
 };
 
 /* Keep our pipe ends off fds 0-2 so the child's dup2() calls never clobber
@@ -188,35 +185,6 @@ fail:
 	_exit(127);
 }
 
-static void tail_add(struct sup_state *st, const char *line)
-{
-	gd_strlcpy(st->tail[st->tail_next], line, sizeof st->tail[0]);
-	st->tail_next = (st->tail_next + 1) % GD_CHILD_TAIL_LINES;
-	if (st->tail_n < GD_CHILD_TAIL_LINES)
-		st->tail_n++;
-}
-
-static void handle_line(struct sup_state *st, int is_phase, char *line)
-{
-	struct gd_child_result *res = st->res;
-	size_t len = strlen(line);
-
-	if (len && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	if (is_phase && line[0] != '@') {
-		gd_strlcpy(res->phase, line, sizeof res->phase);
-		st->phase_t0 = gd_now();
-	} else if (!is_phase) {
-		if (line[0])
-			gd_strlcpy(res->last_line, line, sizeof res->last_line);
-		tail_add(st, line);
-	}
-	if (st->spec->on_line)
-		st->spec->on_line(st->spec->arg,
-				  is_phase ? (line[0] == '@' ? 2 : 1) : 0,
-				  line);
-}
-
 /* Splits what arrived into lines. Returns 0 at EOF or error (the stream is
  * then closed), 1 otherwise. Reads at most one buffer so a flood cannot
  * starve the deadline check. */
@@ -232,44 +200,8 @@ static int read_stream(struct sup_state *st, struct sup_stream *s)
 		s->fd = -1;
 		return 0;
 	}
-	if (!s->is_phase)
-		st->res->output_bytes += (size_t)n;
-	for (char *p = buf, *end = buf + n; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t take = (size_t)((nl ? nl : end) - p);
-		size_t room = SUP_LINE_MAX - 1 - s->len;
-
-		if (take > room) {
-			take = room;
-			s->overlong = 1;
-		}
-		for (size_t i = 0; i < take; i++) /* NULs would cut the line */
-			s->line[s->len++] = p[i] ? p[i] : ' ';
-		if (!nl)
-			break;
-		s->line[s->len] = '\0';
-		handle_line(st, s->is_phase, s->line);
-		s->len = 0;
-		s->overlong = 0;
-		p = nl + 1;
-	}
+	gd_sup_split(&st->L, &s->b, buf, (size_t)n);
 	return 1;
-}
-
-/* At EOF: an output line without '\n' still counts (abort messages often
- * lack one); a phase line without it was cut off mid-message. */
-static void flush_stream(struct sup_state *st, struct sup_stream *s)
-{
-	if (!s->len)
-		return;
-	s->line[s->len] = '\0';
-	if (s->is_phase) {
-		st->res->partial_message = 1;
-		gd_strlcpy(st->res->partial, s->line, sizeof st->res->partial);
-	} else {
-		handle_line(st, 0, s->line);
-	}
-	s->len = 0;
 }
 
 static void sleep_ms(int ms)
@@ -366,7 +298,7 @@ static void sup_round(struct sup_state *st, struct sup_run *r)
 		if (now >= r->deadline && st->spec->on_deadline)
 			st->spec->on_deadline(st->spec->arg, r->pid);
 		st->res->seconds = now - st->t0;
-		st->res->phase_seconds = now - st->phase_t0;
+		st->res->phase_seconds = now - st->L.phase_t0;
 		kill(-r->pid, SIGTERM);
 		kill(r->pid, SIGTERM); /* not reaped yet: the pid is ours */
 		r->term_sent = 1;
@@ -407,34 +339,12 @@ static void sup_finish(struct sup_state *st, struct sup_run *r)
 				read_stream(st, &r->s[i]);
 	}
 	for (int i = 0; i < 2; i++) {
-		flush_stream(st, &r->s[i]);
+		gd_sup_flush(&st->L, &r->s[i].b);
 		if (r->s[i].fd >= 0)
 			close(r->s[i].fd);
 	}
 	if (r->pidfd >= 0)
 		close(r->pidfd);
-}
-
-static void sup_tail(struct sup_state *st)
-{
-	struct gd_child_result *res = st->res;
-	int first = (st->tail_next - st->tail_n + GD_CHILD_TAIL_LINES) %
-		    GD_CHILD_TAIL_LINES;
-	size_t off = 0;
-
-	res->tail[0] = '\0';
-	for (int i = 0; i < st->tail_n; i++) {
-		const char *l = st->tail[(first + i) % GD_CHILD_TAIL_LINES];
-		size_t len = strlen(l);
-
-		if (off + len + 2 > sizeof res->tail)
-			break;
-		memcpy(res->tail + off, l, len);
-		off += len;
-		res->tail[off++] = i + 1 < st->tail_n ? '\n' : '\0';
-	}
-	if (off)
-		res->tail[off - 1] = '\0';
 }
 
 static int sup_start(const struct gd_child_spec *spec,
@@ -493,8 +403,8 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	memset(res, 0, sizeof *res);
 	memset(&st, 0, sizeof st);
 	memset(&r, 0, sizeof r);
-	st.spec = spec;
-	st.res = res;
+	st.spec = st.L.spec = spec;
+	st.res = st.L.res = res;
 	if (!spec->argv || !spec->argv[0]) {
 		res->outcome = GD_CHILD_NOSTART;
 		gd_strlcpy(res->error, "no program given", sizeof res->error);
@@ -508,7 +418,7 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 		close(out[1]);
 		return -EMFILE;
 	}
-	st.t0 = st.phase_t0 = gd_now();
+	st.t0 = st.L.phase_t0 = gd_now();
 	gd_reap_enter();
 	rc = sup_start(spec, res, &r, out, ph);
 	close(out[1]);
@@ -523,7 +433,8 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	}
 	r.s[0].fd = out[0];
 	r.s[1].fd = ph[0];
-	r.s[1].is_phase = 1;
+	r.s[1].b.is_phase = 1;
+	r.s[0].b.max = r.s[1].b.max = SUP_LINE_MAX;
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	if (ph[0] >= 0)
 		fcntl(ph[0], F_SETFL, O_NONBLOCK);
@@ -534,10 +445,10 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	if (!r.term_sent) {
 		set_status(res, r.wst);
 		res->seconds = gd_now() - st.t0;
-		res->phase_seconds = gd_now() - st.phase_t0;
+		res->phase_seconds = gd_now() - st.L.phase_t0;
 	}
 	sup_finish(&st, &r);
-	sup_tail(&st);
+	gd_sup_tail(&st.L);
 	return 0;
 }
 

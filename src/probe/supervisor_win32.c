@@ -20,6 +20,7 @@
 #include "core/plat.h"
 #include "core/plat_win32.h"
 #include "core/util.h"
+#include "sup_stream.h"
 #include "supervisor.h"
 
 #define SUP_LINE_MAX 4096
@@ -27,77 +28,26 @@
 
 struct sup_stream {
 	HANDLE rd;
-	int is_phase;
-	size_t len;
-	char line[SUP_LINE_MAX];
+	struct gd_sup_stream b; /* the line being assembled (sup_stream.c) */
 };
 
 struct sup {
 	const struct gd_child_spec *spec;
 	struct gd_child_result *res;
-	double t0, phase_t0;
-	int tail_n, tail_next;
-	char tail[GD_CHILD_TAIL_LINES][200];
+	double t0;
+	struct gd_sup_lines L;
 	struct sup_stream s[2];
 };
 
-static void tail_add(struct sup *st, const char *line)
-{
-	gd_strlcpy(st->tail[st->tail_next], line, sizeof st->tail[0]);
-	st->tail_next = (st->tail_next + 1) % GD_CHILD_TAIL_LINES;
-	if (st->tail_n < GD_CHILD_TAIL_LINES)
-		st->tail_n++;
-}
-
-static void handle_line(struct sup *st, int is_phase, char *line)
-{
-	size_t len = strlen(line);
-
-	if (len && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	if (is_phase && line[0] != '@') {
-		gd_strlcpy(st->res->phase, line, sizeof st->res->phase);
-		st->phase_t0 = gd_now();
-	} else if (!is_phase) {
-		if (line[0])
-			gd_strlcpy(st->res->last_line, line,
-				   sizeof st->res->last_line);
-		tail_add(st, line);
-	}
-	if (st->spec->on_line)
-		st->spec->on_line(st->spec->arg,
-				  is_phase ? (line[0] == '@' ? 2 : 1) : 0,
-				  line);
-}
-
-static void split(struct sup *st, struct sup_stream *s, const char *b, size_t n)
-{
-	for (const char *p = b, *end = b + n; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t take = (size_t)((nl ? nl : end) - p);
-		size_t room = SUP_LINE_MAX - 1 - s->len;
-
-		if (take > room)
-			take = room;
-		for (size_t i = 0; i < take; i++) /* NULs would cut the line */
-			s->line[s->len++] = p[i] ? p[i] : ' ';
-		if (!nl)
-			break;
-		s->line[s->len] = '\0';
-		handle_line(st, s->is_phase, s->line);
-		s->len = 0;
-		p = nl + 1;
-	}
-}
-
-/* Takes what is in the pipe now, at most a few buffers, without
- * blocking: a flood must not starve the deadline check. */
+/* Takes what is in the pipe now, at most 32 buffers (2 MiB), without
+ * blocking: a flood must not starve the deadline check. Big reads: each
+ * call is a round trip to the kernel (under Wine, to wineserver). */
 static size_t drain(struct sup *st, struct sup_stream *s)
 {
-	char b[16384];
+	char b[65536];
 	size_t total = 0;
 
-	for (int k = 0; s->rd && k < 8; k++) {
+	for (int k = 0; s->rd && k < 32; k++) {
 		DWORD avail = 0, got = 0;
 
 		if (!PeekNamedPipe(s->rd, NULL, 0, NULL, &avail, NULL) ||
@@ -107,44 +57,10 @@ static size_t drain(struct sup *st, struct sup_stream *s)
 			      &got, NULL) ||
 		    !got)
 			break;
-		if (!s->is_phase)
-			st->res->output_bytes += got;
-		split(st, s, b, got);
+		gd_sup_split(&st->L, &s->b, b, got);
 		total += got;
 	}
 	return total;
-}
-
-/* At the end: an output line without '\n' still counts; a phase line
- * without it was cut off mid-message. */
-static void flush_stream(struct sup *st, struct sup_stream *s)
-{
-	if (!s->len)
-		return;
-	s->line[s->len] = '\0';
-	if (s->is_phase) {
-		st->res->partial_message = 1;
-		gd_strlcpy(st->res->partial, s->line, sizeof st->res->partial);
-	} else {
-		handle_line(st, 0, s->line);
-	}
-	s->len = 0;
-}
-
-static void sup_tail(struct sup *st)
-{
-	int first = (st->tail_next - st->tail_n + GD_CHILD_TAIL_LINES) %
-		    GD_CHILD_TAIL_LINES;
-	size_t off = 0;
-
-	st->res->tail[0] = '\0';
-	for (int i = 0; i < st->tail_n; i++) {
-		const char *l = st->tail[(first + i) % GD_CHILD_TAIL_LINES];
-
-		gd_fmt(st->res->tail + off, sizeof st->res->tail - off, "%s%s",
-		       off ? "\n" : "", l);
-		off += strlen(st->res->tail + off);
-	}
 }
 
 /* The environment the child gets: spec's (or ours), plus the phase
@@ -249,12 +165,16 @@ static int watch(struct sup *st, HANDLE proc, int pid)
 	const struct gd_child_spec *sp = st->spec;
 	double deadline = st->t0 + (sp->timeout_s > 0 ? sp->timeout_s : 30.0),
 	       now;
+	size_t got = 0;
 
 	for (;;) {
-		DWORD w = WaitForSingleObject(proc, SUP_TICK_MS);
+		/* while output flows, no pause between rounds: the pipe's
+		 * 64 KiB would hold a flooding child back (--selftest's
+		 * output_flood: 64 MiB) */
+		DWORD w = WaitForSingleObject(proc, got ? 0 : SUP_TICK_MS);
 
-		drain(st, &st->s[1]);
-		drain(st, &st->s[0]);
+		got = drain(st, &st->s[1]);
+		got += drain(st, &st->s[0]);
 		if (w == WAIT_OBJECT_0)
 			return 0;
 		now = gd_now();
@@ -265,7 +185,7 @@ static int watch(struct sup *st, HANDLE proc, int pid)
 		if (now >= deadline && sp->on_deadline)
 			sp->on_deadline(sp->arg, pid);
 		st->res->seconds = now - st->t0;
-		st->res->phase_seconds = now - st->phase_t0;
+		st->res->phase_seconds = now - st->L.phase_t0;
 		return 1;
 	}
 }
@@ -337,13 +257,13 @@ static void finish(struct sup *st, HANDLE job, HANDLE proc, int stopped)
 		/* what is still buffered, bounded */
 		for (int k = 0; k < 64 && drain(st, &st->s[i]); k++)
 			;
-		flush_stream(st, &st->s[i]);
+		gd_sup_flush(&st->L, &st->s[i].b);
 	}
 	if (stopped)
 		return;
 	GetExitCodeProcess(proc, &code);
 	res->seconds = gd_now() - st->t0;
-	res->phase_seconds = gd_now() - st->phase_t0;
+	res->phase_seconds = gd_now() - st->L.phase_t0;
 	/* An unhandled exception ends a process with its NTSTATUS. */
 	if ((code & 0xF0000000u) == 0xC0000000u) {
 		res->outcome = GD_CHILD_SIGNALED;
@@ -358,7 +278,7 @@ static int make_pipe(HANDLE *rd, HANDLE *wr)
 {
 	SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
 
-	if (!CreatePipe(rd, wr, &sa, 1 << 16))
+	if (!CreatePipe(rd, wr, &sa, 1 << 20))
 		return -1;
 	SetHandleInformation(*rd, HANDLE_FLAG_INHERIT, 0);
 	return 0;
@@ -375,9 +295,10 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	memset(res, 0, sizeof *res);
 	if (!st)
 		return -ENOMEM;
-	st->spec = spec;
-	st->res = res;
-	st->s[1].is_phase = 1;
+	st->spec = st->L.spec = spec;
+	st->res = st->L.res = res;
+	st->s[1].b.is_phase = 1;
+	st->s[0].b.max = st->s[1].b.max = SUP_LINE_MAX;
 	if (!spec->argv || !spec->argv[0]) {
 		res->outcome = GD_CHILD_NOSTART;
 		gd_strlcpy(res->error, "no program given", sizeof res->error);
@@ -396,7 +317,7 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 		free(st);
 		return gd_w32_errno(e);
 	}
-	st->t0 = st->phase_t0 = gd_now();
+	st->t0 = st->L.phase_t0 = gd_now();
 	e = create(spec, out_w, ph_w, &pi);
 	CloseHandle(out_w);
 	if (ph_w)
@@ -411,7 +332,7 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 		stopped = watch(st, pi.hProcess, res->pid);
 		finish(st, job, pi.hProcess, stopped);
 		CloseHandle(pi.hProcess);
-		sup_tail(st);
+		gd_sup_tail(&st->L);
 	}
 	CloseHandle(job);
 	for (int i = 0; i < 2; i++)

@@ -11,6 +11,8 @@
 #  - cmd refuses (it has no quoting that stops %VAR% and ^), and a value
 #    with only & | ( ) ; is set right by Wine's cmd.exe when Wine is there;
 #  - the Python line is a literal Python reads back as the folder.
+# Under Wine, the Windows build's run in an environment spelling it "Path"
+# (names are case-insensitive on Windows): one Path, SDK bin first.
 set -u
 : "${GPUDOCTOR:?built binary}" "${GD_SRCDIR:?source dir}"
 command -v jq >/dev/null || { echo "skipped: jq not installed"; exit 77; }
@@ -27,11 +29,32 @@ G() { env -i PATH=/usr/bin:/bin HOME="$tmp" "$GPUDOCTOR" "$@"; }
 G --root "$FX" env >"$tmp/ps.txt"
 check "default shell for a Windows machine is PowerShell" \
 	"grep -qxF \"\\\$env:HIP_PATH = 'C:\\Program Files\\AMD\\ROCm\\6.2\\'\" '$tmp/ps.txt'"
+# sh on Windows is Git Bash or MSYS2: PATH in their form (/c/..., ':'),
+# which they convert when starting a Windows program; HIP_PATH as is
 G --root "$FX" env --shell sh >"$tmp/sh.txt"
-(PATH=/usr/bin:/bin; . "$tmp/sh.txt"; printf '%s\n%s\n' "$HIP_PATH" "${PATH%%:/usr/bin*}") >"$tmp/sh.out"
-printf '%s\n%s\n' 'C:\Program Files\AMD\ROCm\6.2\' 'C:\Program Files\AMD\ROCm\6.2\bin' >"$tmp/sh.want"
-check "sh: HIP_PATH is SDK 6.2 (not 7.1), its bin first on PATH" \
+(PATH=/usr/bin:/bin; . "$tmp/sh.txt"; printf '%s\n%s\n' "$HIP_PATH" "$PATH") >"$tmp/sh.out"
+printf '%s\n%s\n' 'C:\Program Files\AMD\ROCm\6.2\' '/c/Program Files/AMD/ROCm/6.2/bin:/usr/bin:/bin' >"$tmp/sh.want"
+check "sh: HIP_PATH is SDK 6.2 (not 7.1), its bin first on PATH as /c/..." \
 	'cmp -s "$tmp/sh.out" "$tmp/sh.want"'
+(unset PATH; . "$tmp/sh.txt"; printf '%s\n' "$PATH") >"$tmp/sh.out2" 2>/dev/null
+check "sh: no PATH before: just the SDK's bin" \
+	"[ \"\$(cat '$tmp/sh.out2')\" = '/c/Program Files/AMD/ROCm/6.2/bin' ]"
+if command -v fish >/dev/null; then
+	G --root "$FX" env --shell fish >"$tmp/fish.txt"
+	out=$(PATH=/usr/bin:/bin fish -c "source $tmp/fish.txt; printf '%s\n' \"\$HIP_PATH\" \"\$PATH\"" 2>/dev/null)
+	check "fish: the same values" \
+		'[ "$out" = "$(cat "$tmp/sh.want")" ]'
+fi
+# a profile file of one's own: a drive folder on another list variable
+# stays C:\... joined with ';' (Windows programs read it); a drive letter
+# other than C becomes its own /d/...
+printf 'prepend-path PATH=D:\\tools\\bin\nprepend-path OCL_DIRS=C:\\ocl\n' >"$tmp/own.prof"
+chmod 600 "$tmp/own.prof"
+G --root "$FX" env --profile "$tmp/own.prof" --shell sh >"$tmp/own.sh"
+(PATH=/usr/bin; OCL_DIRS='C:\old'; . "$tmp/own.sh"; printf '%s\n%s\n' "$PATH" "$OCL_DIRS") >"$tmp/own.out"
+printf '%s\n%s\n' '/d/tools/bin:/usr/bin' 'C:\ocl;C:\old' >"$tmp/own.want"
+check "sh: /d/... on PATH, another list of Windows folders joined with ';'" \
+	'cmp -s "$tmp/own.out" "$tmp/own.want"'
 G --root "$FX" --json env >"$tmp/env.json"
 python3 - "$tmp/env.json" <<'EOF' >"$tmp/env.res"
 import json, sys
@@ -108,6 +131,17 @@ if [ -z "${GD_NO_WINE:-}" ] && [ -d "$WB" ] &&
 		'printf "%s\n" "$out" | grep -qxF "HIP_PATH=C:\\$mild\\AMD\\ROCm\\6.2\\" && ! printf "%s\n" "$out" | grep -q "^PWNED"'
 	check "cmd.exe (Wine): the SDK's bin first on PATH" \
 		'printf "%s\n" "$out" | grep -qiF "PATH=C:\\$mild\\AMD\\ROCm\\6.2\\bin;"'
+	# 4. a Windows-style environment ("Path", as Windows spells it; Wine's
+	# own is "PATH"): run puts the SDK's bin first in that one variable,
+	# keeps its spelling and adds no second PATH
+	win_tmp=$(printf '%s' "$tmp" | tr / '\\')
+	exe=$(printf '%s' "$(realpath "$WB/gpudoctor.exe")" | tr / '\\')
+	printf '@echo off\r\nset PATH=\r\nset Path=C:\\windows\\system32;C:\\windows\r\nZ:%s --root Z:%s run -q -- cmd /c set\r\n' \
+		"$exe" "$(printf '%s' "$FX" | tr / '\\')" >"$tmp/path.bat"
+	"$GD_SRCDIR/tools/wine-run.sh" "$WB" cmd /c "Z:$win_tmp\\path.bat" 2>/dev/null |
+		tr -d '\r' | grep -i '^path=' >"$tmp/path.out"
+	check "Wine, Path spelt as on Windows: one variable, spelling kept, SDK bin first" \
+		'[ "$(cat "$tmp/path.out")" = "Path=C:\\Program Files\\AMD\\ROCm\\6.2\\bin;C:\\windows\\system32;C:\\windows" ]'
 else
 	echo "skipped (cmd.exe part): wine or $WB missing"
 fi

@@ -49,8 +49,8 @@ lt() { python3 -c "import sys; sys.exit(0 if float('$1') < float('$2') else 1)";
 
 # 1. self-test: every fault classified as expected, quickly, nothing left
 run selftest --selftest
-check "selftest: all 13 cases classified right" "$tmp/selftest.json" \
-	'.selftest_passed == true and (.results | length) == 13 and
+check "selftest: all 14 cases classified right" "$tmp/selftest.json" \
+	'.selftest_passed == true and (.results | length) == 14 and
 	 all(.results[]; .pass and .backend == "selftest")'
 check "selftest: hang in the named phase" "$tmp/selftest.json" \
 	'.results[] | select(.op == "hang_in_phase") |

@@ -45,6 +45,7 @@ report_json() {
 # (PoCL here), vulkan-1.dll (winevulkan: needs a display driver, which
 # Wine 8 without X lacks: an init error naming vkCreateInstance, never a
 # crash or hang), no HIP or CUDA DLL: "missing" with the names searched.
+# A failed init is re-run with the runtime's diagnostics switched on.
 wine_probe() {
 	who="wine probe"
 	out=$(W probe --json --only kernel_vector_add --timeout 30 2>/dev/null)
@@ -61,6 +62,18 @@ wine_probe() {
 	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
 	  | .status == "ok" or (.status == "error" and (.detail | contains("vkCreateInstance")))' >/dev/null
 	ok $? "$who: Vulkan init neither ok nor a vkCreateInstance error"
+	# a failed init runs once more with the runtime's diagnostics on,
+	# with the variables Windows has (no LD_DEBUG), shown with the init
+	printf '%s' "$out" | jq -e '.results[] | select(.backend == "vulkan" and .op == "init")
+	  | .status == "ok" or (.diagnostics.ran and .diagnostics.env == ["VK_LOADER_DEBUG=error,warn"]
+	    and (.diagnostics.outcome | startswith("exited 0")))' >/dev/null
+	ok $? "$who: Vulkan's failed init not re-run with VK_LOADER_DEBUG alone"
+	# Wine's OpenCL.dll over the host's loader with no ICD to find: a
+	# real failed init, re-run with the Khronos loader's switch
+	local ocl
+	ocl=$(OCL_ICD_VENDORS=/nonexistent W probe --backend opencl --only init 2>/dev/null | tr -d '\r')
+	printf '%s' "$ocl" | grep -qF 'diagnostics (OCL_ICD_ENABLE_TRACE=1): exited 0 after'
+	ok $? "$who: OpenCL's failed init not re-run with OCL_ICD_ENABLE_TRACE=1 alone"
 	# two HIP runtimes side by side in gpudoctor's directory (the default
 	# DLL search; tests/win/fake_amdhip64.c, both "no device"): one child
 	# each, each result saying which DLL answered
@@ -76,6 +89,14 @@ wine_probe() {
 		  and (.[1].status == "no_device" and (.[1].detail | startswith("amdhip64_6.dll: ")
 		       and contains("HIP runtime 6.")))' >/dev/null
 		ok $? "$who: amdhip64_7.dll and amdhip64_6.dll not probed one by one"
+		# each "no device" re-run with AMD_LOG_LEVEL=4 on its own DLL
+		# (the fake logs as ROCclr does: "HIP Library Path: ...")
+		printf '%s' "$side" | jq -e '[.results[] | select(.op == "init")
+		  | .diagnostics | select(.ran and .env == ["AMD_LOG_LEVEL=4"])
+		  | [.lines[].text | select(contains("HIP Library Path:"))][0]]
+		  | length == 2 and (.[0] | endswith("amdhip64_7.dll"))
+		    and (.[1] | endswith("amdhip64_6.dll"))' >/dev/null
+		ok $? "$who: AMD_LOG_LEVEL=4 re-run not of each DLL in turn"
 	fi
 	if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
 		printf '%s' "$out" | jq -e '
@@ -121,6 +142,44 @@ wine_supervisor() {
 	sleep 3 # the helpers would write their files 2 s after they start
 	[ ! -e "$late" ] && [ ! -e "$tmp/late-try" ]
 	ok $? "$who: a process left behind outlived run or try (Job Object)"
+}
+
+# ---- the supervisor's self-test under Wine: real child processes under
+# Job Objects (hang, busy loop, access violation, abort, wrong result,
+# 64 MiB of output, a cut-off message, a grandchild that never ends, a
+# process left behind, a missing DLL, exit during an op, slow progress,
+# a stall). ignores_sigterm does not apply (TerminateJobObject cannot be
+# refused): 13 cases. Deadline 20 s: Wine's pipes carry the flood at
+# a few MB/s, and a Wine process takes a second to start.
+ours() { # pids of this prefix's processes whose command line has $1
+	local p pfx
+	pfx=$(realpath -m "$GD_SRCDIR/build-win/wineprefix")
+	for p in $(pgrep -f -- "$1"); do
+		grep -qzx "WINEPREFIX=$pfx" /proc/$p/environ 2>/dev/null &&
+			echo "$p"
+	done
+}
+wine_selftest() {
+	local mid
+	who="wine selftest"
+	W probe --selftest --timeout 20 --json 2>/dev/null | tr -d '\r' >"$tmp/st.json" &
+	sleep 8
+	# grandchild_hangs' grandchild: this program again, no --start
+	mid=$(ours '__probe-child selftest --only 0$')
+	wait
+	out=$(cat "$tmp/st.json")
+	printf '%s' "$out" | jq -e '.selftest_passed and (.results | length) == 13
+	  and all(.results[]; .pass) and all(.results[]; .op != "ignores_sigterm")' >/dev/null
+	ok $? "$who: not all 13 cases classified as expected" ||
+		printf '%s' "$out" | jq -c '.results[] | select(.pass | not)'
+	printf '%s' "$out" | jq -e '.results[] | select(.op == "sigsegv")
+	  | .detail | contains("0xC0000005 (access violation)")' >/dev/null
+	ok $? "$who: the access violation not named"
+	[ -n "$mid" ]
+	ok $? "$who: no grandchild seen running mid-run (the case tests nothing)"
+	sleep 1
+	[ -z "$(ours '__probe-child selftest')" ]
+	ok $? "$who: processes of the self-test left running: $(ours '__probe-child selftest')"
 }
 
 # ---- native replay ----
@@ -203,6 +262,7 @@ else
 	has 'not in the Windows build yet'
 	wine_probe
 	wine_supervisor
+	wine_selftest
 fi
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

@@ -191,6 +191,47 @@ static void test_apply(void)
 	gd_profile_free(&p);
 }
 
+/* A Windows environment (the names of a real `set` listing: Path, and a
+ * lower-case variable a user set): names match case-insensitively, the
+ * existing spelling stays, no second PATH appears. Linux matching stays
+ * exact. */
+static void test_apply_fold(void)
+{
+	char *base[] = {"Path=C:\\Windows\\system32;C:\\Windows",
+			"hip_path=C:\\Program Files\\AMD\\ROCm\\7.1\\",
+			"Amd_Log_Level=1", NULL};
+	struct gd_profile p;
+	char **env;
+	size_t n = 0;
+
+	gd_profile_init(&p);
+	gd_profile_add(&p, GD_PROF_SET, "HIP_PATH",
+		       "C:\\Program Files\\AMD\\ROCm\\6.2\\");
+	gd_profile_add(&p, GD_PROF_PREPEND, "PATH",
+		       "C:\\Program Files\\AMD\\ROCm\\6.2\\bin");
+	gd_profile_add(&p, GD_PROF_UNSET, "AMD_LOG_LEVEL", NULL);
+	env = gd_profile_apply_env(&p, base, 1);
+	CHECK(env != NULL);
+	while (env && env[n])
+		n++;
+	CHECK_INT(n, 2);
+	CHECK_STR(env[0], "Path=C:\\Program Files\\AMD\\ROCm\\6.2\\bin;"
+			  "C:\\Windows\\system32;C:\\Windows");
+	CHECK_STR(env[1], "hip_path=C:\\Program Files\\AMD\\ROCm\\6.2\\");
+	CHECK_INT(gd_envv_find(env, "PATH", 1), 0);
+	CHECK_INT(gd_envv_find(env, "PATH", 0), -1);
+	gd_env_free(env);
+	env = gd_profile_apply_env(&p, base, 0);
+	n = 0;
+	while (env && env[n])
+		n++;
+	CHECK_INT(n, 5); /* Linux: three different names, two new ones */
+	CHECK_STR(gd_env_get(env, "PATH"),
+		  "C:\\Program Files\\AMD\\ROCm\\6.2\\bin");
+	gd_env_free(env);
+	gd_profile_free(&p);
+}
+
 static void write_file(const char *path, const char *text, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -353,6 +394,7 @@ int main(void)
 	test_validate();
 	test_format_roundtrip();
 	test_apply();
+	test_apply_fold();
 	test_paths();
 	CHECK(mkdtemp(dir) != NULL);
 	test_load_perms(dir);

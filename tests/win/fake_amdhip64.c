@@ -4,15 +4,47 @@
  * report's SDK 7.1 runtime did on a driver with the HIP 6 runtime. No real
  * HIP runtime runs under Wine; the probe must say, per DLL, what each one
  * answered (test_windows.sh). Every other entry point the probe resolves
- * exists and fails. */
+ * exists and fails. With AMD_LOG_LEVEL set it logs to stderr as ROCclr
+ * does, naming the file it was loaded from ("HIP Library Path", the line
+ * ../shared/notes/windows-fleet.md A.4 cites): the diagnostics re-run must
+ * run the same DLL again and keep the line. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <windows.h>
 
 #define EXPORT __declspec(dllexport)
 #define HIP_NO_DEVICE 100
 
+static const char here; /* an address inside this DLL */
+
+static void log_init(void)
+{
+	const char *lvl = getenv("AMD_LOG_LEVEL");
+	char path[MAX_PATH] = "?";
+	HMODULE self = NULL;
+
+	if (!lvl || atoi(lvl) < 3)
+		return;
+	GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+			       GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+			   &here, &self);
+	GetModuleFileNameA(self, path, sizeof path);
+	fprintf(stderr,
+		":3:hip_context.cpp           :50  : 0 us: HIP "
+		"Library Path: %s\n",
+		path);
+	fprintf(stderr,
+		":1:rocdevice.cpp             :240 : 0 us: no "
+		"device found (fake: HIP %d runtime)\n",
+		GD_FAKE_MAJOR);
+	fflush(stderr);
+}
+
 EXPORT int hipInit(unsigned flags)
 {
 	(void)flags;
+	log_init();
 	return HIP_NO_DEVICE;
 }
 

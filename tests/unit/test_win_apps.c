@@ -165,7 +165,8 @@ static void test_made_capture(void)
 	CHECK_INT(mkdir(tmp, 0755), 0);
 	put(".gpudoctor/environ",
 	    "LOCALAPPDATA=C:\\Users\\u\\AppData\\Local\nProgramFiles=C:\\"
-	    "Program Files\nSystemRoot=C:\\Windows\nUSERPROFILE=C:\\Users\\u\n");
+	    "Program "
+	    "Files\nSystemRoot=C:\\Windows\nUSERPROFILE=C:\\Users\\u\n");
 	put(".gpudoctor/versions.tsv",
 	    "C:\\Windows\\System32\\amdhip64_6.dll\t10.0.3617\t\t\n"
 	    "C:\\Users\\u\\AppData\\Local\\Programs\\App\\lib\\amdhip64_6.dll"

@@ -118,6 +118,21 @@ static int hip_lib(const char *n)
 	return 0;
 }
 
+/* A ROCm library: the imports blamed when found nowhere. The app's own
+ * DLLs (ggml-base.dll) may sit where its loader adds them itself
+ * (AddDllDirectory, a parent folder's lib\), which no file list shows. */
+static int rocm_lib(const char *n)
+{
+	static const char *const p[] = {"amdhip64", "amd_comgr", "hip",
+					"roc",	    "libhip",	 "librocm",
+					"miopen",   "origami"};
+
+	for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+		if (!strncasecmp(n, p[i], strlen(p[i])))
+			return 1;
+	return 0;
+}
+
 /* A name that may be a HIP backend: worth reading its imports. */
 static int hip_named(const char *n)
 {
@@ -146,7 +161,7 @@ static void sdk_with(struct walk *w, const char *dll, char *out, size_t cap)
 	}
 }
 
-/* The imports of a HIP backend DLL that Windows finds nowhere for an app
+/* The ROCm imports of a HIP backend DLL that Windows finds nowhere for an app
  * in dir (the .exe's folder, System32, the Windows folder, PATH). */
 static void missing(struct walk *w, const char *dir, const char *exe,
 		    const char *file, const gd_strvec *imps)
@@ -159,7 +174,7 @@ static void missing(struct walk *w, const char *dir, const char *exe,
 		struct gd_winpy_import im;
 		struct gd_win_app_missing *m;
 
-		if (gd_dll_is_system(imps->v[i]) ||
+		if (gd_dll_is_system(imps->v[i]) || !rocm_lib(imps->v[i]) ||
 		    w->wi->n_app_missing >= GD_WIN_MAX_APP_MISSING)
 			continue;
 		memset(&im, 0, sizeof im);
@@ -212,8 +227,8 @@ static int is_lib(const char *n)
 /* Reads the folder's DLLs (HIP-named first, at most GD_WIN_APP_PE): the
  * first that imports one of the folder's runtimes is returned, and each
  * HIP backend's imports found nowhere are recorded. */
-static const char *read_dlls(struct walk *w, const char *dir,
-			     const char *exe, const gd_strvec *v)
+static const char *read_dlls(struct walk *w, const char *dir, const char *exe,
+			     const gd_strvec *v)
 {
 	const char *importer = NULL;
 	int read = 0;

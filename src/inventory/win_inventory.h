@@ -47,8 +47,9 @@ struct gd_win_app_rt {
 	char importer[64]; /* a DLL/.pyd there importing dll, "" none */
 };
 
-/* An import of an app's HIP DLL (one importing amdhip64*, hipblas*,
- * rocblas*, hiprtc*, amd_comgr*) that Windows finds nowhere for the app:
+/* A ROCm library (hip*, roc*, amd_comgr*, ...) imported by an app's HIP
+ * DLL (one importing amdhip64*, hipblas*, rocblas*, hiprtc*, amd_comgr*)
+ * that Windows finds nowhere for the app:
  * not in its folder, System32, the Windows folder nor PATH. The DLL then
  * fails to load; llama.cpp's ggml-hip.dll so lists no device
  * [ggml-org/llama.cpp#26996: hipblas.dll missing from a release zip]. */

@@ -156,8 +156,7 @@ static int found(gd_ctx *ctx, const char *dir, const char *how,
  * .exe's own imports: the DLL's (or .exe's) folder, System32, the Windows
  * folder, then PATH; no os.add_dll_directory folders (Microsoft
  * "Dynamic-link library search order", standard and alternate order). */
-void gd_win_dll_search(gd_ctx *ctx, const char *own,
-		       struct gd_winpy_import *im)
+void gd_win_dll_search(gd_ctx *ctx, const char *own, struct gd_winpy_import *im)
 {
 	const char *root = gd_win_getenv(ctx, "SystemRoot");
 	const char *path = gd_win_getenv(ctx, "Path");

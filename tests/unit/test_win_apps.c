@@ -13,7 +13,8 @@
  *    ggml-hip.dll (a real PE) imports hipblas.dll, which is in neither the
  *    app folder, System32 nor PATH: a bad fact and a step; its other
  *    imports (ggml-base.dll there, amdhip64_7.dll in System32) resolve;
- *  - (native only) the same DLL with hipblas.dll on PATH is not missing;
+ *  - (native only) the same DLL with hipblas.dll on PATH is not missing,
+ *    nor is the app's own ggml-base.dll (only ROCm libraries are blamed);
  *    with it only in an installed SDK's bin the step names that folder;
  *  - (native only) captures made here: a copy not older than System32's is
  *    reported, not blamed; a copy nothing in its folder loads is not an
@@ -39,7 +40,7 @@
 #define RX6800 "fixtures/windows-rx6800xt-hip64-hip71/root"
 #define R9700 "fixtures/windows-r9700-llamacpp-missing-hipblas/root"
 #define R9700_APP                                                              \
-	"C:\\Users\\user\\AppData\\Local\\Programs\\llama-b10400-bin-win-"   \
+	"C:\\Users\\user\\AppData\\Local\\Programs\\llama-b10400-bin-win-"     \
 	"rocm-7.14-x64"
 
 static int has_code(const struct gd_win_line *l, int n, enum gd_code c,
@@ -207,7 +208,7 @@ static void copy_pe(const char *rel)
 	put(rel, "");
 	gd_fmt(p, sizeof p, "%s/%s", tmp, rel);
 	in = fopen(R9700 "/fs/C/Users/user/AppData/Local/Programs/"
-		       "llama-b10400-bin-win-rocm-7.14-x64/ggml-hip.dll",
+			 "llama-b10400-bin-win-rocm-7.14-x64/ggml-hip.dll",
 		   "rb");
 	out = fopen(p, "wb");
 	while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0)
@@ -240,7 +241,9 @@ static void test_import_on_path(int on_path)
 	put(".gpudoctor/environ", env);
 	put("fs/C/Windows/System32/amdhip64_7.dll", "");
 	copy_pe("fs/C/Users/u/AppData/Local/Programs/L/ggml-hip.dll");
-	put("fs/C/Users/u/AppData/Local/Programs/L/ggml-base.dll", "");
+	if (!on_path) /* else the app's own DLL missing: not blamed (its
+		       * loader may add the folder that has it) */
+		put("fs/C/Users/u/AppData/Local/Programs/L/ggml-base.dll", "");
 	put("fs/C/Users/u/AppData/Local/Programs/L/llama-server.exe", "");
 	put("fs/C/Program Files/AMD/ROCm/6.4/bin/amdhip64_6.dll", "");
 	put("fs/C/Program Files/AMD/ROCm/6.4/bin/hipblas.dll", "");

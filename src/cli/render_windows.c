@@ -134,6 +134,25 @@ static json_t *apps_json(const struct gd_win_inventory *wi)
 	return a;
 }
 
+/* Imports of the apps' HIP backends that Windows finds nowhere. */
+static json_t *missing_json(const struct gd_win_inventory *wi)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < wi->n_app_missing; i++) {
+		const struct gd_win_app_missing *m = &wi->app_missing[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "folder", gd_json_str(m->dir));
+		json_object_set_new(o, "importer", gd_json_str(m->importer));
+		json_object_set_new(o, "dll", gd_json_str(m->dll));
+		json_object_set_new(o, "exe", str_or_null(m->exe));
+		json_object_set_new(o, "sdk_bin", str_or_null(m->sdk));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 {
 	json_t *o = json_object(), *sdks = json_array(), *nv = json_object(),
@@ -165,6 +184,7 @@ json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 		: json_null());
 	json_object_set_new(o, "app_hip_runtimes", apps_json(wi));
 	json_object_set_new(o, "app_scan_cut", json_boolean(wi->app_scan_cut));
+	json_object_set_new(o, "app_missing_imports", missing_json(wi));
 	json_object_set_new(nv, "nvcuda_dll", json_boolean(wi->has_nvcuda));
 	json_object_set_new(nv, "nvml_dll", json_boolean(wi->has_nvml));
 	json_object_set_new(nv, "cuda_path",
@@ -253,6 +273,10 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 			wi->apps[i].ver,
 			wi->apps[i].exe[0] ? wi->apps[i].exe
 					   : wi->apps[i].importer);
+	for (int i = 0; i < wi->n_app_missing; i++)
+		fprintf(f, "  app HIP      %s: %s imports %s, found nowhere\n",
+			wi->app_missing[i].dir, wi->app_missing[i].importer,
+			wi->app_missing[i].dll);
 	if (wi->app_scan_cut)
 		fprintf(f, "  app HIP      (not every application folder was "
 			   "looked at: the folder limit was reached)\n");

@@ -9,7 +9,11 @@
  * with 10.0.3679 gave hipGetDeviceCount() = 0 on gfx1151, and deleting
  * the copy fixed it [lemonade-sdk/lemonade#3213]. A copy that is not
  * older is what the app chose (llama.cpp bundles its runtime on purpose,
- * ggml-org/llama.cpp#26973): reported, not blamed. */
+ * ggml-org/llama.cpp#26973): reported, not blamed. An app's HIP backend
+ * DLL whose import Windows finds nowhere (its folder, System32, the
+ * Windows folder, PATH) does not load, and the app sees no GPU without a
+ * word: llama.cpp's b10400 ROCm 7.14 zip lacked hipblas.dll, so
+ * --list-devices printed none on an R9700 [ggml-org/llama.cpp#26996]. */
 #include <string.h>
 
 #include "verdict_windows.h"
@@ -76,10 +80,24 @@ static void one(const struct gd_gpu *g, const struct gd_win_app_rt *a,
 			    a->ver, a->ver[0] ? ")" : "", w);
 }
 
+static void missing_fact(const struct gd_win_app_missing *m,
+			 struct gd_win_verdict *v)
+{
+	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_APP_IMPORT_MISSING,
+		    "%s (in %s) imports %s, which is in neither the app "
+		    "folder, System32 nor PATH: the app's HIP backend cannot "
+		    "load and %s sees no GPU",
+		    m->importer, m->dir, m->dll,
+		    m->exe[0] ? m->exe : "the app");
+}
+
 int gd_win_app_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		     struct gd_win_verdict *v)
 {
-	int n = 0;
+	int n = wi->n_app_missing;
+
+	for (int i = 0; i < wi->n_app_missing; i++)
+		missing_fact(&wi->app_missing[i], v);
 
 	for (int i = 0; i < wi->n_apps; i++) {
 		one(g, &wi->apps[i], v);
@@ -91,6 +109,16 @@ int gd_win_app_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 void gd_win_app_steps(const struct gd_win_inventory *wi,
 		      struct gd_win_verdict *v)
 {
+	for (int i = 0; i < wi->n_app_missing; i++) {
+		const struct gd_win_app_missing *m = &wi->app_missing[i];
+
+		gd_win_step(v, GD_C_WIN_APP_IMPORT_GET,
+			    "get a build of the app that ships %s in %s (or "
+			    "copy %s and its own imports there from %s%s)",
+			    m->dll, m->dir, m->dll,
+			    m->sdk[0] ? m->sdk : "the HIP SDK or ROCm release",
+			    m->sdk[0] ? "" : " the app was built with");
+	}
 	for (int i = 0; i < wi->n_apps; i++) {
 		const struct gd_win_app_rt *a = &wi->apps[i];
 
@@ -108,6 +136,15 @@ int gd_win_app_summary(const struct gd_gpu *g,
 		       const struct gd_win_inventory *wi,
 		       struct gd_win_verdict *v)
 {
+	if (wi->n_app_missing) {
+		const struct gd_win_app_missing *m = &wi->app_missing[0];
+
+		gd_fmt(v->summary, sizeof v->summary,
+		       "%s on Windows: %s cannot load (%s is missing): the "
+		       "app sees no GPU",
+		       g->gfx[0] ? g->gfx : "this GPU", m->importer, m->dll);
+		return 1;
+	}
 	for (int i = 0; i < wi->n_apps; i++) {
 		const struct gd_win_app_rt *a = &wi->apps[i];
 

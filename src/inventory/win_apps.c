@@ -22,6 +22,7 @@
 #include "binscan/binscan.h"
 #include "core/wincap.h"
 #include "win_int.h"
+#include "win_python.h"
 
 #define GD_WIN_APP_DIRS 400 /* folders listed in all */
 #define GD_WIN_APP_PE 16    /* DLLs read per folder that holds a runtime */
@@ -60,33 +61,135 @@ static int is_dir(gd_ctx *ctx, const char *winpath)
 	       gd_fs_stat(&ctx->fs, p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Whether the PE file dir\file imports one of the folder's runtimes. */
-static int imports_runtime(gd_ctx *ctx, const char *dir, const char *file,
-			   const gd_strvec *v)
+/* The imports of the PE file dir\file; 0 when its table was read. */
+static int read_imports(gd_ctx *ctx, const char *dir, const char *file,
+			gd_strvec *out)
 {
 	struct gd_bs_dyn dyn;
 	struct gd_pe pe;
 	char wp[600], p[1024], err[96];
 	uint8_t *b = NULL;
 	size_t n = 0;
-	int rc, hit = 0;
+	int rc, ok = -1;
 
+	memset(out, 0, sizeof *out);
 	gd_fmt(wp, sizeof wp, "%s\\%s", dir, file);
 	if (gd_win_resolve(ctx, wp, p, sizeof p) < 0)
-		return 0;
+		return -1;
 	/* the import table is near the start: a big DLL is read this far */
 	rc = gd_fs_read_alloc(&ctx->fs, p, 64u << 20, (char **)&b, &n);
 	memset(&dyn, 0, sizeof dyn);
 	if ((rc == 0 || rc == -EFBIG) && n &&
 	    gd_pe_open(&pe, b, n, err, sizeof err) == 0 &&
-	    gd_pe_imports(&pe, &dyn, err, sizeof err) == 0)
-		for (size_t i = 0; i < dyn.needed.n; i++)
-			for (size_t k = 0; k < v->n; k++)
-				hit |= is_runtime(v->v[k]) &&
-				       !strcasecmp(dyn.needed.v[i], v->v[k]);
+	    gd_pe_imports(&pe, &dyn, err, sizeof err) == 0) {
+		ok = 0;
+		for (size_t i = 0; i < dyn.needed.n; i++) {
+			char **s = gd_vec_push(out);
+
+			if (s)
+				*s = strdup(dyn.needed.v[i]);
+		}
+	}
 	gd_bs_dyn_free(&dyn);
 	free(b);
-	return hit;
+	return ok;
+}
+
+/* Whether imps names one of the folder's runtimes. */
+static int imports_runtime(const gd_strvec *imps, const gd_strvec *v)
+{
+	for (size_t i = 0; i < imps->n; i++)
+		for (size_t k = 0; k < v->n; k++)
+			if (is_runtime(v->v[k]) &&
+			    !strcasecmp(imps->v[i], v->v[k]))
+				return 1;
+	return 0;
+}
+
+/* A HIP library a DLL imports: it makes that DLL the app's HIP backend. */
+static int hip_lib(const char *n)
+{
+	static const char *const p[] = {"amdhip64", "hipblas", "rocblas",
+					"hiprtc", "amd_comgr"};
+
+	for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+		if (!strncasecmp(n, p[i], strlen(p[i])))
+			return 1;
+	return 0;
+}
+
+/* A ROCm library: the imports blamed when found nowhere. The app's own
+ * DLLs (ggml-base.dll) may sit where its loader adds them itself
+ * (AddDllDirectory, a parent folder's lib\), which no file list shows. */
+static int rocm_lib(const char *n)
+{
+	static const char *const p[] = {"amdhip64", "amd_comgr", "hip",
+					"roc",	    "libhip",	 "librocm",
+					"miopen",   "origami"};
+
+	for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+		if (!strncasecmp(n, p[i], strlen(p[i])))
+			return 1;
+	return 0;
+}
+
+/* A name that may be a HIP backend: worth reading its imports. */
+static int hip_named(const char *n)
+{
+	static const char *const w[] = {"hip", "rocm", "rocblas", "comgr"};
+	size_t len = strlen(n);
+
+	for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+		for (size_t k = 0; k + strlen(w[i]) <= len; k++)
+			if (!strncasecmp(n + k, w[i], strlen(w[i])))
+				return 1;
+	return 0;
+}
+
+static void sdk_with(struct walk *w, const char *dll, char *out, size_t cap)
+{
+	char wp[300], p[1024];
+
+	out[0] = '\0';
+	for (int i = 0; i < w->wi->n_sdks; i++) {
+		gd_fmt(wp, sizeof wp, "%s\\bin\\%s", w->wi->sdks[i].root, dll);
+		if (gd_win_resolve(w->ctx, wp, p, sizeof p) == 0 &&
+		    gd_fs_exists(&w->ctx->fs, p)) {
+			gd_fmt(out, cap, "%s\\bin", w->wi->sdks[i].root);
+			return;
+		}
+	}
+}
+
+/* The ROCm imports of a HIP backend DLL that Windows finds nowhere for an app
+ * in dir (the .exe's folder, System32, the Windows folder, PATH). */
+static void missing(struct walk *w, const char *dir, const char *exe,
+		    const char *file, const gd_strvec *imps)
+{
+	int hip = 0;
+
+	for (size_t i = 0; i < imps->n; i++)
+		hip |= hip_lib(imps->v[i]);
+	for (size_t i = 0; hip && i < imps->n; i++) {
+		struct gd_winpy_import im;
+		struct gd_win_app_missing *m;
+
+		if (gd_dll_is_system(imps->v[i]) || !rocm_lib(imps->v[i]) ||
+		    w->wi->n_app_missing >= GD_WIN_MAX_APP_MISSING)
+			continue;
+		memset(&im, 0, sizeof im);
+		gd_strlcpy(im.dll, imps->v[i], sizeof im.dll);
+		gd_win_dll_search(w->ctx, dir, &im);
+		if (im.dir[0])
+			continue;
+		m = &w->wi->app_missing[w->wi->n_app_missing++];
+		memset(m, 0, sizeof *m);
+		gd_strlcpy(m->dir, dir, sizeof m->dir);
+		gd_strlcpy(m->importer, file, sizeof m->importer);
+		gd_strlcpy(m->dll, imps->v[i], sizeof m->dll);
+		gd_strlcpy(m->exe, exe ? exe : "", sizeof m->exe);
+		sdk_with(w, m->dll, m->sdk, sizeof m->sdk);
+	}
 }
 
 static void add(struct walk *w, const char *dir, const char *dll,
@@ -116,29 +219,56 @@ static void add(struct walk *w, const char *dir, const char *dll,
 	w->wi->n_apps++;
 }
 
-/* A folder holding a runtime and something that loads it from there. */
+static int is_lib(const char *n)
+{
+	return ends_ci(n, ".dll") || ends_ci(n, ".pyd");
+}
+
+/* Reads the folder's DLLs (HIP-named first, at most GD_WIN_APP_PE): the
+ * first that imports one of the folder's runtimes is returned, and each
+ * HIP backend's imports found nowhere are recorded. */
+static const char *read_dlls(struct walk *w, const char *dir, const char *exe,
+			     const gd_strvec *v)
+{
+	const char *importer = NULL;
+	int read = 0;
+
+	for (int pass = 1; pass >= 0; pass--)
+		for (size_t i = 0; i < v->n; i++) {
+			const char *n = v->v[i];
+			gd_strvec imps;
+
+			if (!is_lib(n) || is_runtime(n) ||
+			    hip_named(n) != pass || read++ >= GD_WIN_APP_PE)
+				continue;
+			if (read_imports(w->ctx, dir, n, &imps) == 0) {
+				if (!importer && imports_runtime(&imps, v))
+					importer = n;
+				missing(w, dir, exe, n, &imps);
+			}
+			gd_strvec_free(&imps);
+		}
+	return importer;
+}
+
+/* A folder holding a runtime and something that loads it from there, or
+ * a HIP backend DLL (by name). */
 static void app_folder(struct walk *w, const char *dir, const gd_strvec *v)
 {
-	const char *exe = NULL, *importer = NULL;
-	int has = 0, read = 0;
+	const char *exe = NULL, *importer;
+	int has = 0, named = 0;
 
-	for (size_t i = 0; i < v->n; i++)
-		has |= is_runtime(v->v[i]);
-	if (!has)
-		return;
 	for (size_t i = 0; i < v->n; i++) {
-		const char *n = v->v[i];
-
-		if (!exe && ends_ci(n, ".exe"))
-			exe = n;
-		else if (!importer && !is_runtime(n) &&
-			 (ends_ci(n, ".dll") || ends_ci(n, ".pyd")) &&
-			 read++ < GD_WIN_APP_PE &&
-			 imports_runtime(w->ctx, dir, n, v))
-			importer = n;
+		has |= is_runtime(v->v[i]);
+		named |= is_lib(v->v[i]) && hip_named(v->v[i]);
+		if (!exe && ends_ci(v->v[i], ".exe"))
+			exe = v->v[i];
 	}
-	if (!exe && !importer)
-		return; /* nothing here loads it from this folder */
+	if (!has && !named)
+		return;
+	importer = read_dlls(w, dir, exe, v);
+	if (!has || (!exe && !importer))
+		return; /* nothing here loads a runtime from this folder */
 	for (int pass = 0; pass < 2; pass++) /* amdhip64 first, then comgr */
 		for (size_t i = 0; i < v->n; i++)
 			if (pass ? gd_win_is_comgr(v->v[i])

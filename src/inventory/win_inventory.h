@@ -47,6 +47,21 @@ struct gd_win_app_rt {
 	char importer[64]; /* a DLL/.pyd there importing dll, "" none */
 };
 
+/* A ROCm library (hip*, roc*, amd_comgr*, ...) imported by an app's HIP
+ * DLL (one importing amdhip64*, hipblas*, rocblas*, hiprtc*, amd_comgr*)
+ * that Windows finds nowhere for the app:
+ * not in its folder, System32, the Windows folder nor PATH. The DLL then
+ * fails to load; llama.cpp's ggml-hip.dll so lists no device
+ * [ggml-org/llama.cpp#26996: hipblas.dll missing from a release zip]. */
+#define GD_WIN_MAX_APP_MISSING 8
+struct gd_win_app_missing {
+	char dir[240];	   /* the app folder, Windows path */
+	char importer[64]; /* ggml-hip.dll */
+	char dll[64];	   /* hipblas.dll, as the import table spells it */
+	char exe[64];	   /* an .exe in the folder (the first by name), "" */
+	char sdk[200];	   /* an installed HIP SDK's bin holding dll, "" */
+};
+
 struct gd_win_inventory {
 	/* HIP runtimes in System32 (from the driver) */
 	char sys_runtimes[4][32]; /* amdhip64.dll, amdhip64_6.dll, ... */
@@ -70,6 +85,8 @@ struct gd_win_inventory {
 	struct gd_win_app_rt apps[GD_WIN_MAX_APP_RT];
 	int n_apps;
 	int app_scan_cut; /* the folder budget ran out: not all looked at */
+	struct gd_win_app_missing app_missing[GD_WIN_MAX_APP_MISSING];
+	int n_app_missing;
 };
 
 void gd_win_inventory_collect(gd_ctx *ctx, struct gd_win_inventory *wi);

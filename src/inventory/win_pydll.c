@@ -152,16 +152,18 @@ static int found(gd_ctx *ctx, const char *dir, const char *how,
 }
 
 /* LOAD_WITH_ALTERED_SEARCH_PATH with a full path (ONNX Runtime loads its
- * provider DLLs so: onnxruntime/core/platform/windows/env.cc): the DLL's
- * folder, System32, the Windows folder, then PATH; no
- * os.add_dll_directory folders (Microsoft "Dynamic-link library search
- * order", alternate search order). */
-static void resolve_altered(gd_ctx *ctx, const char *own, const char *sys32,
-			    const char *win, struct gd_winpy_import *im)
+ * provider DLLs so: onnxruntime/core/platform/windows/env.cc), and an
+ * .exe's own imports: the DLL's (or .exe's) folder, System32, the Windows
+ * folder, then PATH; no os.add_dll_directory folders (Microsoft
+ * "Dynamic-link library search order", standard and alternate order). */
+void gd_win_dll_search(gd_ctx *ctx, const char *own, struct gd_winpy_import *im)
 {
+	const char *root = gd_win_getenv(ctx, "SystemRoot");
 	const char *path = gd_win_getenv(ctx, "Path");
-	char dir[260];
+	char dir[260], win[200], sys32[200];
 
+	gd_strlcpy(win, root && *root ? root : "C:\\Windows", sizeof win);
+	gd_fmt(sys32, sizeof sys32, "%s\\System32", win);
 	if (found(ctx, own, "own folder", im) ||
 	    found(ctx, sys32, "System32", im) || found(ctx, win, "Windows", im))
 		return;
@@ -192,7 +194,7 @@ static void resolve(gd_ctx *ctx, const struct gd_winpy_env *env,
 		return;
 	}
 	if (d->path_search) {
-		resolve_altered(ctx, own, sys32, win, im);
+		gd_win_dll_search(ctx, own, im);
 		return;
 	}
 	if (found(ctx, own, "own folder", im) ||

@@ -40,6 +40,12 @@ struct gd_winpy_import {
 			* "application folder", "Windows" (a system DLL) */
 };
 
+/* Where Windows finds im->dll for an .exe (or a DLL loaded by full path)
+ * in folder own: own, System32, the Windows folder, PATH (win_pydll.c).
+ * Sets im->dir and im->how; both "" when found nowhere. */
+void gd_win_dll_search(gd_ctx *ctx, const char *own,
+		       struct gd_winpy_import *im);
+
 struct gd_winpy_dll {
 	char rel[160]; /* below site-packages: "ctranslate2\ctranslate2.dll" */
 	int read;      /* 1: a PE was read; 0: stored empty / unreadable */

@@ -361,8 +361,8 @@
 	  "rename the app's older HIP runtime DLL (or update the app) so the " \
 	  "driver's is used")                                                  \
 	X(GD_C_WIN_APP_IMPORT_MISSING, "win.app_import_missing",               \
-	  "an app's HIP backend DLL imports a DLL that Windows finds in "     \
-	  "neither the app folder, System32 nor PATH: it cannot load")        \
+	  "an app's HIP backend DLL imports a DLL that Windows finds in "      \
+	  "neither the app folder, System32 nor PATH: it cannot load")         \
 	X(GD_C_WIN_APP_IMPORT_GET, "win.app_import_get",                       \
 	  "get a build of the app that ships the missing DLL, or copy it "     \
 	  "from the matching HIP SDK")                                         \

@@ -13,7 +13,6 @@
  * backends, lemonade#3213, #1847), %LOCALAPPDATA%\Programs (per-user
  * installs), %ProgramFiles% (the HIP SDKs under AMD\ROCm are judged as
  * SDKs, not apps; WindowsApps is not readable). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -65,34 +64,10 @@ static int is_dir(gd_ctx *ctx, const char *winpath)
 static int read_imports(gd_ctx *ctx, const char *dir, const char *file,
 			gd_strvec *out)
 {
-	struct gd_bs_dyn dyn;
-	struct gd_pe pe;
-	char wp[600], p[1024], err[96];
-	uint8_t *b = NULL;
-	size_t n = 0;
-	int rc, ok = -1;
+	char wp[600], err[96];
 
-	memset(out, 0, sizeof *out);
 	gd_fmt(wp, sizeof wp, "%s\\%s", dir, file);
-	if (gd_win_resolve(ctx, wp, p, sizeof p) < 0)
-		return -1;
-	/* the import table is near the start: a big DLL is read this far */
-	rc = gd_fs_read_alloc(&ctx->fs, p, 64u << 20, (char **)&b, &n);
-	memset(&dyn, 0, sizeof dyn);
-	if ((rc == 0 || rc == -EFBIG) && n &&
-	    gd_pe_open(&pe, b, n, err, sizeof err) == 0 &&
-	    gd_pe_imports(&pe, &dyn, err, sizeof err) == 0) {
-		ok = 0;
-		for (size_t i = 0; i < dyn.needed.n; i++) {
-			char **s = gd_vec_push(out);
-
-			if (s)
-				*s = strdup(dyn.needed.v[i]);
-		}
-	}
-	gd_bs_dyn_free(&dyn);
-	free(b);
-	return ok;
+	return gd_win_pe_imports(ctx, wp, out, err, sizeof err);
 }
 
 /* Whether imps names one of the folder's runtimes. */

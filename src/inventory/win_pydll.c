@@ -206,34 +206,33 @@ static void resolve(gd_ctx *ctx, const struct gd_winpy_env *env,
 	found(ctx, sys32, "System32", im);
 }
 
-/* The imports of one PE file; d->read 0 when it is stored empty. */
-static void read_imports(gd_ctx *ctx, const char *wp, struct gd_winpy_dll *d,
-			 gd_strvec *out)
+int gd_win_pe_imports(gd_ctx *ctx, const char *winpath, gd_strvec *out,
+		      char *err, size_t errlen)
 {
 	struct gd_bs_dyn dyn;
 	struct gd_pe pe;
 	char p[1024];
 	uint8_t *b = NULL;
 	size_t n = 0;
-	int rc;
+	int rc, ok = -1;
 
 	memset(out, 0, sizeof *out);
-	if (gd_win_resolve(ctx, wp, p, sizeof p) < 0)
-		return;
+	err[0] = '\0';
+	if (gd_win_resolve(ctx, winpath, p, sizeof p) < 0)
+		return -1;
 	/* the import table is near the start of real DLLs; a torch_cuda.dll
 	 * of ~1 GB is read only this far */
 	rc = gd_fs_read_alloc(&ctx->fs, p, 64u << 20, (char **)&b, &n);
 	if ((rc < 0 && rc != -EFBIG) || !n) {
-		gd_strlcpy(d->error,
-			   n || rc < 0 ? "unreadable" : "stored empty",
-			   sizeof d->error);
+		gd_strlcpy(err, n || rc < 0 ? "unreadable" : "stored empty",
+			   errlen);
 		free(b);
-		return;
+		return -1;
 	}
 	memset(&dyn, 0, sizeof dyn);
-	if (gd_pe_open(&pe, b, n, d->error, sizeof d->error) == 0 &&
-	    gd_pe_imports(&pe, &dyn, d->error, sizeof d->error) == 0) {
-		d->read = 1;
+	if (gd_pe_open(&pe, b, n, err, errlen) == 0 &&
+	    gd_pe_imports(&pe, &dyn, err, errlen) == 0) {
+		ok = 0;
 		for (size_t i = 0; i < dyn.needed.n; i++) {
 			char **s = gd_vec_push(out);
 
@@ -243,6 +242,7 @@ static void read_imports(gd_ctx *ctx, const char *wp, struct gd_winpy_dll *d,
 	}
 	gd_bs_dyn_free(&dyn);
 	free(b);
+	return ok;
 }
 
 /* The build the imports and file names say (torch's version.py first). */
@@ -287,7 +287,8 @@ static void scan_file(gd_ctx *ctx, const struct gd_winpy_env *env,
 	d->path_search = !strcmp(fw->name, "onnxruntime") &&
 			 !strncasecmp(file, "onnxruntime_providers_", 22);
 	note_build(fw, file, NULL);
-	read_imports(ctx, wp, d, &imps);
+	d->read =
+	    gd_win_pe_imports(ctx, wp, &imps, d->error, sizeof d->error) == 0;
 	for (size_t i = 0; i < imps.n; i++) {
 		struct gd_winpy_import *im = &d->imp[d->n_imp];
 

@@ -45,6 +45,11 @@ struct gd_winpy_import {
  * Sets im->dir and im->how; both "" when found nowhere. */
 void gd_win_dll_search(gd_ctx *ctx, const char *own,
 		       struct gd_winpy_import *im);
+/* The DLL names the PE file at winpath imports, read at most 64 MiB in
+ * (win_pydll.c). 0: read; -1: err says why ("stored empty",
+ * "unreadable", the PE reader's words; "" when the path is not there). */
+int gd_win_pe_imports(gd_ctx *ctx, const char *winpath, gd_strvec *out,
+		      char *err, size_t errlen);
 
 struct gd_winpy_dll {
 	char rel[160]; /* below site-packages: "ctranslate2\ctranslate2.dll" */

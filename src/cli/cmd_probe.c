@@ -16,7 +16,8 @@
 #include "probe/backend.h"
 #include "report/render_probe.h"
 
-/* Set by SIGINT/SIGTERM/SIGHUP/SIGQUIT (Windows: Ctrl-C, Ctrl-Break):
+/* Set by SIGINT, SIGTERM and every signal that would end us (Windows:
+ * Ctrl-C, Ctrl-Break):
  * the supervisor then stops the children at once (gd_plat_interrupts_catch). */
 static volatile int probe_cancel;
 

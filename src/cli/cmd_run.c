@@ -5,6 +5,7 @@
  * cannot be run, 127 when it is not found. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -207,6 +208,11 @@ static int run_status(const char *cmd, unsigned status)
 	return (int)status;
 }
 
+/* The signal that interrupted `run --watch` (any that would end us:
+ * gd_plat_interrupts_catch), 0 none: the supervisor then ends CMD's whole
+ * group, as at the deadline, before we exit. */
+static volatile int run_cancel;
+
 /* --watch: CMD runs supervised; at the deadline the hang report. */
 static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		       double secs)
@@ -214,6 +220,7 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 	struct gd_child_spec spec;
 	struct gd_child_result res;
 	struct watch w;
+	int rc;
 
 	memset(&spec, 0, sizeof spec);
 	memset(&res, 0, sizeof res);
@@ -226,9 +233,21 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 	spec.on_line = watch_line;
 	spec.on_deadline = watch_deadline;
 	spec.arg = &w;
-	if (gd_child_run(&spec, &res) < 0) {
+	spec.cancel = &run_cancel;
+	run_cancel = 0;
+	gd_plat_interrupts_catch(&run_cancel);
+	rc = gd_child_run(&spec, &res);
+	gd_plat_interrupts_restore();
+	if (rc < 0) {
 		fprintf(stderr, "gpudoctor run: cannot start a child\n");
 		return RUN_EXIT_OWN;
+	}
+	if (res.cancelled && run_cancel) {
+		fprintf(
+		    stderr, "gpudoctor run: interrupted by SIG%s; %s stopped\n",
+		    sigabbrev_np(run_cancel) ? sigabbrev_np(run_cancel) : "?",
+		    cmd[0]);
+		return 128 + run_cancel;
 	}
 	if (res.outcome == GD_CHILD_NOSTART) {
 		fprintf(stderr, "gpudoctor run: %s\n", res.error);

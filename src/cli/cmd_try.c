@@ -20,7 +20,8 @@
 #include "wa_common.h"
 
 /* The signal that interrupted `try` (SIGINT, SIGTERM, SIGHUP: terminal or
- * ssh closed, SIGQUIT: Ctrl-\; Windows: Ctrl-C, Ctrl-Break), 0 none
+ * ssh closed, SIGQUIT: Ctrl-\, and every other that would end us: USR1,
+ * PIPE, ALRM...; Windows: Ctrl-C, Ctrl-Break), 0 none
  * (gd_plat_interrupts_catch). The supervisor polls it through
  * spec.cancel and stops the running child's whole group (Windows: job)
  * as at its deadline. */

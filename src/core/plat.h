@@ -122,10 +122,13 @@ int gd_plat_exec(char *const *argv, char *const *envp, unsigned *status);
  * -1 when the value is not one. */
 int gd_plat_chan_fd(const char *value);
 
-/* Until gd_plat_interrupts_restore(): Ctrl-C, SIGTERM, SIGHUP, SIGQUIT
- * (Windows: Ctrl-C, Ctrl-Break, the console closing) set *flag to the
- * signal number (Windows: SIGINT for Ctrl-C, SIGTERM for the others) and
- * the process goes on, so a supervisor can stop its children first. */
+/* Until gd_plat_interrupts_restore(): Ctrl-C, SIGTERM, SIGHUP, SIGQUIT and
+ * every other catchable signal whose default ends the process (USR1/2,
+ * PIPE, ALRM, VTALRM, XCPU, XFSZ, PROF, IO, PWR, the real-time ones; one
+ * the process inherited as ignored stays ignored) (Windows: Ctrl-C, Ctrl-Break,
+ * the console closing) set *flag to the signal number (Windows: SIGINT for
+ * Ctrl-C, SIGTERM for the others) and the process goes on, so a supervisor can
+ * stop its children first. */
 void gd_plat_interrupts_catch(volatile int *flag);
 void gd_plat_interrupts_restore(void);
 

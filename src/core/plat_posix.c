@@ -285,13 +285,40 @@ char gd_plat_path_sep(void)
 
 /* The one piece of process state a signal handler forces on us. */
 static volatile int *intr_flag;
-static const int intr_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static struct sigaction intr_old[4];
+/* Every signal whose default action ends the process and that can be
+ * caught without a fault behind it: killed by any of them, gpudoctor
+ * would leave its children's children running (PDEATHSIG reaches only
+ * the direct child). The core-dumping ones a fault raises (SEGV, BUS,
+ * ILL, FPE, ABRT, TRAP, SYS) keep their default. */
+static const int intr_sigs[] = {
+    SIGINT,    SIGTERM,	  SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE,
+    SIGALRM,   SIGVTALRM, SIGXCPU, SIGXFSZ, SIGPROF, SIGIO,
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+};
+#define N_INTR (sizeof intr_sigs / sizeof intr_sigs[0])
+static struct sigaction intr_old[N_INTR], rt_old[64];
+static unsigned char intr_set[N_INTR], rt_set[64];
 
 static void on_interrupt(int sig)
 {
 	if (intr_flag)
 		*intr_flag = sig;
+}
+
+/* sig's handler becomes on_interrupt unless it was ignored (nohup, a
+ * parent that ignores it: we keep that). */
+static int catch_one(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	if (sigaction(sig, NULL, old) < 0 ||
+	    (old->sa_handler == SIG_IGN && sig != SIGINT && sig != SIGTERM &&
+	     sig != SIGHUP && sig != SIGQUIT))
+		return 0;
+	return sigaction(sig, sa, NULL) == 0;
 }
 
 void gd_plat_interrupts_catch(volatile int *flag)
@@ -301,14 +328,22 @@ void gd_plat_interrupts_catch(volatile int *flag)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_interrupt;
 	intr_flag = flag;
-	for (size_t i = 0; i < 4; i++)
-		sigaction(intr_sigs[i], &sa, &intr_old[i]);
+	for (size_t i = 0; i < N_INTR; i++)
+		intr_set[i] =
+		    (unsigned char)catch_one(intr_sigs[i], &sa, &intr_old[i]);
+	/* the real-time signals end a process too */
+	for (int s = SIGRTMIN, i = 0; s <= SIGRTMAX && i < 64; s++, i++)
+		rt_set[i] = (unsigned char)catch_one(s, &sa, &rt_old[i]);
 }
 
 void gd_plat_interrupts_restore(void)
 {
-	for (size_t i = 0; i < 4; i++)
-		sigaction(intr_sigs[i], &intr_old[i], NULL);
+	for (size_t i = 0; i < N_INTR; i++)
+		if (intr_set[i])
+			sigaction(intr_sigs[i], &intr_old[i], NULL);
+	for (int s = SIGRTMIN, i = 0; s <= SIGRTMAX && i < 64; s++, i++)
+		if (rt_set[i])
+			sigaction(s, &rt_old[i], NULL);
 	intr_flag = NULL;
 }
 

@@ -2,13 +2,23 @@
  * cuInit, the fault no real driver produces on demand (field reports: a
  * driver wedged after an Xid). Only for tests/scripts/test_probe.sh, which
  * builds it as libcuda.so.1 into a temp dir and points GPUDOCTOR_LIB_PATH
- * at it. Every other entry point the probe resolves exists and fails. */
+ * at it. Every other entry point the probe resolves exists and fails.
+ * With GD_FAKE_HELPER=PROG, cuInit first starts PROG 7773 in the
+ * background, as a driver's helper process (tests/scripts/test_signals.sh:
+ * a probe child's own child must not outlive gpudoctor). */
+#include <stdlib.h>
 #include <unistd.h>
 
 int cuInit(unsigned flags);
 int cuInit(unsigned flags)
 {
+	const char *helper = getenv("GD_FAKE_HELPER");
+
 	(void)flags;
+	if (helper && *helper && fork() == 0) {
+		execl(helper, helper, "7773", (char *)NULL);
+		_exit(127);
+	}
 	for (;;)
 		pause();
 }

@@ -133,7 +133,11 @@ static size_t escape_len(const unsigned char *b, size_t n)
 	return i < n ? i + 1 : i;
 }
 
-/* In place (never longer): NUL runs and CR/CRLF to '\n', escapes out. */
+/* In place (never longer): NUL runs and CR/CRLF to '\n', escapes out. A
+ * NUL run is a line break even at the start of the buffer: the tail
+ * window of a big log (explain.c) drops its first, partial line, and when
+ * the window starts inside a hole (a sparse or preallocated log) that
+ * partial line is the hole, not the first real line after it. */
 static size_t clean_lines(char *buf, size_t n)
 {
 	unsigned char *b = (unsigned char *)buf;
@@ -149,7 +153,7 @@ static size_t clean_lines(char *buf, size_t n)
 				i++;
 			if (!nul && i < n && b[i] == '\n')
 				i++; /* CRLF, CR CR LF */
-			if (!nul || (o && b[o - 1] != '\n'))
+			if (!nul || !o || b[o - 1] != '\n')
 				b[o++] = '\n';
 		} else {
 			b[o++] = b[i++];

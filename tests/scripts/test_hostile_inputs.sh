@@ -39,6 +39,19 @@ cat "$log" | timeout 20 "$GD" explain >/dev/null 2>&1
 { printf 'loading model\n'; head -c 4096 /dev/zero; cat "$log"; } >"$T/nul.log"
 "$GD" explain "$T/nul.log" 2>&1 | grep -q "hip-no-binary" &&
 	ok "explain: line after a NUL run found" || bad "explain: NUL run"
+# E2: a log over 16 MiB whose tail window starts inside a NUL run (a
+# sparse or preallocated log, the error written after the hole): the first
+# line after the NULs is a whole line, not the window's partial first one
+for size in 20000000 16777216 30000000; do
+	rm -f "$T/sparse.log"
+	truncate -s $size "$T/sparse.log" && cat "$log" >>"$T/sparse.log"
+	"$GD" explain "$T/sparse.log" >"$T/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q "hip-no-binary" "$T/out" &&
+		ok "explain: error after a $size-byte hole found" ||
+		bad "explain: $size-byte hole: rc $rc $(head -c 300 "$T/out")"
+done
+rm -f "$T/sparse.log"
 # D13: UTF-16 as PowerShell writes it (iconv's UTF-16 has a BOM)
 if command -v iconv >/dev/null; then
 	for enc in UTF-16 UTF-16LE; do

@@ -189,7 +189,7 @@ static void test_edges(void)
 	dec("a\r\nb\rc\n", 7, "a\nb\nc\n");
 	dec("a\r\r\nb", 5, "a\nb");
 	dec("x\0\0\0y\n\0\0z", 9, "x\ny\nz");
-	dec("\0\0\0abc", 6, "abc");
+	dec("\0\0\0abc", 6, "\nabc"); /* a break: the line after starts whole */
 	dec("\033[31mred\033[0m \033[?25lok\033(B\n", 25, "red ok\n");
 	dec("\033]0;title\033\\t\n", 14, "t\n");
 	dec("\xef\xbb\xbfutf8", 7, "utf8");

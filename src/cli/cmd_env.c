@@ -101,13 +101,32 @@ static void q_pwsh(FILE *f, const char *v)
 }
 
 /* cmd.exe has no quoting that stops %VAR% expansion: refuse what it would
- * change rather than print a line that does something else. */
-static int cmd_safe(const char *v)
+ * change rather than print a line that does something else. Returns the
+ * first such byte, 0 when v is safe. A tab stays literal in
+ * set "A=a<TAB>b"; another control byte (a line break would start a
+ * command) does not. */
+static int cmd_unsafe(const char *v)
 {
 	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
-			return 0; /* a line break would start a command */
-	return !strpbrk(v, "\"%!^");
+		if ((*c < 0x20 && *c != '\t') || *c == 0x7f || *c == '"' ||
+		    *c == '%' || *c == '!' || *c == '^')
+			return *c;
+	return 0;
+}
+
+/* Why NAME's value cannot go to cmd.exe: the character, by name. */
+static void cmd_why(const char *name, int c, char *buf, size_t cap)
+{
+	if (c == '\n' || c == '\r')
+		gd_fmt(buf, cap, "%s holds a line break (0x%02x)", name, c);
+	else if (c < 0x20 || c == 0x7f)
+		gd_fmt(buf, cap, "%s holds the control character 0x%02x", name,
+		       c);
+	else
+		gd_fmt(buf, cap,
+		       "%s holds %c, which cmd.exe cannot take "
+		       "literally",
+		       name, c);
 }
 
 /* A Windows folder: "C:\\..." or "C:/..." (a profile for a Windows
@@ -243,16 +262,21 @@ static void line_cmd(FILE *f, const struct gd_prof_item *it)
 	}
 }
 
+/* -1 (nothing printed, why in why) when a value cannot go to cmd.exe. */
 static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
-		       const char *desc)
+		       const char *desc, char *why, size_t whycap)
 {
 	const struct gd_profile *p = &pk->prof;
 	const char *rem = sh == CMD ? "REM" : "#";
 	char note[600], py[700];
+	int c;
 
 	for (size_t i = 0; sh == CMD && i < p->items.n; i++)
-		if (p->items.v[i].value && !cmd_safe(p->items.v[i].value))
+		if (p->items.v[i].value &&
+		    (c = cmd_unsafe(p->items.v[i].value)) != 0) {
+			cmd_why(p->items.v[i].name, c, why, whycap);
 			return -1;
+		}
 	fprintf(f, "%s gpudoctor: %s\n", rem, desc);
 	for (size_t i = 0; i < p->notes.n; i++) {
 		gd_strlcpy(note, p->notes.v[i], sizeof note);
@@ -345,7 +369,7 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 	enum shell sh = SH;
 	struct gd_machine m;
 	struct gd_pick pk;
-	char desc[1024];
+	char desc[1024], why[300];
 	int c, rc = GD_EXIT_OK;
 
 	gd_opts_build(&g, gd_opts_env, 0);
@@ -376,11 +400,9 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 		gd_cli_emit_json(cli, env_json(&pk, sh));
 	} else {
 		gd_wa_describe(&pk, desc, sizeof desc);
-		if (print_lines(stdout, sh, &pk, desc) < 0)
-			rc = gd_cli_error(cli,
-					  "env: a value holds \", %%, ! "
-					  "or ^, which cmd.exe cannot take "
-					  "literally; use --shell powershell");
+		if (print_lines(stdout, sh, &pk, desc, why, sizeof why) < 0)
+			rc = gd_cli_error(
+			    cli, "env: %s; use --shell powershell", why);
 	}
 	gd_machine_free(&m);
 	gd_pick_free(&pk);

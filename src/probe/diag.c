@@ -281,8 +281,10 @@ static void diag_exec(struct gd_pjob *j, struct gd_probe_diag *dg,
 	gd_lddebug_end(&d.ld);
 	dg->ran = 1;
 	gd_child_describe(&res, desc, sizeof desc);
-	gd_fmt(dg->outcome, sizeof dg->outcome, "%s after %.1f s", desc,
-	       res.seconds);
+	gd_fmt(dg->outcome, sizeof dg->outcome, "%s after %.1f s%s", desc,
+	       res.seconds,
+	       res.lines_cut ? "; a line over 16 MiB was cut (its end unread)"
+			     : "");
 	dg->n_not_found = d.ld.n;
 	memcpy(dg->not_found, d.ld.missing, sizeof dg->not_found);
 }

@@ -1,31 +1,47 @@
 /* probe/sup_stream: the supervisors' line handling (sup_stream.h). */
 #include "sup_stream.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 
+/* dst (cap bytes) from a line: whole, or its head with "..." where it is
+ * cut, so the summary never passes a cut line off as whole. */
+static void keep_line(char *dst, size_t cap, const char *line)
+{
+	if (gd_strlcpy(dst, line, cap) >= cap && cap > 4)
+		memcpy(dst + cap - 4, "...", 4);
+}
+
 static void tail_add(struct gd_sup_lines *L, const char *line)
 {
-	gd_strlcpy(L->tail[L->tail_next], line, sizeof L->tail[0]);
+	keep_line(L->tail[L->tail_next], sizeof L->tail[0], line);
 	L->tail_next = (L->tail_next + 1) % GD_CHILD_TAIL_LINES;
 	if (L->tail_n < GD_CHILD_TAIL_LINES)
 		L->tail_n++;
 }
 
-static void handle_line(struct gd_sup_lines *L, int is_phase, char *line)
+static void handle_line(struct gd_sup_lines *L, struct gd_sup_stream *s)
 {
 	struct gd_child_result *res = L->res;
-	size_t len = strlen(line);
+	int is_phase = s->is_phase;
+	char *line = s->line;
+	size_t len = s->len;
 
+	line[len] = '\0';
+	if (s->cut)
+		res->lines_cut++;
+	s->cut = 0;
+	s->len = 0;
 	if (len && line[len - 1] == '\r')
-		line[len - 1] = '\0';
+		line[--len] = '\0';
 	if (is_phase && line[0] != '@') {
-		gd_strlcpy(res->phase, line, sizeof res->phase);
+		keep_line(res->phase, sizeof res->phase, line);
 		L->phase_t0 = gd_now();
 	} else if (!is_phase) {
 		if (line[0])
-			gd_strlcpy(res->last_line, line, sizeof res->last_line);
+			keep_line(res->last_line, sizeof res->last_line, line);
 		tail_add(L, line);
 	}
 	if (L->spec->on_line)
@@ -33,28 +49,52 @@ static void handle_line(struct gd_sup_lines *L, int is_phase, char *line)
 				 is_phase ? (line[0] == '@' ? 2 : 1) : 0, line);
 }
 
+/* Room for n more bytes and the NUL; what does not fit (max, or memory)
+ * is cut. Returns how many of the n to take. */
+static size_t make_room(struct gd_sup_stream *s, size_t n)
+{
+	size_t max = s->max ? s->max : GD_SUP_LINE_MAX + 1;
+	size_t room = max - 1 - s->len, want;
+	char *p;
+
+	if (n > room) {
+		n = room;
+		s->cut = 1;
+	}
+	want = s->len + n + 1;
+	if (want <= s->cap)
+		return n;
+	if (want < 2 * s->cap)
+		want = 2 * s->cap < max ? 2 * s->cap : max;
+	if (want < 256)
+		want = 256;
+	p = realloc(s->line, want);
+	if (!p) { /* keep what fits: the line is cut, and counted */
+		s->cut = 1;
+		return s->cap > s->len + 1 ? s->cap - s->len - 1 : 0;
+	}
+	s->line = p;
+	s->cap = want;
+	return n;
+}
+
 void gd_sup_split(struct gd_sup_lines *L, struct gd_sup_stream *s,
 		  const char *b, size_t n)
 {
-	size_t max =
-	    s->max && s->max <= sizeof s->line ? s->max : sizeof s->line;
-
 	if (!s->is_phase)
 		L->res->output_bytes += n;
 	for (const char *p = b, *end = b + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t take = (size_t)((nl ? nl : end) - p);
-		size_t room = max - 1 - s->len;
+		size_t whole = (size_t)((nl ? nl : end) - p);
+		size_t take = make_room(s, whole);
 
-		if (take > room)
-			take = room;
 		for (size_t i = 0; i < take; i++) /* NULs would cut the line */
 			s->line[s->len++] = p[i] ? p[i] : ' ';
 		if (!nl)
 			break;
-		s->line[s->len] = '\0';
-		handle_line(L, s->is_phase, s->line);
-		s->len = 0;
+		if (!s->line && (make_room(s, 0), !s->line))
+			return; /* no memory for even an empty line */
+		handle_line(L, s);
 		p = nl + 1;
 	}
 }
@@ -66,11 +106,19 @@ void gd_sup_flush(struct gd_sup_lines *L, struct gd_sup_stream *s)
 	s->line[s->len] = '\0';
 	if (s->is_phase) {
 		L->res->partial_message = 1;
-		gd_strlcpy(L->res->partial, s->line, sizeof L->res->partial);
+		keep_line(L->res->partial, sizeof L->res->partial, s->line);
+		s->len = 0;
+		s->cut = 0;
 	} else {
-		handle_line(L, 0, s->line);
+		handle_line(L, s);
 	}
-	s->len = 0;
+}
+
+void gd_sup_free(struct gd_sup_stream *s)
+{
+	free(s->line);
+	s->line = NULL;
+	s->len = s->cap = 0;
 }
 
 void gd_sup_tail(struct gd_sup_lines *L)

@@ -11,7 +11,12 @@
 
 #include "supervisor.h"
 
-#define GD_SUP_LINE_CAP 4096
+/* The longest line kept whole: far past any real one (ld.so's LD_DEBUG
+ * search-path line is 2.4 KiB on an AVX-512 CPU and grows with
+ * LD_LIBRARY_PATH, itself under 128 KiB); only a child that never writes
+ * a line break reaches it. The rest of such a line is dropped and counted
+ * (res->lines_cut), never silently. */
+#define GD_SUP_LINE_MAX (16u << 20)
 
 /* One run's line state, shared by its two streams. */
 struct gd_sup_lines {
@@ -22,13 +27,16 @@ struct gd_sup_lines {
 	char tail[GD_CHILD_TAIL_LINES][200];
 };
 
-/* One stream (output or phases): the line being assembled. max is the
- * longest line kept plus one (<= GD_SUP_LINE_CAP); the rest of a longer
- * line is dropped. */
+/* One stream (output or phases): the line being assembled, on the heap,
+ * grown as it comes. max is the longest line kept plus one (0:
+ * GD_SUP_LINE_MAX + 1); the rest of a longer line is dropped, and the
+ * line counted in res->lines_cut. Zeroed to start; gd_sup_free at the
+ * end. */
 struct gd_sup_stream {
 	int is_phase;
-	size_t len, max;
-	char line[GD_SUP_LINE_CAP];
+	int cut; /* the line being assembled passed max (or memory ran out) */
+	size_t len, cap, max;
+	char *line;
 };
 
 /* Takes n bytes that arrived on s: counts output bytes, calls on_line for
@@ -40,5 +48,7 @@ void gd_sup_split(struct gd_sup_lines *L, struct gd_sup_stream *s,
 void gd_sup_flush(struct gd_sup_lines *L, struct gd_sup_stream *s);
 /* res->tail from the last GD_CHILD_TAIL_LINES output lines. */
 void gd_sup_tail(struct gd_sup_lines *L);
+/* The line buffer's memory. */
+void gd_sup_free(struct gd_sup_stream *s);
 
 #endif

@@ -39,7 +39,6 @@
 
 extern char **environ;
 
-#define SUP_LINE_MAX 2048 /* a whole @-message (device, result) fits */
 #define SUP_TICK_MS 50
 
 struct sup_stream {
@@ -434,7 +433,6 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	r.s[0].fd = out[0];
 	r.s[1].fd = ph[0];
 	r.s[1].b.is_phase = 1;
-	r.s[0].b.max = r.s[1].b.max = SUP_LINE_MAX;
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	if (ph[0] >= 0)
 		fcntl(ph[0], F_SETFL, O_NONBLOCK);
@@ -449,6 +447,8 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	}
 	sup_finish(&st, &r);
 	gd_sup_tail(&st.L);
+	gd_sup_free(&r.s[0].b);
+	gd_sup_free(&r.s[1].b);
 	return 0;
 }
 

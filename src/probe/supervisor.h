@@ -77,6 +77,8 @@ struct gd_child_result {
 	int pid;	      /* the child's pid = its process group id */
 	int start_errno;      /* NOSTART: why exec failed (ENOENT: not found,
 			       * anything else: found but cannot be run) */
+	size_t lines_cut;     /* lines longer than GD_SUP_LINE_MAX (16 MiB):
+			       * on_line saw only their head (sup_stream.h) */
 };
 
 /* Runs the child to completion or deadline. Returns 0, or -errno when the

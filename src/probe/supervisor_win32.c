@@ -23,7 +23,6 @@
 #include "sup_stream.h"
 #include "supervisor.h"
 
-#define SUP_LINE_MAX 4096
 #define SUP_TICK_MS 20
 
 struct sup_stream {
@@ -298,7 +297,6 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	st->spec = st->L.spec = spec;
 	st->res = st->L.res = res;
 	st->s[1].b.is_phase = 1;
-	st->s[0].b.max = st->s[1].b.max = SUP_LINE_MAX;
 	if (!spec->argv || !spec->argv[0]) {
 		res->outcome = GD_CHILD_NOSTART;
 		gd_strlcpy(res->error, "no program given", sizeof res->error);
@@ -335,9 +333,11 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 		gd_sup_tail(&st->L);
 	}
 	CloseHandle(job);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		if (st->s[i].rd)
 			CloseHandle(st->s[i].rd);
+		gd_sup_free(&st->s[i].b);
+	}
 	free(st);
 	return 0;
 }

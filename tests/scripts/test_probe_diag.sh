@@ -92,6 +92,18 @@ EOF
 		'.diagnostics.not_found | index("libLLVM-15.so.7")'
 	check "lavapipe without its libLLVM: cause names it and the driver" "$f" \
 		'.cause.code == "cause.missing_library" and (.cause.text | test("libLLVM-15.so.7")) and (.cause.text | test("libvulkan_lvp.so"))'
+	# ld.so's search-path lines of any length (issue #20: on an AVX-512
+	# CPU the system one is 2.4 KiB, and a 2 KiB line buffer lost its
+	# marker): an LD_LIBRARY_PATH of 3 KiB and of 80 KiB makes ld.so print
+	# lines that long; the not-found list is the same. (The system line
+	# itself made long on any CPU: tests/unit/test_sup_lines.c.)
+	for kib in 3 80; do
+		lp=$(python3 -c "import sys; k=int(sys.argv[1]); print(':'.join('$tmp/no/such/dir/%05d' % i for i in range(k * 1024 // (len('$tmp') + 20) + 1)))" $kib)
+		probe vk_lp$kib vulkan VK_DRIVER_FILES="$tmp/dep.json" \
+			VK_ICD_FILENAMES="$tmp/dep.json" LD_LIBRARY_PATH="$lp"
+		check "LD_LIBRARY_PATH of ${#lp} bytes: ld.so did not find libLLVM" \
+			"$tmp/vk_lp$kib.json" '.diagnostics.not_found | index("libLLVM-15.so.7")'
+	done
 else
 	echo "skip - no lavapipe built against libLLVM-15.so.1"
 fi

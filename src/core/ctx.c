@@ -212,6 +212,7 @@ void gd_diag_add(gd_ctx *ctx, enum gd_diag_level level, const char *source,
 	d->level = level;
 	gd_strlcpy(d->source, source ? source : "", sizeof d->source);
 	va_start(ap, fmt);
-	gd_vfmt(d->msg, sizeof d->msg, fmt, ap);
+	if (gd_vfmt(d->msg, sizeof d->msg, fmt, ap) == -ENAMETOOLONG)
+		gd_mark_cut(d->msg, sizeof d->msg); /* never a silent cut */
 	va_end(ap);
 }

@@ -133,7 +133,13 @@ int gd_fs_read_line(const gd_fs *fs, const char *path, char *buf, size_t cap)
 		*nl = '\0';
 	t = gd_trim(tmp);
 	gd_sanitize(t);
-	gd_strlcpy(buf, t, cap);
+	/* a first line longer than tmp or buf: an error, never a value cut
+	 * short (a version "6.2" out of "6.2.41134...") */
+	if ((!nl && rc == -EFBIG) || gd_strlcpy(buf, t, cap) >= cap) {
+		if (cap)
+			buf[0] = '\0';
+		return -EOVERFLOW;
+	}
 	return 0;
 }
 
@@ -162,6 +168,8 @@ const char *gd_fs_strerror(int rc)
 		return "too many levels of symbolic links";
 	case EXDEV:
 		return "path leaves the root";
+	case EOVERFLOW:
+		return "its line is longer than gpudoctor reads";
 	default:
 		return strerror(-rc);
 	}

@@ -47,7 +47,9 @@ int gd_fs_read(const gd_fs *fs, const char *path, char *buf, size_t cap,
 /* Same, into a malloc'ed buffer of at most max bytes. */
 int gd_fs_read_alloc(const gd_fs *fs, const char *path, size_t max, char **out,
 		     size_t *len);
-/* First line of a small file, trimmed. */
+/* First line of a small file, trimmed. -EOVERFLOW (gd_fs_strerror: "its
+ * line is longer than gpudoctor reads", buf "") when that line does not
+ * fit buf or the first 4 KiB: never a value cut short. */
 int gd_fs_read_line(const gd_fs *fs, const char *path, char *buf, size_t cap);
 
 /* Entry names of a directory (no "." / ".."), in natural order

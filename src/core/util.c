@@ -45,21 +45,43 @@ size_t gd_strlcpy(char *dst, const char *src, size_t cap)
 	return len;
 }
 
-void gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap)
+int gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap)
 {
+	int n;
+
 	if (!cap)
-		return;
-	if (vsnprintf(dst, cap, fmt, ap) < 0)
+		return -ENAMETOOLONG;
+	n = vsnprintf(dst, cap, fmt, ap);
+	if (n < 0) {
 		dst[0] = '\0';
+		return -EINVAL;
+	}
+	return (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
-void gd_fmt(char *dst, size_t cap, const char *fmt, ...)
+int gd_fmt(char *dst, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	gd_vfmt(dst, cap, fmt, ap);
+	rc = gd_vfmt(dst, cap, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+void gd_mark_cut(char *dst, size_t cap)
+{
+	size_t n = strnlen(dst, cap);
+
+	if (cap < 4)
+		return;
+	if (n > cap - 4)
+		n = cap - 4;
+	/* not inside a UTF-8 sequence: back over continuation bytes */
+	while (n && ((unsigned char)dst[n] & 0xC0) == 0x80)
+		n--;
+	memcpy(dst + n, "...", 4);
 }
 
 char *gd_trim(char *s)

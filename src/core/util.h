@@ -28,11 +28,18 @@ void *gd_vec_push_(void **v, size_t *n, size_t *cap, size_t elsize);
 
 /* strlcpy semantics: always terminates, returns strlen(src). */
 size_t gd_strlcpy(char *dst, const char *src, size_t cap);
-/* snprintf that never fails loudly; truncates. */
-void gd_fmt(char *dst, size_t cap, const char *fmt, ...)
+/* snprintf into dst, always terminated. Returns 0 when the whole text
+ * fit, -ENAMETOOLONG when it was cut to cap - 1 bytes (-EINVAL: a format
+ * error, dst ""). Where the text comes from outside (paths, names, file
+ * contents), a cut must not pass silently: check the result, hold the
+ * text on the heap, or mark the cut (gd_mark_cut). */
+int gd_fmt(char *dst, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap)
+int gd_vfmt(char *dst, size_t cap, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
+/* Ends dst (a text cut to fit cap) with "...", on a UTF-8 character
+ * boundary, so a reader sees that something is missing. */
+void gd_mark_cut(char *dst, size_t cap);
 /* Strip leading and trailing ASCII whitespace in place; returns s. */
 char *gd_trim(char *s);
 /* Replace bytes that are not printable ASCII or UTF-8 continuation-safe with

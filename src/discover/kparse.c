@@ -2,6 +2,7 @@
  * modprobe.d files, and lookups over what discover read (kstate.h). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -192,9 +193,15 @@ static void mp_line(struct gd_kopts *o, const char *line, size_t n,
 void gd_modprobe_parse(const char *buf, size_t len, const char *file,
 		       struct gd_kopts *out)
 {
-	char line[1024], src[112];
+	/* a line (with its continuations) is never longer than the file:
+	 * held whole, whatever its length */
+	char *line = malloc(len + 1), src[112];
 	size_t i = 0, ln = 0, lineno = 0, first = 1;
 
+	if (!line) {
+		out->dropped++; /* said with the entries past the caps */
+		return;
+	}
 	while (i <= len) {
 		int end = i == len || !buf[i];
 		char c = end ? '\n' : buf[i];
@@ -210,13 +217,14 @@ void gd_modprobe_parse(const char *buf, size_t len, const char *file,
 			mp_line(out, line, ln, src);
 			ln = 0;
 			first = lineno + 1;
-		} else if (ln + 1 < sizeof line) {
+		} else {
 			line[ln++] = c;
 		}
 		if (end)
 			break;
 		i++;
 	}
+	free(line);
 }
 
 static const char *trim(const char *s, char *buf, size_t cap)

@@ -82,6 +82,7 @@ static int seen_name(gd_strvec *names, const char *n)
 static void read_modprobe(gd_ctx *ctx, struct gd_kstate *k)
 {
 	gd_strvec seen = {0};
+	int rc;
 
 	for (size_t d = 0; d < sizeof mp_dirs / sizeof *mp_dirs; d++) {
 		gd_strvec names = {0};
@@ -100,16 +101,27 @@ static void read_modprobe(gd_ctx *ctx, struct gd_kstate *k)
 			if ((slot = gd_vec_push(&seen)))
 				*slot = strdup(n);
 			gd_fmt(path, sizeof path, "%s/%s", mp_dirs[d], n);
-			if (gd_fs_read_alloc(&ctx->fs, path, GD_FS_SMALL, &buf,
-					     &len) == 0) {
+			rc = gd_fs_read_alloc(&ctx->fs, path, GD_FS_SMALL, &buf,
+					      &len);
+			if (rc == 0 || rc == -EFBIG) {
 				gd_modprobe_parse(buf, len, path, &k->modprobe);
 				k->n_modprobe_files++;
 			}
+			if (rc == -EFBIG)
+				gd_diag_add(ctx, GD_DIAG_WARN, path,
+					    "larger than %u KiB: only its "
+					    "start was read",
+					    (unsigned)(GD_FS_SMALL >> 10));
 			free(buf);
 		}
 		gd_strvec_free(&names);
 	}
 	gd_strvec_free(&seen);
+	if (k->modprobe.dropped)
+		gd_diag_add(ctx, GD_DIAG_WARN, "modprobe.d",
+			    "%d option(s) past what gpudoctor keeps were not "
+			    "read",
+			    k->modprobe.dropped);
 }
 
 /* efivarfs: 4 bytes of attributes, then the UEFI variable's one byte

@@ -33,16 +33,22 @@ const char *gd_ld_multiarch(void)
 #endif
 }
 
-void gd_path_join(char *out, size_t cap, const char *dir, const char *name)
+int gd_path_join(char *out, size_t cap, const char *dir, const char *name)
 {
 	size_t n = strlen(dir);
+	int rc;
 
 	while (*name == '/')
 		name++;
 	if (n && dir[n - 1] == '/')
-		gd_fmt(out, cap, "%s%s", dir, name);
+		rc = gd_fmt(out, cap, "%s%s", dir, name);
 	else
-		gd_fmt(out, cap, "%s/%s", dir, name);
+		rc = gd_fmt(out, cap, "%s/%s", dir, name);
+	/* a path cut at cap could name another file: it ends in "..." (no
+	 * such file, and every message shows the cut) */
+	if (rc == -ENAMETOOLONG)
+		gd_mark_cut(out, cap);
+	return rc;
 }
 
 int gd_soname_version(const char *fname, const char *base, char *ver,

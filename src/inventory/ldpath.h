@@ -49,7 +49,9 @@ int gd_fs_resolve(const gd_fs *fs, const char *path, char *out, size_t cap);
 int gd_soname_version(const char *fname, const char *base, char *ver,
 		      size_t cap, unsigned *major);
 
-/* Join dir and name with one '/'. */
-void gd_path_join(char *out, size_t cap, const char *dir, const char *name);
+/* Join dir and name with one '/'. Returns 0, or -ENAMETOOLONG when the
+ * path does not fit cap: out then ends in "..." (gd_mark_cut), never a
+ * shorter path that could name another file. */
+int gd_path_join(char *out, size_t cap, const char *dir, const char *name);
 
 #endif

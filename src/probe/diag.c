@@ -126,8 +126,9 @@ int gd_lddebug_line(struct gd_lddebug *d, const char *line)
 		size_t n = strcspn(v, " ");
 
 		gd_lddebug_end(d);
-		if (n && n < sizeof d->cur)
-			gd_fmt(d->cur, sizeof d->cur, "%.*s", (int)n, v);
+		/* a name too long to keep is kept cut, and says so */
+		if (n && gd_fmt(d->cur, sizeof d->cur, "%.*s", (int)n, v) < 0)
+			gd_mark_cut(d->cur, sizeof d->cur);
 	} else if (d->cur[0] && gd_startswith(b, " search path=") &&
 		   strstr(b, "(system search path)")) {
 		d->in_system = 1;

@@ -210,7 +210,9 @@ void gd_diag_add(gd_ctx *ctx, enum gd_diag_level level, const char *source,
 	if (!d)
 		return;
 	d->level = level;
-	gd_strlcpy(d->source, source ? source : "", sizeof d->source);
+	if (gd_strlcpy(d->source, source ? source : "", sizeof d->source) >=
+	    sizeof d->source) /* a path: its cut is shown */
+		gd_mark_cut(d->source, sizeof d->source);
 	va_start(ap, fmt);
 	if (gd_vfmt(d->msg, sizeof d->msg, fmt, ap) == -ENAMETOOLONG)
 		gd_mark_cut(d->msg, sizeof d->msg); /* never a silent cut */

@@ -60,6 +60,20 @@ size_t gd_utf8_mend(char *dst, size_t cap, const char *s)
 	return o;
 }
 
+size_t gd_utf8_mend_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = strlen((const char *)p), o = 0;
+
+	for (size_t i = 0; i < len;) {
+		int n = gd_utf8_seq(p + i, len - i);
+
+		o += n ? (size_t)n : 3;
+		i += n ? (size_t)n : 1;
+	}
+	return o;
+}
+
 json_t *gd_json_str(const char *s)
 {
 	json_t *j;

@@ -17,6 +17,8 @@ json_t *gd_json_str_or_null(const char *s);
 /* Copy s into dst (cap bytes) as valid UTF-8, bad bytes as U+FFFD,
  * truncated at a character boundary. Returns the length written. */
 size_t gd_utf8_mend(char *dst, size_t cap, const char *s);
+/* The length gd_utf8_mend gives s with room enough. */
+size_t gd_utf8_mend_len(const char *s);
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid. */
 int gd_utf8_seq(const unsigned char *s, size_t avail);
 

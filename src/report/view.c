@@ -59,12 +59,17 @@ char *gd_cli_json_text(const struct gd_cli *cli, json_t *root)
 
 /* Bytes from files and file names, made safe for a terminal: valid UTF-8
  * (bad bytes as U+FFFD), C0 controls, DEL and C1 controls (U+0080-U+009F,
- * which some terminals obey as CSI) as '?'. */
+ * which some terminals obey as CSI) as '?'. Text that does not fit cap
+ * ends in "..." (never cut silently). */
 const char *gd_cli_term(char *buf, size_t cap, const char *s)
 {
 	unsigned char *p;
+	size_t o;
 
-	gd_utf8_mend(buf, cap, s ? s : "");
+	s = s ? s : "";
+	o = gd_utf8_mend(buf, cap, s);
+	if (gd_utf8_mend_len(s) > o)
+		gd_mark_cut(buf, cap);
 	for (p = (unsigned char *)buf; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f) {
 			*p = '?';

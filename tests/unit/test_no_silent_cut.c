@@ -17,6 +17,7 @@
 #include "discover/kstate.h"
 #include "inventory/ldpath.h"
 #include "probe/probe.h"
+#include "report/view.h"
 #include "t.h"
 
 static int ends_cut(const char *s)
@@ -156,8 +157,19 @@ static void ctx_cases(void)
 	CHECK_STR(t.v, "6.2.4");
 }
 
+/* Text shown on a terminal (file names, archive entries) */
+static void term_cases(void)
+{
+	char b[16];
+
+	CHECK_STR(gd_cli_term(b, sizeof b, "short\x01"), "short?");
+	CHECK(ends_cut(gd_cli_term(b, sizeof b, "a-long-file-name-here.txt")));
+	CHECK(ends_cut(gd_cli_term(b, sizeof b, "\xff\xff\xff\xff\xff\xff")));
+}
+
 int main(void)
 {
+	term_cases();
 	fmt_cases();
 	path_cases();
 	read_line_cases();

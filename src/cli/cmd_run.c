@@ -171,6 +171,7 @@ struct watch {
 	struct gd_trace_run *tr;
 	int nstuck;
 	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
+	char unrecorded[120]; /* slots ran out */
 };
 
 static void watch_line(void *arg, int is_phase, const char *line)
@@ -192,6 +193,8 @@ static void watch_deadline(void *arg, int pid)
 	    w->tr->map,
 	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, w->stuck,
 	    GD_TRACE_MAX_STUCK);
+	gd_trace_unrecorded_text(w->tr->map, w->unrecorded,
+				 sizeof w->unrecorded);
 }
 
 /* Windows: the exit status of CMD, which ran as our child; a crash (an
@@ -248,11 +251,13 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		return res.exit_code;
 	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
 		res.seconds,
-		w.nstuck || !tr->map ? ""
-				     : " No thread was inside a traced "
-				       "GPU call.");
+		w.nstuck || !tr->map || w.unrecorded[0]
+		    ? ""
+		    : " No thread was inside a traced GPU call.");
 	for (int i = 0; i < w.nstuck; i++)
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
+	if (w.unrecorded[0])
+		fprintf(stderr, "gpudoctor run: %s\n", w.unrecorded);
 	return 124; /* as timeout(1) */
 }
 

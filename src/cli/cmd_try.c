@@ -194,8 +194,9 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		       row->stuck[0].line);
 	} else if (res->outcome == GD_CHILD_HUNG) {
 		row->outcome = GD_TRY_HANG;
-		gd_fmt(row->phase, sizeof row->phase, "hung after: %s",
-		       last[0] ? last : "(no output)");
+		gd_fmt(row->phase, sizeof row->phase, "hung after: %s%s%s",
+		       last[0] ? last : "(no output)",
+		       row->unrecorded[0] ? "; " : "", row->unrecorded);
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
 		char crash[64];
 
@@ -237,6 +238,8 @@ static void on_deadline(void *arg, int pid)
 	    t->trace.map,
 	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
 	    row->stuck, GD_TRACE_MAX_STUCK);
+	gd_trace_unrecorded_text(t->trace.map, row->unrecorded,
+				 sizeof row->unrecorded);
 }
 
 /* Stopped by Ctrl-C: through spec.cancel, or killed or failed while the

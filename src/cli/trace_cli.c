@@ -79,6 +79,8 @@ void gd_trace_reset(struct gd_trace_run *tr, int seq)
 
 		memset((char *)tr->map + GD_TRACE_HDR_SIZE, 0,
 		       GD_TRACE_REGION_SIZE - GD_TRACE_HDR_SIZE);
+		__atomic_store_n(&h->unrecorded, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->released, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&h->next_slot, 0, __ATOMIC_RELEASE);
 	}
 	tr->log[0] = '\0';

@@ -134,6 +134,7 @@ static json_t *trace_json(const struct gd_try_row *r)
 		json_array_append_new(a, e);
 	}
 	json_object_set_new(o, "stuck", a);
+	json_object_set_new(o, "unrecorded", gd_wa_jstr_or_null(r->unrecorded));
 	json_object_set_new(o, "log", gd_wa_jstr_or_null(r->trace_log));
 	return o;
 }
@@ -242,6 +243,8 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 		       r->phase);
 		for (int i = 1; i < r->nstuck; i++)
 			printf("%*s  also: %s\n", w, "", r->stuck[i].line);
+		if (r->nstuck && r->unrecorded[0])
+			printf("%*s  also: %s\n", w, "", r->unrecorded);
 		if (r->trace_log[0])
 			printf("%*s  call log: %s\n", w, "", r->trace_log);
 	}

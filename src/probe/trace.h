@@ -25,6 +25,7 @@ struct gd_trace_call {
 	unsigned kind;
 	int last_result;
 	uint64_t t_enter_ns, bytes, stream, calls_done, caller_pc;
+	uint64_t thread; /* pthread_self() of the thread */
 	char caller[GD_TRACE_CALLER_MAX + 1];
 };
 
@@ -73,6 +74,10 @@ struct gd_trace_stuck {
  * how many were stored in out. */
 size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 			    struct gd_trace_stuck *out, size_t cap);
+
+/* "3 threads were not traced: all 256 trace slots were in use", or ""
+ * when every thread that called the runtime had a slot. */
+void gd_trace_unrecorded_text(const void *map, char *buf, size_t cap);
 
 /* Pure: "ioctl(/dev/kfd)" from a /proc/T/syscall line and a resolver for
  * fd targets (NULL: none); "running" / "" as they come. */

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "core/plat.h"
+#include "doctor/trace_why.h"
 #include "probe/supervisor.h"
 #include "trace_cli.h"
 #include "wa_common.h"
@@ -193,6 +194,7 @@ static void watch_deadline(void *arg, int pid)
 	    w->tr->map,
 	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, w->stuck,
 	    GD_TRACE_MAX_STUCK);
+	gd_trace_explain(w->stuck, (size_t)w->nstuck);
 	gd_trace_unrecorded_text(w->tr->map, w->unrecorded,
 				 sizeof w->unrecorded);
 }
@@ -254,8 +256,12 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		w.nstuck || !tr->map || w.unrecorded[0]
 		    ? ""
 		    : " No thread was inside a traced GPU call.");
-	for (int i = 0; i < w.nstuck; i++)
+	for (int i = 0; i < w.nstuck; i++) {
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
+		if (w.stuck[i].why[0])
+			fprintf(stderr, "gpudoctor run:   why: %s\n",
+				w.stuck[i].why);
+	}
 	if (w.unrecorded[0])
 		fprintf(stderr, "gpudoctor run: %s\n", w.unrecorded);
 	return 124; /* as timeout(1) */

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "core/plat.h"
+#include "doctor/trace_why.h"
 #include "probe/supervisor.h"
 #include "try_int.h"
 #include "wa_common.h"
@@ -238,6 +239,7 @@ static void on_deadline(void *arg, int pid)
 	    t->trace.map,
 	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
 	    row->stuck, GD_TRACE_MAX_STUCK);
+	gd_trace_explain(row->stuck, (size_t)row->nstuck);
 	gd_trace_unrecorded_text(t->trace.map, row->unrecorded,
 				 sizeof row->unrecorded);
 }

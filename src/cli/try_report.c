@@ -131,6 +131,7 @@ static json_t *trace_json(const struct gd_try_row *r)
 				    gd_wa_jstr_or_null(s->blocked));
 		json_object_set_new(e, "state", gd_wa_jstr(st));
 		json_object_set_new(e, "text", gd_wa_jstr(s->line));
+		json_object_set_new(e, "why", gd_wa_jstr_or_null(s->why));
 		json_array_append_new(a, e);
 	}
 	json_object_set_new(o, "stuck", a);
@@ -241,6 +242,8 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 		printf("%-*s  %s%-11s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
 		       col, outcome_name(r->outcome), gd_c_off(cli), r->seconds,
 		       r->phase);
+		if (r->nstuck && r->stuck[0].why[0])
+			printf("%*s  why: %s\n", w, "", r->stuck[0].why);
 		for (int i = 1; i < r->nstuck; i++)
 			printf("%*s  also: %s\n", w, "", r->stuck[i].line);
 		if (r->nstuck && r->unrecorded[0])

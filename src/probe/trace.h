@@ -64,9 +64,12 @@ struct gd_trace_stuck {
 	double seconds;
 	char call[160]; /* gd_trace_call_text */
 	char caller[GD_TRACE_CALLER_MAX + 1];
-	char blocked[160]; /* "ioctl(/dev/kfd)", "futex", "running", "" */
-	char state;	   /* /proc stat state letter, '?' unknown */
-	char line[600];	   /* the sentence for humans */
+	char blocked[160];  /* "ioctl(/dev/kfd)", "futex", "running", "" */
+	char state;	    /* /proc stat state letter, '?' unknown */
+	char line[600];	    /* the sentence for humans */
+	unsigned api, kind; /* the call (trace_shm.h ids) */
+	uint64_t thread;    /* pthread_self() of the thread */
+	char why[480];	    /* why the call can block (doctor/trace_why.h) */
 };
 
 /* The threads of the traced program that are inside a hooked call now

@@ -211,6 +211,9 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 		s->seconds = now_ns > calls[i].t_enter_ns
 				 ? (double)(now_ns - calls[i].t_enter_ns) / 1e9
 				 : 0;
+		s->api = calls[i].api;
+		s->kind = calls[i].kind;
+		s->thread = calls[i].thread;
 		gd_trace_call_text(&calls[i], s->call, sizeof s->call);
 		gd_strlcpy(s->caller, calls[i].caller, sizeof s->caller);
 		if (!s->caller[0] && calls[i].caller_pc)

@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "core/plat.h"
-#include "doctor/trace_why.h"
 #include "probe/supervisor.h"
 #include "trace_cli.h"
 #include "wa_common.h"
@@ -177,25 +176,20 @@ struct watch {
 
 static void watch_line(void *arg, int is_phase, const char *line)
 {
-	(void)arg;
-	if (!is_phase)
+	struct watch *w = arg;
+
+	if (!is_phase && !gd_trace_capture(w->tr, line))
 		printf("%s\n", line);
 	fflush(stdout);
 }
 
-static void watch_deadline(void *arg, int pid)
+static int watch_deadline(void *arg, int pid)
 {
 	struct watch *w = arg;
-	struct timespec ts;
 
 	(void)pid;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w->nstuck = (int)gd_trace_hang_report(
-	    w->tr->map,
-	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, w->stuck,
-	    GD_TRACE_MAX_STUCK);
-	gd_trace_explain(w->stuck, (size_t)w->nstuck);
-	gd_trace_unrecorded_text(w->tr->map, w->unrecorded,
+	return gd_trace_deadline(w->tr, w->stuck, GD_TRACE_MAX_STUCK,
+				 &w->nstuck, w->unrecorded,
 				 sizeof w->unrecorded);
 }
 
@@ -256,8 +250,12 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		w.nstuck || !tr->map || w.unrecorded[0]
 		    ? ""
 		    : " No thread was inside a traced GPU call.");
+	gd_trace_finish(tr, w.stuck, w.nstuck);
 	for (int i = 0; i < w.nstuck; i++) {
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
+		if (w.stuck[i].python[0])
+			fprintf(stderr, "gpudoctor run:   python: %s\n",
+				w.stuck[i].python);
 		if (w.stuck[i].why[0])
 			fprintf(stderr, "gpudoctor run:   why: %s\n",
 				w.stuck[i].why);

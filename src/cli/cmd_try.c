@@ -15,7 +15,6 @@
 
 #include "cli.h"
 #include "core/plat.h"
-#include "doctor/trace_why.h"
 #include "probe/supervisor.h"
 #include "try_int.h"
 #include "wa_common.h"
@@ -161,6 +160,8 @@ static void on_line(void *arg, int is_phase, const char *line)
 {
 	struct gd_try *t = arg;
 
+	if (!is_phase && gd_trace_capture(&t->trace, line))
+		return; /* a Python program's stacks, after the deadline */
 	if (!is_phase && t->expect && !t->cur_matched &&
 	    regexec(&t->expect_re, line, 0, NULL, 0) == 0)
 		t->cur_matched = 1;
@@ -224,23 +225,16 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 }
 
 /* The deadline passed: before the group is stopped, note which threads
- * are inside a GPU call and what /proc says they wait for. */
-static void on_deadline(void *arg, int pid)
+ * are inside a GPU call and what /proc says they wait for; a Python
+ * program is asked for its stacks first. */
+static int on_deadline(void *arg, int pid)
 {
 	struct gd_try *t = arg;
 	struct gd_try_row *row = &t->rows[t->cur_row];
-	struct timespec ts;
 
 	(void)pid; /* the slots name their own pids (children included) */
-	if (!t->trace.map)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	row->nstuck = (int)gd_trace_hang_report(
-	    t->trace.map,
-	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
-	    row->stuck, GD_TRACE_MAX_STUCK);
-	gd_trace_explain(row->stuck, (size_t)row->nstuck);
-	gd_trace_unrecorded_text(t->trace.map, row->unrecorded,
+	return gd_trace_deadline(&t->trace, row->stuck, GD_TRACE_MAX_STUCK,
+				 &row->nstuck, row->unrecorded,
 				 sizeof row->unrecorded);
 }
 
@@ -281,7 +275,7 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	spec.timeout_s = t->timeout;
 	spec.phase_pipe = !t->user_cmd;
 	spec.search_path = 1;
-	spec.on_line = t->expect ? on_line : NULL;
+	spec.on_line = t->expect || t->trace_mode ? on_line : NULL;
 	spec.should_stop = t->expect ? should_stop : NULL;
 	spec.arg = t;
 	spec.cancel = &try_cancel;
@@ -293,6 +287,7 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	if (rc < 0)
 		return -1;
 	row->ran = 1;
+	gd_trace_finish(&t->trace, row->stuck, row->nstuck);
 	classify(t, &res, row);
 	if (res.cancelled || (try_cancel && row->outcome != GD_TRY_OK))
 		classify_interrupted(&res, row);

@@ -132,6 +132,7 @@ static json_t *trace_json(const struct gd_try_row *r)
 		json_object_set_new(e, "state", gd_wa_jstr(st));
 		json_object_set_new(e, "text", gd_wa_jstr(s->line));
 		json_object_set_new(e, "why", gd_wa_jstr_or_null(s->why));
+		json_object_set_new(e, "python", gd_wa_jstr_or_null(s->python));
 		json_array_append_new(a, e);
 	}
 	json_object_set_new(o, "stuck", a);
@@ -242,6 +243,8 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 		printf("%-*s  %s%-11s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
 		       col, outcome_name(r->outcome), gd_c_off(cli), r->seconds,
 		       r->phase);
+		if (r->nstuck && r->stuck[0].python[0])
+			printf("%*s  python: %s\n", w, "", r->stuck[0].python);
 		if (r->nstuck && r->stuck[0].why[0])
 			printf("%*s  why: %s\n", w, "", r->stuck[0].why);
 		for (int i = 1; i < r->nstuck; i++)

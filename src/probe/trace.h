@@ -70,6 +70,7 @@ struct gd_trace_stuck {
 	unsigned api, kind; /* the call (trace_shm.h ids) */
 	uint64_t thread;    /* pthread_self() of the thread */
 	char why[480];	    /* why the call can block (doctor/trace_why.h) */
+	char python[400];   /* "train.py:42 in step, called from ..." or "" */
 };
 
 /* The threads of the traced program that are inside a hooked call now
@@ -81,6 +82,24 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 /* "3 threads were not traced: all 256 trace slots were in use", or ""
  * when every thread that called the runtime had a slot. */
 void gd_trace_unrecorded_text(const void *map, char *buf, size_t cap);
+
+/* Pure: the innermost frames of user code (the standard library and
+ * installed packages skipped; the innermost frame when all are) of the
+ * thread `thread` (pthread_self) in a faulthandler dump (text, n bytes):
+ * "train.py:42 in step, called from train.py:60 in main". 0, or -1
+ * when that thread is not in the text. */
+int gd_trace_py_stack(const char *text, size_t n, uint64_t thread, char *out,
+		      size_t cap);
+
+/* Python programs among the stuck threads' processes (/proc/PID/exe
+ * named python*) are sent SIGABRT: with PYTHONFAULTHANDLER set (run/try
+ * --trace set it) Python writes every thread's stack to stderr, then
+ * ends. Returns how many processes were asked. */
+int gd_trace_py_ask(const struct gd_trace_stuck *s, size_t n);
+
+/* Fill s[i].python from a faulthandler dump. */
+void gd_trace_py_attach(struct gd_trace_stuck *s, size_t n, const char *text,
+			size_t len);
 
 /* Pure: "ioctl(/dev/kfd)" from a /proc/T/syscall line and a resolver for
  * fd targets (NULL: none); "running" / "" as they come. */

@@ -5,6 +5,7 @@
  * kernel files of our own child, so they are opened directly, not under
  * the --root of captured machines. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,4 +227,28 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 	free(calls);
 	free(maps);
 	return k;
+}
+
+int gd_trace_py_ask(const struct gd_trace_stuck *s, size_t n)
+{
+	int asked = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char path[40], exe[512], *base;
+		ssize_t len;
+		int seen = 0;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= s[k].pid == s[i].pid;
+		gd_fmt(path, sizeof path, "/proc/%d/exe", s[i].pid);
+		len = readlink(path, exe, sizeof exe - 1);
+		if (seen || len <= 0)
+			continue;
+		exe[len] = '\0';
+		base = strrchr(exe, '/');
+		base = base ? base + 1 : exe;
+		if (!strncmp(base, "python", 6) && kill(s[i].pid, SIGABRT) == 0)
+			asked++;
+	}
+	return asked;
 }

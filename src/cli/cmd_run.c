@@ -36,7 +36,9 @@ const struct gd_opt gd_opts_run[] = {
      trace_modes, NULL},
     {"watch", 0, 'W', GD_ARG_REQUIRED, "S",
      "supervise CMD with --trace; at S seconds name the GPU call\neach stuck "
-     "thread is in, end CMD, exit 124",
+     "thread is in, why it can block and, for Python,\nthe line "
+     "(PYTHONFAULTHANDLER); end CMD, exit 124.\nGPUDOCTOR_TRACE_LOG_MAX caps "
+     "the log (default 256M)",
      NULL, NULL},
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},

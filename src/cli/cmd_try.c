@@ -49,7 +49,8 @@ const struct gd_opt gd_opts_try[] = {
      "stop at the first strategy that works", NULL, NULL},
     {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
      "preload libgpudoctor-trace.so: a hang names the GPU call\neach stuck "
-     "thread is in (MODE hang, the default); log:\n+ a call log with "
+     "thread is in, why it can block and, for Python,\nthe line (MODE hang, "
+     "the default); log:\n+ a call log with "
      "durations; rewrite: + pinned host\nallocations made non-coherent; deep: "
      "+ CUPTI's driver\nAPI domain; hooks: no CUPTI (see docs/trace.md)",
      trace_modes, NULL},

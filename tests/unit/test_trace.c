@@ -4,6 +4,7 @@
  * the hang report finds it in /proc. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -95,6 +96,58 @@ static void test_syscall(void)
 
 /* Lines in the shape proc(5) documents for /proc/PID/maps; then this
  * process's own maps and the address of a libc function. */
+/* faulthandler's dump (CPython Python/traceback.c format): the stuck
+ * thread's innermost user frames, library frames skipped. */
+static void test_pystack(void)
+{
+	static const char dump[] =
+	    "Fatal Python error: Aborted\n\n"
+	    "Thread 0x00007f0011223344 (most recent call first):\n"
+	    "  File \"/usr/lib/python3.11/threading.py\", line 975 in run\n"
+	    "  File \"/home/u/train.py\", line 14 in step\n"
+	    "  File \"/home/u/train.py\", line 18 in worker\n"
+	    "  File \"/home/u/train.py\", line 30 in loop\n"
+	    "  File \"/home/u/train.py\", line 40 in main\n\n"
+	    "Current thread 0x00007f0099887766 [MainThread] (most recent call "
+	    "first):\n"
+	    "  File \"/venv/lib/python3.11/site-packages/torch/_tensor.py\", "
+	    "line 7 in item\n"
+	    "  File \"/usr/lib/python3.11/threading.py\", line 1112 in join\n";
+	char out[400], tiny[12];
+
+	CHECK_INT(gd_trace_py_stack(dump, sizeof dump - 1, 0x7f0011223344u, out,
+				    sizeof out),
+		  0);
+	CHECK_STR(out,
+		  "train.py:14 in step, called from train.py:18 in worker, "
+		  "called from train.py:30 in loop");
+	/* only library frames: the innermost one */
+	CHECK_INT(gd_trace_py_stack(dump, sizeof dump - 1, 0x7f0099887766u, out,
+				    sizeof out),
+		  0);
+	CHECK_STR(out, "_tensor.py:7 in item");
+	CHECK_INT(
+	    gd_trace_py_stack(dump, sizeof dump - 1, 0x1234u, out, sizeof out),
+	    -1);
+	CHECK_STR(out, "");
+	CHECK_INT(gd_trace_py_stack(dump, 40, 0x7f0011223344u, out, sizeof out),
+		  -1);
+	gd_trace_py_stack(dump, sizeof dump - 1, 0x7f0011223344u, tiny,
+			  sizeof tiny);
+	CHECK_STR(tiny, "train.py:14");
+	/* a freed slot (thread ended) is empty, not bad */
+	{
+		struct gd_trace_slot_raw s;
+		struct gd_trace_call c;
+
+		memset(&s, 0, sizeof s);
+		s.seq = 4;
+		s.owner = GD_TRACE_OWNER_FREE;
+		CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c),
+			  GD_SLOT_EMPTY);
+	}
+}
+
 static void test_maps(void)
 {
 	static const char maps[] =
@@ -223,6 +276,7 @@ int main(void)
 	test_decode();
 	test_syscall();
 	test_maps();
+	test_pystack();
 	test_live();
 	return t_done("test_trace");
 }

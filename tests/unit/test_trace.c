@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "doctor/trace_why.h"
 #include "probe/trace.h"
 #include "t.h"
 
@@ -148,6 +149,34 @@ static void test_pystack(void)
 	}
 }
 
+/* The why table: by API, copies by kind. */
+static void test_why(void)
+{
+	struct gd_trace_stuck s;
+	const char *w;
+
+	memset(&s, 0, sizeof s);
+	s.api = GD_TRACE_API___cudaLaunchKernel;
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "CUDA_MODULE_LOADING=EAGER"));
+	s.api = GD_TRACE_API_cudaMemcpyAsync;
+	s.kind = 2; /* D2H */
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "pageable"));
+	s.kind = 3; /* D2D: no host memory involved */
+	CHECK(gd_trace_why(&s) == NULL);
+	s.api = GD_TRACE_API_hipGetDeviceCount;
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "runtime start") && strstr(w, "/dev/kfd"));
+	s.api = GD_TRACE_API_cuInit;
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "CUDA_VISIBLE_DEVICES"));
+	s.api = GD_TRACE_API_cudaOther;
+	CHECK(gd_trace_why(&s) == NULL);
+	gd_trace_explain(&s, 1);
+	CHECK_STR(s.why, "");
+}
+
 static void test_maps(void)
 {
 	static const char maps[] =
@@ -277,6 +306,7 @@ int main(void)
 	test_syscall();
 	test_maps();
 	test_pystack();
+	test_why();
 	test_live();
 	return t_done("test_trace");
 }

@@ -127,6 +127,8 @@ static json_t *trace_json(const struct gd_try_row *r)
 		json_object_set_new(e, "seconds", json_real(s->seconds));
 		json_object_set_new(e, "call", gd_wa_jstr(s->call));
 		json_object_set_new(e, "caller", gd_wa_jstr_or_null(s->caller));
+		json_object_set_new(e, "caller_function",
+				    gd_wa_jstr_or_null(s->function));
 		json_object_set_new(e, "blocked_in",
 				    gd_wa_jstr_or_null(s->blocked));
 		json_object_set_new(e, "state", gd_wa_jstr(st));

@@ -41,6 +41,17 @@ enum gd_slot_status gd_trace_slot_decode(const void *snap, size_t n,
  * the reader names the library (no dladdr in the traced call). */
 int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
 			 size_t cap);
+/* Pure: the full path of the file mapped at pc (cap bytes with the NUL)
+ * and pc's offset in that file; 0 or -1 as above. */
+int gd_trace_maps_file(const char *text, size_t n, uint64_t pc, char *path,
+		       size_t cap, uint64_t *file_off);
+
+/* The function of an ELF64 little-endian image that holds the code at
+ * file offset off ("" none): .symtab, else .dynsym; the image is read
+ * through rd (bounded reads; every field checked). 0, or -1. */
+typedef int (*gd_trace_rd_fn)(void *ctx, uint64_t off, void *buf, size_t n);
+int gd_trace_elf_func(gd_trace_rd_fn rd, void *ctx, uint64_t off, char *out,
+		      size_t cap);
 
 /* "hipMemcpyAsync", or "?" when out of range. */
 const char *gd_trace_api_name(unsigned api);
@@ -64,6 +75,7 @@ struct gd_trace_stuck {
 	double seconds;
 	char call[160]; /* gd_trace_call_text */
 	char caller[GD_TRACE_CALLER_MAX + 1];
+	char function[128]; /* the caller's function in it, "" unknown */
 	char blocked[160];  /* "ioctl(/dev/kfd)", "futex", "running", "" */
 	char state;	    /* /proc stat state letter, '?' unknown */
 	char line[600];	    /* the sentence for humans */

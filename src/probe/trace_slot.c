@@ -251,42 +251,67 @@ static int maps_hex(const char **p, const char *end, uint64_t *v)
 }
 
 /* proc(5) /proc/PID/maps: "start-end perms offset dev inode   path". */
-int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
-			 size_t cap)
+int gd_trace_maps_file(const char *text, size_t n, uint64_t pc, char *path,
+		       size_t cap, uint64_t *file_off)
 {
 	const char *p = text, *end = text + n;
 
 	if (!cap)
 		return -1;
-	out[0] = '\0';
+	path[0] = '\0';
+	*file_off = 0;
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *path, *base;
-		uint64_t lo, hi;
-		int fields = 0;
+		const char *f;
+		uint64_t lo, hi, off;
 
 		if (!eol)
 			eol = end;
 		if (maps_hex(&p, eol, &lo) == 0 && p < eol && *p == '-' &&
 		    (p++, maps_hex(&p, eol, &hi)) == 0 && lo <= pc && pc < hi) {
-			/* the path follows perms, offset, dev, inode */
-			for (path = p; path < eol && fields < 4; fields++) {
-				while (path < eol && *path == ' ')
-					path++;
-				while (path < eol && *path != ' ')
-					path++;
-			}
-			while (path < eol && *path == ' ')
-				path++;
-			if (path >= eol || *path != '/')
-				return -1; /* anonymous, [stack], JIT code */
-			for (base = eol; base > path && base[-1] != '/'; base--)
+			/* perms, then offset, dev, inode and the path */
+			for (f = p; f < eol && *f == ' '; f++)
 				;
-			gd_fmt(out, cap, "%.*s", (int)(eol - base), base);
-			gd_sanitize(out);
-			return out[0] ? 0 : -1;
+			while (f < eol && *f != ' ')
+				f++;
+			while (f < eol && *f == ' ')
+				f++;
+			if (maps_hex(&f, eol, &off) < 0)
+				return -1;
+			for (int fields = 0; f < eol && fields < 2; fields++) {
+				while (f < eol && *f == ' ')
+					f++;
+				while (f < eol && *f != ' ')
+					f++;
+			}
+			while (f < eol && *f == ' ')
+				f++;
+			if (f >= eol || *f != '/' || (size_t)(eol - f) >= cap)
+				return -1; /* anonymous, [stack], JIT code */
+			memcpy(path, f, (size_t)(eol - f));
+			path[eol - f] = '\0';
+			*file_off = off + (pc - lo);
+			return 0;
 		}
 		p = eol + 1;
 	}
 	return -1;
+}
+
+int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
+			 size_t cap)
+{
+	char path[4096];
+	const char *base;
+	uint64_t off;
+
+	if (!cap)
+		return -1;
+	out[0] = '\0';
+	if (gd_trace_maps_file(text, n, pc, path, sizeof path, &off) < 0)
+		return -1;
+	base = strrchr(path, '/');
+	gd_fmt(out, cap, "%s", base + 1);
+	gd_sanitize(out);
+	return out[0] ? 0 : -1;
 }

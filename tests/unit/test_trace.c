@@ -2,6 +2,7 @@
  * rejected), the call text, the /proc syscall decoder, and a live round
  * trip: a thread of this process writes a slot the way the shim does and
  * the hang report finds it in /proc. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,57 @@ static void test_why(void)
 	CHECK_STR(s.why, "");
 }
 
+static int rd_fd(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	return pread(*(int *)ctx, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/* The function of a return address: this program's own test_why. */
+static void test_elf_func(void)
+{
+	char *maps = NULL, path[4096], fn[128];
+	size_t len = 0, cap = 0;
+	uint64_t off;
+	int fd = open("/proc/self/maps", O_RDONLY), f;
+	void (*pfn)(void) = test_why;
+	uint64_t pc;
+	ssize_t r;
+
+	memcpy(&pc, &pfn, sizeof pc);
+	pc += 4; /* inside, as a return address is */
+	while (fd >= 0) {
+		if (len + 4096 > cap) {
+			char *nb = realloc(maps, cap = cap * 2 + 65536);
+
+			if (!nb)
+				break;
+			maps = nb;
+		}
+		r = read(fd, maps + len, cap - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	if (fd >= 0)
+		close(fd);
+	CHECK_INT(gd_trace_maps_file(maps, len, pc, path, sizeof path, &off),
+		  0);
+	f = open(path, O_RDONLY);
+	CHECK(f >= 0);
+	if (f >= 0) {
+		CHECK_INT(gd_trace_elf_func(rd_fd, &f, off, fn, sizeof fn), 0);
+		CHECK_STR(fn, "test_why");
+		/* not an ELF file: nothing */
+		close(f);
+	}
+	f = open("/proc/self/maps", O_RDONLY);
+	CHECK_INT(gd_trace_elf_func(rd_fd, &f, 0, fn, sizeof fn), -1);
+	CHECK_STR(fn, "");
+	if (f >= 0)
+		close(f);
+	free(maps);
+}
+
 static void test_maps(void)
 {
 	static const char maps[] =
@@ -307,6 +359,7 @@ int main(void)
 	test_maps();
 	test_pystack();
 	test_why();
+	test_elf_func();
 	test_live();
 	return t_done("test_trace");
 }

@@ -9,7 +9,6 @@
  * shim records in the slot. The text is the traced program's output:
  * nothing in it is trusted (bounded copies, sanitised names). */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -69,7 +68,7 @@ static int frame_text(const char *p, const char *eol, char *out, size_t cap,
 	static const char pre[] = "  File \"";
 	const char *f, *q, *base, *name;
 	long line;
-	char *end;
+	const char *end;
 
 	if ((size_t)(eol - p) <= sizeof pre - 1 ||
 	    memcmp(p, pre, sizeof pre - 1))
@@ -78,8 +77,11 @@ static int frame_text(const char *p, const char *eol, char *out, size_t cap,
 	q = memchr(f, '"', (size_t)(eol - f));
 	if (!q || eol - q < 8 || memcmp(q, "\", line ", 8))
 		return -1;
-	line = strtol(q + 8, &end, 10);
-	if (end == q + 8 || end > eol || line < 0 || line > 100000000)
+	/* digits by hand: the text need not end in NUL */
+	for (end = q + 8, line = 0;
+	     end < eol && *end >= '0' && *end <= '9' && line < 100000000; end++)
+		line = line * 10 + (*end - '0');
+	if (end == q + 8 || line >= 100000000)
 		return -1;
 	name = end;
 	if (eol - name > 4 && !memcmp(name, " in ", 4))

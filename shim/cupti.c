@@ -104,6 +104,11 @@ static const struct api_info rt_apis[] = {
     {"cudaDeviceSynchronize", A(cudaDeviceSynchronize), -1, -1, -1, 0},
     {"cudaStreamSynchronize", A(cudaStreamSynchronize), -1, -1, 0, 0},
     {"cudaEventSynchronize", A(cudaEventSynchronize), -1, -1, -1, 0},
+    {"cudaGetDeviceCount", A(cudaGetDeviceCount), -1, -1, -1, 0},
+    {"cudaSetDevice", A(cudaSetDevice), -1, 0, -1, 0},
+    {"cudaGetDeviceProperties", A(cudaGetDeviceProperties), -1, 8, -1, 0},
+    {"cudaDeviceGetAttribute", A(cudaDeviceGetAttribute), -1, 12, -1, 0},
+    {"cudaInitDevice", A(cudaInitDevice), -1, 0, -1, 0},
 };
 /* Driver copies and allocations: only the _v2 entry points (64-bit
  * CUdeviceptr); cuLaunchKernel: 7 unsigned after f, then hStream. */
@@ -120,6 +125,12 @@ static const struct api_info drv_apis[] = {
     {"cuCtxSynchronize", A(cuCtxSynchronize), -1, -1, -1, 0},
     {"cuStreamSynchronize", A(cuStreamSynchronize), -1, -1, 0, 0},
     {"cuEventSynchronize", A(cuEventSynchronize), -1, -1, -1, 0},
+    {"cuDeviceGetCount", A(cuDeviceGetCount), -1, -1, -1, 0},
+    {"cuDeviceGet", A(cuDeviceGet), -1, 8, -1, 0},
+    {"cuCtxCreate_v2", A(cuCtxCreate), -1, 12, -1, 0},
+    {"cuCtxCreate_v3", A(cuCtxCreate), -1, -1, -1, 0},
+    {"cuCtxCreate_v4", A(cuCtxCreate), -1, -1, -1, 0},
+    {"cuDevicePrimaryCtxRetain", A(cuDevicePrimaryCtxRetain), -1, 8, -1, 0},
 };
 #undef A
 

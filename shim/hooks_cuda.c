@@ -63,3 +63,34 @@ CUDA_HOOK(cudaError_t, cudaFree, (void *p), (p), 0, 0, NULL)
 CUDA_HOOK(cudaError_t, cudaDeviceSynchronize, (void), (), 0, 0, NULL)
 CUDA_HOOK(cudaError_t, cudaStreamSynchronize, (cudaStream_t s), (s), 0, 0, s)
 CUDA_HOOK(cudaError_t, cudaEventSynchronize, (void *e), (e), 0, 0, NULL)
+
+/* Runtime start and device enumeration (the device index as the kind):
+ * with CUPTI the runtime ones go quiet as above, but the call that runs
+ * cuInit (and so loads CUPTI) is recorded here. cudaGetDeviceProperties
+ * is cudaGetDeviceProperties_v2 in CUDA 12's header. */
+CUDA_HOOK(cudaError_t, cudaGetDeviceCount, (int *n), (n), 0, 0, NULL)
+CUDA_HOOK(cudaError_t, cudaSetDevice, (int d), (d), 0, d, NULL)
+CUDA_HOOK(cudaError_t, cudaGetDeviceProperties, (void *p, int d), (p, d), 0, d,
+	  NULL)
+SHIM_HOOK_API(SHIM_FAM_CUDA, GD_TRACE_API_cudaGetDeviceProperties, cudaError_t,
+	      cudaGetDeviceProperties_v2, (void *p, int d), (p, d), 0, d, NULL)
+CUDA_HOOK(cudaError_t, cudaDeviceGetAttribute, (int *v, int a, int d),
+	  (v, a, d), 0, d, NULL)
+CUDA_HOOK(cudaError_t, cudaInitDevice, (int d, unsigned df, unsigned f),
+	  (d, df, f), 0, d, NULL)
+
+/* Driver API exports (cuda.h), for programs linked with libcuda: the
+ * runtime reaches the driver through cuGetProcAddress, not these. The
+ * _v2 names are what cuda.h maps cuCtxCreate to (CUDA 12 adds _v3,
+ * CUDA 13 _v4: other signatures, not hooked). */
+typedef int CUresult;
+#define CU_HOOK(...) SHIM_HOOK_API(SHIM_FAM_CU, __VA_ARGS__)
+CU_HOOK(GD_TRACE_API_cuInit, CUresult, cuInit, (unsigned f), (f), 0, 0, NULL)
+CU_HOOK(GD_TRACE_API_cuDeviceGetCount, CUresult, cuDeviceGetCount, (int *n),
+	(n), 0, 0, NULL)
+CU_HOOK(GD_TRACE_API_cuDeviceGet, CUresult, cuDeviceGet, (int *dev, int d),
+	(dev, d), 0, d, NULL)
+CU_HOOK(GD_TRACE_API_cuCtxCreate, CUresult, cuCtxCreate_v2,
+	(void **c, unsigned f, int d), (c, f, d), 0, d, NULL)
+CU_HOOK(GD_TRACE_API_cuDevicePrimaryCtxRetain, CUresult,
+	cuDevicePrimaryCtxRetain, (void **c, int d), (c, d), 0, d, NULL)

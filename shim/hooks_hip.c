@@ -103,7 +103,7 @@ SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f)
 
 	SHIM_REAL(fn, "hipHostMalloc");
 	if (!fn)
-		return SHIM_ENOSYM;
+		return SHIM_ENOSYM; /* as SHIM_HOOK_API */
 	nf = shim_hip_host_flags(f);
 	shim_enter(&c, GD_TRACE_API_hipHostMalloc, __builtin_return_address(0),
 		   n, nf, NULL);
@@ -111,3 +111,22 @@ SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f)
 	shim_exit(&c, r);
 	return r;
 }
+
+/* Runtime start and device enumeration: the first calls of a program,
+ * where a runtime that cannot reach its device hangs (firmware, KFD).
+ * The device index is recorded as the kind. hipGetDeviceProperties:
+ * HIP 6 exports the 6.0 layout as hipGetDevicePropertiesR0600 (the
+ * header maps the name to it); the struct is only passed on. */
+SHIM_HOOK(hipError_t, hipGetDeviceCount, (int *n), (n), 0, 0, NULL)
+SHIM_HOOK(hipError_t, hipSetDevice, (int d), (d), 0, d, NULL)
+SHIM_HOOK(hipError_t, hipGetDeviceProperties, (void *p, int d), (p, d), 0, d,
+	  NULL)
+SHIM_HOOK(hipError_t, hipGetDevicePropertiesR0600, (void *p, int d), (p, d), 0,
+	  d, NULL)
+SHIM_HOOK(hipError_t, hipDeviceGet, (int *dev, int d), (dev, d), 0, d, NULL)
+SHIM_HOOK(hipError_t, hipDeviceGetAttribute, (int *v, int a, int d), (v, a, d),
+	  0, d, NULL)
+SHIM_HOOK(hipError_t, hipDevicePrimaryCtxRetain, (void **c, int d), (c, d), 0,
+	  d, NULL)
+SHIM_HOOK(hipError_t, hipCtxCreate, (void **c, unsigned f, int d), (c, f, d), 0,
+	  d, NULL)

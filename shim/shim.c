@@ -31,6 +31,7 @@ struct shim_tls {
 	int depth;
 	int no_slot;
 	int tid;
+	uint64_t seen_released; /* no_slot: retry once this changes */
 	void *hook_pc;
 };
 
@@ -41,7 +42,9 @@ static int mode;
 static int on;	  /* region or log: record at all */
 static int timed; /* log: precise timestamps at both edges */
 static int my_pid;
-int shim_families = SHIM_FAM_HIP | SHIM_FAM_CUDA;
+static pthread_key_t slot_key;
+static int slot_key_ok;
+int shim_families = SHIM_FAM_HIP | SHIM_FAM_CUDA | SHIM_FAM_CU;
 
 int shim_mode(void)
 {
@@ -66,13 +69,15 @@ void *shim_pc_get(void)
 	return tls.hook_pc;
 }
 
-void *shim_real(const char *name, void **cache)
+void *shim_real(const char *name, void **cache, void *caller_pc)
 {
 	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
 
 	if (!p) {
-		p = dlsym(RTLD_NEXT, name);
-		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
+		/* not found stays uncached: the runtime may be loaded later */
+		p = shim_find(name, caller_pc);
+		if (p)
+			__atomic_store_n(cache, p, __ATOMIC_RELEASE);
 	}
 	return p;
 }
@@ -103,27 +108,96 @@ static int my_tid(void)
 	return tls.tid;
 }
 
-/* Once per thread: claim a slot and write who owns it. */
+static struct gd_trace_slot_raw *slot_at(uint64_t i)
+{
+	return (struct gd_trace_slot_raw *)(void *)((char *)region +
+						    GD_TRACE_HDR_SIZE +
+						    i * GD_TRACE_SLOT_SIZE);
+}
+
+/* A never-used slot, else one a thread that ended gave back. */
+static struct gd_trace_slot_raw *take_slot(void)
+{
+	uint64_t i;
+	uint32_t want;
+
+	if (__atomic_load_n(&region->next_slot, __ATOMIC_RELAXED) <
+	    GD_TRACE_NSLOTS) {
+		i = __atomic_fetch_add(&region->next_slot, 1, __ATOMIC_ACQ_REL);
+		if (i < GD_TRACE_NSLOTS)
+			return slot_at(i);
+	}
+	for (i = 0; i < GD_TRACE_NSLOTS; i++) {
+		struct gd_trace_slot_raw *s = slot_at(i);
+
+		want = GD_TRACE_OWNER_FREE;
+		if (__atomic_load_n(&s->owner, __ATOMIC_RELAXED) == want &&
+		    __atomic_compare_exchange_n(
+			&s->owner, &want, GD_TRACE_OWNER_LIVE, 0,
+			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return s;
+	}
+	return NULL;
+}
+
+/* Once per thread (again after a slot was given back somewhere, when
+ * none was free): claim a slot and write who owns it. */
 static struct gd_trace_slot_raw *claim_slot(void)
 {
 	struct gd_trace_slot_raw *s;
-	uint64_t i;
+	uint64_t rel;
 
-	if (tls.no_slot || !region)
+	if (!region)
 		return NULL;
-	i = __atomic_fetch_add(&region->next_slot, 1, __ATOMIC_ACQ_REL);
-	if (i >= GD_TRACE_NSLOTS) {
-		tls.no_slot = 1; /* full: this thread goes unrecorded */
+	rel = __atomic_load_n(&region->released, __ATOMIC_ACQUIRE);
+	if (tls.no_slot && rel == tls.seen_released)
+		return NULL;
+	s = take_slot();
+	if (!s) {
+		if (!tls.no_slot) /* counted once while it goes unrecorded */
+			__atomic_fetch_add(&region->unrecorded, 1,
+					   __ATOMIC_RELAXED);
+		tls.no_slot = 1;
+		tls.seen_released = rel;
 		return NULL;
 	}
-	s = (struct gd_trace_slot_raw *)(void *)((char *)region +
-						 GD_TRACE_HDR_SIZE +
-						 i * GD_TRACE_SLOT_SIZE);
+	if (tls.no_slot)
+		__atomic_fetch_sub(&region->unrecorded, 1, __ATOMIC_RELAXED);
+	tls.no_slot = 0;
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	s->pid = (uint32_t)my_pid;
 	s->tid = (uint32_t)my_tid();
+	s->thread = (uint64_t)pthread_self();
+	s->state = GD_TRACE_IDLE;
+	s->calls_done = 0;
 	s->last_api = GD_TRACE_API_COUNT;
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->owner, GD_TRACE_OWNER_LIVE, __ATOMIC_RELAXED);
 	tls.slot = s;
+	if (slot_key_ok)
+		pthread_setspecific(slot_key, s);
 	return s;
+}
+
+/* The thread ends (its key's destructor) or the process exits: the slot
+ * is emptied under the seqlock (the reader skips pid 0), then offered. */
+static void slot_release(void *arg)
+{
+	struct gd_trace_slot_raw *s = arg;
+
+	if (!s || s != tls.slot || tls.depth)
+		return; /* a forked child's copy of its parent's slot */
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	s->state = GD_TRACE_IDLE;
+	s->pid = 0;
+	s->tid = 0;
+	s->thread = 0;
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
+	tls.slot = NULL;
+	__atomic_store_n(&s->owner, GD_TRACE_OWNER_FREE, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&region->released, 1, __ATOMIC_RELEASE);
 }
 
 /* Boehm's seqlock writer: odd, release fence, payload, even with
@@ -264,6 +338,8 @@ static void shim_init_once(void)
 	if (s && (mode & (GD_TRACE_M_LOG | GD_TRACE_M_REWRITE)))
 		timed = shim_log_open(s) == 0;
 	on = region || timed;
+	slot_key_ok =
+	    region && pthread_key_create(&slot_key, slot_release) == 0;
 	pthread_atfork(NULL, NULL, at_fork_child);
 }
 
@@ -283,5 +359,7 @@ __attribute__((constructor)) static void shim_ctor(void)
 
 __attribute__((destructor)) static void shim_fini(void)
 {
+	if (region)
+		slot_release(tls.slot);
 	shim_log_fini(my_pid);
 }

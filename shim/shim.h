@@ -29,12 +29,17 @@ struct shim_call {
 
 /* Which hook families record (hooks of a family that is off forward
  * only): the CUDA runtime exports go quiet while CUPTI reports the same
- * calls, so no call is counted twice. */
-enum { SHIM_FAM_HIP = 1, SHIM_FAM_CUDA = 2 };
+ * calls, so no call is counted twice; the driver exports (SHIM_FAM_CU)
+ * stay (CUPTI's driver domain is --trace=deep; a call seen by both is
+ * nested and counted once). */
+enum { SHIM_FAM_HIP = 1, SHIM_FAM_CUDA = 2, SHIM_FAM_CU = 4 };
 extern int shim_families SHIM_HIDDEN;
 
-/* The next definition of name (cached in *cache), or NULL. */
-void *shim_real(const char *name, void **cache) SHIM_HIDDEN;
+/* The real definition of name (cached in *cache), or NULL: the next in
+ * the global scope, else the one the caller (its return address) would
+ * have bound to without the preload (shim_resolve.c). */
+void *shim_real(const char *name, void **cache, void *caller_pc) SHIM_HIDDEN;
+void *shim_find(const char *name, void *caller_pc) SHIM_HIDDEN;
 void shim_enter(struct shim_call *c, unsigned api, void *caller_pc,
 		uint64_t bytes, unsigned kind, const void *stream) SHIM_HIDDEN;
 void shim_exit(struct shim_call *c, int result) SHIM_HIDDEN;
@@ -70,12 +75,18 @@ extern const char *const shim_api_names[] SHIM_HIDDEN;
 #define SHIM_REAL(fnvar, name)                                                 \
 	do {                                                                   \
 		static void *real_cache_;                                      \
-		void *p_ = shim_real(name, &real_cache_);                      \
+		void *p_ = shim_real(name, &real_cache_,                       \
+				     __builtin_return_address(0));             \
 		memcpy(&fnvar, &p_, sizeof fnvar);                             \
 	} while (0)
 
-/* A hook: declare, resolve, record around the forwarded call. */
-#define SHIM_HOOK_FAM(fam, ret_t, name, params, args, bytes, kind, stream)     \
+/* A hook: declare, resolve, record around the forwarded call. A
+ * definition found nowhere (shim_resolve.c): the program reached this
+ * export without any runtime defining it (a weak reference, or
+ * dlsym(RTLD_DEFAULT) that found only us), so it could not have made
+ * the call without the preload: the runtime's "symbol not found". */
+#define SHIM_HOOK_API(fam, api, ret_t, name, params, args, bytes, kind,        \
+		      stream)                                                  \
 	SHIM_EXPORT ret_t name params;                                         \
 	SHIM_EXPORT ret_t name params                                          \
 	{                                                                      \
@@ -91,13 +102,15 @@ extern const char *const shim_api_names[] SHIM_HIDDEN;
 			shim_pc_set(o_);                                       \
 			return r_;                                             \
 		}                                                              \
-		shim_enter(&c_, GD_TRACE_API_##name,                           \
-			   __builtin_return_address(0), (uint64_t)(bytes),     \
-			   (unsigned)(kind), (const void *)(stream));          \
+		shim_enter(&c_, api, __builtin_return_address(0),              \
+			   (uint64_t)(bytes), (unsigned)(kind),                \
+			   (const void *)(stream));                            \
 		r_ = fn_ args;                                                 \
 		shim_exit(&c_, (int)r_);                                       \
 		return r_;                                                     \
 	}
+#define SHIM_HOOK_FAM(fam, ret_t, name, ...)                                   \
+	SHIM_HOOK_API(fam, GD_TRACE_API_##name, ret_t, name, __VA_ARGS__)
 #define SHIM_HOOK(...) SHIM_HOOK_FAM(SHIM_FAM_HIP, __VA_ARGS__)
 
 #endif

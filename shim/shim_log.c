@@ -4,7 +4,13 @@
  * thread, written with one write(2) when it fills, when its oldest line
  * is FLUSH_NS old (checked at the next call), at thread exit and at
  * process exit. Cost: what is not yet written is lost if the program is
- * killed (SIGKILL, a crash); the in-flight slots still say what hung. */
+ * killed (SIGKILL, a crash); the in-flight slots still say what hung.
+ *
+ * Size: at most GPUDOCTOR_TRACE_LOG_MAX bytes of lines per process
+ * (K/M/G suffixes; 0: no limit; default LOG_MAX_DEFAULT), counted as
+ * buffers are written (no syscall). Past it, call lines are counted and
+ * dropped whole buffers at a time; the summary still counts every call,
+ * and a "truncated" line says after how many calls the log stopped. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,6 +23,7 @@
 #define LOGBUF_SIZE 65536
 #define LINE_MAX_LEN 400
 #define FLUSH_NS 100000000u /* 100 ms */
+#define LOG_MAX_DEFAULT (256ull << 20)
 
 #define GD_TRACE_NAME(n) #n,
 const char *const shim_api_names[] = {GD_TRACE_APIS(GD_TRACE_NAME)};
@@ -26,6 +33,8 @@ struct logbuf {
 	struct logbuf *next; /* every thread's buffer, for the exit flush */
 	uint64_t t_first;
 	size_t len;
+	uint64_t lines;	  /* call lines in buf */
+	uint64_t dropped; /* call lines not written: the log was full */
 	void *last_pc;
 	char caller[GD_TRACE_CALLER_MAX];
 	/* This thread's summary (no shared atomics per call); summed over
@@ -40,6 +49,8 @@ static __thread struct logbuf *my_buf
 static struct logbuf *all_bufs;
 static pthread_key_t buf_key;
 static int log_fd = -1;
+static uint64_t log_max = LOG_MAX_DEFAULT, log_bytes, calls_written;
+static int log_full;
 
 /* The slowest calls of the process, under a spin lock taken only by a
  * call slower than the current fifth. */
@@ -61,9 +72,41 @@ int shim_log_on(void)
 
 static void flush(struct logbuf *b)
 {
-	if (b->len && write(log_fd, b->buf, b->len) < 0)
-		b->len = 0; /* the log is best effort */
+	uint64_t at;
+
+	if (!b->len)
+		return;
+	at = __atomic_fetch_add(&log_bytes, b->len, __ATOMIC_RELAXED);
+	if (log_max && at + b->len > log_max) {
+		__atomic_store_n(&log_full, 1, __ATOMIC_RELAXED);
+		b->dropped += b->lines;
+	} else if (write(log_fd, b->buf, b->len) == (ssize_t)b->len) {
+		__atomic_fetch_add(&calls_written, b->lines, __ATOMIC_RELAXED);
+	} else {
+		b->dropped += b->lines; /* the log is best effort */
+	}
 	b->len = 0;
+	b->lines = 0;
+}
+
+/* "64M" -> bytes; -1 when not a size. */
+static int64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	int shift = 0;
+
+	if (end == s || s[0] == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		shift = 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30, end++;
+	if (*end || v > (1ull << 40) >> shift)
+		return -1;
+	return (int64_t)(v << shift);
 }
 
 static void thread_gone(void *p)
@@ -75,6 +118,10 @@ static void thread_gone(void *p)
 
 int shim_log_open(const char *path)
 {
+	const char *max = getenv("GPUDOCTOR_TRACE_LOG_MAX");
+
+	if (max && max[0] && parse_size(max) >= 0)
+		log_max = (uint64_t)parse_size(max);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (log_fd < 0)
 		return -1;
@@ -124,11 +171,14 @@ void shim_log_fork_child(void)
 	/* The buffers' lines and sums are the parent's: it writes them. */
 	for (struct logbuf *b = all_bufs; b; b = b->next) {
 		b->len = 0;
+		b->lines = 0;
+		b->dropped = 0;
 		memset(b->count, 0, sizeof b->count);
 		memset(b->ns, 0, sizeof b->ns);
 		memset(b->max, 0, sizeof b->max);
 	}
 	memset(slowest, 0, sizeof slowest);
+	calls_written = 0;
 	slowest_min = 0;
 	slowest_lock = 0;
 }
@@ -224,6 +274,10 @@ void shim_log_call(const struct shim_call *c, int result, uint64_t dur, int pid,
 		return;
 	caller = caller_name(b, c->caller_pc);
 	summarize(b, c, result, dur, tid, caller);
+	if (__atomic_load_n(&log_full, __ATOMIC_RELAXED)) {
+		b->dropped++;
+		return;
+	}
 	p = put_s(p, end, "call pid=");
 	p = put_i(p, end, pid);
 	p = put_s(p, end, " tid=");
@@ -246,6 +300,7 @@ void shim_log_call(const struct shim_call *c, int result, uint64_t dur, int pid,
 	if (!b->len)
 		b->t_first = now;
 	shim_log_line(line, (size_t)(p - line));
+	b->lines++;
 	if (now - b->t_first >= FLUSH_NS)
 		flush(b);
 }
@@ -263,12 +318,14 @@ void shim_log_fini(int pid)
 	static uint64_t sum_count[GD_TRACE_API_COUNT],
 	    sum_ns[GD_TRACE_API_COUNT], sum_max[GD_TRACE_API_COUNT];
 	char line[240];
+	uint64_t dropped = 0;
 
 	if (log_fd < 0)
 		return;
 	for (struct logbuf *b = __atomic_load_n(&all_bufs, __ATOMIC_ACQUIRE); b;
 	     b = b->next) {
 		flush(b);
+		dropped += b->dropped;
 		for (unsigned i = 0; i < GD_TRACE_API_COUNT; i++) {
 			sum_count[i] += b->count[i];
 			sum_ns[i] += b->ns[i];
@@ -276,6 +333,16 @@ void shim_log_fini(int pid)
 				sum_max[i] = b->max[i];
 		}
 	}
+	if (dropped)
+		write_line(line, sizeof line,
+			   snprintf(line, sizeof line,
+				    "truncated pid=%d log truncated after %llu "
+				    "calls: %llu later calls not written "
+				    "(GPUDOCTOR_TRACE_LOG_MAX=%llu bytes); the "
+				    "summary counts every call\n",
+				    pid, (unsigned long long)calls_written,
+				    (unsigned long long)dropped,
+				    (unsigned long long)log_max));
 	for (unsigned i = 0; i < GD_TRACE_API_COUNT; i++)
 		if (sum_count[i])
 			write_line(line, sizeof line,

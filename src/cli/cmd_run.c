@@ -37,7 +37,9 @@ const struct gd_opt gd_opts_run[] = {
      trace_modes, NULL},
     {"watch", 0, 'W', GD_ARG_REQUIRED, "S",
      "supervise CMD with --trace; at S seconds name the GPU call\neach stuck "
-     "thread is in, end CMD, exit 124",
+     "thread is in, why it can block and, for Python,\nthe line "
+     "(PYTHONFAULTHANDLER); end CMD, exit 124.\nGPUDOCTOR_TRACE_LOG_MAX caps "
+     "the log (default 256M)",
      NULL, NULL},
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -172,27 +174,26 @@ struct watch {
 	struct gd_trace_run *tr;
 	int nstuck;
 	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
+	char unrecorded[120]; /* slots ran out */
 };
 
 static void watch_line(void *arg, int is_phase, const char *line)
 {
-	(void)arg;
-	if (!is_phase)
+	struct watch *w = arg;
+
+	if (!is_phase && !gd_trace_capture(w->tr, line))
 		printf("%s\n", line);
 	fflush(stdout);
 }
 
-static void watch_deadline(void *arg, int pid)
+static int watch_deadline(void *arg, int pid)
 {
 	struct watch *w = arg;
-	struct timespec ts;
 
 	(void)pid;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w->nstuck = (int)gd_trace_hang_report(
-	    w->tr->map,
-	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, w->stuck,
-	    GD_TRACE_MAX_STUCK);
+	return gd_trace_deadline(w->tr, w->stuck, GD_TRACE_MAX_STUCK,
+				 &w->nstuck, w->unrecorded,
+				 sizeof w->unrecorded);
 }
 
 /* Windows: the exit status of CMD, which ran as our child; a crash (an
@@ -267,11 +268,21 @@ static int run_watched(struct gd_trace_run *tr, char **cmd, char **env,
 		return res.exit_code;
 	fprintf(stderr, "gpudoctor run: no exit after %.1f s; stopped.%s\n",
 		res.seconds,
-		w.nstuck || !tr->map ? ""
-				     : " No thread was inside a traced "
-				       "GPU call.");
-	for (int i = 0; i < w.nstuck; i++)
+		w.nstuck || !tr->map || w.unrecorded[0]
+		    ? ""
+		    : " No thread was inside a traced GPU call.");
+	gd_trace_finish(tr, w.stuck, w.nstuck);
+	for (int i = 0; i < w.nstuck; i++) {
 		fprintf(stderr, "gpudoctor run: %s\n", w.stuck[i].line);
+		if (w.stuck[i].python[0])
+			fprintf(stderr, "gpudoctor run:   python: %s\n",
+				w.stuck[i].python);
+		if (w.stuck[i].why[0])
+			fprintf(stderr, "gpudoctor run:   why: %s\n",
+				w.stuck[i].why);
+	}
+	if (w.unrecorded[0])
+		fprintf(stderr, "gpudoctor run: %s\n", w.unrecorded);
 	return 124; /* as timeout(1) */
 }
 

@@ -50,7 +50,8 @@ const struct gd_opt gd_opts_try[] = {
      "stop at the first strategy that works", NULL, NULL},
     {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
      "preload libgpudoctor-trace.so: a hang names the GPU call\neach stuck "
-     "thread is in (MODE hang, the default); log:\n+ a call log with "
+     "thread is in, why it can block and, for Python,\nthe line (MODE hang, "
+     "the default); log:\n+ a call log with "
      "durations; rewrite: + pinned host\nallocations made non-coherent; deep: "
      "+ CUPTI's driver\nAPI domain; hooks: no CUPTI (see docs/trace.md)",
      trace_modes, NULL},
@@ -161,6 +162,8 @@ static void on_line(void *arg, int is_phase, const char *line)
 {
 	struct gd_try *t = arg;
 
+	if (!is_phase && gd_trace_capture(&t->trace, line))
+		return; /* a Python program's stacks, after the deadline */
 	if (!is_phase && t->expect && !t->cur_matched &&
 	    regexec(&t->expect_re, line, 0, NULL, 0) == 0)
 		t->cur_matched = 1;
@@ -195,8 +198,9 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 		       row->stuck[0].line);
 	} else if (res->outcome == GD_CHILD_HUNG) {
 		row->outcome = GD_TRY_HANG;
-		gd_fmt(row->phase, sizeof row->phase, "hung after: %s",
-		       last[0] ? last : "(no output)");
+		gd_fmt(row->phase, sizeof row->phase, "hung after: %s%s%s",
+		       last[0] ? last : "(no output)",
+		       row->unrecorded[0] ? "; " : "", row->unrecorded);
 	} else if (res->outcome == GD_CHILD_SIGNALED) {
 		char crash[64];
 
@@ -223,21 +227,17 @@ static void classify(struct gd_try *t, const struct gd_child_result *res,
 }
 
 /* The deadline passed: before the group is stopped, note which threads
- * are inside a GPU call and what /proc says they wait for. */
-static void on_deadline(void *arg, int pid)
+ * are inside a GPU call and what /proc says they wait for; a Python
+ * program is asked for its stacks first. */
+static int on_deadline(void *arg, int pid)
 {
 	struct gd_try *t = arg;
 	struct gd_try_row *row = &t->rows[t->cur_row];
-	struct timespec ts;
 
 	(void)pid; /* the slots name their own pids (children included) */
-	if (!t->trace.map)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	row->nstuck = (int)gd_trace_hang_report(
-	    t->trace.map,
-	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
-	    row->stuck, GD_TRACE_MAX_STUCK);
+	return gd_trace_deadline(&t->trace, row->stuck, GD_TRACE_MAX_STUCK,
+				 &row->nstuck, row->unrecorded,
+				 sizeof row->unrecorded);
 }
 
 /* Stopped by Ctrl-C: through spec.cancel, or killed or failed while the
@@ -277,7 +277,7 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	spec.timeout_s = t->timeout;
 	spec.phase_pipe = !t->user_cmd;
 	spec.search_path = 1;
-	spec.on_line = t->expect ? on_line : NULL;
+	spec.on_line = t->expect || t->trace_mode ? on_line : NULL;
 	spec.should_stop = t->expect ? should_stop : NULL;
 	spec.arg = t;
 	spec.cancel = &try_cancel;
@@ -289,6 +289,7 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	if (rc < 0)
 		return -1;
 	row->ran = 1;
+	gd_trace_finish(&t->trace, row->stuck, row->nstuck);
 	classify(t, &res, row);
 	if (res.cancelled || (try_cancel && row->outcome != GD_TRY_OK))
 		classify_interrupted(&res, row);

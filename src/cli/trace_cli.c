@@ -2,11 +2,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "doctor/profile.h"
 #include "doctor/strategy.h"
+#include "doctor/trace_why.h"
 #include "kb/kb.h"
 #include "trace_cli.h"
 
@@ -79,6 +81,8 @@ void gd_trace_reset(struct gd_trace_run *tr, int seq)
 
 		memset((char *)tr->map + GD_TRACE_HDR_SIZE, 0,
 		       GD_TRACE_REGION_SIZE - GD_TRACE_HDR_SIZE);
+		__atomic_store_n(&h->unrecorded, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->released, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&h->next_slot, 0, __ATOMIC_RELEASE);
 	}
 	tr->log[0] = '\0';
@@ -148,7 +152,23 @@ static int injection_env(const struct gd_trace_run *tr, struct gd_profile *p,
 	return gd_profile_add(p, GD_PROF_SET, "CUDA_INJECTION64_PATH", tr->lib);
 }
 
-char **gd_trace_env(const struct gd_trace_run *tr, char **env)
+/* PYTHONFAULTHANDLER: set to 1 unless the user set it (then kept, and
+ * asked only when on). Costs nothing until a fatal signal. */
+static int faulthandler_env(struct gd_trace_run *tr, struct gd_profile *p,
+			    char **env)
+{
+	static const char key[] = "PYTHONFAULTHANDLER=";
+
+	for (char **e = env; e && *e; e++)
+		if (!strncmp(*e, key, sizeof key - 1)) {
+			tr->pyfault = (*e)[sizeof key - 1] != '\0';
+			return 0;
+		}
+	tr->pyfault = 1;
+	return gd_profile_add(p, GD_PROF_SET, "PYTHONFAULTHANDLER", "1");
+}
+
+char **gd_trace_env(struct gd_trace_run *tr, char **env)
 {
 	struct gd_profile p;
 	char fd[16], mode[16];
@@ -165,7 +185,7 @@ char **gd_trace_env(const struct gd_trace_run *tr, char **env)
 	    gd_profile_add(&p, tr->log[0] ? GD_PROF_SET : GD_PROF_UNSET,
 			   "GPUDOCTOR_TRACE_LOG",
 			   tr->log[0] ? tr->log : NULL) < 0 ||
-	    injection_env(tr, &p, env) < 0)
+	    injection_env(tr, &p, env) < 0 || faulthandler_env(tr, &p, env) < 0)
 		out = NULL;
 	else
 		out = gd_profile_apply(&p, env);
@@ -174,8 +194,63 @@ char **gd_trace_env(const struct gd_trace_run *tr, char **env)
 	return out;
 }
 
+#define DUMP_MAX (256u << 10)
+
+int gd_trace_deadline(struct gd_trace_run *tr, struct gd_trace_stuck *out,
+		      int cap, int *n, char *unrecorded, size_t ucap)
+{
+	struct timespec ts;
+
+	*n = 0;
+	unrecorded[0] = '\0';
+	if (!tr->map)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*n = (int)gd_trace_hang_report(
+	    tr->map, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+	    out, (size_t)cap);
+	gd_trace_explain(out, (size_t)*n);
+	gd_trace_unrecorded_text(tr->map, unrecorded, ucap);
+	if (!tr->pyfault || !*n || gd_trace_py_ask(out, (size_t)*n) <= 0)
+		return 0;
+	tr->capturing = 1;
+	return 3000; /* the dump is written at once; Python then ends */
+}
+
+int gd_trace_capture(struct gd_trace_run *tr, const char *line)
+{
+	size_t l = strlen(line);
+	char *nb;
+
+	if (!tr->capturing)
+		return 0;
+	if (tr->dump_len + l + 1 > DUMP_MAX)
+		return 1;
+	nb = realloc(tr->dump, tr->dump_len + l + 2);
+	if (!nb)
+		return 1;
+	tr->dump = nb;
+	memcpy(tr->dump + tr->dump_len, line, l);
+	tr->dump_len += l;
+	tr->dump[tr->dump_len++] = '\n';
+	tr->dump[tr->dump_len] = '\0';
+	return 1;
+}
+
+void gd_trace_finish(struct gd_trace_run *tr, struct gd_trace_stuck *s, int n)
+{
+	if (n > 0)
+		gd_trace_py_attach(s, (size_t)n, tr->dump, tr->dump_len);
+	free(tr->dump);
+	tr->dump = NULL;
+	tr->dump_len = 0;
+	tr->capturing = 0;
+}
+
 void gd_trace_stop(struct gd_trace_run *tr)
 {
+	free(tr->dump);
+	tr->dump = NULL;
 	gd_trace_region_free(tr->fd, tr->map);
 	tr->fd = -1;
 	tr->map = NULL;

@@ -17,6 +17,12 @@ struct gd_trace_run {
 	void *map;
 	char lib[PATH_MAX];
 	char log[PATH_MAX]; /* "" unless log mode */
+	int pyfault;	    /* the child has PYTHONFAULTHANDLER on */
+	/* Output after a Python program was asked for its stacks at the
+	 * deadline (gd_trace_deadline), not shown: parsed for them. */
+	int capturing;
+	char *dump;
+	size_t dump_len;
 };
 
 /* "hang" (or NULL), "log", "rewrite" -> mode bits; -1 unknown. */
@@ -29,7 +35,17 @@ int gd_trace_start(struct gd_trace_run *tr, const char *self_exe, int mode);
 /* A fresh log path and empty slots, between strategies. */
 void gd_trace_reset(struct gd_trace_run *tr, int seq);
 /* env plus LD_PRELOAD and GPUDOCTOR_TRACE_*; frees env. NULL: no memory. */
-char **gd_trace_env(const struct gd_trace_run *tr, char **env);
+char **gd_trace_env(struct gd_trace_run *tr, char **env);
+/* The deadline passed: the stuck threads (at most cap) into out, why
+ * each can block, *unrecorded when slots ran out; Python programs among
+ * them are asked for their stacks. Returns ms to wait for those (the
+ * supervisor's on_deadline answer); *n the threads stored. */
+int gd_trace_deadline(struct gd_trace_run *tr, struct gd_trace_stuck *out,
+		      int cap, int *n, char *unrecorded, size_t ucap);
+/* A line of output: kept when capturing (returns 1), else 0. */
+int gd_trace_capture(struct gd_trace_run *tr, const char *line);
+/* After the child is gone: the Python stacks into the stuck threads. */
+void gd_trace_finish(struct gd_trace_run *tr, struct gd_trace_stuck *s, int n);
 void gd_trace_stop(struct gd_trace_run *tr);
 /* With GD_TRACE_M_REWRITE: a note on stderr unless the knowledge base
  * lists the rewrite (strategy *-host-alloc-noncoherent) for a GPU of m.

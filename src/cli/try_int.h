@@ -34,6 +34,7 @@ struct gd_try_row {
 	/* --trace: threads inside a GPU call at the deadline, the call log */
 	int nstuck;
 	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
+	char unrecorded[120]; /* threads without a trace slot */
 	char trace_log[PATH_MAX];
 };
 

@@ -127,13 +127,18 @@ static json_t *trace_json(const struct gd_try_row *r)
 		json_object_set_new(e, "seconds", json_real(s->seconds));
 		json_object_set_new(e, "call", gd_wa_jstr(s->call));
 		json_object_set_new(e, "caller", gd_wa_jstr_or_null(s->caller));
+		json_object_set_new(e, "caller_function",
+				    gd_wa_jstr_or_null(s->function));
 		json_object_set_new(e, "blocked_in",
 				    gd_wa_jstr_or_null(s->blocked));
 		json_object_set_new(e, "state", gd_wa_jstr(st));
 		json_object_set_new(e, "text", gd_wa_jstr(s->line));
+		json_object_set_new(e, "why", gd_wa_jstr_or_null(s->why));
+		json_object_set_new(e, "python", gd_wa_jstr_or_null(s->python));
 		json_array_append_new(a, e);
 	}
 	json_object_set_new(o, "stuck", a);
+	json_object_set_new(o, "unrecorded", gd_wa_jstr_or_null(r->unrecorded));
 	json_object_set_new(o, "log", gd_wa_jstr_or_null(r->trace_log));
 	return o;
 }
@@ -240,8 +245,14 @@ static void print_table(struct gd_cli *cli, const struct gd_try *t)
 		printf("%-*s  %s%-11s%s  %6.1fs  %s\n", w, t->list.v.v[k].id,
 		       col, outcome_name(r->outcome), gd_c_off(cli), r->seconds,
 		       r->phase);
+		if (r->nstuck && r->stuck[0].python[0])
+			printf("%*s  python: %s\n", w, "", r->stuck[0].python);
+		if (r->nstuck && r->stuck[0].why[0])
+			printf("%*s  why: %s\n", w, "", r->stuck[0].why);
 		for (int i = 1; i < r->nstuck; i++)
 			printf("%*s  also: %s\n", w, "", r->stuck[i].line);
+		if (r->nstuck && r->unrecorded[0])
+			printf("%*s  also: %s\n", w, "", r->unrecorded);
 		if (r->trace_log[0])
 			printf("%*s  call log: %s\n", w, "", r->trace_log);
 	}

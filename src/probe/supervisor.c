@@ -262,7 +262,8 @@ struct sup_run {
 	int pidfd;
 	struct sup_stream s[2];
 	int term_sent, kill_sent, exited, wst;
-	double deadline, kill_at;
+	int reported; /* the deadline passed (or a stop was asked) */
+	double deadline, kill_at, stop_at;
 };
 
 /* One poll round: read what is there, notice exit, enforce the deadline. */
@@ -289,15 +290,21 @@ static void sup_round(struct sup_state *st, struct sup_run *r)
 	if (waitpid(r->pid, &r->wst, WNOHANG) == r->pid)
 		r->exited = 1;
 	now = gd_now();
-	if (!r->term_sent && !r->exited &&
+	if (!r->term_sent && !r->exited && !r->reported &&
 	    (now >= r->deadline || (st->spec->cancel && *st->spec->cancel) ||
 	     (st->spec->should_stop && st->spec->should_stop(st->spec->arg)))) {
+		int wait_ms = 0;
+
 		st->res->outcome = GD_CHILD_HUNG;
 		st->res->cancelled = st->spec->cancel && *st->spec->cancel;
 		if (now >= r->deadline && st->spec->on_deadline)
-			st->spec->on_deadline(st->spec->arg, r->pid);
+			wait_ms = st->spec->on_deadline(st->spec->arg, r->pid);
 		st->res->seconds = now - st->t0;
 		st->res->phase_seconds = now - st->L.phase_t0;
+		r->reported = 1;
+		r->stop_at = now + (wait_ms > 0 ? wait_ms / 1000.0 : 0);
+	}
+	if (r->reported && !r->term_sent && !r->exited && now >= r->stop_at) {
 		kill(-r->pid, SIGTERM);
 		kill(r->pid, SIGTERM); /* not reaped yet: the pid is ours */
 		r->term_sent = 1;
@@ -318,9 +325,9 @@ static void sup_finish(struct sup_state *st, struct sup_run *r)
 {
 	double end;
 
-	if (reap_group(r->pid) && !r->term_sent)
+	if (reap_group(r->pid) && !r->reported)
 		st->res->leftovers_killed = 1;
-	if (gd_reap_leave() && !r->term_sent)
+	if (gd_reap_leave() && !r->reported)
 		st->res->leftovers_killed = 1;
 	end = gd_now() + 0.2;
 	while ((r->s[0].fd >= 0 || r->s[1].fd >= 0) && gd_now() < end) {
@@ -440,7 +447,7 @@ int gd_child_run(const struct gd_child_spec *spec, struct gd_child_result *res)
 	r.deadline = st.t0 + (spec->timeout_s > 0 ? spec->timeout_s : 30.0);
 	while (!r.exited)
 		sup_round(&st, &r);
-	if (!r.term_sent) {
+	if (!r.reported) {
 		set_status(res, r.wst);
 		res->seconds = gd_now() - st.t0;
 		res->phase_seconds = gd_now() - st.L.phase_t0;

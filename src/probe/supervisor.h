@@ -49,8 +49,11 @@ struct gd_child_spec {
 	/* optional: working directory for the child, NULL = ours */
 	const char *cwd;
 	/* optional: called once when the deadline passes, before the group
-	 * is stopped (the hang report of --trace reads /proc/pid then) */
-	void (*on_deadline)(void *arg, int pid);
+	 * is stopped (the hang report of --trace reads /proc/pid then).
+	 * Returns how many ms output is still read before the group is
+	 * stopped, unless the child ends sooner (a Python program asked for
+	 * its stacks); 0 stops it now. */
+	int (*on_deadline)(void *arg, int pid);
 };
 
 #define GD_CHILD_TAIL_LINES 20

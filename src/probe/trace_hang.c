@@ -5,9 +5,12 @@
  * kernel files of our own child, so they are opened directly, not under
  * the --root of captured machines. */
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -174,11 +177,44 @@ static void caller_from_maps(struct gd_trace_stuck *s, uint64_t pc, char **maps,
 				     sizeof s->caller);
 }
 
+static int rd_fd(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	return off < INT64_MAX &&
+		       pread(*(int *)ctx, buf, n, (off_t)off) == (ssize_t)n
+		   ? 0
+		   : -1;
+}
+
+/* The function holding pc, from the symbols of the file mapped there. */
+static void caller_function(struct gd_trace_stuck *s, uint64_t pc,
+			    const char *maps, size_t len)
+{
+	char path[4096];
+	struct stat st;
+	uint64_t off;
+	int fd;
+
+	if (!maps ||
+	    gd_trace_maps_file(maps, len, pc, path, sizeof path, &off) < 0)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		gd_trace_elf_func(rd_fd, &fd, off, s->function,
+				  sizeof s->function);
+	close(fd);
+}
+
 static void stuck_line(struct gd_trace_stuck *s)
 {
-	gd_fmt(s->line, sizeof s->line, "thread %d stuck %.1f s in %s%s%s%s%s",
-	       s->tid, s->seconds, s->call, s->caller[0] ? " called from " : "",
-	       s->caller, s->blocked[0] ? ", blocked in " : "", s->blocked);
+	gd_fmt(s->line, sizeof s->line,
+	       "thread %d stuck %.1f s in %s%s%s%s%s%s%s%s", s->tid, s->seconds,
+	       s->call, s->caller[0] ? " called from " : "", s->caller,
+	       s->caller[0] && s->function[0] ? " (" : "",
+	       s->caller[0] ? s->function : "",
+	       s->caller[0] && s->function[0] ? ")" : "",
+	       s->blocked[0] ? ", blocked in " : "", s->blocked);
 	if (s->state == 'D')
 		gd_fmt(s->line + strlen(s->line),
 		       sizeof s->line - strlen(s->line), " (uninterruptible)");
@@ -211,11 +247,16 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 		s->seconds = now_ns > calls[i].t_enter_ns
 				 ? (double)(now_ns - calls[i].t_enter_ns) / 1e9
 				 : 0;
+		s->api = calls[i].api;
+		s->kind = calls[i].kind;
+		s->thread = calls[i].thread;
 		gd_trace_call_text(&calls[i], s->call, sizeof s->call);
 		gd_strlcpy(s->caller, calls[i].caller, sizeof s->caller);
-		if (!s->caller[0] && calls[i].caller_pc)
+		if (!s->caller[0] && calls[i].caller_pc) {
 			caller_from_maps(s, calls[i].caller_pc, &maps,
 					 &maps_len, &maps_pid);
+			caller_function(s, calls[i].caller_pc, maps, maps_len);
+		}
 		probe_thread(s);
 		stuck_line(s);
 		k++;
@@ -223,4 +264,28 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 	free(calls);
 	free(maps);
 	return k;
+}
+
+int gd_trace_py_ask(const struct gd_trace_stuck *s, size_t n)
+{
+	int asked = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char path[40], exe[512], *base;
+		ssize_t len;
+		int seen = 0;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= s[k].pid == s[i].pid;
+		gd_fmt(path, sizeof path, "/proc/%d/exe", s[i].pid);
+		len = readlink(path, exe, sizeof exe - 1);
+		if (seen || len <= 0)
+			continue;
+		exe[len] = '\0';
+		base = strrchr(exe, '/');
+		base = base ? base + 1 : exe;
+		if (!strncmp(base, "python", 6) && kill(s[i].pid, SIGABRT) == 0)
+			asked++;
+	}
+	return asked;
 }

@@ -32,6 +32,8 @@ enum gd_slot_status gd_trace_slot_decode(const void *snap, size_t n,
 		return GD_SLOT_EMPTY;
 	if ((s.seq & 1) || s.seq != seq_after)
 		return GD_SLOT_TORN;
+	if (!s.pid && !s.tid && s.state == GD_TRACE_IDLE)
+		return GD_SLOT_EMPTY; /* given back by a thread that ended */
 	if (!s.pid || !s.tid || s.pid > INT32_MAX || s.tid > INT32_MAX ||
 	    s.state > GD_TRACE_IN_CALL || s.api >= GD_TRACE_API_COUNT ||
 	    s.last_api > GD_TRACE_API_COUNT ||
@@ -49,6 +51,7 @@ enum gd_slot_status gd_trace_slot_decode(const void *snap, size_t n,
 	out->stream = s.stream;
 	out->calls_done = s.calls_done;
 	out->caller_pc = s.caller_pc;
+	out->thread = s.thread;
 	memcpy(out->caller, s.caller, sizeof s.caller);
 	gd_sanitize(out->caller);
 	return GD_SLOT_OK;
@@ -73,6 +76,17 @@ static int is_alloc(unsigned api)
 	       api == GD_TRACE_API_cudaMallocHost ||
 	       api == GD_TRACE_API_cudaHostAlloc ||
 	       api == GD_TRACE_API_cuMemAlloc;
+}
+
+/* Runtime start and enumeration: the kind holds the device index. */
+static int is_device(unsigned api)
+{
+	return api >= GD_TRACE_API_hipGetDeviceCount &&
+	       api <= GD_TRACE_API_cuDevicePrimaryCtxRetain &&
+	       api != GD_TRACE_API_hipGetDeviceCount &&
+	       api != GD_TRACE_API_cudaGetDeviceCount &&
+	       api != GD_TRACE_API_cuInit &&
+	       api != GD_TRACE_API_cuDeviceGetCount;
 }
 
 static void size_text(uint64_t b, char *buf, size_t cap)
@@ -105,6 +119,9 @@ void gd_trace_call_text(const struct gd_trace_call *c, char *buf, size_t cap)
 	else if (is_copy(c->api))
 		gd_fmt(buf, cap, "%s(%s, %s%s)", gd_trace_api_name(c->api),
 		       c->kind < 5 ? kinds[c->kind] : "kind ?", sz, st);
+	else if (is_device(c->api) && c->kind < 4096)
+		gd_fmt(buf, cap, "%s(device %u)", gd_trace_api_name(c->api),
+		       c->kind);
 	else if (is_alloc(c->api))
 		gd_fmt(buf, cap, "%s(%s, flags 0x%x)",
 		       gd_trace_api_name(c->api), sz, c->kind);
@@ -197,6 +214,21 @@ size_t gd_trace_snapshot(const void *map, struct gd_trace_call *out, size_t cap,
 	return n;
 }
 
+void gd_trace_unrecorded_text(const void *map, char *buf, size_t cap)
+{
+	uint64_t n = map ? __atomic_load_n(
+			       &((const struct gd_trace_hdr *)map)->unrecorded,
+			       __ATOMIC_ACQUIRE)
+			 : 0;
+
+	buf[0] = '\0';
+	if (n && n <= 1u << 30)
+		gd_fmt(buf, cap,
+		       "%" PRIu64 " thread%s not traced: all %u trace slots "
+		       "were in use",
+		       n, n == 1 ? " was" : "s were", GD_TRACE_NSLOTS);
+}
+
 /* One hex field of a maps line; *p moves past it. */
 static int maps_hex(const char **p, const char *end, uint64_t *v)
 {
@@ -219,42 +251,67 @@ static int maps_hex(const char **p, const char *end, uint64_t *v)
 }
 
 /* proc(5) /proc/PID/maps: "start-end perms offset dev inode   path". */
-int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
-			 size_t cap)
+int gd_trace_maps_file(const char *text, size_t n, uint64_t pc, char *path,
+		       size_t cap, uint64_t *file_off)
 {
 	const char *p = text, *end = text + n;
 
 	if (!cap)
 		return -1;
-	out[0] = '\0';
+	path[0] = '\0';
+	*file_off = 0;
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *path, *base;
-		uint64_t lo, hi;
-		int fields = 0;
+		const char *f;
+		uint64_t lo, hi, off;
 
 		if (!eol)
 			eol = end;
 		if (maps_hex(&p, eol, &lo) == 0 && p < eol && *p == '-' &&
 		    (p++, maps_hex(&p, eol, &hi)) == 0 && lo <= pc && pc < hi) {
-			/* the path follows perms, offset, dev, inode */
-			for (path = p; path < eol && fields < 4; fields++) {
-				while (path < eol && *path == ' ')
-					path++;
-				while (path < eol && *path != ' ')
-					path++;
-			}
-			while (path < eol && *path == ' ')
-				path++;
-			if (path >= eol || *path != '/')
-				return -1; /* anonymous, [stack], JIT code */
-			for (base = eol; base > path && base[-1] != '/'; base--)
+			/* perms, then offset, dev, inode and the path */
+			for (f = p; f < eol && *f == ' '; f++)
 				;
-			gd_fmt(out, cap, "%.*s", (int)(eol - base), base);
-			gd_sanitize(out);
-			return out[0] ? 0 : -1;
+			while (f < eol && *f != ' ')
+				f++;
+			while (f < eol && *f == ' ')
+				f++;
+			if (maps_hex(&f, eol, &off) < 0)
+				return -1;
+			for (int fields = 0; f < eol && fields < 2; fields++) {
+				while (f < eol && *f == ' ')
+					f++;
+				while (f < eol && *f != ' ')
+					f++;
+			}
+			while (f < eol && *f == ' ')
+				f++;
+			if (f >= eol || *f != '/' || (size_t)(eol - f) >= cap)
+				return -1; /* anonymous, [stack], JIT code */
+			memcpy(path, f, (size_t)(eol - f));
+			path[eol - f] = '\0';
+			*file_off = off + (pc - lo);
+			return 0;
 		}
 		p = eol + 1;
 	}
 	return -1;
+}
+
+int gd_trace_maps_caller(const char *text, size_t n, uint64_t pc, char *out,
+			 size_t cap)
+{
+	char path[4096];
+	const char *base;
+	uint64_t off;
+
+	if (!cap)
+		return -1;
+	out[0] = '\0';
+	if (gd_trace_maps_file(text, n, pc, path, sizeof path, &off) < 0)
+		return -1;
+	base = strrchr(path, '/');
+	gd_fmt(out, cap, "%s", base + 1);
+	gd_sanitize(out);
+	return out[0] ? 0 : -1;
 }

@@ -13,3 +13,17 @@ size_t gd_trace_hang_report(const void *map, uint64_t now_ns,
 	(void)cap;
 	return 0;
 }
+
+void gd_trace_unrecorded_text(const void *map, char *buf, size_t cap)
+{
+	(void)map;
+	if (cap)
+		buf[0] = '\0';
+}
+
+int gd_trace_py_ask(const struct gd_trace_stuck *s, size_t n)
+{
+	(void)s;
+	(void)n;
+	return 0;
+}

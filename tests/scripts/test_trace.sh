@@ -42,9 +42,9 @@ cc -o "$tmp/fake_app" "$src/tests/trace/fake_app.c" -L"$tmp" -lfake_caller \
 out=$(cd "$tmp" && LD_LIBRARY_PATH=$tmp "$GPUDOCTOR" --root "$tmp/root" \
 	--json try --trace --timeout 2 -- ./fake_app 2>/dev/null)
 st=$(jq -r '.strategies[0].trace.stuck[0] |
-	"\(.call)|\(.caller)|\(.blocked_in)|\(.tid != .pid)"' <<<"$out")
+	"\(.call)|\(.caller)|\(.caller_function)|\(.blocked_in)|\(.tid != .pid)"' <<<"$out")
 case $st in
-"hipMemcpyAsync(H2D, 256 MiB, stream 0x5)|libfake_caller.so|pause()"*"|true")
+"hipMemcpyAsync(H2D, 256 MiB, stream 0x5)|libfake_caller.so|fake_caller_upload|pause()"*"|true")
 	ok "try --trace names the stuck call: $st" ;;
 *) bad "try --trace stuck call: '$st'"; echo "$out" ;;
 esac
@@ -55,8 +55,8 @@ for f in /proc/[0-9]*/cmdline; do
 done
 txt=$(cd "$tmp" && LD_LIBRARY_PATH=$tmp "$GPUDOCTOR" --root "$tmp/root" \
 	try --trace --timeout 1 -- ./fake_app 2>/dev/null)
-grep -Eq '^baseline +hang .*hung: thread [0-9]+ stuck 1\.[0-9] s in hipMemcpyAsync\(H2D, 256 MiB, stream 0x5\) called from libfake_caller\.so, blocked in pause\(\)' \
-	<<<"$txt" && ok "PHASE column names the call" || { bad "PHASE"; echo "$txt"; }
+grep -Eq '^baseline +hang .*hung: thread [0-9]+ stuck 1\.[0-9] s in hipMemcpyAsync\(H2D, 256 MiB, stream 0x5\) called from libfake_caller\.so \(fake_caller_upload\), blocked in pause\(\)' \
+	<<<"$txt" && ok "PHASE column names the call and the caller's function" || { bad "PHASE"; echo "$txt"; }
 # run --watch: the same report on stderr, exit 124, CMD's output passed on
 err=$(cd "$tmp" && LD_LIBRARY_PATH=$tmp "$GPUDOCTOR" --root "$tmp/root" \
 	run --watch 1 -- ./fake_app 2>&1 >"$tmp/watch.out")

@@ -128,7 +128,11 @@ e=$(said export hipMalloc)
 	[ "$e" = "$(said table hipMalloc)" ] &&
 	ok "calls by name pass hook and table, counted once (hipMalloc 2 = 1 + 1)" ||
 	{ bad "double counting"; grep '^summary' "$log"; }
-grep -q 'api=hipGetDeviceCount' "$log" && bad "unhooked hipGetDeviceCount logged"
+# entry 103 stays the runtime's: the program's call by name is seen once,
+# by the exported hook (device enumeration is traced, issue #19)
+[ "$(calls hipGetDeviceCount)" = 1 ] &&
+	ok "hipGetDeviceCount by name: the export hook only, counted once" ||
+	bad "hipGetDeviceCount calls: '$(calls hipGetDeviceCount)'"
 [ "$(grep -c '^rewrite .* api=hipHostMalloc old_flags=0x0 new_flags=0x80000000$' "$log")" = 2 ] &&
 	[ "$(grep -c '^call .* api=hipHostMalloc .*kind=0x80000000 ' "$log")" = 2 ] &&
 	ok "hipHostMalloc rewritten through the table, once per call (2 rewrites)" ||

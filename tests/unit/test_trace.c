@@ -2,11 +2,14 @@
  * rejected), the call text, the /proc syscall decoder, and a live round
  * trip: a thread of this process writes a slot the way the shim does and
  * the hang report finds it in /proc. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "doctor/trace_why.h"
 #include "probe/trace.h"
 #include "t.h"
 
@@ -95,6 +98,137 @@ static void test_syscall(void)
 
 /* Lines in the shape proc(5) documents for /proc/PID/maps; then this
  * process's own maps and the address of a libc function. */
+/* faulthandler's dump (CPython Python/traceback.c format): the stuck
+ * thread's innermost user frames, library frames skipped. */
+static void test_pystack(void)
+{
+	static const char dump[] =
+	    "Fatal Python error: Aborted\n\n"
+	    "Thread 0x00007f0011223344 (most recent call first):\n"
+	    "  File \"/usr/lib/python3.11/threading.py\", line 975 in run\n"
+	    "  File \"/home/u/train.py\", line 14 in step\n"
+	    "  File \"/home/u/train.py\", line 18 in worker\n"
+	    "  File \"/home/u/train.py\", line 30 in loop\n"
+	    "  File \"/home/u/train.py\", line 40 in main\n\n"
+	    "Current thread 0x00007f0099887766 [MainThread] (most recent call "
+	    "first):\n"
+	    "  File \"/venv/lib/python3.11/site-packages/torch/_tensor.py\", "
+	    "line 7 in item\n"
+	    "  File \"/usr/lib/python3.11/threading.py\", line 1112 in join\n";
+	char out[400], tiny[12];
+
+	CHECK_INT(gd_trace_py_stack(dump, sizeof dump - 1, 0x7f0011223344u, out,
+				    sizeof out),
+		  0);
+	CHECK_STR(out,
+		  "train.py:14 in step, called from train.py:18 in worker, "
+		  "called from train.py:30 in loop");
+	/* only library frames: the innermost one */
+	CHECK_INT(gd_trace_py_stack(dump, sizeof dump - 1, 0x7f0099887766u, out,
+				    sizeof out),
+		  0);
+	CHECK_STR(out, "_tensor.py:7 in item");
+	CHECK_INT(
+	    gd_trace_py_stack(dump, sizeof dump - 1, 0x1234u, out, sizeof out),
+	    -1);
+	CHECK_STR(out, "");
+	CHECK_INT(gd_trace_py_stack(dump, 40, 0x7f0011223344u, out, sizeof out),
+		  -1);
+	gd_trace_py_stack(dump, sizeof dump - 1, 0x7f0011223344u, tiny,
+			  sizeof tiny);
+	CHECK_STR(tiny, "train.py:14");
+	/* a freed slot (thread ended) is empty, not bad */
+	{
+		struct gd_trace_slot_raw s;
+		struct gd_trace_call c;
+
+		memset(&s, 0, sizeof s);
+		s.seq = 4;
+		s.owner = GD_TRACE_OWNER_FREE;
+		CHECK_INT(gd_trace_slot_decode(&s, sizeof s, 4, &c),
+			  GD_SLOT_EMPTY);
+	}
+}
+
+/* The why table: by API, copies by kind. */
+static void test_why(void)
+{
+	struct gd_trace_stuck s;
+	const char *w;
+
+	memset(&s, 0, sizeof s);
+	s.api = GD_TRACE_API___cudaLaunchKernel;
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "CUDA_MODULE_LOADING=EAGER"));
+	s.api = GD_TRACE_API_cudaMemcpyAsync;
+	s.kind = 2; /* D2H */
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "pageable"));
+	s.kind = 3; /* D2D: no host memory involved */
+	CHECK(gd_trace_why(&s) == NULL);
+	s.api = GD_TRACE_API_hipGetDeviceCount;
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "runtime start") && strstr(w, "/dev/kfd"));
+	s.api = GD_TRACE_API_cuInit;
+	w = gd_trace_why(&s);
+	CHECK(w && strstr(w, "CUDA_VISIBLE_DEVICES"));
+	s.api = GD_TRACE_API_cudaOther;
+	CHECK(gd_trace_why(&s) == NULL);
+	gd_trace_explain(&s, 1);
+	CHECK_STR(s.why, "");
+}
+
+static int rd_fd(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	return pread(*(int *)ctx, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/* The function of a return address: this program's own test_why. */
+static void test_elf_func(void)
+{
+	char *maps = NULL, path[4096], fn[128];
+	size_t len = 0, cap = 0;
+	uint64_t off;
+	int fd = open("/proc/self/maps", O_RDONLY), f;
+	void (*pfn)(void) = test_why;
+	uint64_t pc;
+	ssize_t r;
+
+	memcpy(&pc, &pfn, sizeof pc);
+	pc += 4; /* inside, as a return address is */
+	while (fd >= 0) {
+		if (len + 4096 > cap) {
+			char *nb = realloc(maps, cap = cap * 2 + 65536);
+
+			if (!nb)
+				break;
+			maps = nb;
+		}
+		r = read(fd, maps + len, cap - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	if (fd >= 0)
+		close(fd);
+	CHECK_INT(gd_trace_maps_file(maps, len, pc, path, sizeof path, &off),
+		  0);
+	f = open(path, O_RDONLY);
+	CHECK(f >= 0);
+	if (f >= 0) {
+		CHECK_INT(gd_trace_elf_func(rd_fd, &f, off, fn, sizeof fn), 0);
+		CHECK_STR(fn, "test_why");
+		/* not an ELF file: nothing */
+		close(f);
+	}
+	f = open("/proc/self/maps", O_RDONLY);
+	CHECK_INT(gd_trace_elf_func(rd_fd, &f, 0, fn, sizeof fn), -1);
+	CHECK_STR(fn, "");
+	if (f >= 0)
+		close(f);
+	free(maps);
+}
+
 static void test_maps(void)
 {
 	static const char maps[] =
@@ -223,6 +357,9 @@ int main(void)
 	test_decode();
 	test_syscall();
 	test_maps();
+	test_pystack();
+	test_why();
+	test_elf_func();
 	test_live();
 	return t_done("test_trace");
 }

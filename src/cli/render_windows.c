@@ -277,6 +277,10 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 		fprintf(f, "  app HIP      %s: %s imports %s, found nowhere\n",
 			wi->app_missing[i].dir, wi->app_missing[i].importer,
 			wi->app_missing[i].dll);
+	for (int i = 0; i < wi->n_app_unread; i++)
+		fprintf(f, "  app HIP      %s: %s %s, its imports unknown\n",
+			wi->app_unread[i].dir, wi->app_unread[i].dll,
+			wi->app_unread[i].why);
 	if (wi->app_scan_cut)
 		fprintf(f, "  app HIP      (not every application folder was "
 			   "looked at: the folder limit was reached)\n");

@@ -16,6 +16,17 @@
 #include "report/check_brief.h"
 #include "report/render_gpu.h"
 
+/* A GPU of a vendor without Windows rules here (Intel): a GPU all the
+ * same, never "no GPU" (exit 1), its status "unknown". */
+static void other_vendor(const struct gd_gpu *g, struct gd_win_verdict *v)
+{
+	v->sdk = -1;
+	gd_fmt(v->summary, sizeof v->summary,
+	       "%s GPU on Windows: listed only, no compute rules for it here "
+	       "yet (apps using Vulkan or DirectML can use it)",
+	       gd_vendor_ops(g->vendor)->title);
+}
+
 static int collect(struct gd_cli *cli, struct gd_machine *m,
 		   struct gd_win_inventory *wi, struct gd_win_python *py,
 		   struct gd_win_verdict **vs)
@@ -35,9 +46,7 @@ static int collect(struct gd_cli *cli, struct gd_machine *m,
 		else if (g->vendor == GD_VENDOR_NVIDIA)
 			gd_win_verdict_nvidia(&cli->ctx, g, wi, py, &(*vs)[i]);
 		else
-			gd_strlcpy((*vs)[i].summary,
-				   "not judged on Windows yet",
-				   sizeof(*vs)[i].summary);
+			other_vendor(g, &(*vs)[i]);
 	}
 	return 0;
 }
@@ -47,10 +56,9 @@ static int exit_code(const struct gd_machine *m,
 {
 	int judged = 0;
 
+	/* a display adapter that names a GPU makes it no "no GPU" machine,
+	 * judged or not (issue #22) */
 	for (size_t i = 0; i < m->n_gpus; i++) {
-		if (m->gpus[i].vendor != GD_VENDOR_AMD &&
-		    m->gpus[i].vendor != GD_VENDOR_NVIDIA)
-			continue;
 		judged = 1;
 		if (!vs[i].usable)
 			return GD_EXIT_UNUSABLE;
@@ -191,7 +199,11 @@ static void win_brief_fill(const struct gd_gpu *g,
 			   sizeof b->backend);
 	gd_strlcpy(b->reason, v->summary, sizeof b->reason);
 	gd_strlcpy(b->guide,
-		   g->vendor == GD_VENDOR_NVIDIA ? "nvidia" : "amd#rocm",
+		   g->vendor == GD_VENDOR_NVIDIA   ? "nvidia"
+		   : g->vendor != GD_VENDOR_AMD	   ? gd_vendor_name(g->vendor)
+		   : !strncmp(g->gfx, "gfx101", 6) ? "amd#rdna1"
+		   : v->unsupported		   ? "amd#unsupported"
+						   : "amd#rocm",
 		   sizeof b->guide);
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "core/json.h"
+#include "discover/vendor.h"
 #include "report/render_gpu.h"
 
 static json_t *text_or_null(const gd_text *t)
@@ -29,6 +30,11 @@ json_t *gd_render_win_adapter_json(const struct gd_gpu *g)
 					    : g->win.driver_user.why));
 	json_object_set_new(o, "provider", gd_json_str(g->win.provider));
 	json_object_set_new(o, "inf_path", gd_json_str(g->win.inf_path));
+	/* no PCI id in the registry: what told the vendor */
+	json_object_set_new(o, "vendor_from",
+			    g->win.vendor_from[0]
+				? gd_json_str(g->win.vendor_from)
+				: json_null());
 	return o;
 }
 
@@ -212,9 +218,17 @@ void gd_render_win_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	gd_render_gpu_name(g, name, sizeof name);
 	if (gd_known(&g->vram_total))
 		gd_render_bytes(g->vram_total.v, mem, sizeof mem);
-	fprintf(f, "%s%s%s [%04x:%04x]%s%s\n", gd_c_bold(cli), name,
-		gd_c_off(cli), g->pci.vendor_id, g->pci.device_id,
-		mem[0] ? ", " : "", mem);
+	if (g->pci.device_id)
+		fprintf(f, "%s%s%s [%04x:%04x]%s%s\n", gd_c_bold(cli), name,
+			gd_c_off(cli), g->pci.vendor_id, g->pci.device_id,
+			mem[0] ? ", " : "", mem);
+	else /* known by name only */
+		fprintf(f, "%s%s%s [no PCI id in the registry]%s%s\n",
+			gd_c_bold(cli), name, gd_c_off(cli), mem[0] ? ", " : "",
+			mem);
+	if (g->win.vendor_from[0])
+		fprintf(f, "  vendor   %s, from %s\n",
+			gd_vendor_ops(g->vendor)->title, g->win.vendor_from);
 	fprintf(f, "  driver   %s%s%s%s\n",
 		gd_known(&g->win.driver_version) ? g->win.driver_version.v
 						 : "unknown",
@@ -277,6 +291,10 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 		fprintf(f, "  app HIP      %s: %s imports %s, found nowhere\n",
 			wi->app_missing[i].dir, wi->app_missing[i].importer,
 			wi->app_missing[i].dll);
+	for (int i = 0; i < wi->n_app_unread; i++)
+		fprintf(f, "  app HIP      %s: %s %s, its imports unknown\n",
+			wi->app_unread[i].dir, wi->app_unread[i].dll,
+			wi->app_unread[i].why);
 	if (wi->app_scan_cut)
 		fprintf(f, "  app HIP      (not every application folder was "
 			   "looked at: the folder limit was reached)\n");

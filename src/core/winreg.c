@@ -30,6 +30,8 @@ static void free_key(gd_reg_key *k)
 	free(k->sub);
 	free(k->val);
 	free(k->name);
+	free(k->isub.slot);
+	free(k->ival.slot);
 	memset(k, 0, sizeof *k);
 }
 
@@ -58,16 +60,135 @@ static int ieq(const char *a, const char *b, size_t bn)
 	return a[i] == '\0';
 }
 
+/* ---- the name index (gd_reg_index) ---- */
+
+#define INDEX_FROM 16 /* elements before a key gets an index */
+#define DELETED ((size_t)-1)
+
+typedef const char *(*name_at)(const gd_reg_key *k, size_t i);
+
+static const char *sub_name(const gd_reg_key *k, size_t i)
+{
+	return k->sub[i]->name;
+}
+
+static const char *val_name(const gd_reg_key *k, size_t i)
+{
+	return k->val[i].name;
+}
+
+/* FNV-1a of the name folded as ieq folds it (ASCII letters only). */
+static size_t hash_ci(const char *s, size_t n)
+{
+	size_t h = (size_t)14695981039346656037ull;
+
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 32);
+		h = (h ^ c) * (size_t)1099511628211ull;
+	}
+	return h;
+}
+
+static void index_put(gd_reg_index *x, const char *name, size_t i)
+{
+	size_t s = hash_ci(name, strlen(name)) & (x->cap - 1);
+
+	while (x->slot[s] && x->slot[s] != DELETED)
+		s = (s + 1) & (x->cap - 1);
+	if (!x->slot[s])
+		x->used++;
+	x->slot[s] = i + 1;
+}
+
+/* Builds the index of k's n elements afresh; on no memory there is none,
+ * and lookups are linear (slow, still right). */
+static void index_build(gd_reg_index *x, const gd_reg_key *k, size_t n,
+			name_at fn)
+{
+	size_t cap = 64;
+
+	while (cap < n * 2 + 16)
+		cap *= 2;
+	free(x->slot);
+	memset(x, 0, sizeof *x);
+	if (!(x->slot = calloc(cap, sizeof *x->slot)))
+		return;
+	x->cap = cap;
+	for (size_t i = 0; i < n; i++)
+		index_put(x, fn(k, i), i);
+}
+
+/* Element i (of n, the last just added) joins the index. */
+static void index_add(gd_reg_index *x, const gd_reg_key *k, size_t n,
+		      name_at fn)
+{
+	if (n < INDEX_FROM)
+		return;
+	if (!x->slot || (x->used + 1) * 4 > x->cap * 3)
+		index_build(x, k, n, fn);
+	else
+		index_put(x, fn(k, n - 1), n - 1);
+}
+
+/* The index of the element named name[0..n), or DELETED when none. */
+static size_t find_n(const gd_reg_index *x, const gd_reg_key *k, size_t count,
+		     name_at fn, const char *name, size_t n)
+{
+	if (!x->slot) {
+		for (size_t i = 0; i < count; i++)
+			if (ieq(fn(k, i), name, n))
+				return i;
+		return DELETED;
+	}
+	for (size_t s = hash_ci(name, n) & (x->cap - 1); x->slot[s];
+	     s = (s + 1) & (x->cap - 1))
+		if (x->slot[s] != DELETED &&
+		    ieq(fn(k, x->slot[s] - 1), name, n))
+			return x->slot[s] - 1;
+	return DELETED;
+}
+
+/* The slot holding element i. */
+static size_t *slot_of(gd_reg_index *x, const gd_reg_key *k, name_at fn,
+		       size_t i)
+{
+	const char *name = fn(k, i);
+
+	for (size_t s = hash_ci(name, strlen(name)) & (x->cap - 1); x->slot[s];
+	     s = (s + 1) & (x->cap - 1))
+		if (x->slot[s] == i + 1)
+			return &x->slot[s];
+	return NULL;
+}
+
+/* Element i leaves and the last (of n) moves into its place, as the
+ * deletions below do with the arrays. Call before either changes. */
+static void index_del(gd_reg_index *x, const gd_reg_key *k, size_t n,
+		      name_at fn, size_t i)
+{
+	size_t *s;
+
+	if (!x->slot)
+		return;
+	if ((s = slot_of(x, k, fn, i)))
+		*s = DELETED;
+	if (i != n - 1 && (s = slot_of(x, k, fn, n - 1)))
+		*s = i + 1;
+}
+
 static gd_reg_key *sub_n(const gd_reg_key *k, const char *name, size_t n,
 			 size_t *idx)
 {
-	for (size_t i = 0; i < k->nsub; i++)
-		if (ieq(k->sub[i]->name, name, n)) {
-			if (idx)
-				*idx = i;
-			return k->sub[i];
-		}
-	return NULL;
+	size_t i = find_n(&k->isub, k, k->nsub, sub_name, name, n);
+
+	if (i == DELETED)
+		return NULL;
+	if (idx)
+		*idx = i;
+	return k->sub[i];
 }
 
 gd_reg_key *gd_reg_sub(const gd_reg_key *k, const char *name)
@@ -119,6 +240,7 @@ static gd_reg_key *walk(gd_reg *r, gd_reg_key *k, const char *path)
 				return NULL;
 			}
 			*slot = s;
+			index_add(&k->isub, k, k->nsub, sub_name);
 			r->nodes++;
 		}
 		if (n) {
@@ -158,6 +280,7 @@ void gd_reg_delete_key(gd_reg *r, const char *path)
 	}
 	if (!parent || !(k = sub_n(parent, path, strlen(path), &idx)))
 		return;
+	index_del(&parent->isub, parent, parent->nsub, sub_name, idx);
 	free_key(k);
 	free(k);
 	parent->sub[idx] = parent->sub[--parent->nsub];
@@ -166,10 +289,12 @@ void gd_reg_delete_key(gd_reg *r, const char *path)
 
 const gd_reg_value *gd_reg_get(const gd_reg_key *k, const char *name)
 {
-	for (size_t i = 0; k && i < k->nval; i++)
-		if (ieq(k->val[i].name, name, strlen(name)))
-			return &k->val[i];
-	return NULL;
+	size_t i;
+
+	if (!k)
+		return NULL;
+	i = find_n(&k->ival, k, k->nval, val_name, name, strlen(name));
+	return i == DELETED ? NULL : &k->val[i];
 }
 
 int gd_reg_set(gd_reg *r, gd_reg_key *k, const char *name, unsigned type,
@@ -195,6 +320,7 @@ int gd_reg_set(gd_reg *r, gd_reg_key *k, const char *name, unsigned type,
 			free(d);
 			return -1;
 		}
+		index_add(&k->ival, k, k->nval, val_name);
 		r->nodes++;
 	}
 	free(v->data);
@@ -206,13 +332,14 @@ int gd_reg_set(gd_reg *r, gd_reg_key *k, const char *name, unsigned type,
 
 void gd_reg_delete_value(gd_reg_key *k, const char *name)
 {
-	for (size_t i = 0; i < k->nval; i++)
-		if (ieq(k->val[i].name, name, strlen(name))) {
-			free(k->val[i].name);
-			free(k->val[i].data);
-			k->val[i] = k->val[--k->nval];
-			return;
-		}
+	size_t i = find_n(&k->ival, k, k->nval, val_name, name, strlen(name));
+
+	if (i == DELETED)
+		return;
+	index_del(&k->ival, k, k->nval, val_name, i);
+	free(k->val[i].name);
+	free(k->val[i].data);
+	k->val[i] = k->val[--k->nval];
 }
 
 int gd_reg_str(const gd_reg_key *k, const char *name, char *buf, size_t cap)

@@ -31,12 +31,22 @@ typedef struct gd_reg_value {
 	size_t len;
 } gd_reg_value;
 
+/* A hash index over a key's subkeys or values by case-folded name, kept
+ * once they pass a few (winreg.c): a 10 MB export holds 100,000 keys, and
+ * a linear search per line made parsing it quadratic. slot[i]: 0 empty,
+ * SIZE_MAX deleted, else the element's index + 1. */
+typedef struct gd_reg_index {
+	size_t *slot;
+	size_t cap, used; /* used counts deleted slots too */
+} gd_reg_index;
+
 typedef struct gd_reg_key {
 	char *name; /* one path component, as spelled first */
 	struct gd_reg_key **sub;
 	size_t nsub, capsub;
 	gd_reg_value *val;
 	size_t nval, capval;
+	gd_reg_index isub, ival;
 } gd_reg_key;
 
 typedef struct gd_reg {

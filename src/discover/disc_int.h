@@ -3,6 +3,7 @@
 #ifndef GD_DISC_INT_H
 #define GD_DISC_INT_H
 
+#include "core/winreg.h"
 #include "discover.h"
 
 #define GD_KFD_NODES "/sys/class/kfd/kfd/topology/nodes"
@@ -71,6 +72,16 @@ void gd_visible_apply(gd_ctx *ctx, struct gd_machine *m);
 
 /* kbref.c: the knowledge base, guarded (it may be absent or not built). */
 const char *gd_kbref_gfx_for_pci(gd_ctx *ctx, unsigned device_id);
+/* The target of an AMD GPU known by name only ("AMD Radeon RX 5700 XT"):
+ * the kb's product lists (gd_kb_gfx_for_name); NULL when not told. */
+const char *gd_kbref_gfx_for_name(gd_ctx *ctx, const char *name);
+/* A Windows display class key without a PCI id (win_adapter_name.c): the
+ * GPU vendor its name, ProviderName or driver DLLs say, with what said it
+ * in from; GD_VENDOR_OTHER with *not_gpu saying what it is instead (a
+ * software, remote or virtual display; nothing naming a GPU vendor). */
+enum gd_vendor gd_win_adapter_vendor(const gd_reg_key *k, const char *id,
+				     const char *desc, char *from, size_t cap,
+				     const char **not_gpu);
 const char *gd_kbref_name_for_pci(gd_ctx *ctx, unsigned device_id);
 int gd_kbref_apu_for_pci(gd_ctx *ctx, unsigned device_id); /* 1, 0, -1 */
 int gd_kbref_apu_for_gfx(gd_ctx *ctx, const char *gfx);

@@ -141,6 +141,9 @@ struct gd_gpu {
 		 * RadeonSoftwareVersion; NVIDIA "581.29" from DriverVersion */
 		gd_text driver_user;
 		char provider[64], inf_path[64];
+		/* no PCI id in the registry (MatchingDeviceId missing or not
+		 * PCI\VEN_..): the vendor came from this, "" with an id */
+		char vendor_from[64];
 	} win;
 	/* amdgpu's device/fw_version/ (kstate.c), append-only */
 	struct gd_fw fw;
@@ -168,7 +171,7 @@ struct gd_machine {
 	int kfd_nodes_total; /* all nodes including CPU ones */
 	/* Added by discover/ (append-only): */
 	char kfd_why[160]; /* why there is no KFD topology, "" when present */
-	char pci_why[160]; /* why the PCI scan found no GPU, "" otherwise */
+	char pci_why[400]; /* why the PCI scan found no GPU, "" otherwise */
 	char ids_amdgpu[96], ids_pci[96]; /* ids files used, "" when none */
 	char visible_summary[256]; /* one line on *_VISIBLE_DEVICES, "" if unset
 				    */

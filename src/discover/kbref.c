@@ -17,6 +17,11 @@ const char *gd_kbref_gfx_for_pci(gd_ctx *ctx, unsigned device_id)
 	return t.gfx;
 }
 
+const char *gd_kbref_gfx_for_name(gd_ctx *ctx, const char *name)
+{
+	return ctx->kb ? gd_kb_gfx_for_name(ctx->kb, name) : NULL;
+}
+
 const char *gd_kbref_name_for_pci(gd_ctx *ctx, unsigned device_id)
 {
 	return ctx->kb ? gd_kb_product_name(ctx->kb, device_id) : NULL;

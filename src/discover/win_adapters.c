@@ -14,6 +14,7 @@
 
 #include "core/wincap.h"
 #include "disc_int.h"
+#include "vendor.h"
 
 #define CLASS_KEY                                                              \
 	"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\"                    \
@@ -147,47 +148,97 @@ static void driver(const gd_reg_key *k, struct gd_gpu *g)
 	gd_reg_str(k, "InfPath", w->inf_path, sizeof w->inf_path);
 }
 
+/* The target from the PCI id, else (an adapter known by name only) from
+ * the marketing name through the kb's product lists. */
 static void amd(gd_ctx *ctx, struct gd_gpu *g)
 {
-	const char *gfx = gd_kbref_gfx_for_pci(ctx, g->pci.device_id);
+	const char *gfx = g->pci.device_id
+			      ? gd_kbref_gfx_for_pci(ctx, g->pci.device_id)
+			      : gd_kbref_gfx_for_name(ctx, g->name.v);
 
 	gd_num_unknown(&g->cu_count, GD_UNKNOWN, "Windows has no KFD");
 	if (gfx) {
 		gd_strlcpy(g->gfx, gfx, sizeof g->gfx);
 		gd_strlcpy(g->gfx_effective, gfx, sizeof g->gfx_effective);
 		gd_strlcpy(g->gfx_source,
-			   "from the PCI id via the knowledge base; Windows "
-			   "has no KFD",
+			   g->pci.device_id
+			       ? "from the PCI id via the knowledge base; "
+				 "Windows has no KFD"
+			       : "from the name via the knowledge base's "
+				 "product lists; no PCI id in the registry",
 			   sizeof g->gfx_source);
-	} else {
+	} else if (g->pci.device_id) {
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
 		       "PCI id 1002:%04x is not in the knowledge base, and "
 		       "Windows has no KFD to ask",
 		       g->pci.device_id);
+	} else {
+		gd_fmt(g->gfx_why, sizeof g->gfx_why,
+		       "no PCI id in the registry, and the knowledge base "
+		       "names no single target for \"%s\"",
+		       g->name.v);
 	}
-	g->integrated = gd_kbref_apu_for_pci(ctx, g->pci.device_id) == 1;
+	g->integrated = g->pci.device_id
+			    ? gd_kbref_apu_for_pci(ctx, g->pci.device_id) == 1
+			    : gfx && gd_kbref_apu_for_gfx(ctx, gfx) == 1;
 }
 
-static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
-		   struct gd_gpu *g)
+/* The PCI ids of the adapter: MatchingDeviceId, else the Enum\PCI
+ * instance naming this key (a driverless adapter matches PCI\CC_0300);
+ * -1 when neither is PCI\VEN_..&DEV_... */
+static int pci_ids(const char *id, const char *enum_id, struct gd_gpu *g,
+		   int *has_rev)
 {
-	char id[128], desc[160];
-	int has_rev;
+	if (parse_matching(id, &g->pci, has_rev) == 0)
+		return 0;
+	memset(&g->pci, 0, sizeof g->pci);
+	if (enum_id[0] && parse_matching(enum_id, &g->pci, has_rev) == 0)
+		return 0;
+	memset(&g->pci, 0, sizeof g->pci);
+	return -1;
+}
+
+/* 0: a GPU in g; 1: not a GPU (*what says what it is instead). */
+static int identify(const gd_reg_key *k, const char *id, const char *enum_id,
+		    const char *desc, struct gd_gpu *g, const char **what)
+{
+	int has_rev = 0;
+
+	*what = NULL;
+	if (pci_ids(id, enum_id, g, &has_rev) == 0) {
+		g->vendor = gd_vendor_from_id(g->pci.vendor_id);
+		if (!has_rev)
+			gd_num_unknown(&g->pci.revision, GD_UNKNOWN,
+				       "MatchingDeviceId has no REV_");
+		return 0;
+	}
+	g->vendor = gd_win_adapter_vendor(k, id, desc, g->win.vendor_from,
+					  sizeof g->win.vendor_from, what);
+	if (g->vendor == GD_VENDOR_OTHER)
+		return 1;
+	g->pci.vendor_id = gd_vendor_ops(g->vendor)->pci_vendor;
+	gd_num_unknown(&g->pci.revision, GD_UNKNOWN,
+		       "no PCI id in the registry");
+	return 0;
+}
+
+/* 0: a GPU; 1: a display that is no GPU (*what: what it is). */
+static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
+		   struct gd_gpu *g, const char **what)
+{
+	char id[128] = "", desc[160] = "";
 
 	/* MatchingDeviceId may be absent from an export; the Enum\PCI
 	 * instance that names this key as its driver carries the same ids. */
 	if (gd_reg_str(k, "MatchingDeviceId", id, sizeof id) || !*id)
 		gd_strlcpy(id, enum_id, sizeof id);
-	if (parse_matching(id, &g->pci, &has_rev) < 0)
-		return -1; /* ROOT\BasicRender, software adapters */
-	g->vendor = gd_vendor_from_id(g->pci.vendor_id);
+	gd_reg_str(k, "DriverDesc", desc, sizeof desc);
+	if (identify(k, id, enum_id, desc, g, what))
+		return 1;
 	g->pci.class_code = 0x030000;
-	if (!has_rev)
-		gd_num_unknown(&g->pci.revision, GD_UNKNOWN,
-			       "MatchingDeviceId has no REV_");
 	gd_strlcpy(g->win.class_key, k->name, sizeof g->win.class_key);
 	gd_strlcpy(g->win.matching_id, id, sizeof g->win.matching_id);
-	if (!gd_reg_str(k, "DriverDesc", desc, sizeof desc) && *desc)
+	if (*desc)
 		gd_text_set(&g->name, desc, "registry DriverDesc");
 	else
 		gd_text_unknown(&g->name, GD_UNKNOWN, "no DriverDesc");
@@ -206,25 +257,35 @@ static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 	return 0;
 }
 
+static int add_not_gpu(struct gd_machine *m, const struct gd_not_gpu *ng)
+{
+	struct gd_not_gpu *slot =
+	    realloc(m->not_gpus, (m->n_not_gpus + 1) * sizeof *slot);
+
+	if (!slot)
+		return -ENOMEM;
+	m->not_gpus = slot;
+	m->not_gpus[m->n_not_gpus++] = *ng;
+	return 0;
+}
+
 /* The kb's pci_not_gpu (QEMU's VGA, a BMC's display) as on Linux: moved
  * to m->not_gpus, named by its class key. 1 moved, 0 a GPU, <0 ENOMEM. */
 static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
 {
-	struct gd_not_gpu ng, *slot;
+	struct gd_not_gpu ng;
 
 	memset(&ng, 0, sizeof ng);
-	if (!gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id, ng.kind,
+	if (!g->pci.device_id ||
+	    !gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id, ng.kind,
 			      sizeof ng.kind, ng.name, sizeof ng.name))
 		return 0;
-	slot = realloc(m->not_gpus, (m->n_not_gpus + 1) * sizeof *slot);
-	if (!slot)
-		return -ENOMEM;
-	m->not_gpus = slot;
 	gd_strlcpy(ng.bdf, g->win.class_key, sizeof ng.bdf);
 	ng.vendor_id = g->pci.vendor_id;
 	ng.device_id = g->pci.device_id;
 	ng.class_code = g->pci.class_code;
-	m->not_gpus[m->n_not_gpus++] = ng;
+	if (add_not_gpu(m, &ng) < 0)
+		return -ENOMEM;
 	gd_fmt(m->pci_why, sizeof m->pci_why,
 	       "the only display adapter, %s (%s, class key %s), is %s, not a "
 	       "GPU",
@@ -236,6 +297,64 @@ static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
 	return 1;
 }
 
+/* A display adapter without a PCI id that names no GPU (Microsoft Basic
+ * Render Driver, a remote or virtual display): listed, never judged. */
+static int soft_display(struct gd_machine *m, const gd_reg_key *k,
+			const char *what)
+{
+	struct gd_not_gpu ng;
+	char desc[160] = "";
+
+	memset(&ng, 0, sizeof ng);
+	gd_reg_str(k, "DriverDesc", desc, sizeof desc);
+	gd_strlcpy(ng.bdf, k->name, sizeof ng.bdf);
+	gd_strlcpy(ng.kind,
+		   strstr(what, "remote")    ? "remote"
+		   : strstr(what, "virtual") ? "virtual"
+		   : strstr(what, "vendor")  ? "unknown"
+					     : "software",
+		   sizeof ng.kind);
+	gd_fmt(ng.name, sizeof ng.name, "%s: %s", desc[0] ? desc : "?", what);
+	return add_not_gpu(m, &ng);
+}
+
+/* Why there is no GPU, in Windows' words, when nothing above said it. */
+static void no_gpu_why(struct gd_machine *m, size_t n_keys)
+{
+	size_t n;
+
+	if (m->n_gpus || (m->pci_why[0] && m->n_not_gpus <= 1))
+		return;
+	if (!m->n_not_gpus) {
+		gd_fmt(m->pci_why, sizeof m->pci_why,
+		       "the registry's display class key lists %s",
+		       n_keys ? "no installed display adapter"
+			      : "no display adapter");
+		return;
+	}
+	gd_strlcpy(m->pci_why, "no display adapter in the registry is a GPU: ",
+		   sizeof m->pci_why);
+	for (size_t i = 0; i < m->n_not_gpus; i++) {
+		n = strlen(m->pci_why);
+		gd_fmt(m->pci_why + n, sizeof m->pci_why - n, "%s%s",
+		       i ? "; " : "", m->not_gpus[i].name);
+	}
+}
+
+static void sort_gpus(struct gd_gpu *v, size_t n)
+{
+	/* registry order is not PCI order: by class key, for stable output */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(v[j - 1].win.class_key,
+						   v[j].win.class_key) > 0;
+		     j--) {
+			struct gd_gpu t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
 int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 {
 	const gd_reg_key *cls =
@@ -243,6 +362,7 @@ int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 	const gd_reg_key *pci =
 	    ctx->reg ? gd_reg_find(ctx->reg, ENUM_PCI) : NULL;
 	GD_VEC(struct gd_gpu) gpus = {0};
+	size_t n_keys = 0;
 
 	gd_strlcpy(m->kfd_why, "Windows has no KFD", sizeof m->kfd_why);
 	gd_text_unknown(&m->kernel.release, GD_UNKNOWN, "Windows");
@@ -253,32 +373,35 @@ int gd_win_discover(gd_ctx *ctx, struct gd_machine *m)
 	}
 	for (size_t i = 0; i < cls->nsub; i++) {
 		const gd_reg_key *k = cls->sub[i];
+		const char *what;
 		struct gd_gpu *g;
-		char enum_id[160] = "";
+		char enum_id[160] = "", mid[128] = "";
+		int rc;
 
 		if (strlen(k->name) != 4 || strspn(k->name, "0123456789") != 4)
 			continue; /* "Properties", "Configuration" */
-		if (pci && !referenced(pci, k->name, enum_id, sizeof enum_id))
-			continue; /* a removed adapter's driver key */
+		gd_reg_str(k, "MatchingDeviceId", mid, sizeof mid);
+		/* a removed PCI adapter's driver key stays behind; one with
+		 * no PCI id is not in Enum\PCI at all */
+		if (pci && !referenced(pci, k->name, enum_id, sizeof enum_id) &&
+		    !strncasecmp(mid, "PCI\\VEN_", 8))
+			continue;
+		n_keys++;
 		if (!(g = gd_vec_push(&gpus)))
 			return -ENOMEM;
-		if (adapter(ctx, k, enum_id, g) < 0)
+		if ((rc = adapter(ctx, k, enum_id, g, &what)) == 1) {
 			gpus.n--;
-		else if (not_gpu(ctx, m, g) != 0)
-			gpus.n--; /* listed in not_gpus, or no memory */
-	}
-	/* registry order is not PCI order: sort by class key for stable output
-	 */
-	for (size_t i = 1; i < gpus.n; i++)
-		for (size_t j = i; j > 0 && strcmp(gpus.v[j - 1].win.class_key,
-						   gpus.v[j].win.class_key) > 0;
-		     j--) {
-			struct gd_gpu t = gpus.v[j];
-
-			gpus.v[j] = gpus.v[j - 1];
-			gpus.v[j - 1] = t;
+			if (soft_display(m, k, what) < 0)
+				return -ENOMEM;
+		} else if ((rc = not_gpu(ctx, m, g)) != 0) {
+			gpus.n--; /* listed in not_gpus */
+			if (rc < 0)
+				return -ENOMEM;
 		}
+	}
+	sort_gpus(gpus.v, gpus.n);
 	m->gpus = gpus.v;
 	m->n_gpus = gpus.n;
+	no_gpu_why(m, n_keys);
 	return 0;
 }

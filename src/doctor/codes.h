@@ -366,6 +366,21 @@
 	X(GD_C_WIN_APP_IMPORT_GET, "win.app_import_get",                       \
 	  "get a build of the app that ships the missing DLL, or copy it "     \
 	  "from the matching HIP SDK")                                         \
+	X(GD_C_WIN_TARGET_UNSUPPORTED, "win.target_unsupported",               \
+	  "the GPU's target is not in AMD's HIP SDK for Windows support "      \
+	  "list: HIP programs and ROCm builds do not run on it")               \
+	X(GD_C_WIN_TARGET_COMMUNITY, "win.target_community",                   \
+	  "the GPU's target is not in AMD's HIP SDK for Windows support "      \
+	  "list; a community route (kb) runs HIP on it")                       \
+	X(GD_C_WIN_OTHER_BACKEND, "win.other_backend",                         \
+	  "a workload's backend that runs on this GPU without ROCm "           \
+	  "(Vulkan), or the CPU (kb advice)")                                  \
+	X(GD_C_WIN_APP_DLL_UNREADABLE, "win.app_dll_unreadable",               \
+	  "an app's HIP-named DLL is unreadable or not a valid PE file: its "  \
+	  "imports, and so whether the app's HIP backend loads, are unknown")  \
+	X(GD_C_WIN_APP_DLL_REPLACE, "win.app_dll_replace",                     \
+	  "replace the app's unreadable or broken DLL with its release's "     \
+	  "copy (reinstall the app)")                                          \
 	X(GD_C_WIN_NO_SDK, "win.no_sdk",                                       \
 	  "no HIP SDK installed: apps use the driver's HIP runtime; an SDK "   \
 	  "is for building HIP programs and running hipInfo")                  \

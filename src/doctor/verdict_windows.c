@@ -205,10 +205,12 @@ static void build_step(const struct gd_gpu *g,
 	if (broken >= 0)
 		STEP(v, GD_C_WIN_BUILD_FOR_TARGET,
 		     "build and run HIP programs with HIP SDK %s targeting %s "
-		     "(they load amdhip64_%d.dll): programs built with HIP SDK "
-		     "%s (%s) see no %s device until a release with the fix "
-		     "for %s ships",
-		     s->version, g->gfx, sdk_major(s), wi->sdks[broken].version,
+		     "(they load amdhip64_%d.dll; e.g. CTranslate2 from source "
+		     "with CMAKE_HIP_ARCHITECTURES=%s): programs built with "
+		     "HIP SDK %s (%s) see no %s device until a release with "
+		     "the fix for %s ships",
+		     s->version, g->gfx, sdk_major(s), g->gfx,
+		     wi->sdks[broken].version,
 		     wi->sdks[broken].runtime[0] ? wi->sdks[broken].runtime
 						 : "its runtime",
 		     g->gfx, v->sdk_broken_ref[broken]);
@@ -320,6 +322,8 @@ void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 	int broken = 0;
 
 	memset(v, 0, sizeof *v);
+	if (gd_win_target_support(ctx, g, wi, v))
+		return;
 	gd_win_sdk_breaks(ctx, g, wi, v);
 	v->sdk = pick_sdk(wi, v);
 	if (!wi->driver_hip_major && gd_win_python_bundled(g, wi, py, v))
@@ -359,6 +363,8 @@ void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 
 const char *gd_win_verdict_status(const struct gd_win_verdict *v)
 {
+	if (v->unsupported)
+		return "unsupported";
 	if (v->usable)
 		return v->n_steps ? "needs-setup" : "works";
 	if (v->sdk >= 0)

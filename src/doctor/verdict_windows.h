@@ -41,6 +41,9 @@ struct gd_win_verdict {
 	char sdk_broken_why[GD_WIN_MAX_SDKS][400];
 	char sdk_broken_ref[GD_WIN_MAX_SDKS][64]; /* "ROCm/hip#3899" */
 	char cuda_level[16]; /* NVIDIA: the CUDA the driver runs, "12.x" */
+	/* the target is not in AMD's HIP SDK for Windows support list and
+	 * no Windows route is known (verdict_windows_target.c) */
+	int unsupported;
 };
 
 /* The verdict status of the common JSON contract ("works", "needs-setup",
@@ -103,6 +106,14 @@ void gd_win_sdk_breaks(gd_ctx *ctx, const struct gd_gpu *g,
 void gd_win_sdk_broken_facts(const struct gd_gpu *g,
 			     const struct gd_win_inventory *wi,
 			     struct gd_win_verdict *v);
+
+/* verdict_windows_target.c: the target's place in AMD's HIP SDK for
+ * Windows support list (kb rocm_windows), said first. Returns 1 when that
+ * is the whole verdict (unsupported, no Windows route), else 0 (a
+ * community route: a fact, and the judgement goes on). */
+int gd_win_target_support(gd_ctx *ctx, const struct gd_gpu *g,
+			  const struct gd_win_inventory *wi,
+			  struct gd_win_verdict *v);
 
 /* verdict_windows_app.c: application folders with their own HIP runtime
  * DLL (inventory wi->apps): a fact each (bad when older than System32's

@@ -91,13 +91,28 @@ static void missing_fact(const struct gd_win_app_missing *m,
 		    m->exe[0] ? m->exe : "the app");
 }
 
+/* Could not tell is not "works": a bad fact, so the verdict is not usable
+ * (issue #20 E11). */
+static void unread_fact(const struct gd_win_app_unread *u,
+			struct gd_win_verdict *v)
+{
+	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_APP_DLL_UNREADABLE,
+		    "%s (in %s): %s: its imports are unknown, so whether "
+		    "the app's HIP backend loads cannot be told (Windows "
+		    "loads no file that is not a valid PE, and %s then sees "
+		    "no GPU)",
+		    u->dll, u->dir, u->why, u->exe[0] ? u->exe : "the app");
+}
+
 int gd_win_app_facts(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		     struct gd_win_verdict *v)
 {
-	int n = wi->n_app_missing;
+	int n = wi->n_app_missing + wi->n_app_unread;
 
 	for (int i = 0; i < wi->n_app_missing; i++)
 		missing_fact(&wi->app_missing[i], v);
+	for (int i = 0; i < wi->n_app_unread; i++)
+		unread_fact(&wi->app_unread[i], v);
 
 	for (int i = 0; i < wi->n_apps; i++) {
 		one(g, &wi->apps[i], v);
@@ -118,6 +133,15 @@ void gd_win_app_steps(const struct gd_win_inventory *wi,
 			    m->dll, m->dir, m->dll,
 			    m->sdk[0] ? m->sdk : "the HIP SDK or ROCm release",
 			    m->sdk[0] ? "" : " the app was built with");
+	}
+	for (int i = 0; i < wi->n_app_unread; i++) {
+		const struct gd_win_app_unread *u = &wi->app_unread[i];
+
+		gd_win_step(v, GD_C_WIN_APP_DLL_REPLACE,
+			    "replace %s\\%s with the copy from the app's "
+			    "release (reinstall or re-extract the app): as it "
+			    "is, %s",
+			    u->dir, u->dll, u->why);
 	}
 	for (int i = 0; i < wi->n_apps; i++) {
 		const struct gd_win_app_rt *a = &wi->apps[i];
@@ -143,6 +167,15 @@ int gd_win_app_summary(const struct gd_gpu *g,
 		       "%s on Windows: %s cannot load (%s is missing): the "
 		       "app sees no GPU",
 		       g->gfx[0] ? g->gfx : "this GPU", m->importer, m->dll);
+		return 1;
+	}
+	if (wi->n_app_unread) {
+		const struct gd_win_app_unread *u = &wi->app_unread[0];
+
+		gd_fmt(v->summary, sizeof v->summary,
+		       "%s on Windows: %s could not be read (%s): its imports "
+		       "are unknown",
+		       g->gfx[0] ? g->gfx : "this GPU", u->dll, u->why);
 		return 1;
 	}
 	for (int i = 0; i < wi->n_apps; i++) {

@@ -51,23 +51,48 @@ static int is_runtime(const char *n)
 	return gd_win_hip_major(n) || gd_win_is_comgr(n);
 }
 
-static int is_dir(gd_ctx *ctx, const char *winpath)
+/* real: a path under the root, names as the capture spells them */
+static int is_dir(gd_ctx *ctx, const char *real)
 {
 	struct stat st;
-	char p[1024];
 
-	return gd_win_resolve(ctx, winpath, p, sizeof p) == 0 &&
-	       gd_fs_stat(&ctx->fs, p, &st) == 0 && S_ISDIR(st.st_mode);
+	return gd_fs_stat(&ctx->fs, real, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The imports of the PE file dir\file; 0 when its table was read. */
+/* The imports of the PE file dir\file; 0 when its table was read, else
+ * -1 with err: "unreadable", "stored empty" or what is wrong with it. */
 static int read_imports(gd_ctx *ctx, const char *dir, const char *file,
-			gd_strvec *out)
+			gd_strvec *out, char *err, size_t cap)
 {
-	char wp[600], err[96];
+	char wp[600];
 
 	gd_fmt(wp, sizeof wp, "%s\\%s", dir, file);
-	return gd_win_pe_imports(ctx, wp, out, err, sizeof err);
+	return gd_win_pe_imports(ctx, wp, out, err, cap);
+}
+
+/* A HIP-named DLL whose imports could not be read (a capture's DLL stored
+ * empty is not one: FORMAT.md keeps only its name and version). */
+static void unread(struct walk *w, const char *dir, const char *exe,
+		   const char *file, const char *err)
+{
+	struct gd_win_app_unread *u;
+
+	if (!strcmp(err, "stored empty") ||
+	    w->wi->n_app_unread >= GD_WIN_MAX_APP_UNREAD)
+		return;
+	u = &w->wi->app_unread[w->wi->n_app_unread++];
+	memset(u, 0, sizeof *u);
+	gd_strlcpy(u->dir, dir, sizeof u->dir);
+	gd_strlcpy(u->dll, file, sizeof u->dll);
+	gd_strlcpy(u->exe, exe ? exe : "", sizeof u->exe);
+	if (!strcmp(err, "unreadable") || !err[0])
+		gd_strlcpy(u->why,
+			   "unreadable (not a regular file, or no permission)",
+			   sizeof u->why);
+	else if (!strcmp(err, "not a PE file"))
+		gd_strlcpy(u->why, err, sizeof u->why);
+	else
+		gd_fmt(u->why, sizeof u->why, "not a valid PE file (%s)", err);
 }
 
 /* Whether imps names one of the folder's runtimes. */
@@ -211,15 +236,19 @@ static const char *read_dlls(struct walk *w, const char *dir, const char *exe,
 	for (int pass = 1; pass >= 0; pass--)
 		for (size_t i = 0; i < v->n; i++) {
 			const char *n = v->v[i];
+			char err[96];
 			gd_strvec imps;
 
 			if (!is_lib(n) || is_runtime(n) ||
 			    hip_named(n) != pass || read++ >= GD_WIN_APP_PE)
 				continue;
-			if (read_imports(w->ctx, dir, n, &imps) == 0) {
+			if (read_imports(w->ctx, dir, n, &imps, err,
+					 sizeof err) == 0) {
 				if (!importer && imports_runtime(&imps, v))
 					importer = n;
 				missing(w, dir, exe, n, &imps);
+			} else if (pass) {
+				unread(w, dir, exe, n, err);
 			}
 			gd_strvec_free(&imps);
 		}
@@ -251,7 +280,13 @@ static void app_folder(struct walk *w, const char *dir, const gd_strvec *v)
 				add(w, dir, v->v[i], exe, importer);
 }
 
-static void walk_dir(struct walk *w, const char *dir, int depth)
+/* dir: the Windows path; real: the same resolved under the root once, so
+ * that each entry is a name from its listing, not a case-insensitive
+ * resolution of the whole path again (which lists every parent: quadratic
+ * in a folder's size). Once the budget is spent no folder is listed or
+ * even looked at. */
+static void walk_dir(struct walk *w, const char *dir, const char *real,
+		     int depth)
 {
 	gd_strvec v;
 
@@ -260,21 +295,22 @@ static void walk_dir(struct walk *w, const char *dir, int depth)
 		return;
 	}
 	w->budget--;
-	if (gd_win_list(w->ctx, dir, &v) < 0)
+	if (gd_fs_list(&w->ctx->fs, real, &v) < 0)
 		return;
 	if (v.n)
 		qsort(v.v, v.n, sizeof *v.v, cmp_ci);
 	app_folder(w, dir, &v);
-	for (size_t i = 0; depth > 0 && i < v.n; i++) {
-		char sub[600];
+	for (size_t i = 0; depth > 0 && i < v.n && !w->wi->app_scan_cut; i++) {
+		char sub[600], rsub[1024];
 
 		gd_fmt(sub, sizeof sub, "%s\\%s", dir, v.v[i]);
+		gd_fmt(rsub, sizeof rsub, "%s/%s", real, v.v[i]);
 		if ((w->skip && !strcasecmp(sub, w->skip)) ||
 		    !strcasecmp(v.v[i], "WindowsApps") ||
 		    ends_ci(sub, ".dll") || ends_ci(sub, ".exe") ||
-		    !is_dir(w->ctx, sub))
+		    !is_dir(w->ctx, rsub))
 			continue;
-		walk_dir(w, sub, depth - 1);
+		walk_dir(w, sub, rsub, depth - 1);
 	}
 	gd_strvec_free(&v);
 }
@@ -283,7 +319,7 @@ static void walk_root(struct walk *w, const char *var, const char *sub,
 		      int depth)
 {
 	const char *base = gd_win_getenv(w->ctx, var);
-	char dir[400];
+	char dir[400], real[1024];
 	size_t n;
 
 	if (!base || !*base)
@@ -293,8 +329,9 @@ static void walk_root(struct walk *w, const char *var, const char *sub,
 		n--;
 	gd_fmt(dir, sizeof dir, "%.*s%s%s", (int)n, base, sub[0] ? "\\" : "",
 	       sub);
-	if (is_dir(w->ctx, dir))
-		walk_dir(w, dir, depth);
+	if (gd_win_resolve(w->ctx, dir, real, sizeof real) == 0 &&
+	    is_dir(w->ctx, real))
+		walk_dir(w, dir, real, depth);
 }
 
 void gd_win_apps_collect(gd_ctx *ctx, struct gd_win_inventory *wi)

@@ -62,6 +62,19 @@ struct gd_win_app_missing {
 	char sdk[200];	   /* an installed HIP SDK's bin holding dll, "" */
 };
 
+/* An app's HIP-named DLL (ggml-hip.dll) whose import table could not be
+ * read: not a file, unreadable, or not a PE file (truncated, "MZ" alone,
+ * a broken import directory). Its imports are unknown, so nothing can be
+ * said to be missing or found; Windows will not load such a file either
+ * (issue #20 E11). A DLL a capture stored empty (FORMAT.md) is not one. */
+#define GD_WIN_MAX_APP_UNREAD 8
+struct gd_win_app_unread {
+	char dir[240]; /* the app folder, Windows path */
+	char dll[64];  /* ggml-hip.dll */
+	char exe[64];  /* an .exe in the folder (the first by name), "" */
+	char why[96];  /* "not a PE file: ...", "unreadable: ..." */
+};
+
 struct gd_win_inventory {
 	/* HIP runtimes in System32 (from the driver) */
 	char sys_runtimes[4][32]; /* amdhip64.dll, amdhip64_6.dll, ... */
@@ -87,6 +100,8 @@ struct gd_win_inventory {
 	int app_scan_cut; /* the folder budget ran out: not all looked at */
 	struct gd_win_app_missing app_missing[GD_WIN_MAX_APP_MISSING];
 	int n_app_missing;
+	struct gd_win_app_unread app_unread[GD_WIN_MAX_APP_UNREAD];
+	int n_app_unread;
 };
 
 void gd_win_inventory_collect(gd_ctx *ctx, struct gd_win_inventory *wi);

@@ -87,6 +87,7 @@ struct gd_kb_target {
 	long long version; /* gfx_target_version, -1 when null */
 	int apu;	   /* 1, 0, -1 unknown */
 	struct gd_kb_support rocm_linux;
+	struct gd_kb_support rocm_windows; /* AMD's HIP SDK for Windows */
 	struct gd_kb_override override;
 	struct gd_kb_list issues, sources;
 	struct gd_kb_advice advice[GD_KB_N_WORKLOADS];
@@ -97,6 +98,10 @@ int gd_kb_target_for_pci_get(const gd_kb *kb, unsigned device_id,
 			     struct gd_kb_target *out);
 int gd_kb_target_for_version_get(const gd_kb *kb, unsigned version,
 				 struct gd_kb_target *out);
+/* The gfx target of the AMD GPU named name ("AMD Radeon RX 5700 XT",
+ * "Radeon RX 580 Series"), from the models products[].name lists
+ * (kb_names.c); NULL when no target, or more than one, lists its model. */
+const char *gd_kb_gfx_for_name(const gd_kb *kb, const char *name);
 /* The name of the product entry that lists this PCI id, or NULL. */
 const char *gd_kb_product_name(const gd_kb *kb, unsigned device_id);
 

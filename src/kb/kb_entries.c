@@ -130,6 +130,11 @@ static int target_of(const json_t *t, struct gd_kb_target *out)
 	out->rocm_linux.since = str(rl, GD_KBK_SINCE);
 	out->rocm_linux.note = str(rl, GD_KBK_NOTE);
 	out->rocm_linux.sources = list_of(rl, GD_KBK_SOURCES);
+	rl = json_object_get(t, GD_KBK_ROCM_WINDOWS);
+	out->rocm_windows.status = str(rl, GD_KBK_STATUS);
+	out->rocm_windows.since = str(rl, GD_KBK_SINCE);
+	out->rocm_windows.note = str(rl, GD_KBK_NOTE);
+	out->rocm_windows.sources = list_of(rl, GD_KBK_SOURCES);
 	ov = json_object_get(t, GD_KBK_OVERRIDE);
 	out->override.value = str(ov, GD_KBK_VALUE);
 	out->override.caveat = str(ov, GD_KBK_CAVEAT);

@@ -42,6 +42,7 @@
 #define GD_KBK_PRODUCTS "products"
 #define GD_KBK_PCI_IDS "pci_ids"
 #define GD_KBK_ROCM_LINUX "rocm_linux"
+#define GD_KBK_ROCM_WINDOWS "rocm_windows"
 #define GD_KBK_OVERRIDE "override"
 #define GD_KBK_VALUE "value"
 #define GD_KBK_ADVICE "advice"

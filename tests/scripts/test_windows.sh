@@ -264,5 +264,21 @@ else
 	wine_supervisor
 	wine_selftest
 fi
+# issue #20 E11: the app's HIP backend DLL is not a PE file ("MZ" alone):
+# its imports are unknown, said in text and JSON with a code, exit 1
+# (it was exit 0, "works", and the missing-hipblas finding gone)
+e11=$(mktemp -d)
+cp -a "$FX/windows-r9700-llamacpp-missing-hipblas/root/." "$e11/"
+printf MZ > "$e11/fs/C/Users/user/AppData/Local/Programs/llama-b10400-bin-win-rocm-7.14-x64/ggml-hip.dll"
+who="E11 text" out=$("$GPUDOCTOR" --root "$e11" --no-probe 2>/dev/null)
+rc=$?
+ok $((rc != 1)) "$who: exit $rc, want 1"
+has 'ggml-hip.dll could not be read (not a valid PE file (truncated MZ header)): its imports are unknown'
+out=$("$GPUDOCTOR" --root "$e11" --no-probe --json 2>/dev/null)
+printf '%s' "$out" | jq -e '.exit_code == 1 and .gpus[0].verdict.status != "works"
+  and ([.gpus[0].verdict.facts[].code] | index("win.app_dll_unreadable") != null)' >/dev/null
+ok $? "E11 JSON: no win.app_dll_unreadable fact, or works"
+rm -rf "$e11"
+
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

@@ -360,6 +360,37 @@ static int check_strategy(struct gd_kb_vctx *v, const json_t *st)
 	return 0;
 }
 
+/* signatures[].origin (optional): where a message comes from, as
+ * [{"file", "line", "versions", "sources"}]; "versions" and "sources" are
+ * required, "file" and "line" optional (docs/kb.md). */
+static int check_origin(struct gd_kb_vctx *v, const json_t *org)
+{
+	const json_t *o, *line;
+	size_t i;
+
+	if (!org)
+		return 0;
+	if (!json_is_array(org))
+		return gd_kbv_fail(v, "origin", 1, "\"origin\" must be a list");
+	json_array_foreach(org, i, o)
+	{
+		line = json_object_get(o, "line");
+		if (!gd_kbv_str(o, "versions") ||
+		    !json_array_size(json_object_get(o, "sources")))
+			return gd_kbv_fail(v, "origin", 1,
+					   "an origin needs \"versions\" "
+					   "and \"sources\"");
+		if ((json_object_get(o, "file") && !gd_kbv_str(o, "file")) ||
+		    (line &&
+		     (!json_is_integer(line) || json_integer_value(line) < 1)))
+			return gd_kbv_fail(v, "origin", 1,
+					   "an origin's \"file\" must be a "
+					   "string and \"line\" a positive "
+					   "integer");
+	}
+	return 0;
+}
+
 static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 {
 	const char *re = gd_kbv_str(sg, "regex");
@@ -374,6 +405,11 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 	if (ic && !json_is_boolean(ic))
 		return gd_kbv_fail(v, "icase", 1,
 				   "\"icase\" must be true or false");
+	if (json_array_size(json_object_get(sg, "literals")) > 6)
+		return gd_kbv_fail(v, "literals", 1,
+				   "a signature has at most 6 \"literals\" "
+				   "(explain tries a signature with more on "
+				   "every line)");
 	if (gd_kb_check_from_name(gd_kbv_str(sg, "check")) < 0)
 		return gd_kbv_fail(v, "check", 1,
 				   "\"check\" is not one of the checks "
@@ -394,7 +430,7 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 				   gd_kbv_str(sg, "id"), why);
 	}
 	regfree(&rx);
-	return 0;
+	return check_origin(v, json_object_get(sg, "origin"));
 }
 
 typedef int (*entry_fn)(struct gd_kb_vctx *v, const json_t *o);

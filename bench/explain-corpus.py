@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Measure `gpudoctor explain` on the held-out real-log corpus.
+
+tests/fixtures/explain-corpus/INDEX.tsv lists real logs from public threads
+(file, thread URL, the cause the thread established, a note). Each log goes to
+the "train" half or the "held-out" half by its thread: the first hex digit of
+sha256(URL without its #fragment), even = train, odd = held-out. The split is
+fixed by the URL alone, so a thread's logs stay together and nobody chooses.
+Signatures may be written from train logs only; held-out logs only measure.
+
+explain's top cause is its first match (explain lists matches in the order it
+ranks them). CAUSES.tsv maps each signature id to the causes it names, in
+order ("sig<TAB>id<TAB>cause[,cause2]"). A log is
+  right     the top signature's first cause is the thread's cause
+  hedged    a later cause of the top signature is the thread's cause
+  wrong     the top signature names other causes only (a confident wrong one)
+  none      no signature matched
+  unmapped  the top signature has no line in CAUSES.tsv (cannot be judged)
+
+  bench/explain-corpus.py [--gpudoctor build/gpudoctor] [--corpus DIR] [-v]
+      [--check-floor]   (fail unless train is all right with none wrong and
+                         held-out is at or above the floor in README.md)
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def split_of(url):
+    h = hashlib.sha256(url.split("#")[0].encode()).hexdigest()
+    return "train" if int(h[0], 16) % 2 == 0 else "held-out"
+
+
+def read_index(corpus):
+    rows = []
+    with open(os.path.join(corpus, "INDEX.tsv"), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) != 4:
+                sys.exit("INDEX.tsv:%d: want 4 tab-separated columns" % n)
+            rows.append(cols)
+    return rows
+
+
+def read_causes(corpus):
+    causes, sigs = {}, {}
+    with open(os.path.join(corpus, "CAUSES.tsv"), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if cols[0] == "cause" and len(cols) == 3:
+                causes[cols[1]] = cols[2]
+            elif cols[0] == "sig" and len(cols) == 3:
+                sigs[cols[1]] = cols[2].split(",")
+            else:
+                sys.exit("CAUSES.tsv:%d: want 'cause\\tCODE\\tTEXT' or "
+                         "'sig\\tID\\tCAUSE[,CAUSE]'" % n)
+    for sid, cs in sigs.items():
+        for c in cs:
+            if c not in causes:
+                sys.exit("CAUSES.tsv: signature %s names unknown cause %s" %
+                         (sid, c))
+    return causes, sigs
+
+
+def top_match(gd, root, path):
+    p = subprocess.run([gd, "--root", root, "explain", "--json", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        doc = json.loads(p.stdout.decode("utf-8", "replace"))
+    except ValueError:
+        sys.exit("explain --json gave no JSON for %s (exit %d)" %
+                 (path, p.returncode))
+    m = doc.get("matches") or []
+    return m[0]["id"] if m else None
+
+
+def judge(top, expected, sigs):
+    if top is None:
+        return "none"
+    if top not in sigs:
+        return "unmapped"
+    cs = sigs[top]
+    if cs[0] == expected:
+        return "right"
+    return "hedged" if expected in cs[1:] else "wrong"
+
+
+def floor_of(corpus):
+    txt = open(os.path.join(corpus, "README.md"), encoding="utf-8").read()
+    m = re.search(r"held-out-floor: right (\d+) of (\d+), wrong at most (\d+)",
+                  txt)
+    if not m:
+        sys.exit("README.md: no 'held-out-floor: right N of M, wrong at "
+                 "most W' line")
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpudoctor", default=os.path.join(ROOT, "build",
+                                                        "gpudoctor"))
+    ap.add_argument("--corpus", default=os.path.join(
+        ROOT, "tests", "fixtures", "explain-corpus"))
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--check-floor", action="store_true")
+    a = ap.parse_args()
+    rows = read_index(a.corpus)
+    causes, sigs = read_causes(a.corpus)
+    kinds = ("right", "hedged", "wrong", "none", "unmapped")
+    tally = {s: dict.fromkeys(kinds, 0) for s in ("train", "held-out")}
+    fail = []
+    listed = set()
+    with tempfile.TemporaryDirectory() as root:  # an empty machine
+        for file, url, cause, _ in rows:
+            listed.add(file)
+            path = os.path.join(a.corpus, file)
+            if cause not in causes:
+                fail.append("%s: cause %s not in CAUSES.tsv" % (file, cause))
+            if not os.path.isfile(path):
+                fail.append("%s: listed in INDEX.tsv but missing" % file)
+                continue
+            half = split_of(url)
+            top = top_match(a.gpudoctor, root, path)
+            k = judge(top, cause, sigs)
+            tally[half][k] += 1
+            if a.verbose or (k != "right" and half == "train"):
+                print("%-8s %-8s %s: got %s, thread: %s" %
+                      (half, k.upper(), file, top or "-", cause))
+    for f in sorted(os.listdir(a.corpus)):
+        if f.endswith(".txt") and f not in listed:
+            fail.append("%s: not in INDEX.tsv" % f)
+    for half in ("train", "held-out"):
+        t = tally[half]
+        n = sum(t.values())
+        print("%-8s %3d logs: right %d (%.0f%%), hedged %d, wrong %d (%.1f%%),"
+              " none %d, unmapped %d" %
+              (half, n, t["right"], 100.0 * t["right"] / max(n, 1),
+               t["hedged"], t["wrong"], 100.0 * t["wrong"] / max(n, 1),
+               t["none"], t["unmapped"]))
+    if a.check_floor:
+        tr, ho = tally["train"], tally["held-out"]
+        if tr["right"] != sum(tr.values()):
+            fail.append("train: %d of %d right (all must be)" %
+                        (tr["right"], sum(tr.values())))
+        right, total, wrong = floor_of(a.corpus)
+        if ho["right"] < right:
+            fail.append("held-out: right %d is below the floor %d" %
+                        (ho["right"], right))
+        if ho["wrong"] > wrong:
+            fail.append("held-out: wrong %d is above the ceiling %d" %
+                        (ho["wrong"], wrong))
+    for f in fail:
+        print("FAIL " + f)
+    return 1 if fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

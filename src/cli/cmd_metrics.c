@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "core/json.h"
 #include "core/plat.h"
 #include "kb/kb.h"
 #include "opts.h"
@@ -43,21 +44,32 @@ static void help(void)
 	    "  --no-probe      do not run the probes (facts from files only)\n"
 	    "  --timeout S     deadline per probe in seconds (default 10)\n\n");
 	gd_cli_common_help(stdout);
-	printf("\nExit status: as 'gpudoctor check'; 3 when the file cannot be "
-	       "written.\n");
+	printf("\nExit status: with --textfile, 0 once the file is written, 3 "
+	       "when it\ncannot be; on standard output, as 'gpudoctor "
+	       "check'.\n");
 }
 
-/* A label value: \\, \" and \n escaped (exposition format). */
+/* A label value: \\, \" and \n escaped (exposition format), and valid
+ * UTF-8, which the format requires (a byte that is not, from a GPU name in
+ * amdgpu.ids or pci.ids, becomes U+FFFD, as in the JSON output). */
 static void lv(FILE *f, const char *name, const char *v, int first)
 {
+	size_t left = v ? strlen(v) : 0;
+
 	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; v && *v; v++) {
+	while (left) {
+		int n = gd_utf8_seq((const unsigned char *)v, left);
+
 		if (*v == '\\' || *v == '"')
 			fprintf(f, "\\%c", *v);
 		else if (*v == '\n')
 			fputs("\\n", f);
+		else if (n > 0)
+			fwrite(v, 1, (size_t)n, f);
 		else
-			fputc(*v, f);
+			fputs("\xef\xbf\xbd", f); /* U+FFFD */
+		v += n > 0 ? n : 1;
+		left -= n > 0 ? (size_t)n : 1;
 	}
 	fputc('"', f);
 }
@@ -257,12 +269,19 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "metrics", "unexpected argument '%s'", argv[optind]);
+	if (cli->json)
+		return gd_cli_usage_error(
+		    cli, "metrics",
+		    "--json: metrics writes Prometheus text only (the same "
+		    "facts as JSON: 'gpudoctor --json check')");
 	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}
+	/* a written file is a success for cron and systemd timers; the
+	 * verdict is in the file (gpudoctor_exit_code) */
 	rc = emit(cli, &d, dir);
-	if (rc == 0)
+	if (rc == 0 && !dir)
 		rc = gd_check_exit_code(&d);
 	gd_check_free(&d);
 	gd_cli_print_diags(cli, stderr);

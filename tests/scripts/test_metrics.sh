@@ -64,7 +64,7 @@ done
 mkdir -p "$tmp/tf"
 (umask 077 && cd "$GD_SRCDIR/tests/fixtures/rx5700xt" &&
  "$GPUDOCTOR" --root root metrics --no-probe --textfile "$tmp/tf" 2>/dev/null)
-[ $? = 1 ] || { echo "FAIL textfile: exit status should be check's (1)"; fail=1; }
+[ $? = 0 ] || { echo "FAIL textfile: a successful write should exit 0 (check's is 1)"; fail=1; }
 [ "$(stat -c %a "$tmp/tf/gpudoctor.prom" 2>/dev/null)" = 644 ] ||
   { echo "FAIL textfile: gpudoctor.prom missing or not mode 0644"; fail=1; }
 [ "$(ls -A "$tmp/tf")" = gpudoctor.prom ] || { echo "FAIL textfile: leftovers: $(ls -A "$tmp/tf")"; fail=1; }
@@ -81,6 +81,34 @@ if ! "$py" "$parser" "$tmp/evil.prom" --no-timestamps > "$tmp/evil.jsonl" ||
    ! grep -qF '{"gpu": "0", "name": "RX \"5700\" \\ evil"' "$tmp/evil.jsonl"; then
   grep -m1 gpudoctor_gpu_info "$tmp/evil.prom"; echo "FAIL escaping"; fail=1
 fi
+
+# 3b. E7: a name that is not UTF-8 (ff fe, an overlong c0 af) is mended to
+# U+FFFD, as the JSON output does; Prometheus' own parser takes the file
+cp -r "$GD_SRCDIR/tests/fixtures/rx5700xt/root" "$tmp/bad8"
+sed -i 's/^731F,\tC4,\t.*/731F,\tC4,\tbad \xff\xfe \xc0\xaf name/' "$tmp/bad8/usr/share/libdrm/amdgpu.ids"
+"$GPUDOCTOR" --root "$tmp/bad8" metrics --no-probe > "$tmp/bad8.prom" 2>/dev/null
+if ! iconv -f UTF-8 -t UTF-8 "$tmp/bad8.prom" > /dev/null 2>&1 ||
+   ! grep -qF "$(printf 'name="bad \xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd name"')" "$tmp/bad8.prom"; then
+  grep -m1 'gpudoctor_gpu_info{' "$tmp/bad8.prom" | od -c | head; echo "FAIL E7: label values not UTF-8 / not mended"; fail=1
+fi
+pc=
+for c in "$py" /usr/bin/python3; do "$c" -c 'import prometheus_client' 2>/dev/null && pc=$c && break; done
+if [ -n "$pc" ]; then
+  "$pc" - "$tmp/bad8.prom" <<'PY' || { echo "FAIL E7: prometheus_client rejects the file"; fail=1; }
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # raises when not UTF-8
+names = [s.labels.get("name") for f in text_string_to_metric_families(text)
+         for s in f.samples if "name" in s.labels]
+assert "bad \ufffd\ufffd \ufffd\ufffd name" in names, names
+PY
+else
+  echo "SKIPPED prometheus_client parse: python3-prometheus-client not installed"
+fi
+
+# --json is refused, not ignored
+"$GPUDOCTOR" --json --root "$GD_SRCDIR/tests/fixtures/no-gpu/root" metrics > "$tmp/j" 2>&1
+[ $? = 3 ] && grep -q -- "--json" "$tmp/j" || { echo "FAIL: --json metrics: $(cat "$tmp/j")"; fail=1; }
 
 # 4. node_exporter
 ne=$(command -v prometheus-node-exporter || command -v node_exporter || true)

@@ -209,7 +209,7 @@ static void nfd_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 	probe_labels(f, gd_check_extra_probes(d));
 }
 
-static int emit(struct gd_cli *cli, const struct gd_check_data *d,
+int gd_nfd_emit(struct gd_cli *cli, const struct gd_check_data *d,
 		const char *dir, long expiry)
 {
 	char *buf = NULL, err[4200];
@@ -292,7 +292,7 @@ int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 		return gd_cli_error(cli, "out of memory");
 	}
 	/* a written file is a success for cron and systemd timers */
-	rc = emit(cli, &d, dir, expiry);
+	rc = gd_nfd_emit(cli, &d, dir, expiry);
 	if (rc == 0 && !dir)
 		rc = gd_check_exit_code(&d);
 	gd_check_free(&d);

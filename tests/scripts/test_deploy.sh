@@ -70,6 +70,21 @@ for o in yaml.safe_load_all(open(sys.argv[1])):
     --no-timestamps --expect gpudoctor_gpu_verdict > /dev/null ||
     { echo "FAIL $name: textfile"; fail=1; }
 done
+# the image recipe (no container engine here to build it): a non-root
+# numeric USER, the static program (GD_STATIC_DEPS=ON, NEEDED checked) in
+# /usr/local/bin (on the PATH the loop gives env -i), every build package
+# tools/install-deps.sh names, and a base with the loop's sh/find/touch/env
+cf="$GD_SRCDIR/deploy/Containerfile"
+grep -q '^USER 65534:65534$' "$cf" || { echo "FAIL Containerfile: not USER 65534"; fail=1; }
+grep -q 'DGD_STATIC_DEPS=ON' "$cf" && grep -q 'readelf -d build-static/gpudoctor' "$cf" ||
+  { echo "FAIL Containerfile: not the static program"; fail=1; }
+grep -q '^COPY --from=build /src/build-static/gpudoctor /usr/local/bin/gpudoctor$' "$cf" ||
+  { echo "FAIL Containerfile: program not in /usr/local/bin"; fail=1; }
+for p in $(sed -n '/^build_pkgs="/,/"/p' "$GD_SRCDIR/tools/install-deps.sh" | tr -d '"' | sed 's/build_pkgs=//'); do
+  grep -qw -- "$p" "$cf" || { echo "FAIL Containerfile: build package $p missing"; fail=1; }
+done
+grep -q '^ARG BASE=debian:bookworm-slim$' "$cf" || { echo "FAIL Containerfile: base"; fail=1; }
+
 # the schema files are what derive.py makes of upstream's property lists
 "$py" "$GD_SRCDIR/tests/fixtures/k8s-schema/derive.py" "$tmp" &&
   cmp -s "$tmp/daemonset-apps-v1.json" "$GD_SRCDIR/tests/fixtures/k8s-schema/daemonset-apps-v1.json" &&

@@ -52,11 +52,11 @@ contract h100-healthy "$fx/nvidia-h100x8-pci-order/root" \
   "NodeName=n1 Gres=gpu:h100:8(S:0-1) State=IDLE" 0 ""
 contract h100-missing-one "$fx/nvidia-h100x8-pci-order/root" \
   "NodeName=n1 Gres=gpu:h100:4(S:0),gpu:h100:5(S:1),shard:8 State=IDLE" 1 \
-  "[update][NodeName=n1][State=DRAIN][Reason=gpudoctor: 8/9 GPUs usable: GPU 0: NVIDIA H100 80GB HBM3 (sm_90): usable via CUDA]"
+  "[update][NodeName=n1][State=DRAIN][Reason=gpudoctor: 8/9 GPUs usable: 8× NVIDIA H100 80GB HBM3 (sm_90): usable via CUDA]"
 contract gtx-unbound "$fx/nvidia-secureboot/root" "NodeName=n1 Gres=gpu:1 State=IDLE" 1 \
-  "[update][NodeName=n1][State=DRAIN][Reason=gpudoctor: 0/1 GPUs usable: GPU 0: $gtx]"
+  "[update][NodeName=n1][State=DRAIN][Reason=gpudoctor: 0/1 GPUs usable: $gtx]"
 contract expect-env "$fx/nvidia-h100x8-pci-order/root" "NodeName=n1 Gres=(null)" 1 \
-  "[update][NodeName=n1][State=DRAIN][Reason=gpudoctor: 8/10 GPUs usable: GPU 0: NVIDIA H100 80GB HBM3 (sm_90): usable via CUDA]" \
+  "[update][NodeName=n1][State=DRAIN][Reason=gpudoctor: 8/10 GPUs usable: 8× NVIDIA H100 80GB HBM3 (sm_90): usable via CUDA]" \
   GPUDOCTOR_EXPECT_GPUS=10
 contract cpu-node "$fx/no-gpu/root" "NodeName=n1 Gres=(null) State=IDLE" 0 ""
 contract resume-own "$fx/nvidia-h100x8-pci-order/root" \
@@ -142,7 +142,7 @@ if ! wait_for 'State=IDLE ' 20; then
   echo "FAIL Slurm: the node did not come up idle: $(node)"; tail -5 "$R/log/"*.log "$R/ctld.out" "$R/slurmd.out"; exit 1
 fi
 echo "$fx/nvidia-secureboot/root" > "$R/machine"
-if wait_for 'State=IDLE\+DRAIN .*Reason=gpudoctor: 0/1 GPUs usable: GPU 0: NVIDIA GeForce GTX 980' 15; then
+if wait_for 'State=IDLE\+DRAIN .*Reason=gpudoctor: 0/1 GPUs usable: NVIDIA GeForce GTX 980' 15; then
   echo "ok: slurmd's health check drained the node: $(node | sed -n 's/.*\(Reason=.*\)/\1/p')"
 else
   echo "FAIL Slurm: not drained: $(node)"; cat "$R/hc.err"; fail=1

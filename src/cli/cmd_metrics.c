@@ -26,8 +26,8 @@ const struct gd_opt gd_opts_metrics[] = {
      "atomically; default: standard output",
      NULL, NULL},
     {"nfd-dir", 0, 'N', GD_ARG_REQUIRED, "DIR",
-     "also write DIR/gpudoctor (nfd's feature file) from\nthe same run",
-     NULL, NULL},
+     "also write DIR/gpudoctor (nfd's feature file) from\nthe same run", NULL,
+     NULL},
     {"nfd-expiry", 0, 'e', GD_ARG_REQUIRED, "S",
      "with --nfd-dir: labels expire S seconds from now", NULL, NULL},
     {"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL,
@@ -119,8 +119,7 @@ static void gpu_ids(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 	snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/serial_number",
 		 g->pci.bdf);
 	if (g->pci.bdf[0] &&
-	    gd_fs_read_line(&cli->ctx.fs, path, buf, sizeof buf) >= 0 &&
-	    buf[0])
+	    gd_fs_read_line(&cli->ctx.fs, path, buf, sizeof buf) >= 0 && buf[0])
 		lv(f, "serial_number", buf, 0);
 }
 
@@ -189,8 +188,8 @@ static void probe_ids(FILE *f, const char *backend, int dev)
 }
 
 static const enum gd_probe_status all_probe_status[] = {
-    GD_PS_OK,	 GD_PS_WRONG,	GD_PS_ERROR,   GD_PS_MISSING,
-    GD_PS_CRASH, GD_PS_HANG, GD_PS_SKIPPED, GD_PS_NODEVICE};
+    GD_PS_OK,	 GD_PS_WRONG, GD_PS_ERROR,   GD_PS_MISSING,
+    GD_PS_CRASH, GD_PS_HANG,  GD_PS_SKIPPED, GD_PS_NODEVICE};
 
 static void probe_status(FILE *f, const struct gd_probe_report *r)
 {
@@ -215,8 +214,8 @@ static void probe_status(FILE *f, const struct gd_probe_report *r)
 			fputs("gpudoctor_probe_status{", f);
 			probe_ids(f, p->backend, p->dev);
 			lv(f, "op", p->op, 0);
-			lv(f, "status", gd_probe_status_name(all_probe_status[k]),
-			   0);
+			lv(f, "status",
+			   gd_probe_status_name(all_probe_status[k]), 0);
 			fprintf(f, "} %d\n", p->status == all_probe_status[k]);
 		}
 	}
@@ -253,8 +252,8 @@ static const struct {
     {"TFLOP/s", "gpudoctor_bench_flop_per_second",
      "A compute benchmark figure, in floating-point operations per second.",
      1e12},
-    {"us", "gpudoctor_bench_seconds",
-     "A latency benchmark figure, in seconds.", 1e-6},
+    {"us", "gpudoctor_bench_seconds", "A latency benchmark figure, in seconds.",
+     1e-6},
 };
 
 static void bench_metrics(FILE *f, const struct gd_probe_report *r)

@@ -11,13 +11,16 @@
 #   make windows  cross-build build-win/gpudoctor.exe with MinGW-w64 (static;
 #                 jansson/zstd/zlib/TRE from Debian source packages, see
 #                 tools/win-deps.sh and README's Windows section)
+#   make wheel    dist/gpudoctor-*-manylinux_2_X_*.whl and -win_amd64.whl:
+#                 the Python package with the program inside, written by
+#                 tools/make_wheel.py (no build backend needed)
 PREFIX ?= /usr/local
 DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 15
 
-.PHONY: all run test deps test-deps check-build asan fuzz fuzz-long install clean deb static windows
+.PHONY: all run test deps test-deps check-build asan fuzz fuzz-long install clean deb static windows wheel
 
 all: build/gpudoctor
 
@@ -106,5 +109,12 @@ windows: build/gpudoctor
 	  -DGD_WIN_DEPS=$(WIN_DEPS) -DGD_HOST_KBGEN=$(CURDIR)/build/gd_kbgen $(CMAKE_FLAGS)
 	PKG_CONFIG_LIBDIR=$(WIN_DEPS)/lib/pkgconfig cmake --build build-win -j$(JOBS)
 
+# Wheels with the program inside (python/README.md): the static Linux
+# program (glibc dynamic: the manylinux tag follows its GLIBC_ symbols)
+# and the Windows exe.
+wheel: static windows
+	python3 tools/make_wheel.py --binary build-static/gpudoctor --out dist
+	python3 tools/make_wheel.py --binary build-win/gpudoctor.exe --out dist
+
 clean:
-	rm -rf build build-asan build-fuzz build-static build-deb build-win
+	rm -rf build build-asan build-fuzz build-static build-deb build-win dist

@@ -3,26 +3,68 @@
 A thin, pure-Python wrapper around the gpudoctor program (issue #13): apps
 call detect() at start-up and show its lines to their users. Nothing here
 loads a GPU runtime; gpudoctor itself runs any probe in supervised children.
-"""
-from ._run import (GpudoctorError, find_binary, run_json)
-from ._detect import Detection, Gpu, detect
-from ._dll import dll_directories_from_report
 
-__all__ = ["Detection", "Gpu", "GpudoctorError", "check", "detect",
-           "dll_directories", "find_binary"]
+The program is looked for at GPUDOCTOR_BIN, then inside this package (the
+wheels `make wheel` builds carry it in gpudoctor/bin/), then on PATH.
+"""
+import os
+from typing import List, Optional, Union
+
+from ._errors import (BadOutputError, ExitStatusError, GpudoctorError,
+                      ProgramNotFoundError, GpudoctorTimeoutError)
+from ._run import find_binary, run_json, run_raw
+from ._detect import CPU_LINE, Detection, Gpu, detect, from_brief
+from ._dll import dll_directories_from_report
+from ._types import (BriefJSON, CheckReport, CTranslate2Device, EnvReport,
+                     EnvVar, Frameworks, LlamaCppDevice, TorchDevice,
+                     Workaround)
+
+__all__ = ["BadOutputError", "BriefJSON", "CPU_LINE", "CTranslate2Device",
+           "CheckReport", "Detection", "EnvReport", "EnvVar",
+           "ExitStatusError", "Frameworks", "Gpu", "GpudoctorError",
+           "GpudoctorTimeoutError", "LlamaCppDevice", "ProgramNotFoundError",
+           "TorchDevice", "Workaround", "brief", "check", "detect",
+           "dll_directories", "env", "find_binary", "from_brief"]
 __version__ = "0.1.0"
 
+Path = Union[str, "os.PathLike[str]"]
 
-def check(root=None, timeout=60.0, probes=True, binary=None):
-    """The full `gpudoctor --json check` report as a dict.
 
-    Raises GpudoctorError when the program is missing, times out or gives
-    no report (detect() never raises)."""
+def check(root: Optional[Path] = None, timeout: float = 60.0,
+          probes: bool = True, binary: Optional[Path] = None
+          ) -> CheckReport:
+    """The full `gpudoctor --json check` report (docs/schema/check.json).
+
+    Raises ProgramNotFoundError, GpudoctorTimeoutError, ExitStatusError or
+    BadOutputError, all GpudoctorError (detect() never raises)."""
     args = ["check"] + ([] if probes else ["--no-probe"])
-    return run_json(args, root=root, timeout=timeout, binary=binary)
+    return run_json(args, root=root, timeout=timeout,
+                    binary=binary)  # type: ignore[return-value]
 
 
-def dll_directories(report=None, root=None, timeout=60.0, binary=None):
+def brief(root: Optional[Path] = None, timeout: float = 20.0,
+          probes: bool = False, binary: Optional[Path] = None) -> BriefJSON:
+    """The `gpudoctor --json check --brief` document as gpudoctor wrote it
+    (docs/schema/check-brief.json); raises as check() does."""
+    args = ["check", "--brief"] + ([] if probes else ["--no-probe"])
+    return run_json(args, root=root, timeout=timeout,
+                    binary=binary)  # type: ignore[return-value]
+
+
+def env(profile: Optional[str] = None, root: Optional[Path] = None,
+        timeout: float = 20.0, binary: Optional[Path] = None) -> EnvReport:
+    """`gpudoctor --json env`: the saved workaround profile for this GPU
+    (docs/schema/env.json; "profile" is null until `gpudoctor try --save`
+    found one: the brief's Gpu.workaround is there before). Raises as
+    check() does."""
+    args = ["env"] + (["--profile", profile] if profile else [])
+    return run_json(args, root=root, timeout=timeout,
+                    binary=binary)  # type: ignore[return-value]
+
+
+def dll_directories(report: Optional[CheckReport] = None,
+                    root: Optional[Path] = None, timeout: float = 60.0,
+                    binary: Optional[Path] = None) -> List[str]:
     """Directories a Windows app passes to os.add_dll_directory() before
     importing CTranslate2: the HIP SDK bin directory that matches the
     driver's HIP runtime. [] on Linux, and whenever gpudoctor cannot tell
@@ -33,4 +75,7 @@ def dll_directories(report=None, root=None, timeout=60.0, binary=None):
                            binary=binary)
         except GpudoctorError:
             return []
-    return dll_directories_from_report(report)
+    try:
+        return dll_directories_from_report(report)
+    except (RecursionError, ValueError):
+        return []

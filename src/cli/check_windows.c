@@ -222,8 +222,6 @@ static void brief_out(struct gd_cli *cli, const struct gd_machine *m,
 		else
 			b.index = -1;
 		gd_brief_line(&b, line, sizeof line);
-		if (!cli->json)
-			printf("%s\n", line);
 		json_array_append_new(lines, gd_json_str(line));
 		if (b.index >= 0)
 			json_array_append_new(gpus,
@@ -231,6 +229,9 @@ static void brief_out(struct gd_cli *cli, const struct gd_machine *m,
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!m->n_gpus));
+	lines = gd_brief_group(lines);
+	for (size_t i = 0; !cli->json && i < json_array_size(lines); i++)
+		printf("%s\n", json_string_value(json_array_get(lines, i)));
 	json_object_set_new(doc, "lines", lines);
 	json_object_set_new(doc, "exit_code", json_integer(rc));
 	if (cli->json)

@@ -76,6 +76,11 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv);
+struct gd_check_data;
+/* nfd's feature file from check data already collected (metrics --nfd-dir
+ * writes both from one probe run): DIR/gpudoctor, or stdout for NULL. */
+int gd_nfd_emit(struct gd_cli *cli, const struct gd_check_data *d,
+		const char *dir, long expiry);
 int gd_cmd_guide(struct gd_cli *cli, int argc, char **argv);
 
 #endif

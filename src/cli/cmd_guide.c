@@ -354,6 +354,10 @@ int gd_cmd_guide(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "guide", "unexpected argument '%s'", argv[optind]);
+	if (cli->json)
+		return gd_cli_usage_error(
+		    cli, "guide",
+		    "--json: the guide is text or Markdown (--markdown) only");
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		hits += selected(sections[i].id, want) ? 1 : 0;
 	if (!hits)

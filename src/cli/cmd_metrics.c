@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "cli.h"
+#include "core/fs.h"
+#include "core/json.h"
 #include "core/plat.h"
 #include "kb/kb.h"
 #include "opts.h"
@@ -23,6 +25,11 @@ const struct gd_opt gd_opts_metrics[] = {
      "write DIR/gpudoctor.prom for node_exporter's textfile\ncollector, "
      "atomically; default: standard output",
      NULL, NULL},
+    {"nfd-dir", 0, 'N', GD_ARG_REQUIRED, "DIR",
+     "also write DIR/gpudoctor (nfd's feature file) from\nthe same run", NULL,
+     NULL},
+    {"nfd-expiry", 0, 'e', GD_ARG_REQUIRED, "S",
+     "with --nfd-dir: labels expire S seconds from now", NULL, NULL},
     {"no-probe", 0, 'n', GD_ARG_NONE, NULL, "do not run the probes", NULL,
      NULL},
     {"timeout", 0, 't', GD_ARG_REQUIRED, "S",
@@ -40,24 +47,38 @@ static void help(void)
 	    "Options:\n"
 	    "  --textfile DIR  write DIR/gpudoctor.prom atomically, for node\n"
 	    "                  exporter's --collector.textfile.directory\n"
+	    "  --nfd-dir DIR   also write DIR/gpudoctor, the feature file of\n"
+	    "                  'gpudoctor nfd', from the same probe run\n"
+	    "  --nfd-expiry S  its labels expire S seconds from now\n"
 	    "  --no-probe      do not run the probes (facts from files only)\n"
 	    "  --timeout S     deadline per probe in seconds (default 10)\n\n");
 	gd_cli_common_help(stdout);
-	printf("\nExit status: as 'gpudoctor check'; 3 when the file cannot be "
-	       "written.\n");
+	printf("\nExit status: with --textfile, 0 once the file is written, 3 "
+	       "when it\ncannot be; on standard output, as 'gpudoctor "
+	       "check'.\n");
 }
 
-/* A label value: \\, \" and \n escaped (exposition format). */
+/* A label value: \\, \" and \n escaped (exposition format), and valid
+ * UTF-8, which the format requires (a byte that is not, from a GPU name in
+ * amdgpu.ids or pci.ids, becomes U+FFFD, as in the JSON output). */
 static void lv(FILE *f, const char *name, const char *v, int first)
 {
+	size_t left = v ? strlen(v) : 0;
+
 	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; v && *v; v++) {
+	while (left) {
+		int n = gd_utf8_seq((const unsigned char *)v, left);
+
 		if (*v == '\\' || *v == '"')
 			fprintf(f, "\\%c", *v);
 		else if (*v == '\n')
 			fputs("\\n", f);
+		else if (n > 0)
+			fwrite(v, 1, (size_t)n, f);
 		else
-			fputc(*v, f);
+			fputs("\xef\xbf\xbd", f); /* U+FFFD */
+		v += n > 0 ? n : 1;
+		left -= n > 0 ? (size_t)n : 1;
 	}
 	fputc('"', f);
 }
@@ -67,38 +88,68 @@ static void head(FILE *f, const char *name, const char *type, const char *text)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
 }
 
-static void gpu_labels(FILE *f, const struct gd_brief *b)
+/* The labels that say which GPU a series is about, named as the exporters
+ * an operator already runs name them, so PromQL can join on them:
+ * dcgm-exporter's pci_bus_id ("00000000:3B:00.0", NVML's 8-digit domain
+ * form) and UUID (NVIDIA, when the driver tells it), AMD
+ * device-metrics-exporter's gpu_id (the AMD GPU's index) and serial_number
+ * (when sysfs has it). Absent, never empty, when unknown. */
+static void gpu_ids(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
+		    size_t i)
 {
-	char idx[16];
+	const struct gd_gpu *g = &d->m.gpus[i];
+	char buf[160], path[96];
+	int amd = 0;
 
-	snprintf(idx, sizeof idx, "%d", b->index);
-	lv(f, "gpu", idx, 1);
-	lv(f, "name", b->name, 0);
-	lv(f, "target", b->target, 0);
+	snprintf(buf, sizeof buf, "%zu", i);
+	lv(f, "gpu", buf, 1);
+	snprintf(buf, sizeof buf, "%08X:%02X:%02X.%X", g->pci.domain,
+		 g->pci.bus, g->pci.dev, g->pci.fn);
+	if (g->pci.bdf[0])
+		lv(f, "pci_bus_id", buf, 0);
+	if (g->vendor == GD_VENDOR_NVIDIA && gd_known(&g->nv.uuid) &&
+	    g->nv.uuid.v[0])
+		lv(f, "UUID", g->nv.uuid.v, 0);
+	if (g->vendor != GD_VENDOR_AMD)
+		return;
+	for (size_t k = 0; k < i; k++)
+		amd += d->m.gpus[k].vendor == GD_VENDOR_AMD;
+	snprintf(buf, sizeof buf, "%d", amd);
+	lv(f, "gpu_id", buf, 0);
+	snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/serial_number",
+		 g->pci.bdf);
+	if (g->pci.bdf[0] &&
+	    gd_fs_read_line(&cli->ctx.fs, path, buf, sizeof buf) >= 0 && buf[0])
+		lv(f, "serial_number", buf, 0);
 }
 
 static const enum gd_verdict_status all_status[] = {
     GD_V_WORKS, GD_V_SETUP, GD_V_WORKAROUND, GD_V_UNSUPPORTED, GD_V_UNKNOWN};
 
-/* Per GPU: info, the verdict as a state set (one series per verdict, 1 for
- * the current one, so alerts see changes), usable with its backend. */
+/* Per GPU: info (the only series with name, target and backend), the
+ * verdict as a state set (one series per verdict, 1 for the current one,
+ * so alerts see changes), usable. */
 static void gpu_metrics(struct gd_cli *cli, FILE *f,
 			const struct gd_check_data *d)
 {
 	struct gd_brief b;
 
-	head(f, "gpudoctor_gpus", "gauge", "GPUs found.");
-	fprintf(f, "gpudoctor_gpus %zu\n", d->m.n_gpus);
+	head(f, "gpudoctor_gpu_count", "gauge", "GPUs found.");
+	fprintf(f, "gpudoctor_gpu_count %zu\n", d->m.n_gpus);
 	if (!d->m.n_gpus)
 		return;
 	head(f, "gpudoctor_gpu_info", "gauge", "A GPU as found; always 1.");
 	for (size_t i = 0; i < d->m.n_gpus; i++) {
 		gd_brief_fill(cli, d, i, &b);
 		fputs("gpudoctor_gpu_info{", f);
-		gpu_labels(f, &b);
+		gpu_ids(cli, f, d, i);
+		lv(f, "name", b.name, 0);
 		lv(f, "vendor", b.vendor, 0);
-		lv(f, "pci", d->m.gpus[i].pci.bdf, 0);
-		lv(f, "target_effective", b.target_eff, 0);
+		if (b.target[0])
+			lv(f, "target", b.target, 0);
+		if (b.target_eff[0])
+			lv(f, "target_effective", b.target_eff, 0);
+		lv(f, "backend", b.backend, 0);
 		fputs("} 1\n", f);
 	}
 	head(f, "gpudoctor_gpu_verdict", "gauge",
@@ -110,7 +161,7 @@ static void gpu_metrics(struct gd_cli *cli, FILE *f,
 			const char *s = gd_verdict_status_name(all_status[k]);
 
 			fputs("gpudoctor_gpu_verdict{", f);
-			gpu_labels(f, &b);
+			gpu_ids(cli, f, d, i);
 			lv(f, "verdict", s, 0);
 			fprintf(f, "} %d\n", !strcmp(s, b.status));
 		}
@@ -120,49 +171,123 @@ static void gpu_metrics(struct gd_cli *cli, FILE *f,
 	for (size_t i = 0; i < d->m.n_gpus; i++) {
 		gd_brief_fill(cli, d, i, &b);
 		fputs("gpudoctor_gpu_usable{", f);
-		gpu_labels(f, &b);
-		lv(f, "backend", b.backend, 0);
+		gpu_ids(cli, f, d, i);
 		fprintf(f, "} %d\n", b.usable);
+	}
+}
+
+/* A probe's backend and device index (absent when the op has no device). */
+static void probe_ids(FILE *f, const char *backend, int dev)
+{
+	char idx[16];
+
+	lv(f, "backend", backend, 1);
+	snprintf(idx, sizeof idx, "%d", dev);
+	if (dev >= 0)
+		lv(f, "device_index", idx, 0);
+}
+
+static const enum gd_probe_status all_probe_status[] = {
+    GD_PS_OK,	 GD_PS_WRONG, GD_PS_ERROR,   GD_PS_MISSING,
+    GD_PS_CRASH, GD_PS_HANG,  GD_PS_SKIPPED, GD_PS_NODEVICE};
+
+static void probe_status(FILE *f, const struct gd_probe_report *r)
+{
+	const size_t n = sizeof all_probe_status / sizeof all_probe_status[0];
+
+	head(f, "gpudoctor_probe_ok", "gauge",
+	     "1 when the probe op worked and its result checked.");
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct gd_probe_result *p = &r->results.v[i];
+
+		fputs("gpudoctor_probe_ok{", f);
+		probe_ids(f, p->backend, p->dev);
+		lv(f, "op", p->op, 0);
+		fprintf(f, "} %d\n", p->status == GD_PS_OK);
+	}
+	head(f, "gpudoctor_probe_status", "gauge",
+	     "1 for the probe op's outcome, 0 for the others.");
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct gd_probe_result *p = &r->results.v[i];
+
+		for (size_t k = 0; k < n; k++) {
+			fputs("gpudoctor_probe_status{", f);
+			probe_ids(f, p->backend, p->dev);
+			lv(f, "op", p->op, 0);
+			lv(f, "status",
+			   gd_probe_status_name(all_probe_status[k]), 0);
+			fprintf(f, "} %d\n", p->status == all_probe_status[k]);
+		}
+	}
+}
+
+/* A runtime's device name, once per device, on an info series of its own
+ * (dcgm-exporter's "device" means "nvidia0": not used here). */
+static void probe_devices(FILE *f, const struct gd_probe_report *r)
+{
+	if (r->devices.n)
+		head(f, "gpudoctor_probe_device_info", "gauge",
+		     "A device a runtime listed in the probes; always 1.");
+	for (size_t i = 0; i < r->devices.n; i++) {
+		const struct gd_probe_device *v = &r->devices.v[i];
+
+		fputs("gpudoctor_probe_device_info{", f);
+		probe_ids(f, v->backend, v->index);
+		if (v->name[0])
+			lv(f, "device_name", v->name, 0);
+		if (v->isa[0])
+			lv(f, "target", v->isa, 0);
+		fputs("} 1\n", f);
+	}
+}
+
+/* Bench figures in base units, one metric per unit (Prometheus naming:
+ * the unit in the name, bytes and seconds). */
+static const struct {
+	const char *unit, *metric, *help;
+	double scale;
+} bench_units[] = {
+    {"GB/s", "gpudoctor_bench_bytes_per_second",
+     "A bandwidth benchmark figure, in bytes per second.", 1e9},
+    {"TFLOP/s", "gpudoctor_bench_flop_per_second",
+     "A compute benchmark figure, in floating-point operations per second.",
+     1e12},
+    {"us", "gpudoctor_bench_seconds", "A latency benchmark figure, in seconds.",
+     1e-6},
+};
+
+static void bench_metrics(FILE *f, const struct gd_probe_report *r)
+{
+	for (size_t u = 0; u < sizeof bench_units / sizeof bench_units[0];
+	     u++) {
+		int headed = 0;
+
+		for (size_t i = 0; i < r->figures.n; i++) {
+			const struct gd_probe_figure *g = &r->figures.v[i];
+
+			if (strcmp(g->unit, bench_units[u].unit))
+				continue;
+			if (!headed++)
+				head(f, bench_units[u].metric, "gauge",
+				     bench_units[u].help);
+			fprintf(f, "%s{", bench_units[u].metric);
+			probe_ids(f, g->backend, g->dev);
+			lv(f, "figure", g->name, 0);
+			fprintf(f, "} %.6g\n", g->value * bench_units[u].scale);
+		}
 	}
 }
 
 static void probe_metrics(FILE *f, const struct gd_probe_report *r)
 {
-	char dev[16];
-
 	head(f, "gpudoctor_probes_ran", "gauge", "1 when the probes ran.");
 	fprintf(f, "gpudoctor_probes_ran %d\n", r != NULL);
 	if (!r)
 		return;
 	if (r->results.n)
-		head(f, "gpudoctor_probe_ok", "gauge",
-		     "1 when the probe op worked and its result checked.");
-	for (size_t i = 0; i < r->results.n; i++) {
-		const struct gd_probe_result *p = &r->results.v[i];
-
-		snprintf(dev, sizeof dev, "%d", p->dev);
-		fputs("gpudoctor_probe_ok{", f);
-		lv(f, "backend", p->backend, 1);
-		lv(f, "dev", dev, 0);
-		lv(f, "device", p->device, 0);
-		lv(f, "op", p->op, 0);
-		lv(f, "status", gd_probe_status_name(p->status), 0);
-		fprintf(f, "} %d\n", p->status == GD_PS_OK);
-	}
-	if (r->figures.n)
-		head(f, "gpudoctor_bench", "gauge",
-		     "A benchmark figure in the unit its label names.");
-	for (size_t i = 0; i < r->figures.n; i++) {
-		const struct gd_probe_figure *g = &r->figures.v[i];
-
-		snprintf(dev, sizeof dev, "%d", g->dev);
-		fputs("gpudoctor_bench{", f);
-		lv(f, "backend", g->backend, 1);
-		lv(f, "dev", dev, 0);
-		lv(f, "figure", g->name, 0);
-		lv(f, "unit", g->unit, 0);
-		fprintf(f, "} %.6g\n", g->value);
-	}
+		probe_status(f, r);
+	probe_devices(f, r);
+	bench_metrics(f, r);
 }
 
 static void metrics_text(struct gd_cli *cli, FILE *f,
@@ -217,7 +342,8 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 	struct gd_getopt go;
 	struct gd_check_opts o = {1, 10.0, NULL};
 	struct gd_check_data d;
-	const char *dir = NULL;
+	const char *dir = NULL, *nfd_dir = NULL;
+	long expiry = 0;
 	int c, rc;
 	char *end;
 
@@ -229,6 +355,16 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 			return GD_EXIT_OK;
 		case 'f':
 			dir = optarg;
+			break;
+		case 'N':
+			nfd_dir = optarg;
+			break;
+		case 'e':
+			expiry = strtol(optarg, &end, 10);
+			if (*end || expiry <= 0 || expiry > 365L * 86400)
+				return gd_cli_usage_error(
+				    cli, "metrics",
+				    "--nfd-expiry needs seconds > 0");
 			break;
 		case 'n':
 			o.probes = 0;
@@ -257,12 +393,21 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "metrics", "unexpected argument '%s'", argv[optind]);
+	if (cli->json)
+		return gd_cli_usage_error(
+		    cli, "metrics",
+		    "--json: metrics writes Prometheus text only (the same "
+		    "facts as JSON: 'gpudoctor --json check')");
 	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}
+	/* a written file is a success for cron and systemd timers; the
+	 * verdict is in the file (gpudoctor_exit_code) */
 	rc = emit(cli, &d, dir);
-	if (rc == 0)
+	if (rc == 0 && nfd_dir)
+		rc = gd_nfd_emit(cli, &d, nfd_dir, expiry);
+	if (rc == 0 && !dir && !nfd_dir)
 		rc = gd_check_exit_code(&d);
 	gd_check_free(&d);
 	gd_cli_print_diags(cli, stderr);

@@ -54,8 +54,8 @@ static void help(void)
 	    "  --no-probe      do not run the probes (no backend.* labels)\n"
 	    "  --timeout S     deadline per probe in seconds (default 10)\n\n");
 	gd_cli_common_help(stdout);
-	printf("\nExit status: as 'gpudoctor check'; 3 when the file cannot be "
-	       "written.\n");
+	printf("\nExit status: with --dir, 0 once the file is written, 3 when "
+	       "it cannot\nbe; on standard output, as 'gpudoctor check'.\n");
 }
 
 static void label(FILE *f, const char *name, const char *value)
@@ -209,7 +209,7 @@ static void nfd_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 	probe_labels(f, gd_check_extra_probes(d));
 }
 
-static int emit(struct gd_cli *cli, const struct gd_check_data *d,
+int gd_nfd_emit(struct gd_cli *cli, const struct gd_check_data *d,
 		const char *dir, long expiry)
 {
 	char *buf = NULL, err[4200];
@@ -282,12 +282,18 @@ int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "nfd", "unexpected argument '%s'", argv[optind]);
+	if (cli->json)
+		return gd_cli_usage_error(
+		    cli, "nfd",
+		    "--json: nfd writes NFD feature-file lines only (the same "
+		    "facts as JSON: 'gpudoctor --json check')");
 	if (gd_cli_check_collect(cli, &o, &d) < 0) {
 		gd_check_free(&d);
 		return gd_cli_error(cli, "out of memory");
 	}
-	rc = emit(cli, &d, dir, expiry);
-	if (rc == 0)
+	/* a written file is a success for cron and systemd timers */
+	rc = gd_nfd_emit(cli, &d, dir, expiry);
+	if (rc == 0 && !dir)
 		rc = gd_check_exit_code(&d);
 	gd_check_free(&d);
 	gd_cli_print_diags(cli, stderr);

@@ -53,8 +53,8 @@ int gd_trace_mode_parse(const char *s)
 	return mode;
 }
 
-/* GPUDOCTOR_TRACE_LIB, else beside the program (build tree and install
- * put it there). */
+/* GPUDOCTOR_TRACE_LIB, else beside the program (the build tree), else
+ * where `make install` puts it (LIBDIR/gpudoctor/). */
 static int find_lib(const char *self_exe, char *out, size_t cap)
 {
 	const char *env = getenv("GPUDOCTOR_TRACE_LIB");
@@ -69,6 +69,11 @@ static int find_lib(const char *self_exe, char *out, size_t cap)
 		gd_fmt(out, cap, "%.*s/libgpudoctor-trace.so",
 		       (int)(slash - self_exe), self_exe);
 	}
+#ifdef GD_TRACE_LIB_INSTALLED
+	if (!(env && env[0]) && access(out, R_OK) != 0 &&
+	    access(GD_TRACE_LIB_INSTALLED, R_OK) == 0)
+		gd_strlcpy(out, GD_TRACE_LIB_INSTALLED, cap);
+#endif
 	return access(out, R_OK);
 }
 

@@ -6,6 +6,7 @@
 #include "discover/vendor.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
@@ -166,19 +167,47 @@ void gd_brief_line(const struct gd_brief *b, char *buf, size_t cap)
 	}
 }
 
+json_t *gd_brief_group(json_t *lines)
+{
+	json_t *out = json_array();
+	size_t n = json_array_size(lines);
+	char *seen = calloc(n ? n : 1, 1);
+
+	for (size_t i = 0; out && seen && i < n; i++) {
+		const char *s = json_string_value(json_array_get(lines, i));
+		size_t count = 0;
+
+		if (seen[i] || !s)
+			continue;
+		for (size_t k = i; k < n; k++) {
+			const char *t =
+			    json_string_value(json_array_get(lines, k));
+
+			if (!seen[k] && t && !strcmp(s, t)) {
+				seen[k] = 1;
+				count++;
+			}
+		}
+		if (count > 1)
+			json_array_append_new(
+			    out, json_sprintf("%d\xc3\x97 %s", (int)count, s));
+		else
+			json_array_append_new(out, json_string(s));
+	}
+	free(seen);
+	json_decref(lines);
+	return out;
+}
+
 void gd_check_brief_text(struct gd_cli *cli, FILE *f,
 			 const struct gd_check_data *d)
 {
-	struct gd_brief b;
-	char line[1400];
+	json_t *doc = gd_check_brief_json(cli, d);
+	json_t *lines = json_object_get(doc, "lines");
 
-	for (size_t i = 0; i < d->diag.n; i++) {
-		gd_brief_fill(cli, d, i, &b);
-		gd_brief_line(&b, line, sizeof line);
-		if (b.index >= 0)
-			fprintf(f, "GPU %d: ", b.index);
-		fprintf(f, "%s\n", line);
-	}
+	for (size_t i = 0; i < json_array_size(lines); i++)
+		fprintf(f, "%s\n", json_string_value(json_array_get(lines, i)));
+	json_decref(doc);
 }
 
 json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line)
@@ -193,7 +222,8 @@ json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line)
 }
 
 /* The fields issue #13 asks for, plus each GPU's brief line and "lines"
- * (what the text form prints), so an app shows the same words. */
+ * (what the text form prints, identical GPUs as one "8\u00d7" line), so
+ * an app shows the same words. */
 json_t *gd_check_brief_json(struct gd_cli *cli, const struct gd_check_data *d)
 {
 	json_t *doc = gd_cli_json_doc("check-brief");
@@ -211,7 +241,7 @@ json_t *gd_check_brief_json(struct gd_cli *cli, const struct gd_check_data *d)
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!d->diag.any_gpu));
-	json_object_set_new(doc, "lines", lines);
+	json_object_set_new(doc, "lines", gd_brief_group(lines));
 	json_object_set_new(doc, "exit_code",
 			    json_integer(gd_check_exit_code(d)));
 	return doc;

@@ -23,6 +23,9 @@ struct gd_brief {
 /* One summary per verdict (one for a machine without GPU). */
 void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d, size_t i,
 		   struct gd_brief *b);
+/* The brief lines with identical ones as one, "8\u00d7 <line>" (an
+ * 8-GPU node gives one line), in first-seen order; steals lines. */
+json_t *gd_brief_group(json_t *lines);
 /* The brief line, without newline. */
 void gd_brief_line(const struct gd_brief *b, char *buf, size_t cap);
 

@@ -21,7 +21,11 @@ import sys
 import yaml
 
 DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-HOST_RO = {"/sys", "/proc", "/usr", "/opt", "/etc"}
+HOST_RO = {"/sys", "/proc", "/dev", "/usr", "/opt", "/etc"}
+# the taints GPU node pools carry (device plugins, GKE, AKS): each must be
+# tolerated with NoSchedule, or the pod never lands where it is needed
+GPU_TAINTS = {"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915",
+              "gpu.intel.com/xe", "sku"}
 WRITABLE = {"/features.d", "/textfile"}
 errors = []
 
@@ -62,13 +66,43 @@ def check_container(c, vols, where):
         host = (v.get("hostPath") or {}).get("path")
         if host in HOST_RO and m.get("readOnly") is not True:
             err(w, "host %s must be mounted read-only" % host)
-        if not m.get("readOnly") and m.get("mountPath") not in WRITABLE:
+        if host in HOST_RO and (v.get("hostPath") or {}).get("type") \
+                == "DirectoryOrCreate":
+            err(w, "host %s: DirectoryOrCreate on a read-only mount" % host)
+        if not m.get("readOnly") and m.get("mountPath") not in WRITABLE \
+                and "emptyDir" not in v:
             err(w, "writable mount %s" % m.get("mountPath"))
 
 
 def gpudoctor_lines(c):
+    """The gpudoctor command lines of a container (a line's shell redirect
+    and the closing parenthesis of a $(...) left out)."""
     text = "\n".join(c.get("args") or []) + "\n" + " ".join(c.get("command") or [])
-    return [l.strip() for l in text.splitlines() if l.strip().startswith("gpudoctor ")]
+    return [re.sub(r"\s+2>&1\)?$", "", l.strip()) for l in text.splitlines()
+            if l.strip().startswith("gpudoctor ")]
+
+
+def check_health(c, vols, w):
+    """Health from the last successful write: exec readiness and liveness
+    probes that test a file's age, in a volume the loop writes to."""
+    for kind in ("readinessProbe", "livenessProbe"):
+        cmd = " ".join(((c.get(kind) or {}).get("exec") or {}).get("command") or [])
+        m = re.search(r"find (\S+) -mmin -(\d+)", cmd)
+        if not m:
+            err(w, "%s: no exec probe on the last write's age" % kind)
+            continue
+        mounts = [x.get("mountPath") for x in c.get("volumeMounts") or []]
+        if not any(m.group(1).startswith(p + "/") for p in mounts):
+            err(w, "%s: %s is in no mounted volume" % (kind, m.group(1)))
+        if "touch %s" % m.group(1) not in "\n".join(c.get("args") or []):
+            err(w, "%s: the loop never writes %s" % (kind, m.group(1)))
+
+
+def check_tolerations(pod, where):
+    have = {t.get("key") for t in pod.get("tolerations") or []
+            if t.get("effect") in ("NoSchedule", None)}
+    for t in sorted(GPU_TAINTS - have):
+        err(where, "no toleration for the GPU taint %s:NoSchedule" % t)
 
 
 def check_daemonset(o, where):
@@ -90,10 +124,23 @@ def check_daemonset(o, where):
     if pod.get("hostNetwork") or pod.get("hostPID"):
         err(where, "no host namespaces")
     vols = {v.get("name"): v for v in pod.get("volumes") or []}
+    check_tolerations(pod, where)
     lines = []
+    for c in pod.get("containers") or []:
+        check_health(c, vols, "%s container %s" % (where, c.get("name")))
     for c in (pod.get("containers") or []) + (pod.get("initContainers") or []):
         check_container(c, vols, where)
         lines += gpudoctor_lines(c)
+    # one probe run per cycle: one gpudoctor command writes both files
+    if len(lines) != 1 or "--nfd-dir" not in lines[0] or "--textfile" not in lines[0]:
+        err(where, "one gpudoctor run per cycle should write both files: %r" % lines)
+    # /dev: read-only for the --root variant (the other gets its GPU from
+    # the device plugin)
+    if any("--root /host" in l for l in lines):
+        mounts = {m.get("mountPath"): m for c in pod.get("containers") or []
+                  for m in c.get("volumeMounts") or []}
+        if not (mounts.get("/host/dev") or {}).get("readOnly"):
+            err(where, "/dev is not mounted read-only under /host")
     return lines
 
 

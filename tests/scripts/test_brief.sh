@@ -36,6 +36,13 @@ for d in "$fix"/*/; do
   run_gd "$d" --json check --no-probe --brief > "$tmp/$name.json" 2>/dev/null
   compare "$name" "$tmp/$name.txt" "$d/expected-brief.txt"
   compare "$name" "$tmp/$name.json" "$d/expected-brief.json"
+  # the text (and so the C API's gpudoctor_brief) says what the JSON
+  # "lines" say, word for word: identical GPUs as one "N\u00d7" line
+  py=${PYTHON:-python3}
+  "$py" -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["lines"]))' \
+    "$tmp/$name.json" > "$tmp/$name.jl"
+  sed '/^exit status:/d' "$tmp/$name.txt" | cmp -s - "$tmp/$name.jl" ||
+    { echo "FAIL $name: text brief and JSON lines differ"; fail=1; }
   # the exit status is the full check's
   run_gd "$d" check --no-probe >/dev/null 2>&1; full=$?
   grep -qx "exit status: $full" "$tmp/$name.txt" ||

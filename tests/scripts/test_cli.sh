@@ -79,6 +79,15 @@ if DESTDIR="$tmp/dest" cmake --install "$GD_BINDIR" --prefix /usr/local > "$tmp/
            share/bash-completion/completions/gpudoctor; do
     [ -f "$tmp/dest/usr/local/$f" ] && ok || bad "install: no $f"
   done
+  # the tracer is a library: lib/gpudoctor/, nothing but the program in bin/
+  [ -f "$tmp/dest/usr/local/lib/gpudoctor/libgpudoctor-trace.so" ] && ok || bad "install: no lib/gpudoctor/libgpudoctor-trace.so"
+  [ "$(ls "$tmp/dest/usr/local/bin")" = gpudoctor ] && ok || bad "install: bin/ holds $(ls "$tmp/dest/usr/local/bin")"
+  # every docs/X.md the man page names is installed, and the page says where
+  for d in $(grep -o 'docs/[a-z-]*\.md' "$tmp/dest/usr/local/share/man/man1/gpudoctor.1" | sort -u); do
+    [ -f "$tmp/dest/usr/local/share/doc/gpudoctor/$d" ] && ok || bad "install: man page names $d, not installed"
+  done
+  grep -q '/usr/local/share/doc/gpudoctor/docs/' "$tmp/dest/usr/local/share/man/man1/gpudoctor.1" && ok ||
+    bad "install: the man page does not say where docs/ is"
   "$tmp/dest/usr/local/bin/gpudoctor" --kb "$tmp/dest/usr/local/share/gpudoctor/gpudoctor-kb.json" kb gfx1010 >/dev/null 2>"$tmp/err" && ok || bad "installed kb file does not load"
   [ -s "$tmp/err" ] && bad "installed kb warned: $(cat "$tmp/err")" || ok
 else

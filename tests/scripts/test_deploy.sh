@@ -35,14 +35,56 @@ for m in "$GD_SRCDIR"/deploy/kubernetes/*.yaml; do
     read -r -a argv <<< "$line"
     "$GPUDOCTOR" --root "$machine/root" "${argv[@]:1}" 2>/dev/null
     rc=$?
-    [ "$rc" -le 2 ] || { echo "FAIL $name: '$line' exited $rc"; fail=1; }
+    [ "$rc" = 0 ] || { echo "FAIL $name: '$line' exited $rc after writing"; fail=1; }
   done < "$tmp/$name.cmds"
+  # the container's loop itself, one cycle: host paths to temporary ones,
+  # gpudoctor to the build's, the sleep to an exit. A good cycle is
+  # silent and touches the health file; a cycle that cannot write prints
+  # gpudoctor's messages and does not.
+  "$py" -c 'import sys, yaml
+for o in yaml.safe_load_all(open(sys.argv[1])):
+    if o["kind"] == "DaemonSet":
+        print(o["spec"]["template"]["spec"]["containers"][0]["args"][0])' "$m" > "$tmp/$name.loop"
+  for case in good bad; do
+    h="$tmp/$name-$case" && mkdir -p "$h/features.d" "$h/textfile" "$h/health"
+    [ $case = bad ] && rmdir "$h/textfile"
+    sed -e "s|^\( *\)gpudoctor |\1$GPUDOCTOR |" -e "s|/host|$machine/root|" \
+        -e "s|/features.d|$h/features.d|" -e "s|/textfile|$h/textfile|" \
+        -e "s|/run/gpudoctor|$h/health|" -e "s|sleep [0-9]*|exit 0|" \
+        -e "s|gpudoctor metrics --timeout [0-9]*|gpudoctor --root $machine/root metrics --no-probe|" \
+        "$tmp/$name.loop" > "$h/loop.sh"
+    sed -i "s|$GPUDOCTOR metrics|$GPUDOCTOR --root $machine/root metrics --no-probe|" "$h/loop.sh"
+    (cd "$h" && timeout 60 sh loop.sh > out 2>&1)
+    if [ $case = good ]; then
+      [ -f "$h/health/written" ] && [ ! -s "$h/out" ] && [ -s "$h/textfile/gpudoctor.prom" ] &&
+        [ -s "$h/features.d/gpudoctor" ] ||
+        { echo "FAIL $name: a good cycle must be silent and mark health:"; cat "$h/out"; fail=1; }
+    else
+      [ ! -e "$h/health/written" ] && grep -q "textfile" "$h/out" ||
+        { echo "FAIL $name: a failed cycle must say why and not mark health"; cat "$h/out"; fail=1; }
+    fi
+  done
   "$py" "$GD_SRCDIR/tests/python/nfd_check.py" "$tmp/$name/features.d/gpudoctor" \
     "$machine/expected-brief.json" || { echo "FAIL $name: feature file"; fail=1; }
   "$py" "$GD_SRCDIR/tests/python/promtext.py" "$tmp/$name/textfile/gpudoctor.prom" \
     --no-timestamps --expect gpudoctor_gpu_verdict > /dev/null ||
     { echo "FAIL $name: textfile"; fail=1; }
 done
+# the image recipe (no container engine here to build it): a non-root
+# numeric USER, the static program (GD_STATIC_DEPS=ON, NEEDED checked) in
+# /usr/local/bin (on the PATH the loop gives env -i), every build package
+# tools/install-deps.sh names, and a base with the loop's sh/find/touch/env
+cf="$GD_SRCDIR/deploy/Containerfile"
+grep -q '^USER 65534:65534$' "$cf" || { echo "FAIL Containerfile: not USER 65534"; fail=1; }
+grep -q 'DGD_STATIC_DEPS=ON' "$cf" && grep -q 'readelf -d build-static/gpudoctor' "$cf" ||
+  { echo "FAIL Containerfile: not the static program"; fail=1; }
+grep -q '^COPY --from=build /src/build-static/gpudoctor /usr/local/bin/gpudoctor$' "$cf" ||
+  { echo "FAIL Containerfile: program not in /usr/local/bin"; fail=1; }
+for p in $(sed -n '/^build_pkgs="/,/"/p' "$GD_SRCDIR/tools/install-deps.sh" | tr -d '"' | sed 's/build_pkgs=//'); do
+  grep -qw -- "$p" "$cf" || { echo "FAIL Containerfile: build package $p missing"; fail=1; }
+done
+grep -q '^ARG BASE=debian:bookworm-slim$' "$cf" || { echo "FAIL Containerfile: base"; fail=1; }
+
 # the schema files are what derive.py makes of upstream's property lists
 "$py" "$GD_SRCDIR/tests/fixtures/k8s-schema/derive.py" "$tmp" &&
   cmp -s "$tmp/daemonset-apps-v1.json" "$GD_SRCDIR/tests/fixtures/k8s-schema/daemonset-apps-v1.json" &&

@@ -3,6 +3,36 @@
 # 1. every captured machine: the output parses under the exposition format's
 #    rules (tests/python/promtext.py), each GPU has exactly one verdict
 #    series at 1 and it is the one check --brief gives;
+# the join labels on known captures: dcgm-exporter's form on the H100s
+grep -q '^gpudoctor_gpu_info{gpu="0",pci_bus_id="00000000:18:00.0",UUID="GPU-b42dd28e-ffdd-8720-1df0-98bd8cdc05b1",name="NVIDIA H100 80GB HBM3"' \
+  "$tmp/nvidia-h100x8-pci-order.prom" || { echo "FAIL: h100x8 join labels"; fail=1; }
+grep -q '^gpudoctor_gpu_usable{gpu="0",pci_bus_id="00000000:28:00.0",gpu_id="0"} 1$' \
+  "$tmp/rx5700xt.prom" || { echo "FAIL: rx5700xt join labels"; fail=1; }
+
+# with probes, on this machine's real runtimes (lavapipe, PoCL when present)
+"$GPUDOCTOR" metrics --timeout 20 > "$tmp/live.prom" 2>/dev/null
+if "$py" "$parser" "$tmp/live.prom" --no-timestamps --expect gpudoctor_probes_ran > "$tmp/live.jsonl"; then
+  check_names "$tmp/live.jsonl" "this machine, probes" || fail=1
+  if grep -q '"gpudoctor_probe_ok"' "$tmp/live.jsonl"; then
+    "$py" - "$tmp/live.jsonl" <<'PY' || fail=1
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+ops = {(l["backend"], l.get("device_index"), l["op"]): v for n, l, v in s if n == "gpudoctor_probe_ok"}
+st = {}
+for n, l, v in s:
+    if n == "gpudoctor_probe_status":
+        st.setdefault((l["backend"], l.get("device_index"), l["op"]), []).append((l["status"], v))
+for k, ok in ops.items():
+    ones = [x for x, v in st.get(k, []) if v == 1]
+    if len(ones) != 1 or (ok == 1) != (ones == ["ok"]) or len(st[k]) != 8:
+        sys.exit("FAIL probe state set %r: ok=%r states=%r" % (k, ok, st.get(k)))
+print("ok: probe state sets for %d ops" % len(ops))
+PY
+  fi
+else
+  echo "FAIL: metrics with probes does not parse"; fail=1
+fi
+
 # 2. --textfile: the file appears whole (mode 0644, no temporary left), an
 #    unwritable directory is gpudoctor's error (3);
 # 3. a GPU name with quotes and backslashes (the rx5700xt capture with its
@@ -34,9 +64,42 @@ for name, labels, value in samples:
         if labels["gpu"] in got:
             sys.exit("%s: GPU %s has two verdicts" % (sys.argv[3], labels["gpu"]))
         got[labels["gpu"]] = labels["verdict"]
-count = [v for n, l, v in samples if n == "gpudoctor_gpus"]
+count = [v for n, l, v in samples if n == "gpudoctor_gpu_count"]
 if got != want or count != [len(want)]:
     sys.exit("%s: verdicts %r, gpus %r; want %r" % (sys.argv[3], got, count, want))
+PY
+}
+
+# Prometheus naming and joins (issue #24): no empty or placeholder label
+# (dev="-1", device=""), no unit or status label, name/target/backend only
+# on gpudoctor_gpu_info, pci_bus_id in dcgm-exporter's 8-digit-domain form
+# on every GPU series, UUID where NVIDIA tells it, gpu_id on AMD GPUs.
+check_names() { # samples.jsonl name
+  "$py" - "$1" "$2" <<'PY'
+import json, re, sys
+bad = []
+for name, labels, value in (json.loads(l) for l in open(sys.argv[1])):
+    for k, v in labels.items():
+        if v == "" or v == "-1":
+            bad.append("%s: placeholder %s=%r" % (name, k, v))
+    if "unit" in labels or ("status" in labels and name != "gpudoctor_probe_status"):
+        bad.append("%s: unit/status label" % name)
+    if "device" in labels:
+        bad.append("%s: 'device' label (dcgm-exporter's means nvidia0)" % name)
+    if name.startswith("gpudoctor_gpu_") and name != "gpudoctor_gpu_count":
+        if name != "gpudoctor_gpu_info" and {"name", "target", "backend"} & set(labels):
+            bad.append("%s: name/target/backend outside gpudoctor_gpu_info" % name)
+        if not re.fullmatch(r"[0-9A-F]{8}:[0-9A-F]{2}:[0-9A-F]{2}\.[0-7]",
+                            labels.get("pci_bus_id", "")):
+            bad.append("%s: pci_bus_id %r" % (name, labels.get("pci_bus_id")))
+        if labels.get("vendor") == "nvidia" and not labels.get("UUID", "GPU-").startswith("GPU-"):
+            bad.append("%s: UUID %r" % (name, labels.get("UUID")))
+        if labels.get("vendor") == "amd" and "gpu_id" not in labels:
+            bad.append("%s: AMD GPU without gpu_id" % name)
+    if name in ("gpudoctor_gpus", "gpudoctor_bench"):
+        bad.append("%s: old name" % name)
+if bad:
+    sys.exit("%s: %s" % (sys.argv[2], "; ".join(sorted(set(bad))[:5])))
 PY
 }
 
@@ -53,18 +116,49 @@ for d in "$GD_SRCDIR"/tests/fixtures/*/; do
   rc=$?
   [ "$rc" -le 2 ] || { echo "FAIL $name: metrics exited $rc"; fail=1; continue; }
   if ! "$py" "$parser" "$tmp/$name.prom" --no-timestamps --expect gpudoctor_info \
-       gpudoctor_last_run_timestamp_seconds gpudoctor_gpus gpudoctor_probes_ran \
+       gpudoctor_last_run_timestamp_seconds gpudoctor_gpu_count gpudoctor_probes_ran \
        > "$tmp/$name.jsonl"; then
     cat "$tmp/$name.jsonl"; echo "FAIL $name: not valid exposition text"; fail=1; continue
   fi
   check_verdicts "$tmp/$name.jsonl" "$d/expected-brief.json" "$name" || fail=1
+  check_names "$tmp/$name.jsonl" "$name" || fail=1
 done
+
+# the join labels on known captures: dcgm-exporter's form on the H100s
+grep -q '^gpudoctor_gpu_info{gpu="0",pci_bus_id="00000000:18:00.0",UUID="GPU-b42dd28e-ffdd-8720-1df0-98bd8cdc05b1",name="NVIDIA H100 80GB HBM3"' \
+  "$tmp/nvidia-h100x8-pci-order.prom" || { echo "FAIL: h100x8 join labels"; fail=1; }
+grep -q '^gpudoctor_gpu_usable{gpu="0",pci_bus_id="00000000:28:00.0",gpu_id="0"} 1$' \
+  "$tmp/rx5700xt.prom" || { echo "FAIL: rx5700xt join labels"; fail=1; }
+
+# with probes, on this machine's real runtimes (lavapipe, PoCL when present)
+"$GPUDOCTOR" metrics --timeout 20 > "$tmp/live.prom" 2>/dev/null
+if "$py" "$parser" "$tmp/live.prom" --no-timestamps --expect gpudoctor_probes_ran > "$tmp/live.jsonl"; then
+  check_names "$tmp/live.jsonl" "this machine, probes" || fail=1
+  if grep -q '"gpudoctor_probe_ok"' "$tmp/live.jsonl"; then
+    "$py" - "$tmp/live.jsonl" <<'PY' || fail=1
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+ops = {(l["backend"], l.get("device_index"), l["op"]): v for n, l, v in s if n == "gpudoctor_probe_ok"}
+st = {}
+for n, l, v in s:
+    if n == "gpudoctor_probe_status":
+        st.setdefault((l["backend"], l.get("device_index"), l["op"]), []).append((l["status"], v))
+for k, ok in ops.items():
+    ones = [x for x, v in st.get(k, []) if v == 1]
+    if len(ones) != 1 or (ok == 1) != (ones == ["ok"]) or len(st[k]) != 8:
+        sys.exit("FAIL probe state set %r: ok=%r states=%r" % (k, ok, st.get(k)))
+print("ok: probe state sets for %d ops" % len(ops))
+PY
+  fi
+else
+  echo "FAIL: metrics with probes does not parse"; fail=1
+fi
 
 # 2. --textfile
 mkdir -p "$tmp/tf"
 (umask 077 && cd "$GD_SRCDIR/tests/fixtures/rx5700xt" &&
  "$GPUDOCTOR" --root root metrics --no-probe --textfile "$tmp/tf" 2>/dev/null)
-[ $? = 1 ] || { echo "FAIL textfile: exit status should be check's (1)"; fail=1; }
+[ $? = 0 ] || { echo "FAIL textfile: a successful write should exit 0 (check's is 1)"; fail=1; }
 [ "$(stat -c %a "$tmp/tf/gpudoctor.prom" 2>/dev/null)" = 644 ] ||
   { echo "FAIL textfile: gpudoctor.prom missing or not mode 0644"; fail=1; }
 [ "$(ls -A "$tmp/tf")" = gpudoctor.prom ] || { echo "FAIL textfile: leftovers: $(ls -A "$tmp/tf")"; fail=1; }
@@ -78,9 +172,37 @@ ids="$tmp/evil/usr/share/libdrm/amdgpu.ids"
 sed -i 's/^731F,\tC4,\t.*/731F,\tC4,\tRX "5700" \\ evil/' "$ids"
 "$GPUDOCTOR" --root "$tmp/evil" metrics --no-probe > "$tmp/evil.prom" 2>/dev/null
 if ! "$py" "$parser" "$tmp/evil.prom" --no-timestamps > "$tmp/evil.jsonl" ||
-   ! grep -qF '{"gpu": "0", "name": "RX \"5700\" \\ evil"' "$tmp/evil.jsonl"; then
+   ! grep -qF '"name": "RX \"5700\" \\ evil"' "$tmp/evil.jsonl"; then
   grep -m1 gpudoctor_gpu_info "$tmp/evil.prom"; echo "FAIL escaping"; fail=1
 fi
+
+# 3b. E7: a name that is not UTF-8 (ff fe, an overlong c0 af) is mended to
+# U+FFFD, as the JSON output does; Prometheus' own parser takes the file
+cp -r "$GD_SRCDIR/tests/fixtures/rx5700xt/root" "$tmp/bad8"
+sed -i 's/^731F,\tC4,\t.*/731F,\tC4,\tbad \xff\xfe \xc0\xaf name/' "$tmp/bad8/usr/share/libdrm/amdgpu.ids"
+"$GPUDOCTOR" --root "$tmp/bad8" metrics --no-probe > "$tmp/bad8.prom" 2>/dev/null
+if ! iconv -f UTF-8 -t UTF-8 "$tmp/bad8.prom" > /dev/null 2>&1 ||
+   ! grep -qF "$(printf 'name="bad \xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd name"')" "$tmp/bad8.prom"; then
+  grep -m1 'gpudoctor_gpu_info{' "$tmp/bad8.prom" | od -c | head; echo "FAIL E7: label values not UTF-8 / not mended"; fail=1
+fi
+pc=
+for c in "$py" /usr/bin/python3; do "$c" -c 'import prometheus_client' 2>/dev/null && pc=$c && break; done
+if [ -n "$pc" ]; then
+  "$pc" - "$tmp/bad8.prom" <<'PY' || { echo "FAIL E7: prometheus_client rejects the file"; fail=1; }
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # raises when not UTF-8
+names = [s.labels.get("name") for f in text_string_to_metric_families(text)
+         for s in f.samples if "name" in s.labels]
+assert "bad \ufffd\ufffd \ufffd\ufffd name" in names, names
+PY
+else
+  echo "SKIPPED prometheus_client parse: python3-prometheus-client not installed"
+fi
+
+# --json is refused, not ignored
+"$GPUDOCTOR" --json --root "$GD_SRCDIR/tests/fixtures/no-gpu/root" metrics > "$tmp/j" 2>&1
+[ $? = 3 ] && grep -q -- "--json" "$tmp/j" || { echo "FAIL: --json metrics: $(cat "$tmp/j")"; fail=1; }
 
 # 4. node_exporter
 ne=$(command -v prometheus-node-exporter || command -v node_exporter || true)

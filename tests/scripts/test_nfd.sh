@@ -27,6 +27,13 @@ for d in "$GD_SRCDIR"/tests/fixtures/*/; do
 done
 
 mkdir "$tmp/features.d"
+# a written file exits 0 (cron and systemd timers), whatever the verdict
+for m in strixhalo rx5700xt no-gpu; do
+  (umask 077 && "$GPUDOCTOR" --root "$GD_SRCDIR/tests/fixtures/$m/root" nfd \
+     --no-probe --dir "$tmp/features.d" 2>/dev/null)
+  rc=$?
+  [ $rc = 0 ] || { echo "FAIL --dir on $m: exit $rc after a successful write"; fail=1; }
+done
 (umask 077 && "$GPUDOCTOR" --root "$GD_SRCDIR/tests/fixtures/strixhalo/root" nfd \
    --no-probe --dir "$tmp/features.d" 2>/dev/null)
 [ "$(ls -A "$tmp/features.d")" = gpudoctor ] || { echo "FAIL --dir: $(ls -A "$tmp/features.d")"; fail=1; }
@@ -38,6 +45,14 @@ grep -qx 'gpudoctor.io/gpu-0.target=gfx1151' "$tmp/features.d/gpudoctor" ||
 [ $? = 3 ] || { echo "FAIL --dir: a missing directory should exit 3"; fail=1; }
 "$GPUDOCTOR" nfd --expiry 0 >/dev/null 2>&1
 [ $? = 3 ] || { echo "FAIL: --expiry 0 should be a usage error"; fail=1; }
+
+# --json: refused in one line (exit 3), never ignored
+for cmd in nfd metrics guide; do
+  out=$("$GPUDOCTOR" --json --root "$GD_SRCDIR/tests/fixtures/no-gpu/root" $cmd 2>&1)
+  rc=$?
+  { [ $rc = 3 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q -- '--json'; } ||
+    { echo "FAIL: --json $cmd: rc $rc: $out"; fail=1; }
+done
 
 # a Windows capture: refused in one line, exit 3, nothing written
 for cmd in nfd metrics; do

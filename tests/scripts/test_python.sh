@@ -52,7 +52,8 @@ for d in "$GD_SRCDIR"/tests/fixtures/*/; do
 done
 [ "$n" -gt 0 ] || { echo "FAIL: no machines"; fail=1; }
 
-# faults: each must still print a CPU-mode line and exit 0
+# faults: each must still print the plain CPU-mode line and exit 0; why is
+# in d.error, never in the user's line (issue #24)
 printf '#!/bin/sh\necho "gpudoctor: broken" >&2\nexit 3\n' > "$tmp/fake_gpudoctor_error"
 printf '#!/bin/sh\necho not json\nexit 1\n' > "$tmp/fake_gpudoctor_garbage"
 printf '#!/bin/sh\nexec sleep 60\n' > "$tmp/fake_gpudoctor_hang"
@@ -63,11 +64,11 @@ for bin in /nonexistent/gpudoctor "$tmp/fake_gpudoctor_error" \
   out=$(GPUDOCTOR_BIN=$bin PYTHONPATH="$tmp/site" timeout 60 "$py" -c '
 import gpudoctor
 d = gpudoctor.detect(timeout=2)
-assert d.error and d.cpu_only and not d.gpus, d
-print(d.lines[0]); print(gpudoctor.dll_directories(timeout=2))' 2>&1)
+assert d.error and d.error_kind and d.cpu_only and not d.gpus, d
+print(d.lines[0]); print(gpudoctor.dll_directories(timeout=2))' 2>/dev/null)
   rc=$?
   case "$out" in
-    "No supported GPU found — CPU mode ("*")"$'\n[]') ;;
+    "No supported GPU found — CPU mode"$'\n[]') ;;
     *) echo "FAIL $(basename "$bin"): rc=$rc: $out"; fail=1 ;;
   esac
   [ $((SECONDS - start)) -le 10 ] || { echo "FAIL $(basename "$bin"): took too long"; fail=1; }
@@ -82,5 +83,17 @@ print(d.error or d.lines[0])' "$GD_SRCDIR/tests/fixtures/no-gpu/root" 2>&1)
 [ "$out" = "No supported GPU found — CPU mode" ] || { echo "FAIL packaged binary: $out"; fail=1; }
 
 PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/test_dll_directories.py" || fail=1
+# framework device strings and the workaround as data; E8/E9 (issue #20)
+PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/test_frameworks.py" \
+  "$GD_SRCDIR/tests/fixtures" || fail=1
+mkdir -p "$tmp/faults"
+PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/test_run_faults.py" "$tmp/faults" \
+  2>/dev/null || fail=1
+# python -m gpudoctor passes its arguments and exit status through
+out=$(cd "$GD_SRCDIR/tests/fixtures/no-gpu" && GPUDOCTOR_BIN=$GPUDOCTOR PYTHONPATH="$tmp/site" \
+  "$py" -m gpudoctor --root root check --brief --no-probe 2>&1)
+rc=$?
+[ "$rc" = 2 ] && [ "$out" = "No supported GPU found — CPU mode" ] ||
+  { echo "FAIL python -m gpudoctor: rc=$rc: $out"; fail=1; }
 [ "$fail" = 0 ] && echo "ok: python package on $n captured machines and 4 faults"
 exit "$fail"

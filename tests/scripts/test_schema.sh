@@ -39,7 +39,9 @@ for d in "$FX"/*/root; do
   m=$(basename "$(dirname "$d")")
   live "list-$m" "$G" --root "$d" --json list
   live "check-$m" "$G" --root "$d" --json check --no-probe
+  live "brief-$m" "$G" --root "$d" --json check --no-probe --brief
 done
+check "$FX"/*/expected-brief.json || fail=$((fail + 1))
 R=$FX/rx5700xt/root N=$FX/nvidia-h200/root
 live report "$G" --root "$R" --json report
 live env "$G" --root "$R" --json env
@@ -89,6 +91,11 @@ jq '.diagnostics = [{"level": "note", "source": "", "message": "x"}]' "$g" > "$b
 jq '."$schema" = "https://gpudoctor.dev/schema/v1/nothing.json"' "$g" > "$b/unknown-schema.json"
 jq 'del(.files[0].path)' "$tmp/scan.json" > "$b/scan-no-path.json"
 jq '.failed = "0"' "$tmp/gather.json" > "$b/gather-failed-string.json"
+gb=$FX/rx5700xt/expected-brief.json
+jq 'del(.lines)' "$gb" > "$b/brief-no-lines.json"
+jq '.gpus[0].usable = "yes"' "$gb" > "$b/brief-usable-string.json"
+jq '.gpus[0].frameworks = {"ctranslate2": {"device": "rocm", "compute_type": "float16"}}' "$gb" > "$b/brief-ct2-rocm.json"
+jq '.gpus[0].workaround = {"env": [{"name": "A"}]}' "$gb" > "$b/brief-env-no-value.json"
 check --expect-invalid "$b"/*.json || fail=$((fail + 1))
 jq 'del(.targets)' "$GD_SRCDIR/src/kb/gpudoctor-kb.json" > "$b/kb-no-targets.json"
 check --expect-invalid --schema kb-file.json "$b/kb-no-targets.json" || fail=$((fail + 1))

@@ -7,6 +7,7 @@
 
 #include "../core/ctx.h"
 #include "../core/facts.h"
+#include "ids_table.h"
 #include "kstate.h"
 
 enum gd_vendor {
@@ -144,6 +145,9 @@ struct gd_gpu {
 	} win;
 	/* amdgpu's device/fw_version/ (kstate.c), append-only */
 	struct gd_fw fw;
+	/* The embedded id tables' row for this PCI id (ids_table.h,
+	 * docs/ids.md), NULL when no vendor list knows it. */
+	const struct gd_id_row *idrow;
 };
 
 struct gd_kernel_info {
@@ -179,6 +183,10 @@ struct gd_machine {
 	/* Module parameters, cmdline, modprobe.d, Secure Boot, TTM limits
 	 * (kstate.c), append-only */
 	struct gd_kstate kstate;
+	/* Append-only: the root is a directory given with --root that is no
+	 * `gather` capture (no .gpudoctor/environ): an absent file there is
+	 * "not captured", not "absent on the machine" */
+	int not_a_capture;
 };
 
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and

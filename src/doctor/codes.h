@@ -155,6 +155,19 @@
 	X(GD_C_NVIDIA_ARCH_DROPPED, "nvidia.arch_dropped",                     \
 	  "current CUDA releases no longer support this architecture: use "    \
 	  "older builds")                                                      \
+	X(GD_C_NVIDIA_ARCH_UNSUPPORTED, "nvidia.arch_unsupported",             \
+	  "no CUDA 12 or newer supports this architecture, nor any current "   \
+	  "driver")                                                            \
+	X(GD_C_TREE_NOT_CAPTURED, "tree.not_captured",                         \
+	  "a fact the tree given with --root does not hold (it is no gather "  \
+	  "capture): not judged")                                              \
+	X(GD_C_GPU_VFIO_PASSTHROUGH, "gpu.vfio_passthrough",                   \
+	  "the GPU is bound to vfio-pci: reserved for a virtual machine")      \
+	X(GD_C_AMD_SRIOV_HOST_GIM, "amd.sriov_host_gim",                       \
+	  "the GPU is an SR-IOV physical function driven by AMD's gim host "   \
+	  "driver")                                                            \
+	X(GD_C_GPU_VIRTUAL_FUNCTION, "gpu.virtual_function",                   \
+	  "the GPU is an SR-IOV virtual function (a slice of a physical GPU)") \
 	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,                              \
 	  "nvidia.compute_capability_unknown",                                 \
 	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name")   \

@@ -306,6 +306,29 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 		    m->n_not_gpus, first->name, first->bdf);
 }
 
+/* WSL2: the Windows host's GPU reached through dxgkrnl (/dev/dxg), the
+ * Windows driver's user-mode libraries in /usr/lib/wsl/lib (CUDA's
+ * libcuda.so.1 there is the NVIDIA Windows driver's); WSL2 kernels name
+ * themselves "...-microsoft-standard-WSL2" (docs/virtual.md). */
+static void wsl_facts(gd_ctx *ctx, struct gd_machine *m)
+{
+	static const char *const cuda[] = {"/usr/lib/wsl/lib/libcuda.so.1",
+					   "/usr/lib/wsl/lib/libcuda.so"};
+	const char *rel =
+	    gd_known(&m->kernel.release) ? m->kernel.release.v : "";
+
+	m->wsl = gd_fs_exists(&ctx->fs, "/dev/dxg") ||
+		 strstr(rel, "microsoft-standard-WSL") != NULL;
+	if (!m->wsl)
+		return;
+	for (size_t i = 0; i < sizeof cuda / sizeof *cuda; i++)
+		if (gd_fs_exists(&ctx->fs, cuda[i])) {
+			gd_strlcpy(m->wsl_libcuda, cuda[i],
+				   sizeof m->wsl_libcuda);
+			break;
+		}
+}
+
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 {
 	gpu_vec gpus = {0};
@@ -321,6 +344,7 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	if (gd_ctx_is_windows(ctx))
 		return gd_win_discover(ctx, m);
 	kernel_facts(ctx, m);
+	wsl_facts(ctx, m);
 	env_facts(ctx, &m->env);
 	rc = gd_pci_scan(ctx, &pcis, &n_pci, &m->not_gpus, &m->n_not_gpus,
 			 m->pci_why, sizeof m->pci_why);

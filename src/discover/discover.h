@@ -187,6 +187,10 @@ struct gd_machine {
 	 * `gather` capture (no .gpudoctor/environ): an absent file there is
 	 * "not captured", not "absent on the machine" */
 	int not_a_capture;
+	/* Append-only: WSL2 (/dev/dxg or a "microsoft-standard-WSL" kernel),
+	 * and the Windows driver's libcuda in /usr/lib/wsl/lib, "" none */
+	int wsl;
+	char wsl_libcuda[48];
 };
 
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and

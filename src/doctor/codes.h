@@ -161,6 +161,16 @@
 	X(GD_C_TREE_NOT_CAPTURED, "tree.not_captured",                         \
 	  "a fact the tree given with --root does not hold (it is no gather "  \
 	  "capture): not judged")                                              \
+	X(GD_C_WSL_GPU_PV, "wsl.gpu_pv",                                       \
+	  "WSL2's GPU paravirtualization adapter (/dev/dxg): the GPU is the "  \
+	  "Windows host's")                                                    \
+	X(GD_C_WSL_CUDA, "wsl.cuda",                                           \
+	  "CUDA in WSL2 through the Windows driver's "                         \
+	  "/usr/lib/wsl/lib/libcuda")                                          \
+	X(GD_C_WSL_NO_LINUX_DRIVER, "wsl.no_linux_driver",                     \
+	  "install no NVIDIA Linux driver inside WSL2")                        \
+	X(GD_C_WSL_ROCM, "wsl.rocm",                                           \
+	  "ROCm in WSL2: no /dev/kfd; AMD's librocdxg over /dev/dxg")          \
 	X(GD_C_GPU_VFIO_PASSTHROUGH, "gpu.vfio_passthrough",                   \
 	  "the GPU is bound to vfio-pci: reserved for a virtual machine")      \
 	X(GD_C_AMD_SRIOV_HOST_GIM, "amd.sriov_host_gim",                       \

@@ -414,12 +414,10 @@ static int amd_virtual(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
 		       title);
 		gd_v_step(
 		    v, GD_C_GPU_VFIO_PASSTHROUGH,
-		    "This GPU is bound to vfio-pci: it is reserved for "
-		    "a virtual machine, and no driver on this host can "
-		    "use it. Run ROCm inside that VM, or, to use it "
-		    "here, take its id out of vfio-pci (the vfio-pci.ids= "
-		    "boot option or /etc/modprobe.d) and let amdgpu bind "
-		    "it");
+		    "This GPU is bound to vfio-pci: it is set aside for "
+		    "a virtual machine (PCI passthrough) and no driver on "
+		    "this host can use it; run ROCm inside that VM, with "
+		    "amdgpu there");
 		return 1;
 	}
 	if (driver_is(g, "gim")) {

@@ -108,12 +108,9 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 		gd_v_step(
 		    v, GD_C_GPU_VFIO_PASSTHROUGH,
 		    "This GPU is bound to vfio-pci: it is set aside for "
-		    "a virtual machine (PCI passthrough), and no driver "
-		    "on this host can use it. Use it inside that VM "
-		    "(install NVIDIA's driver there), or, to use it "
-		    "here, take its id out of vfio-pci (the vfio-pci.ids= "
-		    "boot option or /etc/modprobe.d) and let nvidia bind "
-		    "it");
+		    "a virtual machine (PCI passthrough) and no driver on "
+		    "this host can use it; run CUDA inside that VM, with "
+		    "NVIDIA's driver installed there");
 		return 0;
 	}
 	if (installed && g->nv.last_driver[0] &&

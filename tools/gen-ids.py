@@ -284,11 +284,12 @@ def amd_rows(pci, drv, amdids, kb, radeon_text):
         flags = ["apu"] if "AMD_IS_APU" in extra else []
         rows[dev] = dict(chip=fam.lower(), target=gfx, arch=arch,
                          src="amdgpu_drv.c", flags=flags)
-    kbgfx = {}
+    kbgfx, kbname = {}, {}
     for t in kb["targets"]:
         for p in t.get("products", []):
             for pid in p.get("pci_ids", []):
                 kbgfx[int(pid, 16)] = t["gfx"]
+                kbname[int(pid, 16)] = p["name"]
     for t in kb["amd_no_kfd"]:
         for pid in t.get("pci_ids", []):
             kbgfx.setdefault(int(pid, 16), t["gfx"])
@@ -328,10 +329,12 @@ def amd_rows(pci, drv, amdids, kb, radeon_text):
             sys.exit("gen-ids: AMD 0x%04x: %s from %s, %s in the kb" %
                      (dev, r["target"], r["src"], kbgfx[dev]))
         names = amdids.get(dev)
-        r["name"] = names[0][1] if names else bracket(amdpci.get(dev, ""))
+        r["name"] = names[0][1] if names else \
+            bracket(amdpci[dev]) if dev in amdpci else kbname.get(dev, "")
         if names:
             r["src"] += ", amdgpu.ids"
-        full = amdpci.get(dev, "") + " " + " ".join(n for _, n in names or [])
+        full = " ".join([amdpci.get(dev, ""), kbname.get(dev, "")] +
+                        [n for _, n in names or []])
         if re.search(r"\bVF\b|MxGPU", full):
             r["flags"].append("vf")
     return rows

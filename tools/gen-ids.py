@@ -199,6 +199,32 @@ INTEL_PLATFORMS = [
 ]
 
 
+# Intel platform (macro prefix) -> the name a row gets when pci.ids has
+# none: Intel's code names as the kernel's comments and pci.ids use them.
+INTEL_NAMES = [
+    ("I8", "i8xx"), ("I915", "915G"), ("I945", "945G"), ("I965", "965G"),
+    ("G33", "G33"), ("G45", "G45"), ("GM45", "GM45"), ("PNV", "Pineview"),
+    ("ILK", "Ironlake"), ("SNB", "Sandy Bridge"), ("IVB", "Ivy Bridge"),
+    ("VLV", "Bay Trail"), ("HSW", "Haswell"), ("BDW", "Broadwell"),
+    ("CHV", "Cherry Trail / Braswell"), ("SKL", "Skylake"),
+    ("BXT", "Apollo Lake"), ("GLK", "Gemini Lake"), ("KBL", "Kaby Lake"),
+    ("AML", "Amber Lake"), ("CML", "Comet Lake"), ("CFL", "Coffee Lake"),
+    ("WHL", "Whiskey Lake"), ("CNL", "Cannon Lake"), ("ICL", "Ice Lake"),
+    ("EHL", "Elkhart Lake"), ("JSL", "Jasper Lake"), ("TGL", "Tiger Lake"),
+    ("RKL", "Rocket Lake"), ("DG1", "Iris Xe MAX (DG1)"),
+    ("ADLS", "Alder Lake-S"), ("ADLP", "Alder Lake-P"),
+    ("ADLN", "Alder Lake-N"), ("RPLS", "Raptor Lake-S"),
+    ("RPLU", "Raptor Lake-U"), ("RPLP", "Raptor Lake-P"),
+    ("DG2", "Arc A-series (Alchemist)"),
+    ("ATS_M", "Data Center GPU Flex (Arctic Sound-M)"),
+    ("MTL", "Meteor Lake"), ("ARL", "Arrow Lake"),
+    ("PVC", "Data Center GPU Max (Ponte Vecchio)"), ("LNL", "Lunar Lake"),
+    ("BMG", "Arc B-series (Battlemage)"), ("PTL", "Panther Lake"),
+    ("WCL", "Wildcat Lake"), ("NVLS", "Nova Lake-S"), ("NVLP", "Nova Lake-P"),
+    ("CRI", "Crescent Island"),
+]
+
+
 def read(name):
     with open(os.path.join(DATA, name), encoding="utf-8") as f:
         return f.read()
@@ -370,7 +396,8 @@ def intel_rows(pci, hdr, xe):
         flags = ["xe"] if dev in on_xe else []
         if not mac.startswith(("DG1", "DG2", "ATS", "PVC", "BMG", "CRI")):
             flags.append("apu")
-        name = bracket(pnames[dev]) if dev in pnames else ""
+        name = bracket(pnames[dev]) if dev in pnames else \
+            "Intel %s graphics" % longest_prefix(INTEL_NAMES, mac)[1]
         rows[dev] = dict(name=name, chip=mac.lower(), arch=hit[1],
                          target=hit[2], flags=flags,
                          src="pciids.h" + (", pci.ids" if name else ""))

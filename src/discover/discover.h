@@ -31,6 +31,9 @@ struct gd_pci {
 	gd_num numa_node; /* unknown when -1 */
 	gd_num boot_vga;
 	int is_link; /* the devices/ entry was a symlink (real sysfs) */
+	/* append-only: neither the driver link nor uevent is in the tree,
+	 * so whether a driver is bound is not known (driver.why says so) */
+	int driver_unseen;
 };
 
 /* One KFD topology node that belongs to a GPU. */

@@ -112,6 +112,11 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 			gd_text_unknown(&g->nv.vbios, GD_UNKNOWN,
 					"no Video BIOS line");
 	}
+	/* a tree without the driver link and uevent still tells that nvidia
+	 * is not bound when its module is not loaded */
+	if (g->pci.driver_unseen &&
+	    !gd_fs_exists(&ctx->fs, "/sys/module/nvidia"))
+		g->pci.driver_unseen = 0;
 	if (gd_known(&g->nv.model) && !gd_known(&g->name))
 		gd_text_set(&g->name, g->nv.model.v, "/proc/driver/nvidia");
 	sm = gd_kbref_nvidia(ctx, g->pci.device_id, "sm");

@@ -17,7 +17,9 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 		       (unsigned long long)g->pci.revision.v);
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x]%s, driver %s",
 		  g->pci.bdf, g->pci.vendor_id, g->pci.device_id, rev,
-		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
+		  gd_known(&g->pci.driver) ? g->pci.driver.v
+		  : g->pci.driver_unseen   ? "not in this tree"
+					   : "none bound");
 	if (g->gfx[0])
 		gd_v_fact(v, GD_C_AMD_GFX_TARGET, "GPU target %s, from %s",
 			  g->gfx, g->gfx_source[0] ? g->gfx_source : "?");

@@ -17,7 +17,9 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
-		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
+		  gd_known(&g->pci.driver) ? g->pci.driver.v
+		  : g->pci.driver_unseen   ? "not in this tree"
+					   : "none bound");
 	if (gd_known(&g->nv.uuid))
 		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv.uuid.v);
 	if (cc)
@@ -104,6 +106,15 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 
 	if (bound)
 		return 1;
+	if (g->pci.driver_unseen) {
+		gd_v_fact(v, GD_C_TREE_NOT_CAPTURED,
+			  "Not judged: this tree holds neither the driver link "
+			  "nor the uevent of %s, so whether a driver is bound "
+			  "cannot be told; run gpudoctor on the machine, or "
+			  "read a `gpudoctor gather` capture of it",
+			  g->pci.bdf);
+		return 0;
+	}
 	if (gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "vfio-pci")) {
 		gd_v_step(
 		    v, GD_C_GPU_VFIO_PASSTHROUGH,
@@ -226,6 +237,14 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 	if (!nv_driver_steps(inv, g, v)) {
 		if (legacy_only(ctx, g, last, v, title))
 			return;
+		if (g->pci.driver_unseen) {
+			v->status = GD_V_UNKNOWN;
+			gd_fmt(v->headline, sizeof v->headline,
+			       "%s: whether a driver drives it is not in this "
+			       "tree",
+			       title);
+			return;
+		}
 		v->status = GD_V_SETUP;
 		gd_fmt(
 		    v->headline, sizeof v->headline,

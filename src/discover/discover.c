@@ -139,11 +139,32 @@ static int join_kfd(gd_ctx *ctx, gpu_vec *gpus, const struct gd_kfd_node *nodes,
 	return 0;
 }
 
+/* No KFD node gave the target: the kb's per-id row, else the embedded id
+ * tables (ids_table.h). 1 when found. */
+static int amd_gfx_by_id(gd_ctx *ctx, struct gd_gpu *g)
+{
+	const char *kbgfx = gd_kbref_gfx_for_pci(ctx, g->pci.device_id);
+
+	if (kbgfx) {
+		gd_strlcpy(g->gfx, kbgfx, sizeof g->gfx);
+		gd_fmt(g->gfx_source, sizeof g->gfx_source,
+		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
+		return 1;
+	}
+	if (g->idrow && g->idrow->target[0]) {
+		gd_strlcpy(g->gfx, g->idrow->target, sizeof g->gfx);
+		gd_fmt(g->gfx_source, sizeof g->gfx_source,
+		       "pci id 0x%04x (embedded ids: %.30s)", g->pci.device_id,
+		       g->idrow->src);
+		return 1;
+	}
+	return 0;
+}
+
 static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 {
-	const char *kbgfx;
 	char gfx[16];
-	int how;
+	int how, found;
 
 	for (size_t i = 0; i < g->n_kfd_nodes; i++)
 		if (g->kfd_nodes[i].gfx[0]) {
@@ -153,13 +174,7 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 			       g->kfd_nodes[i].gfx_target_version);
 			return;
 		}
-	kbgfx = gd_kbref_gfx_for_pci(ctx, g->pci.device_id);
-	if (kbgfx) {
-		gd_strlcpy(g->gfx, kbgfx, sizeof g->gfx);
-		gd_fmt(g->gfx_source, sizeof g->gfx_source,
-		       "pci id 0x%04x (knowledge base)", g->pci.device_id);
-		return;
-	}
+	found = amd_gfx_by_id(ctx, g);
 	how = gd_kbref_amd_no_kfd(
 	    ctx, g->pci.device_id, gd_known(&g->pci_name) ? g->pci_name.v : "",
 	    g->amd_no_kfd, sizeof g->amd_no_kfd, gfx, sizeof gfx);
@@ -170,15 +185,24 @@ static void amd_gfx(gd_ctx *ctx, struct gd_gpu *g)
 		       g->amd_no_kfd, gfx,
 		       how == 1 ? "PCI id " : "by the pci.ids chip name of ",
 		       g->pci.device_id);
-	else if (!g->n_kfd_nodes)
+	if (how && !found) {
+		gd_strlcpy(g->gfx, gfx, sizeof g->gfx);
+		gd_fmt(g->gfx_source, sizeof g->gfx_source,
+		       "pci id 0x%04x (knowledge base, no KFD family)",
+		       g->pci.device_id);
+	}
+	if (found || how)
+		return;
+	if (!g->n_kfd_nodes)
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
-		       "no KFD node for this GPU and the knowledge base has no "
-		       "target for PCI id 0x%04x",
+		       "no KFD node for this GPU and no list (knowledge base, "
+		       "embedded ids) has a target for PCI id 0x%04x",
 		       g->pci.device_id);
 	else
 		gd_fmt(g->gfx_why, sizeof g->gfx_why,
-		       "no gfx_target_version in node %u (old kernel) and the "
-		       "knowledge base has no target for PCI id 0x%04x",
+		       "no gfx_target_version in node %u (old kernel) and no "
+		       "list (knowledge base, embedded ids) has a target for "
+		       "PCI id 0x%04x",
 		       g->kfd_nodes[0].id, g->pci.device_id);
 }
 
@@ -223,6 +247,7 @@ static void gpu_facts(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 {
 	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
 
+	g->idrow = gd_ids_lookup(g->pci.vendor_id, g->pci.device_id);
 	if (g->vendor != GD_VENDOR_AMD) {
 		gd_num_unknown(&g->cu_count, GD_UNKNOWN, "not an AMD GPU");
 		gd_num_unknown(&g->render_minor, GD_UNKNOWN, "not read for %s",
@@ -281,6 +306,29 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 		    m->n_not_gpus, first->name, first->bdf);
 }
 
+/* WSL2: the Windows host's GPU reached through dxgkrnl (/dev/dxg), the
+ * Windows driver's user-mode libraries in /usr/lib/wsl/lib (CUDA's
+ * libcuda.so.1 there is the NVIDIA Windows driver's); WSL2 kernels name
+ * themselves "...-microsoft-standard-WSL2" (docs/virtual.md). */
+static void wsl_facts(gd_ctx *ctx, struct gd_machine *m)
+{
+	static const char *const cuda[] = {"/usr/lib/wsl/lib/libcuda.so.1",
+					   "/usr/lib/wsl/lib/libcuda.so"};
+	const char *rel =
+	    gd_known(&m->kernel.release) ? m->kernel.release.v : "";
+
+	m->wsl = gd_fs_exists(&ctx->fs, "/dev/dxg") ||
+		 strstr(rel, "microsoft-standard-WSL") != NULL;
+	if (!m->wsl)
+		return;
+	for (size_t i = 0; i < sizeof cuda / sizeof *cuda; i++)
+		if (gd_fs_exists(&ctx->fs, cuda[i])) {
+			gd_strlcpy(m->wsl_libcuda, cuda[i],
+				   sizeof m->wsl_libcuda);
+			break;
+		}
+}
+
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 {
 	gpu_vec gpus = {0};
@@ -296,6 +344,7 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	if (gd_ctx_is_windows(ctx))
 		return gd_win_discover(ctx, m);
 	kernel_facts(ctx, m);
+	wsl_facts(ctx, m);
 	env_facts(ctx, &m->env);
 	rc = gd_pci_scan(ctx, &pcis, &n_pci, &m->not_gpus, &m->n_not_gpus,
 			 m->pci_why, sizeof m->pci_why);
@@ -306,6 +355,10 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 		goto oom;
 	m->kfd_nodes_total = (int)n_nodes;
 	m->kernel.kfd_present = n_nodes > 0;
+	/* a tree given with --root that `gather` did not write (no
+	 * .gpudoctor/): a file missing from it may just not have been copied */
+	m->not_a_capture =
+	    !ctx->fs.is_slash && !gd_fs_exists(&ctx->fs, "/.gpudoctor/environ");
 	for (size_t i = 0; i < n_pci; i++) {
 		struct gd_gpu *g = gd_vec_push(&gpus);
 

@@ -7,6 +7,7 @@
 
 #include "../core/ctx.h"
 #include "../core/facts.h"
+#include "ids_table.h"
 #include "kstate.h"
 
 enum gd_vendor {
@@ -30,6 +31,9 @@ struct gd_pci {
 	gd_num numa_node; /* unknown when -1 */
 	gd_num boot_vga;
 	int is_link; /* the devices/ entry was a symlink (real sysfs) */
+	/* append-only: neither the driver link nor uevent is in the tree,
+	 * so whether a driver is bound is not known (driver.why says so) */
+	int driver_unseen;
 };
 
 /* One KFD topology node that belongs to a GPU. */
@@ -147,6 +151,9 @@ struct gd_gpu {
 	} win;
 	/* amdgpu's device/fw_version/ (kstate.c), append-only */
 	struct gd_fw fw;
+	/* The embedded id tables' row for this PCI id (ids_table.h,
+	 * docs/ids.md), NULL when no vendor list knows it. */
+	const struct gd_id_row *idrow;
 };
 
 struct gd_kernel_info {
@@ -182,6 +189,14 @@ struct gd_machine {
 	/* Module parameters, cmdline, modprobe.d, Secure Boot, TTM limits
 	 * (kstate.c), append-only */
 	struct gd_kstate kstate;
+	/* Append-only: the root is a directory given with --root that is no
+	 * `gather` capture (no .gpudoctor/environ): an absent file there is
+	 * "not captured", not "absent on the machine" */
+	int not_a_capture;
+	/* Append-only: WSL2 (/dev/dxg or a "microsoft-standard-WSL" kernel),
+	 * and the Windows driver's libcuda in /usr/lib/wsl/lib, "" none */
+	int wsl;
+	char wsl_libcuda[48];
 };
 
 /* Fill m from ctx->fs and ctx->env. Problems become diagnostics and

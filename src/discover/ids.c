@@ -220,8 +220,18 @@ void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 		gd_text_set(&g->name, name, "amdgpu.ids");
 		return;
 	}
+	if (g->vendor == GD_VENDOR_AMD && gd_known(&g->pci.revision) &&
+	    (kbname = gd_ids_amd_name(g->pci.device_id,
+				      (unsigned)g->pci.revision.v))) {
+		gd_text_set(&g->name, kbname, "amdgpu.ids (embedded)");
+		return;
+	}
 	if (gd_known(&g->pci_name)) {
 		gd_text_set(&g->name, g->pci_name.v, "pci.ids");
+		return;
+	}
+	if (g->idrow && g->idrow->name[0]) {
+		gd_text_set(&g->name, g->idrow->name, "embedded ids");
 		return;
 	}
 	kbname = gd_kbref_name_for_pci(ctx, g->pci.device_id);
@@ -230,8 +240,8 @@ void gd_ids_name(gd_ctx *ctx, struct gd_ids *ids, struct gd_gpu *g)
 		return;
 	}
 	gd_text_unknown(&g->name, GD_UNKNOWN,
-			"device %04x:%04x rev %s is in no ids file (%s%s%s) "
-			"nor the knowledge base",
+			"device %04x:%04x rev %s is in no ids file (%s%s%s), "
+			"nor the embedded ids, nor the knowledge base",
 			g->pci.vendor_id, g->pci.device_id,
 			gd_known(&g->pci.revision) ? "known" : "unknown",
 			ids->amdgpu_path[0] ? ids->amdgpu_path

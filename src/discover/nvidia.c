@@ -112,6 +112,11 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 			gd_text_unknown(&g->nv.vbios, GD_UNKNOWN,
 					"no Video BIOS line");
 	}
+	/* a tree without the driver link and uevent still tells that nvidia
+	 * is not bound when its module is not loaded */
+	if (g->pci.driver_unseen &&
+	    !gd_fs_exists(&ctx->fs, "/sys/module/nvidia"))
+		g->pci.driver_unseen = 0;
 	if (gd_known(&g->nv.model) && !gd_known(&g->name))
 		gd_text_set(&g->name, g->nv.model.v, "/proc/driver/nvidia");
 	sm = gd_kbref_nvidia(ctx, g->pci.device_id, "sm");
@@ -140,20 +145,37 @@ static void chip_of(const char *name, char *out, size_t cap)
 	out[n] = '\0';
 }
 
+/* The chip, the sm and the architecture: the kb's chip row for the pci.ids
+ * chip name (the machine's pci.ids, else the embedded one), the embedded
+ * table's own sm and architecture for a chip the kb has no row for. */
 void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g)
 {
 	struct gd_nv_chip c;
 	char chip[32];
+	const struct gd_id_row *r = g->idrow;
+	int have;
 
 	chip[0] = '\0';
 	if (gd_known(&g->pci_name))
 		chip_of(g->pci_name.v, chip, sizeof chip);
-	if (!chip[0] || !gd_kbref_nvidia_chip(ctx, chip, &c)) {
-		/* no chip name: the architecture of the kb's sm, if any */
+	have = chip[0] && gd_kbref_nvidia_chip(ctx, chip, &c);
+	if (!have && r && r->chip[0]) {
+		gd_strlcpy(chip, r->chip, sizeof chip);
+		have = gd_kbref_nvidia_chip(ctx, chip, &c);
+	}
+	if (!have) {
+		/* no kb chip row: the kb's sm, else the embedded table's */
 		const char *arch = gd_kbref_nvidia_arch(ctx, g->nv.sm);
 
+		if (!g->nv.sm[0] && r && r->target[0]) {
+			gd_strlcpy(g->nv.sm, r->target, sizeof g->nv.sm);
+			gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src,
+			       "from the embedded ids, chip %s", r->chip);
+		}
 		if (arch)
 			gd_strlcpy(g->nv.arch, arch, sizeof g->nv.arch);
+		else if (r && r->arch[0])
+			gd_strlcpy(g->nv.arch, r->arch, sizeof g->nv.arch);
 		return;
 	}
 	gd_strlcpy(g->nv.arch, c.arch, sizeof g->nv.arch);
@@ -162,6 +184,6 @@ void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g)
 	if (g->nv.sm[0] || !c.sm[0])
 		return;
 	gd_strlcpy(g->nv.sm, c.sm, sizeof g->nv.sm);
-	gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src, "from pci.ids chip name %s",
-	       chip);
+	gd_fmt(g->nv.sm_src, sizeof g->nv.sm_src, "from pci.ids chip name %s%s",
+	       chip, gd_known(&g->pci_name) ? "" : " (embedded ids)");
 }

@@ -186,7 +186,8 @@ static int read_ids(gd_ctx *ctx, const char *dir, struct gd_pci *p)
 }
 
 /* The bound driver from uevent DRIVER= when the driver link is missing. */
-static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f)
+static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f,
+			       int *unseen)
 {
 	char path[256], buf[1024];
 	struct gd_pci_uevent u;
@@ -195,6 +196,14 @@ static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f)
 
 	gd_fmt(path, sizeof path, "%s/uevent", dir);
 	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, &len);
+	if (rc == -ENOENT && f->st == GD_UNKNOWN) {
+		/* sysfs always has uevent: a tree without it (and without
+		 * the link) does not say whether a driver is bound */
+		*unseen = 1;
+		gd_text_unknown(f, GD_UNKNOWN,
+				"not in this tree (no driver link, no uevent)");
+		return;
+	}
 	if ((rc == 0 || rc == -EFBIG) &&
 	    gd_pci_uevent_parse(buf, len, &u) == 0 && u.driver[0]) {
 		gd_text_set(f, u.driver, "uevent DRIVER=");
@@ -235,7 +244,7 @@ static int read_device(gd_ctx *ctx, const char *name, struct gd_pci *p,
 	num_attr(ctx, dir, "revision", 16, &p->revision);
 	read_driver(ctx, dir, &p->driver);
 	if (!gd_known(&p->driver))
-		driver_from_uevent(ctx, dir, &p->driver);
+		driver_from_uevent(ctx, dir, &p->driver, &p->driver_unseen);
 	text_attr(ctx, dir, "current_link_speed", &p->cur_link_speed);
 	text_attr(ctx, dir, "max_link_speed", &p->max_link_speed);
 	num_attr(ctx, dir, "current_link_width", 10, &p->cur_link_width);

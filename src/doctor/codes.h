@@ -155,6 +155,29 @@
 	X(GD_C_NVIDIA_ARCH_DROPPED, "nvidia.arch_dropped",                     \
 	  "current CUDA releases no longer support this architecture: use "    \
 	  "older builds")                                                      \
+	X(GD_C_NVIDIA_ARCH_UNSUPPORTED, "nvidia.arch_unsupported",             \
+	  "no CUDA 12 or newer supports this architecture, nor any current "   \
+	  "driver")                                                            \
+	X(GD_C_TREE_NOT_CAPTURED, "tree.not_captured",                         \
+	  "a fact the tree given with --root does not hold (it is no gather "  \
+	  "capture): not judged")                                              \
+	X(GD_C_WSL_GPU_PV, "wsl.gpu_pv",                                       \
+	  "WSL2's GPU paravirtualization adapter (/dev/dxg): the GPU is the "  \
+	  "Windows host's")                                                    \
+	X(GD_C_WSL_CUDA, "wsl.cuda",                                           \
+	  "CUDA in WSL2 through the Windows driver's "                         \
+	  "/usr/lib/wsl/lib/libcuda")                                          \
+	X(GD_C_WSL_NO_LINUX_DRIVER, "wsl.no_linux_driver",                     \
+	  "install no NVIDIA Linux driver inside WSL2")                        \
+	X(GD_C_WSL_ROCM, "wsl.rocm",                                           \
+	  "ROCm in WSL2: no /dev/kfd; AMD's librocdxg over /dev/dxg")          \
+	X(GD_C_GPU_VFIO_PASSTHROUGH, "gpu.vfio_passthrough",                   \
+	  "the GPU is bound to vfio-pci: reserved for a virtual machine")      \
+	X(GD_C_AMD_SRIOV_HOST_GIM, "amd.sriov_host_gim",                       \
+	  "the GPU is an SR-IOV physical function driven by AMD's gim host "   \
+	  "driver")                                                            \
+	X(GD_C_GPU_VIRTUAL_FUNCTION, "gpu.virtual_function",                   \
+	  "the GPU is an SR-IOV virtual function (a slice of a physical GPU)") \
 	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,                              \
 	  "nvidia.compute_capability_unknown",                                 \
 	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name")   \

@@ -31,7 +31,9 @@ static void judge_other(gd_ctx *ctx, const struct gd_machine *m,
 	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
 	char title[300];
 
-	(void)ctx, (void)m, (void)inv;
+	(void)inv;
+	if (gd_v_judge_wsl(ctx, m, g, v))
+		return;
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	v->status = GD_V_UNKNOWN;
 	gd_fmt(v->headline, sizeof v->headline,

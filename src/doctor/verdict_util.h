@@ -55,6 +55,10 @@ int gd_doctor_packages(const gd_kb *kb, const char *soname, char *out,
 		       size_t cap, struct gd_kb_list *sources);
 void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
 	       const struct gd_inventory *inv, struct gd_diagnosis *d);
+/* WSL2's (and Hyper-V's) GPU paravirtualization adapter, 1414:008e:
+ * judged as the Windows host's GPU (verdict_wsl.c); 0 when g is not it. */
+int gd_v_judge_wsl(gd_ctx *ctx, const struct gd_machine *m,
+		   const struct gd_gpu *g, struct gd_verdict *v);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 

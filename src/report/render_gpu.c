@@ -48,6 +48,26 @@ static void put_str_or(json_t *o, const char *key, const char *v,
 		put_unknown(o, key, why ? why : "");
 }
 
+/* The embedded id tables' row (discover/ids_table.h, docs/ids.md). */
+static json_t *idrow_json(const struct gd_id_row *r)
+{
+	json_t *o;
+
+	if (!r)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "name", gd_json_str(r->name));
+	json_object_set_new(o, "chip", gd_json_str(r->chip));
+	json_object_set_new(o, "arch", gd_json_str(r->arch));
+	json_object_set_new(o, "target", gd_json_str(r->target));
+	json_object_set_new(o, "virtual_function",
+			    json_boolean(r->flags & GD_IDF_VF));
+	json_object_set_new(o, "integrated",
+			    json_boolean(r->flags & GD_IDF_IGPU));
+	json_object_set_new(o, "lists", gd_json_str(r->src));
+	return o;
+}
+
 static json_t *pci_json(const struct gd_gpu *g)
 {
 	const struct gd_pci *p = &g->pci;
@@ -73,6 +93,7 @@ static json_t *pci_json(const struct gd_gpu *g)
 		put_unknown(o, "revision", p->revision.why);
 	put_text(o, "driver", &p->driver);
 	put_text(o, "pci_ids_name", &g->pci_name);
+	json_object_set_new(o, "device_ids", idrow_json(g->idrow));
 	if (!g->pci_missing) {
 		put_text(link, "current_speed", &p->cur_link_speed);
 		put_num(link, "current_width", &p->cur_link_width);

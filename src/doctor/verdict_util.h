@@ -55,6 +55,9 @@ int gd_doctor_packages(const gd_kb *kb, const char *soname, char *out,
 		       size_t cap, struct gd_kb_list *sources);
 void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
 	       const struct gd_inventory *inv, struct gd_diagnosis *d);
+void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
+		      const struct gd_inventory *inv, const struct gd_gpu *g,
+		      struct gd_verdict *v);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 

@@ -1,6 +1,6 @@
 /* discover/intel: which Intel GPU architecture a GPU is, from the kb's
  * intel.families: by the kernel's platform name when the id tables give
- * it (g->intel.platform: "DG2", "TGL"), else by a fragment of the GPU's
+ * it (g->intel.platform: "dg2-g10", "tgl"), else by a fragment of the GPU's
  * name as pci.ids writes it ("DG2 [Arc A770]", "Alder Lake-P GT2 [Iris Xe
  * Graphics]", "Battlemage G21 [Arc B580]"). Families are tried in kb
  * order, newest first, so "Arc B" is matched before "Arc A". */

@@ -122,7 +122,7 @@ static void test_errors(void)
 	/* intel.families: a value outside its set, an unknown source */
 #define FAM(rt, src)                                                           \
 	"\"intel\": {\"families\": [{\"id\": \"xe-hpg\", \"name\": \"n\", "    \
-	"\"platforms\": [\"DG2\"], \"match\": [\"Arc A\"], "                   \
+	"\"platforms\": [\"dg2-g10\"], \"match\": [\"Arc A\"], "               \
 	"\"compute_runtime\": \"" rt "\", \"pytorch_xpu\": \"validated\", "    \
 	"\"llamacpp_sycl\": true, \"vulkan\": \"anv\", \"note\": \"n\", "      \
 	"\"sources\": [\"" src "\"]}]},\n"

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "guide_kb.h"
+#include "kb/kb.h"
 #include "opts.h"
 
 #define MAX_T 128
@@ -230,14 +231,44 @@ static void amd_apu(struct guide *g)
 	end_list(g);
 }
 
+/* One line per kb intel.families entry: what Intel's compute runtime,
+ * PyTorch XPU and llama.cpp do on it (docs/intel.md). */
+static void intel_families(struct guide *g)
+{
+	const gd_kb *kb = g->cli->ctx.kb;
+	struct gd_kb_intel_family f;
+
+	for (size_t i = 0; i < gd_kb_intel_family_count(kb); i++) {
+		if (gd_kb_intel_family_at(kb, i, &f) < 0 || !f.id)
+			continue;
+		fprintf(g->f,
+			"%s%s (%s): compute runtime %s; PyTorch XPU %s; "
+			"llama.cpp %s\n",
+			g->md ? "- " : "  - ", f.id, or_dash(f.name),
+			or_dash(f.compute_runtime), or_dash(f.pytorch_xpu),
+			f.llamacpp_sycl ? "SYCL or Vulkan"
+			: !f.vulkan || !strcmp(f.vulkan, "none") ? "CPU only"
+			: !strcmp(f.vulkan, "hasvk")
+			    ? "Vulkan (hasvk: incomplete)"
+			    : "Vulkan");
+	}
+	end_list(g);
+}
+
 static void intel(struct guide *g)
 {
 	heading(g, "intel", "Intel GPUs");
-	para(
-	    g,
-	    "The knowledge base has no Intel GPU backend for these frameworks; "
-	    "llama.cpp's Vulkan backend runs on Intel's Mesa driver (ANV). "
-	    "Otherwise use the CPU (below).");
+	para(g,
+	     "Arc A and B series, Core Ultra and Iris Xe graphics and Data "
+	     "Center GPU Max run PyTorch (XPU) and llama.cpp's SYCL backend "
+	     "on Intel's compute runtime (Level Zero): install it "
+	     "(Debian 13 / Ubuntu 24.04 and later: sudo apt install "
+	     "libze-intel-gpu1 intel-opencl-icd; else Intel's compute-runtime "
+	     "releases) and add your user to the render group. Gen9 to Gen11 "
+	     "need the frozen legacy1 packages; older GPUs have no compute "
+	     "runtime. CTranslate2 has no Intel GPU backend (use the CPU).");
+	sub(g, "Architectures");
+	intel_families(g);
 	sub(g, "Vulkan builds");
 	installs(g, "vulkan");
 }

@@ -57,6 +57,9 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g);
 /* The named hook, after the names: architecture, last driver branch and (when
  * the kb has no entry for the PCI id) sm from the pci.ids chip name. */
 void gd_nvidia_arch(gd_ctx *ctx, struct gd_gpu *g);
+/* discover/intel.c: the kb's Intel architecture (intel.families) of g,
+ * by kernel platform, else by a fragment of its name. */
+void gd_intel_family(gd_ctx *ctx, struct gd_gpu *g);
 
 /* kstate.c: the kernel state (module parameters, cmdline, modprobe.d,
  * Secure Boot, TTM) and a GPU's firmware versions. */

@@ -118,6 +118,14 @@ struct gd_gpu {
 				       * current */
 	} nv;
 
+	/* Intel (discover/intel.c) */
+	struct gd_gpu_intel {
+		char platform[16]; /* the kernel's platform ("DG2"), "" unknown
+				    */
+		char family[16];   /* kb intel.families id ("xe-hpg") */
+		char family_src[96]; /* what matched, "" when unknown */
+	} intel;
+
 	/* Added by discover/ (append-only): */
 	char gfx_why[160];	/* why gfx is "" */
 	char gfx_effective[16]; /* ovr.gfx when a valid override applies, else

@@ -16,6 +16,12 @@ static const char *nvidia_target(const struct gd_gpu *g, int as_run)
 	return g->nv.sm;
 }
 
+static const char *intel_target(const struct gd_gpu *g, int as_run)
+{
+	(void)as_run;
+	return g->intel.family;
+}
+
 static const char *no_target(const struct gd_gpu *g, int as_run)
 {
 	(void)g, (void)as_run;
@@ -28,9 +34,8 @@ static const struct gd_vendor_ops vendors[] = {
      gd_drm_apu_memory, amd_target},
     {GD_VENDOR_NVIDIA, 0x10de, "nvidia", "NVIDIA", 1, gd_nvidia_fill,
      gd_nvidia_arch, NULL, nvidia_target},
-    /* Listed only: Intel's compute stacks (oneAPI/Level Zero, IPEX)
-     * have no rules here yet. */
-    {GD_VENDOR_INTEL, 0x8086, "intel", "Intel", 0, NULL, NULL, NULL, no_target},
+    {GD_VENDOR_INTEL, 0x8086, "intel", "Intel", 1, NULL, gd_intel_family, NULL,
+     intel_target},
 };
 
 const struct gd_vendor_ops *gd_vendor_ops(enum gd_vendor v)

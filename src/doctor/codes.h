@@ -22,6 +22,28 @@
 	X(GD_C_OTHER_USE_VULKAN, "other.use_vulkan",                           \
 	  "a GPU gpudoctor has no compute rules for: Vulkan is the portable "  \
 	  "path")                                                              \
+	X(GD_C_INTEL_FAMILY, "intel.family",                                   \
+	  "the Intel GPU architecture (kb intel.families) and what matched "   \
+	  "it")                                                                \
+	X(GD_C_INTEL_FAMILY_UNKNOWN, "intel.family_unknown",                   \
+	  "an Intel GPU whose architecture neither its platform nor its name " \
+	  "tells")                                                             \
+	X(GD_C_INTEL_RUNTIME, "intel.runtime",                                 \
+	  "Intel's compute runtime found: Level Zero loader and GPU driver, "  \
+	  "OpenCL driver, IGC, gmmlib, with versions")                         \
+	X(GD_C_INTEL_RUNTIME_MISSING, "intel.runtime_missing",                 \
+	  "Intel's Level Zero GPU driver (compute-runtime) is not installed")  \
+	X(GD_C_INTEL_INSTALL_RUNTIME, "intel.install_runtime",                 \
+	  "install Intel's compute runtime for this architecture (current or " \
+	  "legacy1 packages)")                                                 \
+	X(GD_C_INTEL_LEGACY, "intel.legacy",                                   \
+	  "only the frozen legacy1 compute-runtime packages support this "     \
+	  "architecture")                                                      \
+	X(GD_C_INTEL_NO_COMPUTE, "intel.no_compute",                           \
+	  "no Intel compute runtime with Level Zero supports this "            \
+	  "architecture: Vulkan or the CPU")                                   \
+	X(GD_C_INTEL_DRIVER, "intel.driver",                                   \
+	  "the Intel GPU is not driven by i915 or xe: load one")               \
 	X(GD_C_CPU_VULKAN_SOFTWARE, "cpu.vulkan_software",                     \
 	  "a Vulkan driver that runs on the CPU (llvmpipe)")                   \
 	X(GD_C_CPU_OPENCL_SOFTWARE, "cpu.opencl_software",                     \

@@ -119,6 +119,8 @@ static enum gd_vendor backend_vendor(const char *b)
 		return GD_VENDOR_NVIDIA;
 	if (!strcmp(b, "hip"))
 		return GD_VENDOR_AMD;
+	if (!strcmp(b, "levelzero"))
+		return GD_VENDOR_INTEL;
 	return GD_VENDOR_OTHER;
 }
 

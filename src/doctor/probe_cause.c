@@ -19,9 +19,10 @@ typedef int (*cause_fn)(const struct gd_cause_in *in, struct gd_cause *out);
 
 static enum gd_vendor backend_vendor(const char *b)
 {
-	return !strcmp(b, "hip")    ? GD_VENDOR_AMD
-	       : !strcmp(b, "cuda") ? GD_VENDOR_NVIDIA
-				    : GD_VENDOR_OTHER;
+	return !strcmp(b, "hip")	 ? GD_VENDOR_AMD
+	       : !strcmp(b, "cuda")	 ? GD_VENDOR_NVIDIA
+	       : !strcmp(b, "levelzero") ? GD_VENDOR_INTEL
+					 : GD_VENDOR_OTHER;
 }
 
 static const char *gpu_label(const struct gd_gpu *g)
@@ -247,7 +248,18 @@ static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
 /* The kernel driver the runtime needs, per vendor. */
 static const char *wanted_driver(enum gd_vendor v)
 {
-	return v == GD_VENDOR_AMD ? "amdgpu" : "nvidia";
+	return v == GD_VENDOR_AMD     ? "amdgpu"
+	       : v == GD_VENDOR_INTEL ? "i915"
+				      : "nvidia";
+}
+
+/* Intel's compute runtime runs on either of its kernel drivers: i915, or
+ * xe (Lunar Lake, Battlemage and later; opt-in for Tiger Lake to Meteor
+ * Lake); docs/intel.md. */
+static int driver_ok(enum gd_vendor v, const char *drv)
+{
+	return !strcmp(drv, wanted_driver(v)) ||
+	       (v == GD_VENDOR_INTEL && !strcmp(drv, "xe"));
 }
 
 /* What the kernel state (discover/kstate.c) says about a driver module
@@ -293,8 +305,7 @@ static int cause_driver_not_loaded(const struct gd_cause_in *in,
 		const char *want = wanted_driver(v);
 
 		if (g->vendor != v || g->pci_missing ||
-		    (gd_known(&g->pci.driver) &&
-		     !strcmp(g->pci.driver.v, want)))
+		    (gd_known(&g->pci.driver) && driver_ok(v, g->pci.driver.v)))
 			continue;
 		if (gd_known(&g->pci.driver))
 			gd_fmt(out->text, sizeof out->text,
@@ -392,6 +403,28 @@ static int cause_no_icd(const struct gd_cause_in *in, struct gd_cause *out)
 		 "on Debian/Ubuntu and Fedora; NVIDIA: its driver package)"
 	       : "install the GPU's OpenCL driver (an ICD in "
 		 "/etc/OpenCL/vendors), or PoCL for the CPU");
+	return 1;
+}
+
+/* The Level Zero loader found no driver: Intel's GPU driver for it
+ * (libze_intel_gpu.so.1, compute-runtime) is not installed. */
+static int cause_ze_no_driver(const struct gd_cause_in *in,
+			      struct gd_cause *out)
+{
+	if (!in->init || in->init->status != GD_PS_NODEVICE ||
+	    !strstr(in->init->detail, "ZE_RESULT_ERROR_UNINITIALIZED"))
+		return 0;
+	gd_fmt(out->text, sizeof out->text,
+	       "the Level Zero loader found no GPU driver: Intel's "
+	       "libze_intel_gpu.so.1 (compute-runtime) is not installed%s",
+	       in->diag && in->diag->n_not_found
+		   ? " (ld.so did not find it either)"
+		   : "");
+	set(out, GD_C_CAUSE_NOT_INSTALLED,
+	    "install Intel's compute runtime: Debian 13 / Ubuntu 24.04 and "
+	    "later: sudo apt install libze-intel-gpu1 intel-opencl-icd; "
+	    "older releases: the intel-level-zero-gpu and intel-opencl-icd "
+	    "packages of Intel's compute-runtime releases (docs/intel.md)");
 	return 1;
 }
 
@@ -518,8 +551,9 @@ static const struct {
     {"*", cause_missing_library},
     {"vulkan", cause_icd_incomplete},
     {"*", cause_dep_broken},
-    {"hip cuda", cause_no_gpu},
-    {"hip cuda", cause_driver_not_loaded},
+    {"hip cuda levelzero", cause_no_gpu},
+    {"hip cuda levelzero", cause_driver_not_loaded},
+    {"levelzero", cause_ze_no_driver},
     {"hip", cause_no_kfd},
     {"hip", cause_access},
     /* kernel state: a module parameter in force (cause.kernel_parameter),

@@ -74,6 +74,7 @@ static const struct {
 } judges[] = {
     {GD_VENDOR_AMD, gd_v_judge_amd},
     {GD_VENDOR_NVIDIA, judge_nvidia},
+    {GD_VENDOR_INTEL, gd_v_judge_intel},
 };
 
 static judge_fn judge_for(enum gd_vendor v)

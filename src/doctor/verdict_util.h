@@ -59,6 +59,9 @@ void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
  * judged as the Windows host's GPU (verdict_wsl.c); 0 when g is not it. */
 int gd_v_judge_wsl(gd_ctx *ctx, const struct gd_machine *m,
 		   const struct gd_gpu *g, struct gd_verdict *v);
+void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
+		      const struct gd_inventory *inv, const struct gd_gpu *g,
+		      struct gd_verdict *v);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 

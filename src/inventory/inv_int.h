@@ -23,6 +23,8 @@ void gd_inv_vulkan_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 void gd_inv_opencl_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			   struct gd_inventory *inv);
 
+void gd_inv_intel_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+			  struct gd_inventory *inv);
 void gd_inv_deps_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 			 struct gd_inventory *inv);
 

@@ -85,6 +85,7 @@ int gd_inventory_collect(gd_ctx *ctx, struct gd_inventory *inv)
 	gd_inv_cuda_collect(ctx, &ld, inv);
 	gd_inv_vulkan_collect(ctx, &ld, inv);
 	gd_inv_opencl_collect(ctx, &ld, inv);
+	gd_inv_intel_collect(ctx, &ld, inv);
 	gd_inv_deps_collect(ctx, &ld, inv);
 	gd_ld_dirs_free(&ld);
 	return 0;
@@ -102,6 +103,7 @@ void gd_inventory_free(struct gd_inventory *inv)
 		free(inv->cuda[i].libs);
 	free(inv->cuda);
 	free(inv->cuda_libs);
+	free(inv->intel_libs);
 	free(inv->cuda_checks);
 	free(inv->vulkan);
 	free(inv->opencl);

@@ -176,9 +176,16 @@ struct gd_inventory {
 	char opencl_search[64]; /* "/etc/OpenCL/vendors", "OCL_ICD_VENDORS" */
 	struct gd_dep_check *deps; /* every runtime library's closure */
 	size_t n_deps;
+	/* Intel's compute runtime (inventory/intel.c): labels ze_loader,
+	 * ze_intel_gpu, igdrcl, igc, igdgmm */
+	struct gd_lib *intel_libs;
+	size_t n_intel_libs;
 };
 
 int gd_inventory_collect(gd_ctx *ctx, struct gd_inventory *inv);
+/* An Intel compute-runtime library by label ("ze_intel_gpu"), or NULL. */
+const struct gd_lib *gd_inventory_intel_lib(const struct gd_inventory *inv,
+					    const char *label);
 void gd_inventory_free(struct gd_inventory *inv);
 
 /* The dependency check of a library, by the path checked, or by the name

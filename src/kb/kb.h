@@ -123,6 +123,20 @@ size_t gd_kb_win_sdk_break_count(const gd_kb *kb);
 int gd_kb_win_sdk_break_at(const gd_kb *kb, size_t i,
 			   struct gd_kb_win_sdk_break *out);
 
+/* intel.families[]: an Intel GPU architecture, matched by the kernel's
+ * platform name (platforms: "DG2", "TGL") or a fragment of the GPU's name
+ * (match, case-insensitive); compute_runtime "current", "legacy1",
+ * "opencl-only" or "none"; pytorch_xpu "validated", "untested" or "no";
+ * vulkan: Mesa's driver for it, "anv", "hasvk" or "none". */
+struct gd_kb_intel_family {
+	const char *id, *name, *compute_runtime, *pytorch_xpu, *vulkan, *note;
+	int llamacpp_sycl;
+	struct gd_kb_list platforms, match, sources;
+};
+size_t gd_kb_intel_family_count(const gd_kb *kb);
+int gd_kb_intel_family_at(const gd_kb *kb, size_t i,
+			  struct gd_kb_intel_family *out);
+
 /* strategies[], in file order. */
 struct gd_kb_strategy {
 	const char *id, *kind, *vendor, *condition, *reason, *caveat, *steps;

@@ -25,6 +25,8 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 int gd_kb_validate_kernel(const json_t *root, char *err, size_t errlen);
 /* The "windows" section (kb_windows_check.c): 0, or -1 with a message. */
 int gd_kb_validate_windows(const json_t *root, char *err, size_t errlen);
+/* The "intel" section (kb_intel.c): 0, or -1 with a message. */
+int gd_kb_validate_intel(const json_t *root, char *err, size_t errlen);
 
 /* Parse and validate text: the one acceptance test, shared by --kb FILE
  * (gd_kb_parse) and the build-time generator. Returns the root, or NULL

@@ -125,4 +125,14 @@
 #define GD_KBK_SDK "sdk"
 #define GD_KBK_FIXED_IN "fixed_in"
 
+/* intel{} (kb_intel.c) */
+#define GD_KBK_INTEL "intel"
+#define GD_KBK_FAMILIES "families"
+#define GD_KBK_PLATFORMS "platforms"
+#define GD_KBK_MATCH "match"
+#define GD_KBK_COMPUTE_RUNTIME "compute_runtime"
+#define GD_KBK_PYTORCH_XPU "pytorch_xpu"
+#define GD_KBK_LLAMACPP_SYCL "llamacpp_sycl"
+#define GD_KBK_VULKAN "vulkan"
+
 #endif

@@ -522,7 +522,8 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 	    gd_kbv_check_libraries(&v, root) < 0)
 		return -1;
 	if (gd_kb_validate_kernel(root, err, errlen) < 0 ||
-	    gd_kb_validate_windows(root, err, errlen) < 0) {
+	    gd_kb_validate_windows(root, err, errlen) < 0 ||
+	    gd_kb_validate_intel(root, err, errlen) < 0) {
 		/* those sections' checks name the entry; the file goes first,
 		 * as in every other message */
 		char msg[400];

@@ -27,6 +27,7 @@ else()
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_libs.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_kernel_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_windows_check.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_intel_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c
                  ${CMAKE_SOURCE_DIR}/src/core/util.c)
   target_include_directories(gd_kbgen PRIVATE ${CMAKE_SOURCE_DIR}/src)

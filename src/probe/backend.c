@@ -5,10 +5,8 @@
 #include "backend.h"
 
 static const struct gd_backend *const backends[] = {
-    &gd_backend_cuda,
-    &gd_backend_hip,
-    &gd_backend_vulkan,
-    &gd_backend_opencl,
+    &gd_backend_cuda,	&gd_backend_hip,       &gd_backend_vulkan,
+    &gd_backend_opencl, &gd_backend_levelzero,
 };
 
 const struct gd_backend *const *gd_backends(size_t *n)

@@ -26,6 +26,7 @@ extern const struct gd_backend gd_backend_cuda;
 extern const struct gd_backend gd_backend_hip;
 extern const struct gd_backend gd_backend_vulkan;
 extern const struct gd_backend gd_backend_opencl;
+extern const struct gd_backend gd_backend_levelzero;
 extern const struct gd_backend gd_backend_selftest;
 
 /* The table, in display order (selftest not included). */

@@ -19,7 +19,8 @@ enum gd_rtlib {
 	GD_LIB_MIOPEN,
 	GD_LIB_OPENCL,
 	GD_LIB_VULKAN,
-	GD_LIB_ABSENT, /* selftest: a name no system has */
+	GD_LIB_LEVEL_ZERO, /* oneAPI Level Zero loader */
+	GD_LIB_ABSENT,	   /* selftest: a name no system has */
 };
 
 /* The names to try, in order (newest first), NULL-terminated. */

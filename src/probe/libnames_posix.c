@@ -28,17 +28,26 @@ static const char *const rocblas[] = {"librocblas.so.5", "librocblas.so.4",
 static const char *const miopen[] = {"libMIOpen.so.1", "libMIOpen.so", NULL};
 static const char *const opencl[] = {"libOpenCL.so.1", "libOpenCL.so", NULL};
 static const char *const vulkan[] = {"libvulkan.so.1", "libvulkan.so", NULL};
+static const char *const level_zero[] = {"libze_loader.so.1", "libze_loader.so",
+					 NULL};
 static const char *const absent[] = {"libgpudoctor-selftest-absent.so.1", NULL};
 
 const char *const *gd_lib_names(enum gd_rtlib l)
 {
 	static const char *const *const t[] = {
-	    [GD_LIB_CUDA] = cuda,	[GD_LIB_NVML] = nvml,
-	    [GD_LIB_NVRTC] = nvrtc,	[GD_LIB_CUBLAS] = cublas,
-	    [GD_LIB_CUDNN] = cudnn,	[GD_LIB_HIP] = hip,
-	    [GD_LIB_HIPRTC] = hiprtc,	[GD_LIB_HIPBLAS] = hipblas,
-	    [GD_LIB_ROCBLAS] = rocblas, [GD_LIB_MIOPEN] = miopen,
-	    [GD_LIB_OPENCL] = opencl,	[GD_LIB_VULKAN] = vulkan,
+	    [GD_LIB_CUDA] = cuda,
+	    [GD_LIB_NVML] = nvml,
+	    [GD_LIB_NVRTC] = nvrtc,
+	    [GD_LIB_CUBLAS] = cublas,
+	    [GD_LIB_CUDNN] = cudnn,
+	    [GD_LIB_HIP] = hip,
+	    [GD_LIB_HIPRTC] = hiprtc,
+	    [GD_LIB_HIPBLAS] = hipblas,
+	    [GD_LIB_ROCBLAS] = rocblas,
+	    [GD_LIB_MIOPEN] = miopen,
+	    [GD_LIB_OPENCL] = opencl,
+	    [GD_LIB_VULKAN] = vulkan,
+	    [GD_LIB_LEVEL_ZERO] = level_zero,
 	    [GD_LIB_ABSENT] = absent,
 	};
 
@@ -128,6 +137,7 @@ const char *gd_lib_diag_env(const char *backend)
 	    {"hip", "AMD_LOG_LEVEL=4"},
 	    {"vulkan", "VK_LOADER_DEBUG=error,warn"},
 	    {"opencl", "OCL_ICD_DEBUG=3 OCL_ICD_ENABLE_TRACE=1"},
+	    {"levelzero", "ZE_ENABLE_LOADER_DEBUG_TRACE=1"},
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)

@@ -33,17 +33,25 @@ static const char *const rocblas[] = {"rocblas.dll", NULL};
 static const char *const miopen[] = {"MIOpen.dll", NULL};
 static const char *const opencl[] = {"OpenCL.dll", NULL};
 static const char *const vulkan[] = {"vulkan-1.dll", NULL};
+static const char *const level_zero[] = {"ze_loader.dll", NULL};
 static const char *const absent[] = {"gpudoctor-selftest-absent.dll", NULL};
 
 const char *const *gd_lib_names(enum gd_rtlib l)
 {
 	static const char *const *const t[] = {
-	    [GD_LIB_CUDA] = cuda,	[GD_LIB_NVML] = nvml,
-	    [GD_LIB_NVRTC] = nvrtc,	[GD_LIB_CUBLAS] = cublas,
-	    [GD_LIB_CUDNN] = cudnn,	[GD_LIB_HIP] = hip,
-	    [GD_LIB_HIPRTC] = hiprtc,	[GD_LIB_HIPBLAS] = hipblas,
-	    [GD_LIB_ROCBLAS] = rocblas, [GD_LIB_MIOPEN] = miopen,
-	    [GD_LIB_OPENCL] = opencl,	[GD_LIB_VULKAN] = vulkan,
+	    [GD_LIB_CUDA] = cuda,
+	    [GD_LIB_NVML] = nvml,
+	    [GD_LIB_NVRTC] = nvrtc,
+	    [GD_LIB_CUBLAS] = cublas,
+	    [GD_LIB_CUDNN] = cudnn,
+	    [GD_LIB_HIP] = hip,
+	    [GD_LIB_HIPRTC] = hiprtc,
+	    [GD_LIB_HIPBLAS] = hipblas,
+	    [GD_LIB_ROCBLAS] = rocblas,
+	    [GD_LIB_MIOPEN] = miopen,
+	    [GD_LIB_OPENCL] = opencl,
+	    [GD_LIB_VULKAN] = vulkan,
+	    [GD_LIB_LEVEL_ZERO] = level_zero,
 	    [GD_LIB_ABSENT] = absent,
 	};
 
@@ -117,6 +125,7 @@ const char *gd_lib_diag_env(const char *backend)
 	    {"hip", "AMD_LOG_LEVEL=4"},
 	    {"vulkan", "VK_LOADER_DEBUG=error,warn"},
 	    {"opencl", "OCL_ICD_ENABLE_TRACE=1"},
+	    {"levelzero", "ZE_ENABLE_LOADER_DEBUG_TRACE=1"},
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)

@@ -42,7 +42,8 @@ static const struct gd_op_info table[GD_OP_COUNT] = {
     {GD_OP_COPY_H2D_ASYNC, "copy_h2d_async",
      "64 MiB from pinned memory, "
      "asynchronous, compared",
-     0, 0, 0, CU | HIP | GD_OPB_OPENCL, S(ALLOC_DEVICE) | S(ALLOC_PINNED)},
+     0, 0, 0, CU | HIP | GD_OPB_OPENCL | GD_OPB_LEVEL_ZERO,
+     S(ALLOC_DEVICE) | S(ALLOC_PINNED)},
     {GD_OP_KERNEL_VECTOR_ADD, "kernel_vector_add",
      "c = a + b on 2^20 "
      "floats, compiled at run time, checked",
@@ -159,6 +160,7 @@ unsigned gd_op_backend_bit(const char *b)
 	    {"hip", GD_OPB_HIP},
 	    {"vulkan", GD_OPB_VULKAN},
 	    {"opencl", GD_OPB_OPENCL},
+	    {"levelzero", GD_OPB_LEVEL_ZERO},
 	};
 
 	for (size_t i = 0; b && i < sizeof t / sizeof t[0]; i++)

@@ -40,7 +40,8 @@ enum {
 	GD_OPB_HIP = 2,
 	GD_OPB_VULKAN = 4,
 	GD_OPB_OPENCL = 8,
-	GD_OPB_ALL = 15,
+	GD_OPB_LEVEL_ZERO = 16,
+	GD_OPB_ALL = 31,
 };
 
 /* A set of ops: bit (1 << id). 0 means "no selection" (all). */

@@ -20,6 +20,7 @@ static void typed(const gd_kb *kb)
 	struct gd_kb_driver_min rows[8];
 	struct gd_kb_advice a;
 	struct gd_kb_win_sdk_break wb;
+	struct gd_kb_intel_family fam;
 	const char *k, *v;
 	char urls[256];
 
@@ -43,6 +44,9 @@ static void typed(const gd_kb *kb)
 	for (size_t i = 0; i < gd_kb_win_sdk_break_count(kb); i++)
 		if (gd_kb_win_sdk_break_at(kb, i, &wb) == 0)
 			(void)gd_kb_list_n(wb.sdk);
+	for (size_t i = 0; i < gd_kb_intel_family_count(kb); i++)
+		if (gd_kb_intel_family_at(kb, i, &fam) == 0)
+			(void)gd_kb_list_at(fam.match, 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -19,7 +19,7 @@ comp="$GD_SRCDIR/completion"
 fix="$GD_SRCDIR/tests/fixtures"
 commands=$(gpudoctor __complete "" | cut -f1)
 backends=$(gpudoctor __complete probe --backend "" | sort | tr '\n' ' ')
-[ "$backends" = "all cuda hip opencl vulkan " ] && ok || bad "backends from the probe table: '$backends'"
+[ "$backends" = "all cuda hip levelzero opencl vulkan " ] && ok || bad "backends from the probe table: '$backends'"
 for c in check list probe scan run try env explain report gather kb; do
   grep -qx "$c" <<< "$commands" && ok || bad "__complete does not offer $c"
 done

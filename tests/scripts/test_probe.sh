@@ -113,6 +113,31 @@ check "hip: real runtime says no device: status no_device from hipErrorNoDevice"
 	 (.results[0].detail | test("hipErrorNoDevice \\(100\\)")) and
 	 (.results[0].detail | test("libamdhip64"))'
 
+# 4b. Level Zero: Debian's real loader (libze1) with no Intel GPU driver ->
+# zeInit's ZE_RESULT_ERROR_UNINITIALIZED, no_device, the cause names the
+# missing GPU driver (or, with no Intel GPU, says there is none)
+if [ -e /dev/dri/renderD128 ] && grep -qs 0x8086 /sys/class/drm/renderD128/device/vendor; then
+	echo "skip - levelzero: this machine has an Intel GPU; the no-driver path is not checked"
+elif ldconfig -p | grep -q 'libze_loader.so.1 '; then
+	run ze --backend levelzero
+	check "levelzero: the real loader without a GPU driver says no_device" "$tmp/ze.json" \
+		'.results[0].op == "init" and .results[0].status == "no_device" and
+		 .results[0].backend == "levelzero" and
+		 (.results[0].detail | test("ZE_RESULT_ERROR_UNINITIALIZED \\(0x78000001\\)")) and
+		 (.results[0].detail | test("libze_intel_gpu"))'
+	check "levelzero: diagnostics re-run with the loader's trace; ld.so did not find the GPU driver" "$tmp/ze.json" \
+		'.results[0].diagnostics.ran == true and
+		 (.results[0].diagnostics.not_found | index("libze_intel_gpu.so.1") != null) and
+		 (.results[0].cause.code | IN("cause.no_gpu", "cause.not_installed"))'
+	mkdir -p "$tmp/empty"
+	GPUDOCTOR_LIB_PATH="$tmp/empty" run ze_missing --backend levelzero
+	check "levelzero: no loader -> missing, where it looked" "$tmp/ze_missing.json" \
+		'.results[0].status == "missing" and
+		 (.results[0].detail | test("Level Zero loader not found"))'
+else
+	bad "levelzero: libze_loader.so.1 not installed (tools/install-deps.sh test installs libze1)"
+fi
+
 # 5. CUDA: skipped visibly without an NVIDIA GPU
 if [ -e /dev/nvidia0 ]; then
 	run cuda --backend cuda --quick
@@ -202,10 +227,10 @@ else
 	bad "only: unknown op"; cat "$tmp/only.err"
 fi
 
-# 10. the quick set, timed (the 3 s target is for a working GPU machine)
+# 10. the quick set, timed (every backend of the table) (the 3 s target is for a working GPU machine)
 run quick --quick
 check "quick: every backend reported" "$tmp/quick.json" \
-	'[.results[].backend] | unique | length == 4'
+	'[.results[].backend] | unique | length == 5'
 echo "note - quick set: $(cat "$tmp/quick.time") s wall"
 
 [ $fails = 0 ] && echo "test_probe: all passed" && exit 0

@@ -119,6 +119,34 @@ static void test_errors(void)
 		     "\"targets\": [],\n\"nvidia_chips\": [\n"
 		     "{\"chips\": [\"GV100\"], \"arch\": \"Volta\"}],\n" TAIL,
 		     "\"sm\"", "t.json:");
+	/* intel.families: a value outside its set, an unknown source */
+#define FAM(rt, src)                                                           \
+	"\"intel\": {\"families\": [{\"id\": \"xe-hpg\", \"name\": \"n\", "    \
+	"\"platforms\": [\"dg2-g10\"], \"match\": [\"Arc A\"], "               \
+	"\"compute_runtime\": \"" rt "\", \"pytorch_xpu\": \"validated\", "    \
+	"\"llamacpp_sycl\": true, \"vulkan\": \"anv\", \"note\": \"n\", "      \
+	"\"sources\": [\"" src "\"]}]},\n"
+	kb = gd_kb_parse(
+	    HEAD SRCS "\"targets\": [],\n" FAM("current", "s1") TAIL,
+	    strlen(HEAD SRCS "\"targets\": [],\n" FAM("current", "s1") TAIL),
+	    "ok.json", err, sizeof err);
+	CHECK(kb != NULL);
+	if (kb) {
+		struct gd_kb_intel_family f;
+
+		CHECK_INT((int)gd_kb_intel_family_count(kb), 1);
+		CHECK_INT(gd_kb_intel_family_at(kb, 0, &f), 0);
+		CHECK_STR(f.id, "xe-hpg");
+		CHECK_STR(f.vulkan, "anv");
+		CHECK_INT(f.llamacpp_sycl, 1);
+		CHECK_INT(gd_kb_intel_family_at(kb, 1, &f), -1);
+	}
+	gd_kb_free(kb);
+	expect_error(HEAD SRCS "\"targets\": [],\n" FAM("newest", "s1") TAIL,
+		     "intel.families[0]: needs", "t.json");
+	expect_error(HEAD SRCS "\"targets\": [],\n" FAM("current", "nope") TAIL,
+		     "intel.families[0]: needs", "t.json");
+#undef FAM
 	expect_error(HEAD SRCS "\"targets\": [],\n\"amd_no_kfd\": [\n"
 			       "{\"gfx\": \"gfx601\", \"family\": \"SI\", "
 			       "\"pci_ids\": [\"0x68100\"]}],\n" TAIL,

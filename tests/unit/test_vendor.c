@@ -23,7 +23,7 @@ static void test_rows(void)
 	CHECK_STR(gd_vendor_name(GD_VENDOR_AMD), "amd");
 	CHECK_STR(gd_vendor_name(GD_VENDOR_NVIDIA), "nvidia");
 	CHECK_STR(gd_vendor_name(GD_VENDOR_INTEL), "intel");
-	CHECK_INT(gd_vendor_ops(GD_VENDOR_INTEL)->rules, 0);
+	CHECK_INT(gd_vendor_ops(GD_VENDOR_INTEL)->rules, 1);
 	CHECK_INT(gd_vendor_ops(GD_VENDOR_AMD)->rules, 1);
 	CHECK_INT(gd_vendor_ops((enum gd_vendor)42)->id, GD_VENDOR_OTHER);
 }
@@ -45,7 +45,12 @@ static void test_targets(void)
 	strcpy(g.nv.sm, "sm_90");
 	CHECK_STR(gd_gpu_code_target(&g), "sm_90");
 	CHECK_STR(gd_gpu_run_target(&g), "sm_90");
-	g.vendor = GD_VENDOR_INTEL;
+	g.vendor = GD_VENDOR_INTEL; /* no family matched */
+	CHECK_STR(gd_gpu_code_target(&g), "");
+	strcpy(g.intel.family, "xe-hpg"); /* kb intel.families id */
+	CHECK_STR(gd_gpu_code_target(&g), "xe-hpg");
+	CHECK_STR(gd_gpu_run_target(&g), "xe-hpg");
+	g.vendor = GD_VENDOR_OTHER;
 	CHECK_STR(gd_gpu_code_target(&g), "");
 }
 

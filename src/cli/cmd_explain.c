@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "core/json.h"
 #include "doctor/cuda_driver.h"
+#include "doctor/errcodes.h"
 #include "doctor/explain.h"
 #include "doctor/verdict.h"
 #include "wa_common.h"
@@ -153,6 +154,27 @@ static json_t *match_json(struct explain_run *x,
 	return o;
 }
 
+static json_t *code_json(const struct gd_explain_code *e)
+{
+	json_t *o = json_object();
+	const struct gd_errcode_api *a = &gd_errcode_apis[e->c->api];
+
+	json_object_set_new(o, "type", gd_json_str(a->type));
+	json_object_set_new(o, "name", gd_json_str(e->c->name));
+	json_object_set_new(o, "value", json_integer((json_int_t)e->c->value));
+	json_object_set_new(o, "meaning", gd_json_str(e->c->meaning));
+	json_object_set_new(o, "cause",
+			    e->c->cause[0] ? gd_json_str(e->c->cause)
+					   : json_null());
+	json_object_set_new(o, "matched",
+			    gd_json_str(e->by_number ? "number" : "name"));
+	json_object_set_new(o, "line", json_integer((json_int_t)e->line));
+	json_object_set_new(o, "in_tail", json_boolean(e->in_tail));
+	json_object_set_new(o, "text", gd_wa_jstr(e->text));
+	json_object_set_new(o, "headers", gd_json_str(a->pin));
+	return o;
+}
+
 static void emit_json(struct explain_run *x)
 {
 	json_t *doc = gd_cli_json_doc("explain"), *arr = json_array();
@@ -168,6 +190,10 @@ static void emit_json(struct explain_run *x)
 	for (size_t i = 0; i < x->r.m.n; i++)
 		json_array_append_new(arr, match_json(x, &x->r.m.v[i]));
 	json_object_set_new(doc, "matches", arr);
+	arr = json_array();
+	for (size_t i = 0; i < x->r.codes.n; i++)
+		json_array_append_new(arr, code_json(&x->r.codes.v[i]));
+	json_object_set_new(doc, "codes", arr);
 	gd_cli_emit_json(x->cli, doc);
 }
 
@@ -202,6 +228,30 @@ static void print_match(struct explain_run *x, size_t k,
 		printf("    source:  %s\n", mt->urls);
 }
 
+/* The runtime error codes the log names, decoded. */
+static void print_codes(struct explain_run *x)
+{
+	struct gd_cli *cli = x->cli;
+
+	if (!x->r.codes.n)
+		return;
+	printf("\n%sError codes in the log%s (decoded from the runtimes' "
+	       "headers):\n",
+	       gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < x->r.codes.n; i++) {
+		const struct gd_explain_code *e = &x->r.codes.v[i];
+		const struct gd_errcode *c = e->c;
+
+		printf("\n  %s = %lld (%s), line %lu%s\n", c->name, c->value,
+		       gd_errcode_apis[c->api].type, e->line,
+		       e->in_tail ? " of the last part read" : "");
+		printf("    log:     %s\n", e->text);
+		printf("    means:   %s\n", c->meaning);
+		if (c->cause[0])
+			printf("    usually: %s\n", c->cause);
+	}
+}
+
 /* "3.1 MiB" */
 static void mib(char *out, size_t cap, unsigned long long n)
 {
@@ -225,6 +275,13 @@ static void emit_text(struct explain_run *x)
 		       "read: %s (%zu signatures, %lu line%s looked at).\n",
 		       parts, x->r.n_signatures, x->r.lines,
 		       x->r.lines == 1 ? "" : "s");
+	else if (!x->r.m.n && x->r.codes.n)
+		printf("gpudoctor explain: no known error signature in %s "
+		       "(%zu signatures, %lu line%s), but %zu runtime error "
+		       "code%s:\n",
+		       in, x->r.n_signatures, x->r.lines,
+		       x->r.lines == 1 ? "" : "s", x->r.codes.n,
+		       x->r.codes.n == 1 ? "" : "s");
 	else if (!x->r.m.n)
 		printf("gpudoctor explain: no known error signature in %s "
 		       "(%zu signatures, %lu line%s looked at).\n",
@@ -237,6 +294,7 @@ static void emit_text(struct explain_run *x)
 		       x->r.lines == 1 ? "" : "s");
 	for (size_t i = 0; i < x->r.m.n; i++)
 		print_match(x, i, &x->r.m.v[i]);
+	print_codes(x);
 	if (x->r.skipped && x->r.m.n)
 		printf("\nnote: read %s; a signature only in the skipped part "
 		       "is not shown.\n",
@@ -302,7 +360,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 			emit_json(&x);
 		else
 			emit_text(&x);
-		rc = x.r.m.n ? GD_EXIT_OK : 1;
+		rc = x.r.m.n || x.r.codes.n ? GD_EXIT_OK : 1;
 	}
 	gd_explain_log_free(&log);
 	gd_explain_result_free(&x.r);

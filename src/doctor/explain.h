@@ -29,8 +29,20 @@ struct gd_explain_match {
 	char detail[320];   /* what the line's own numbers say, or "" */
 };
 
+/* A runtime error code the log names (explain_codes.c), by its name or by
+ * its number after a word that says which runtime it is. */
+struct gd_errcode;
+struct gd_explain_code {
+	const struct gd_errcode *c; /* into gd_errcodes[] (errcodes.h) */
+	unsigned long line;
+	int in_tail;
+	int by_number;	/* the log gave the number, not the name */
+	char text[320]; /* the line, sanitised */
+};
+
 struct gd_explain_result {
 	GD_VEC(struct gd_explain_match) m;
+	GD_VEC(struct gd_explain_code) codes; /* in the order found */
 	unsigned long lines;	    /* lines looked at (head and tail) */
 	size_t bytes;		    /* bytes looked at */
 	int truncated;		    /* part of the log was skipped */
@@ -89,6 +101,12 @@ struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx);
 int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
+
+/* The error codes named in buf (in_tail: the tail part), appended to
+ * r->codes; each code once per result. Returns 0 or -1 (out of memory). */
+struct gd_errcode_index;
+int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
+			  size_t len, int in_tail, struct gd_explain_result *r);
 
 /* Which out-of-memory case a PyTorch "CUDA out of memory. Tried to
  * allocate" line is (larger than the GPU, fragmentation, full), from its

@@ -9,7 +9,20 @@
 
 struct gd_errcode_index {
 	uint16_t slot[1u << GD_ERRIDX_BITS]; /* code index + 1; 0 empty */
+	uint8_t pre[65536 / 8];		     /* names' first two bytes */
 };
+
+static unsigned two(const char *w)
+{
+	return (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
+}
+
+int gd_errcode_maybe(const struct gd_errcode_index *x, const char *w)
+{
+	unsigned k = two(w);
+
+	return x->pre[k >> 3] >> (k & 7) & 1;
+}
 
 static unsigned name_hash(const char *s, size_t n)
 {
@@ -50,6 +63,7 @@ struct gd_errcode_index *gd_errcode_index_new(void)
 		while (x->slot[h])
 			h = (h + 1) & mask;
 		x->slot[h] = (uint16_t)(i + 1);
+		x->pre[two(s) >> 3] |= (uint8_t)(1u << (two(s) & 7));
 	}
 	return x;
 }

@@ -39,6 +39,8 @@ struct gd_errcode_index;
 struct gd_errcode_index *gd_errcode_index_new(void);
 const struct gd_errcode *gd_errcode_lookup(const struct gd_errcode_index *x,
 					   const char *name, size_t n);
+/* Whether some code's name starts with w's first two bytes (w has two). */
+int gd_errcode_maybe(const struct gd_errcode_index *x, const char *w);
 /* The code is a success or a non-error status (not worth explaining). */
 int gd_errcode_is_success(const struct gd_errcode *c);
 

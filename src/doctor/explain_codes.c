@@ -15,6 +15,7 @@
  *    A positive number with no runtime on its line is not decoded: "exited
  *    with code 1" is not cudaErrorInvalidValue. */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -24,6 +25,7 @@
 #define GD_CODES_MAX 32	  /* decoded codes per log */
 #define GD_PENDING_MAX 16 /* generic numbers waiting for their runtime */
 #define GD_WORD_SLOTS 128
+#define GD_N_WORDS 64 /* room for words[] */
 #define CTX_NONE (-1)
 #define CTX_GENERIC (-2)
 
@@ -42,21 +44,35 @@ struct cscan {
 	int line_api; /* the last runtime the current line named */
 	int ctx;      /* what the last word makes of a number after it */
 	const char *ctx_end;
-	char w1[48], w2[48]; /* the last two words, lower case */
+	const struct word *w1, *w2; /* the last two words, when known */
 	const char *w1_end;
 	int w1_api; /* the runtime of the last word when it is a function */
 	int oom;
 	unsigned char slot[GD_WORD_SLOTS]; /* words[] index + 1 */
-	unsigned seen; /* runtimes the log names, one bit each */
+	uint16_t pre[26 * 26]; /* first two letters -> lengths, a bit each */
+	size_t wlen[GD_N_WORDS];
+	int wapi[GD_N_WORDS]; /* each word's runtime or -1 */
+	unsigned seen;	      /* runtimes the log names, one bit each */
 	struct pending p[GD_PENDING_MAX];
 	size_t np;
 	struct pending late[GD_PENDING_MAX]; /* for the log's runtime */
 	size_t nlate;
 };
 
-static int is_ident(int c)
+/* Character classes without the locale's tables (the hot loop). */
+static int is_alpha(unsigned char c)
 {
-	return isalnum(c) || c == '_';
+	return (unsigned)((c | 32) - 'a') < 26;
+}
+
+static int is_digit(unsigned char c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
+static int is_ident(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) || c == '_';
 }
 
 static int api(const char *id)
@@ -151,8 +167,13 @@ static const struct word {
     {"runtime", W_GENERIC + 1, NULL},
     {"driver", W_GENERIC + 1, NULL},
     {"api", W_GENERIC + 1, NULL},
+    {"level", W_GENERIC + 2, NULL},
+    {"zero", W_GENERIC + 3, "ze"},
 };
 #define W_QUALIFIER (W_GENERIC + 1) /* "cuda runtime error" */
+#define W_LEVEL (W_GENERIC + 2)	    /* "Level Zero" */
+#define W_ZERO (W_GENERIC + 3)
+_Static_assert(sizeof words / sizeof *words <= GD_N_WORDS, "words[]");
 
 static unsigned word_hash(const char *s)
 {
@@ -171,14 +192,20 @@ static void words_index(struct cscan *s)
 		while (s->slot[h])
 			h = (h + 1) & (GD_WORD_SLOTS - 1);
 		s->slot[h] = (unsigned char)(i + 1);
+		s->wlen[i] = strlen(words[i].w);
+		s->wapi[i] = words[i].id ? api(words[i].id) : -1;
+		s->pre[(words[i].w[0] - 'a') * 26 + words[i].w[1] - 'a'] |=
+		    (uint16_t)(1u << s->wlen[i]);
 	}
 }
 
-static const struct word *word_find(const struct cscan *s, const char *lw)
+static const struct word *word_find(const struct cscan *s, const char *lw,
+				    size_t n)
 {
 	for (unsigned h = word_hash(lw); s->slot[h];
 	     h = (h + 1) & (GD_WORD_SLOTS - 1))
-		if (!strcmp(words[s->slot[h] - 1].w, lw))
+		if (s->wlen[s->slot[h] - 1] == n &&
+		    !memcmp(words[s->slot[h] - 1].w, lw, n))
 			return &words[s->slot[h] - 1];
 	return NULL;
 }
@@ -206,6 +233,19 @@ static int function_api(const char *w, size_t n)
 		   {"ur", "ur"}};
 	int inner = 0;
 
+	switch (w[0]) {
+	case 'c':
+	case 'h':
+	case 'n':
+	case 'r':
+	case 'm':
+	case 'v':
+	case 'z':
+	case 'u':
+		break;
+	default:
+		return -1;
+	}
 	for (size_t i = 2; i < n && i < 10 && !inner; i++)
 		inner = isupper((unsigned char)w[i]) || w[i] == '_';
 	if (!inner || !islower((unsigned char)w[0]))
@@ -226,25 +266,24 @@ static int function_api(const char *w, size_t n)
  * or nothing. */
 static int context_of(const struct cscan *s, const struct word *wd)
 {
-	const struct word *w1 = s->w1[0] ? word_find(s, s->w1) : NULL;
-	const struct word *w2 = s->w2[0] ? word_find(s, s->w2) : NULL;
+	const struct word *w1 = s->w1, *w2 = s->w2;
 
 	if (!wd)
 		return CTX_NONE;
 	if (wd->kind == W_TYPE)
-		return api(wd->id);
+		return s->wapi[wd - words];
 	if (wd->kind != W_GENERIC)
 		return CTX_NONE;
 	if (w1 && w1->kind == W_PRODUCT)
-		return api(w1->id);
-	if (!strcmp(s->w1, "zero") && !strcmp(s->w2, "level"))
+		return s->wapi[w1 - words];
+	if (w1 && w1->kind == W_ZERO && w2 && w2->kind == W_LEVEL)
 		return api("ze"); /* "Level Zero error 0x78000001" */
 	if (s->w1_api >= 0)
 		return s->w1_api; /* "clFinish returned -5" */
 	if (w1 && w1->kind == W_QUALIFIER && w2 && w2->kind == W_PRODUCT)
-		return !strcmp(s->w1, "driver") && !strcmp(w2->id, "cudart")
+		return !strcmp(w1->w, "driver") && !strcmp(w2->id, "cudart")
 			   ? api("cu")
-			   : api(w2->id);
+			   : s->wapi[w2 - words];
 	return CTX_GENERIC;
 }
 
@@ -260,45 +299,53 @@ static void resolve_pending(struct cscan *s, int a)
 	s->np = 0;
 }
 
+/* Cheap tests first: most words of a log are none of these. */
+static const struct word *word_of(const struct cscan *s, const char *w,
+				  size_t n)
+{
+	char lw[16];
+	unsigned f = (unsigned)((w[0] | 32) - 'a');
+	unsigned g = (unsigned)((w[1] | 32) - 'a');
+
+	if (n < 2 || n >= sizeof lw || f >= 26 || g >= 26 ||
+	    !(s->pre[f * 26 + g] & (1u << n)))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		lw[i] = (char)(w[i] | (is_alpha((unsigned char)w[i]) ? 32 : 0));
+	lw[n] = '\0';
+	return word_find(s, lw, n);
+}
+
 static void on_ident(struct cscan *s, const char *w, size_t n)
 {
-	char lw[sizeof s->w1];
 	const struct gd_errcode *c = NULL;
-	const struct word *wd = NULL;
+	const struct word *wd;
 	int fam = -1;
 
-	if (n >= 5 && n <= 80 && (c = gd_errcode_lookup(s->x, w, n))) {
+	if (n >= 5 && n <= 80 && gd_errcode_maybe(s->x, w) &&
+	    (c = gd_errcode_lookup(s->x, w, n))) {
 		if (add(s, c, s->ln, s->ls, 0) < 0)
 			s->oom = 1;
 		fam = (int)c->api;
 	}
-	if (n < sizeof lw) {
-		for (size_t i = 0; i < n; i++)
-			lw[i] = (char)tolower((unsigned char)w[i]);
-		lw[n] = '\0';
-		wd = word_find(s, lw);
-	} else {
-		lw[0] = '\0';
-	}
+	wd = word_of(s, w, n);
 	if (fam < 0 && wd && wd->kind == W_PRODUCT)
-		fam = api(wd->id);
+		fam = s->wapi[wd - words];
+	if (fam < 0 && wd && wd->kind == W_ZERO && s->w1 &&
+	    s->w1->kind == W_LEVEL && w - s->w1_end <= 2)
+		fam = api("ze");
 	if (fam < 0 && !wd)
 		fam = function_api(w, n);
-	if (fam < 0 && !strcmp(lw, "zero") && !strcmp(s->w1, "level"))
-		fam = api("ze");
 	if (fam >= 0) {
 		s->line_api = fam;
 		s->seen |= 1u << fam;
 		resolve_pending(s, fam);
 	}
-	s->ctx = context_of(s, wd);
+	s->ctx = wd ? context_of(s, wd) : CTX_NONE;
 	s->ctx_end = w + n;
 	/* "cuda runtime error": words only separated by blanks */
-	if (s->w1_end && w - s->w1_end <= 2)
-		memcpy(s->w2, s->w1, sizeof s->w2);
-	else
-		s->w2[0] = '\0';
-	memcpy(s->w1, lw, sizeof lw);
+	s->w2 = s->w1_end && w - s->w1_end <= 2 ? s->w1 : NULL;
+	s->w1 = wd;
 	s->w1_api = wd ? -1 : fam;
 	s->w1_end = w + n;
 }
@@ -310,7 +357,8 @@ static void on_number(struct cscan *s, const char *at, long long v)
 	if (s->ctx == CTX_NONE || at - s->ctx_end > 4)
 		return;
 	for (const char *p = s->ctx_end; p < at; p++)
-		if (!strchr(" \t:=(#[", *p))
+		if (*p != ' ' && *p != '\t' && *p != ':' && *p != '=' &&
+		    *p != '(' && *p != '#' && *p != '[')
 			return;
 	if (s->ctx >= 0) {
 		c = gd_errcode_by_value((unsigned)s->ctx, v);
@@ -334,7 +382,7 @@ static void end_line(struct cscan *s)
 	s->np = 0;
 	s->line_api = -1;
 	s->ctx = CTX_NONE;
-	s->w1[0] = s->w2[0] = '\0';
+	s->w1 = s->w2 = NULL;
 	s->w1_end = NULL;
 	s->w1_api = -1;
 }
@@ -379,7 +427,7 @@ static void scan_text(struct cscan *s)
 			end_line(s);
 			s->ln++;
 			s->ls = ++p;
-		} else if (isalpha(ch) || ch == '_') {
+		} else if (is_alpha(ch) || ch == '_') {
 			const char *w = p;
 
 			while (p < end && is_ident((unsigned char)*p))
@@ -388,9 +436,10 @@ static void scan_text(struct cscan *s)
 		} else if (isdigit(ch) || (ch == '-' && p + 1 < end &&
 					   isdigit((unsigned char)p[1]))) {
 			long long v;
-			const char *q = p > s->buf && p[-1] == '.'
-					    ? NULL
-					    : number(p, end, &v);
+			const char *q =
+			    s->ctx == CTX_NONE || (p > s->buf && p[-1] == '.')
+				? NULL
+				: number(p, end, &v);
 
 			if (q)
 				on_number(s, p, v);

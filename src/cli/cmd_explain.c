@@ -24,7 +24,25 @@ struct explain_run {
 	struct gd_machine m;
 	struct gd_inventory inv;
 	struct gd_explain_result r;
+	const struct gd_explain_log *log;
 };
+
+/* The kb's fix, or one for the program itself when the log is not from a
+ * framework the kb's fix is written for (gd_explain_program_fix). */
+static const char *fix_of(const struct explain_run *x,
+			  const struct gd_explain_match *mt, char *buf,
+			  size_t cap)
+{
+	const struct gd_explain_log *l = x->log;
+
+	if (l &&
+	    gd_explain_program_fix(mt->id, l->head, l->head_len, NULL, &x->m,
+				   buf, cap) &&
+	    (!l->tail || gd_explain_program_fix(mt->id, l->tail, l->tail_len,
+						NULL, &x->m, buf, cap)))
+		return buf;
+	return mt->sig.fix;
+}
 
 const struct gd_opt gd_opts_explain[] = {
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
@@ -129,7 +147,7 @@ static json_t *match_json(struct explain_run *x,
 {
 	json_t *o = json_object(), *chk = json_object(), *first, *all;
 	const char *kind = mt->sig.check_name;
-	char fact[1024];
+	char fact[1024], pfix[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
@@ -143,7 +161,8 @@ static json_t *match_json(struct explain_run *x,
 	if (mt->detail[0])
 		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
 	json_object_set_new(o, "meaning", gd_wa_jstr(mt->sig.meaning));
-	json_object_set_new(o, "fix", gd_wa_jstr(mt->sig.fix));
+	json_object_set_new(o, "fix",
+			    gd_wa_jstr(fix_of(x, mt, pfix, sizeof pfix)));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
 	json_object_set_new(chk, "verdict",
 			    gd_json_str(gd_check_verdict_name(v)));
@@ -202,8 +221,8 @@ static void print_match(struct explain_run *x, size_t k,
 {
 	struct gd_cli *cli = x->cli;
 	const char *title = mt->sig.title;
-	const char *col;
-	char fact[1024];
+	const char *col, *fix;
+	char fact[1024], pfix[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(&cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
@@ -223,7 +242,8 @@ static void print_match(struct explain_run *x, size_t k,
 					: "(the knowledge base says nothing)");
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
-	printf("    fix:     %s\n", mt->sig.fix ? mt->sig.fix : "-");
+	fix = fix_of(x, mt, pfix, sizeof pfix);
+	printf("    fix:     %s\n", fix ? fix : "-");
 	if (mt->urls[0])
 		printf("    source:  %s\n", mt->urls);
 }
@@ -334,6 +354,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	memset(&x, 0, sizeof x);
 	x.cli = cli;
 	x.input = path && strcmp(path, "-") ? path : "stdin";
+	x.log = &log;
 	fd = open_input(cli, path);
 	if (fd < 0)
 		return GD_EXIT_ERROR;

@@ -291,6 +291,8 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	classify(t, &res, row);
 	if (res.cancelled || (try_cancel && row->outcome != GD_TRY_OK))
 		classify_interrupted(&res, row);
+	else if (row->outcome != GD_TRY_OK)
+		gd_try_explain_row(cli, t, row, res.tail);
 	row->nostart = res.outcome == GD_CHILD_NOSTART;
 	if (row->nostart) {
 		gd_strlcpy(t->nostart_why, res.error, sizeof t->nostart_why);

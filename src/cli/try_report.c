@@ -161,6 +161,8 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "signal",
 			    r->signo ? gd_json_str(signame) : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
+	json_object_set_new(o, "cause", gd_wa_jstr_or_null(r->cause));
+	json_object_set_new(o, "cause_fix", gd_wa_jstr_or_null(r->cause_fix));
 	if (t->trace_mode)
 		json_object_set_new(o, "trace", trace_json(r));
 	json_object_set_new(o, "reason", gd_wa_jstr_or_null(st->reason));
@@ -329,6 +331,7 @@ int gd_try_finish(struct gd_cli *cli, struct gd_try *t)
 		return rc;
 	}
 	print_table(cli, t);
+	gd_try_print_causes(cli, t);
 	print_rest(cli, t, &sv);
 	return rc;
 }

@@ -408,10 +408,14 @@ static const char *number(const char *p, const char *end, long long *v)
 					   ? *q - '0'
 					   : tolower((unsigned char)*q) - 'a' +
 						 10);
-	if (q < end &&
-	    (is_ident((unsigned char)*q) ||
-	     (*q == '.' && q + 1 < end && isdigit((unsigned char)q[1]))))
+	/* not a word, a version, a date or a time: "12.4", "04-01", "23:46" */
+	if (q < end && (is_ident((unsigned char)*q) ||
+			((*q == '.' || *q == '-' || *q == ':' || *q == '/') &&
+			 q + 1 < end && is_digit((unsigned char)q[1]))))
 		return NULL;
+	if (base == 10 && q - (p + neg) > 1 && p[neg] == '0')
+		return NULL; /* "04": codes are not printed with leading zeros
+			      */
 	*v = neg ? -(long long)x : (long long)x;
 	return q;
 }

@@ -96,7 +96,10 @@ checked += 1
 if not any(c["name"] == "CL_PLATFORM_NOT_FOUND_KHR" for c in got):
     print("FAIL: a negative code in a log that names only OpenCL not decoded"); fail += 1
 for lines in (["CUDA available: yes", "Process exited with error code 1"],
-              ["returned 2", "error code 700"]):
+              ["returned 2", "error code 700"],
+              # vLLM's log prefix: a date after ERROR, not a code
+              ["ERROR 04-01 23:46:56 [engine.py:160] torch.OutOfMemoryError: CUDA out of memory."],
+              ["CUDA error 12.4 expected", "HIP error: 0700"]):
     got = run(lines)
     checked += 1
     if got:

@@ -161,6 +161,8 @@ static json_t *match_json(struct explain_run *x,
 	if (mt->detail[0])
 		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
 	json_object_set_new(o, "meaning", gd_wa_jstr(mt->sig.meaning));
+	json_object_set_new(o, "alternative",
+			    gd_wa_jstr_or_null(mt->alternative));
 	json_object_set_new(o, "fix",
 			    gd_wa_jstr(fix_of(x, mt, pfix, sizeof pfix)));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
@@ -240,6 +242,8 @@ static void print_match(struct explain_run *x, size_t k,
 	printf("    means:   %s\n", mt->sig.meaning
 					? mt->sig.meaning
 					: "(the knowledge base says nothing)");
+	if (mt->alternative[0])
+		printf("    or:      %s\n", mt->alternative);
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
 	fix = fix_of(x, mt, pfix, sizeof pfix);

@@ -582,8 +582,13 @@ int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 	r->skipped = log->skipped;
 	r->total = log->total;
 	r->truncated = log->skipped > 0;
-	return scan_parts(ctx, log->head, log->head_len, log->tail,
-			  log->tail_len, r);
+	int rc = scan_parts(ctx, log->head, log->head_len, log->tail,
+			    log->tail_len, r);
+
+	if (!rc)
+		gd_explain_evidence(log->head, log->head_len, log->tail,
+				    log->tail_len, r);
+	return rc;
 }
 
 void gd_explain_result_free(struct gd_explain_result *r)

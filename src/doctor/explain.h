@@ -27,6 +27,8 @@ struct gd_explain_match {
 	char urls[1024];    /* the signature's public sources, space-separated,
 			       resolved from the kb so renderers need not */
 	char detail[320];   /* what the line's own numbers say, or "" */
+	char alternative[600]; /* another cause the log's other lines point
+				  to, and what tells them apart, or "" */
 };
 
 /* A runtime error code the log names (explain_codes.c), by its name or by
@@ -101,6 +103,13 @@ struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx);
 int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
+
+/* Evidence over symptom (explain_evidence.c): each match whose common
+ * cause a set-up cause could also explain (a container without the NVIDIA
+ * runtime, ROCm in WSL2, a driver older than the program's CUDA) gets that
+ * cause in its alternative when the log's other lines point to it. */
+void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
+			 size_t tail_len, struct gd_explain_result *r);
 
 /* The error codes named in buf (in_tail: the tail part), appended to
  * r->codes; each code once per result. Returns 0 or -1 (out of memory). */

@@ -50,6 +50,9 @@ struct cscan {
 	int oom;
 	unsigned char slot[GD_WORD_SLOTS]; /* words[] index + 1 */
 	uint16_t pre[26 * 26]; /* first two letters -> lengths, a bit each */
+	/* the first two bytes of every identifier on_ident may care about:
+	 * codes' names, words in any case, API function prefixes */
+	uint8_t start2[65536 / 8];
 	size_t wlen[GD_N_WORDS];
 	int wapi[GD_N_WORDS]; /* each word's runtime or -1 */
 	unsigned seen;	      /* runtimes the log names, one bit each */
@@ -420,6 +423,54 @@ static const char *number(const char *p, const char *end, long long *v)
 	return q;
 }
 
+static unsigned key2(unsigned char a, unsigned char b)
+{
+	return (unsigned)a << 8 | b;
+}
+
+static void start2_set(struct cscan *s, unsigned k)
+{
+	s->start2[k >> 3] |= (uint8_t)(1u << (k & 7));
+}
+
+static int start2_has(const struct cscan *s, const char *w)
+{
+	unsigned k = key2((unsigned char)w[0], (unsigned char)w[1]);
+
+	return s->start2[k >> 3] >> (k & 7) & 1;
+}
+
+static void start2_index(struct cscan *s)
+{
+	static const char *const fns[] = {"cu", "cl", "vk", "ze", "ur", "hi",
+					  "hs", "ro", "mi", "nc", "nv"};
+
+	for (unsigned i = 0; i < gd_errcode_n; i++)
+		start2_set(s, key2((unsigned char)gd_errcodes[i].name[0],
+				   (unsigned char)gd_errcodes[i].name[1]));
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		for (unsigned c = 0; c < 4; c++)
+			start2_set(s, key2((unsigned char)(words[i].w[0] ^
+							   (c & 1 ? 32 : 0)),
+					   (unsigned char)(words[i].w[1] ^
+							   (c & 2 ? 32 : 0))));
+	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+		start2_set(s, key2((unsigned char)fns[i][0],
+				   (unsigned char)fns[i][1]));
+}
+
+/* An identifier none of the tables starts like: what on_ident would do
+ * with a word it does not know. */
+static void other_ident(struct cscan *s, const char *w, size_t n)
+{
+	s->ctx = CTX_NONE;
+	s->ctx_end = w + n;
+	s->w2 = s->w1_end && w - s->w1_end <= 2 ? s->w1 : NULL;
+	s->w1 = NULL;
+	s->w1_api = -1;
+	s->w1_end = w + n;
+}
+
 static void scan_text(struct cscan *s)
 {
 	const char *p = s->buf, *end = s->end;
@@ -436,9 +487,12 @@ static void scan_text(struct cscan *s)
 
 			while (p < end && is_ident((unsigned char)*p))
 				p++;
-			on_ident(s, w, (size_t)(p - w));
-		} else if (isdigit(ch) || (ch == '-' && p + 1 < end &&
-					   isdigit((unsigned char)p[1]))) {
+			if (p - w >= 2 && start2_has(s, w))
+				on_ident(s, w, (size_t)(p - w));
+			else
+				other_ident(s, w, (size_t)(p - w));
+		} else if (is_digit(ch) || (ch == '-' && p + 1 < end &&
+					    is_digit((unsigned char)p[1]))) {
 			long long v;
 			const char *q =
 			    s->ctx == CTX_NONE || (p > s->buf && p[-1] == '.')
@@ -473,6 +527,7 @@ int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
 	s.ctx = CTX_NONE;
 	s.w1_api = -1;
 	words_index(&s);
+	start2_index(&s);
 	scan_text(&s);
 	/* negative numbers on lines naming no runtime: the log's one runtime */
 	if (s.nlate && s.seen && !(s.seen & (s.seen - 1))) {

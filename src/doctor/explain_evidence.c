@@ -18,17 +18,7 @@ struct marks {
 
 static const char *find(const char *b, size_t n, const char *w)
 {
-	size_t k = strlen(w);
-
-	for (const char *p = b; (size_t)(p - b) + k <= n;) {
-		p = memchr(p, w[0], n - k + 1 - (size_t)(p - b));
-		if (!p)
-			return NULL;
-		if (!memcmp(p, w, k))
-			return p;
-		p++;
-	}
-	return NULL;
+	return memmem(b, n, w, strlen(w));
 }
 
 static int any(const char *b, size_t n, const char *const *w)
@@ -149,6 +139,22 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    m->built_cuda % 10);
 }
 
+/* The markers are looked for in a log's first and last
+ * GD_EVIDENCE_WINDOW bytes (a command line, uname or nvidia-smi at the
+ * start; the failure at the end): a 16 MiB log costs no more than a small
+ * one. */
+#define GD_EVIDENCE_WINDOW (256u * 1024)
+
+static void marks_window(const char *b, size_t n, struct marks *m)
+{
+	if (n <= 2 * GD_EVIDENCE_WINDOW) {
+		marks_of(b, n, m);
+		return;
+	}
+	marks_of(b, GD_EVIDENCE_WINDOW, m);
+	marks_of(b + n - GD_EVIDENCE_WINDOW, GD_EVIDENCE_WINDOW, m);
+}
+
 void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
 			 size_t tail_len, struct gd_explain_result *r)
 {
@@ -157,9 +163,9 @@ void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
 	memset(&m, 0, sizeof m);
 	if (!r->m.n)
 		return;
-	marks_of(head, head_len, &m);
+	marks_window(head, head_len, &m);
 	if (tail)
-		marks_of(tail, tail_len, &m);
+		marks_window(tail, tail_len, &m);
 	for (size_t i = 0; i < r->m.n; i++) {
 		r->m.v[i].alternative[0] = '\0';
 		alternative(&m, &r->m.v[i]);

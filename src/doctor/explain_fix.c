@@ -22,19 +22,15 @@ static int no_code_signature(const char *id)
 	return 0;
 }
 
+/* In the first or last 256 KiB: where a traceback or a banner is. */
 static int has(const char *b, size_t n, const char *w)
 {
-	size_t k = strlen(w);
+	const size_t win = 256u * 1024;
 
-	for (const char *p = b; (size_t)(p - b) + k <= n;) {
-		p = memchr(p, w[0], n - k + 1 - (size_t)(p - b));
-		if (!p)
-			return 0;
-		if (!memcmp(p, w, k))
-			return 1;
-		p++;
-	}
-	return 0;
+	if (n <= 2 * win)
+		return memmem(b, n, w, strlen(w)) != NULL;
+	return memmem(b, win, w, strlen(w)) ||
+	       memmem(b + n - win, win, w, strlen(w));
 }
 
 /* The frameworks whose own builds the kb's advice is about. */

@@ -7,18 +7,22 @@
 
 const struct gd_errcode_api gd_errcode_apis[] = {
     {"cudart", "cudaError_t",
-     "CUDA 11.8.89 (Debian 12 nvidia-cuda-dev 11.8.89~11.8.0-5~deb12u1, "
-     "non-free)"},
+     "CUDA 12.6 (github.com/zspace/system.cuda-12.6 include/ at b3d92c837713, "
+     "a copy of NVIDIA's CUDA 12.6 headers: CUDA_VERSION 12060; a strict "
+     "superset of Debian 12's nvidia-cuda-dev 11.8.89 codes)"},
     {"cu", "CUresult",
-     "CUDA 11.8.89 (Debian 12 nvidia-cuda-dev 11.8.89~11.8.0-5~deb12u1, "
-     "non-free)"},
+     "CUDA 12.6 (github.com/zspace/system.cuda-12.6 include/ at b3d92c837713, "
+     "a copy of NVIDIA's CUDA 12.6 headers: CUDA_VERSION 12060; a strict "
+     "superset of Debian 12's nvidia-cuda-dev 11.8.89 codes)"},
     {"cublas", "cublasStatus_t",
-     "cuBLAS 11.11.3 of CUDA 11.8 (Debian 12 nvidia-cuda-dev "
-     "11.8.89~11.8.0-5~deb12u1, non-free)"},
+     "cuBLAS 12.6.4 of CUDA 12.6 (github.com/zspace/system.cuda-12.6 "
+     "include/cublas_api.h at b3d92c837713)"},
     {"nvrtc", "nvrtcResult",
-     "NVRTC of CUDA 11.8 (Debian 12 nvidia-cuda-dev 11.8.89~11.8.0-5~deb12u1, "
-     "non-free)"},
-    {"cudnn", "cudnnStatus_t", "cuDNN 9.6.0 (include/cudnn_graph.h)"},
+     "NVRTC of CUDA 12.6 (github.com/zspace/system.cuda-12.6 include/nvrtc.h "
+     "at b3d92c837713)"},
+    {"cudnn", "cudnnStatus_t",
+     "cuDNN 9.6.0 (github.com/zspace/system.cuda-12.6 include/cudnn_graph.h at "
+     "b3d92c837713)"},
     {"nccl", "ncclResult_t",
      "NCCL 2.30.7 (github.com/NVIDIA/nccl src/nccl.h.in at 5067397c2676)"},
     {"hip", "hipError_t", "HIP 5.2.3 (Debian 12 libamdhip64-dev 5.2.3-8)"},
@@ -168,6 +172,8 @@ const struct gd_errcode gd_errcodes[] = {
      ""},
     {"cudaErrorUnsupportedExecAffinity", 224LL, 0, "unsupported exec affinity",
      ""},
+    {"cudaErrorUnsupportedDevSideSync", 225LL, 0, "unsupported dev side sync",
+     ""},
     {"cudaErrorInvalidSource", 300LL, 0, "invalid source", ""},
     {"cudaErrorFileNotFound", 301LL, 0, "file not found", ""},
     {"cudaErrorSharedObjectSymbolNotFound", 302LL, 0,
@@ -181,6 +187,7 @@ const struct gd_errcode gd_errcodes[] = {
      "memory)"},
     {"cudaErrorInvalidResourceHandle", 400LL, 0, "invalid resource handle", ""},
     {"cudaErrorIllegalState", 401LL, 0, "illegal state", ""},
+    {"cudaErrorLossyQuery", 402LL, 0, "lossy query", ""},
     {"cudaErrorSymbolNotFound", 500LL, 0, "symbol not found", ""},
     {"cudaErrorNotReady", 600LL, 0, "not ready", ""},
     {"cudaErrorIllegalAddress", 700LL, 0,
@@ -240,6 +247,8 @@ const struct gd_errcode gd_errcodes[] = {
     {"cudaErrorMpsMaxConnectionsReached", 809LL, 0,
      "MPS max connections reached", ""},
     {"cudaErrorMpsClientTerminated", 810LL, 0, "MPS client terminated", ""},
+    {"cudaErrorCdpNotSupported", 811LL, 0, "CDP not supported", ""},
+    {"cudaErrorCdpVersionMismatch", 812LL, 0, "CDP version mismatch", ""},
     {"cudaErrorStreamCaptureUnsupported", 900LL, 0,
      "stream capture unsupported", ""},
     {"cudaErrorStreamCaptureInvalidated", 901LL, 0,
@@ -259,6 +268,10 @@ const struct gd_errcode gd_errcodes[] = {
      ""},
     {"cudaErrorExternalDevice", 911LL, 0, "external device", ""},
     {"cudaErrorInvalidClusterSize", 912LL, 0, "invalid cluster size", ""},
+    {"cudaErrorFunctionNotLoaded", 913LL, 0, "function not loaded", ""},
+    {"cudaErrorInvalidResourceType", 914LL, 0, "invalid resource type", ""},
+    {"cudaErrorInvalidResourceConfiguration", 915LL, 0,
+     "invalid resource configuration", ""},
     {"cudaErrorUnknown", 999LL, 0, "an unknown error inside the CUDA runtime",
      "often a driver/kernel-module problem: a mismatch after update, a missing "
      "/dev/nvidia-uvm, or a GPU that fell off the bus (see the kernel log for "
@@ -333,6 +346,8 @@ const struct gd_errcode gd_errcodes[] = {
      "JIT compilation disabled", ""},
     {"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", 224LL, 1,
      "unsupported exec affinity", ""},
+    {"CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", 225LL, 1,
+     "unsupported devside sync", ""},
     {"CUDA_ERROR_INVALID_SOURCE", 300LL, 1, "invalid source", ""},
     {"CUDA_ERROR_FILE_NOT_FOUND", 301LL, 1, "file not found", ""},
     {"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", 302LL, 1,
@@ -342,6 +357,7 @@ const struct gd_errcode gd_errcodes[] = {
     {"CUDA_ERROR_OPERATING_SYSTEM", 304LL, 1, "operating system", ""},
     {"CUDA_ERROR_INVALID_HANDLE", 400LL, 1, "invalid handle", ""},
     {"CUDA_ERROR_ILLEGAL_STATE", 401LL, 1, "illegal state", ""},
+    {"CUDA_ERROR_LOSSY_QUERY", 402LL, 1, "lossy query", ""},
     {"CUDA_ERROR_NOT_FOUND", 500LL, 1, "not found", ""},
     {"CUDA_ERROR_NOT_READY", 600LL, 1, "not ready", ""},
     {"CUDA_ERROR_ILLEGAL_ADDRESS", 700LL, 1,
@@ -396,6 +412,8 @@ const struct gd_errcode gd_errcodes[] = {
     {"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", 809LL, 1,
      "MPS max connections reached", ""},
     {"CUDA_ERROR_MPS_CLIENT_TERMINATED", 810LL, 1, "MPS client terminated", ""},
+    {"CUDA_ERROR_CDP_NOT_SUPPORTED", 811LL, 1, "CDP not supported", ""},
+    {"CUDA_ERROR_CDP_VERSION_MISMATCH", 812LL, 1, "CDP version mismatch", ""},
     {"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", 900LL, 1,
      "stream capture unsupported", ""},
     {"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", 901LL, 1,
@@ -417,6 +435,10 @@ const struct gd_errcode gd_errcodes[] = {
      "graph exec update failure", ""},
     {"CUDA_ERROR_EXTERNAL_DEVICE", 911LL, 1, "external device", ""},
     {"CUDA_ERROR_INVALID_CLUSTER_SIZE", 912LL, 1, "invalid cluster size", ""},
+    {"CUDA_ERROR_FUNCTION_NOT_LOADED", 913LL, 1, "function not loaded", ""},
+    {"CUDA_ERROR_INVALID_RESOURCE_TYPE", 914LL, 1, "invalid resource type", ""},
+    {"CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", 915LL, 1,
+     "invalid resource configuration", ""},
     {"CUDA_ERROR_UNKNOWN", 999LL, 1, "an unknown error inside the driver",
      "often a driver/kernel-module problem: a mismatch after update, a missing "
      "/dev/nvidia-uvm, or a GPU that fell off the bus (see the kernel log for "
@@ -457,6 +479,8 @@ const struct gd_errcode gd_errcodes[] = {
     {"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", 10LL, 3,
      "name expression not valid", ""},
     {"NVRTC_ERROR_INTERNAL_ERROR", 11LL, 3, "internal error", ""},
+    {"NVRTC_ERROR_TIME_FILE_WRITE_FAILED", 12LL, 3, "time file write failed",
+     ""},
     {"CUDNN_STATUS_SUCCESS", 0LL, 4, "success", ""},
     {"CUDNN_STATUS_NOT_INITIALIZED", 1001LL, 4, "cuDNN could not initialise",
      "the GPU is out of memory, or cuDNN does not match the CUDA/driver "

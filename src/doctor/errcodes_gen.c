@@ -7,13 +7,11 @@
 
 const struct gd_errcode_api gd_errcode_apis[] = {
     {"cudart", "cudaError_t",
-     "CUDA 12.6 (github.com/zspace/system.cuda-12.6 include/ at b3d92c837713, "
-     "a copy of NVIDIA's CUDA 12.6 headers: CUDA_VERSION 12060; a strict "
-     "superset of Debian 12's nvidia-cuda-dev 11.8.89 codes)"},
+     "CUDA 12.6, CUDA_VERSION 12060 (github.com/zspace/system.cuda-12.6 "
+     "include/ at b3d92c837713)"},
     {"cu", "CUresult",
-     "CUDA 12.6 (github.com/zspace/system.cuda-12.6 include/ at b3d92c837713, "
-     "a copy of NVIDIA's CUDA 12.6 headers: CUDA_VERSION 12060; a strict "
-     "superset of Debian 12's nvidia-cuda-dev 11.8.89 codes)"},
+     "CUDA 12.6, CUDA_VERSION 12060 (github.com/zspace/system.cuda-12.6 "
+     "include/ at b3d92c837713)"},
     {"cublas", "cublasStatus_t",
      "cuBLAS 12.6.4 of CUDA 12.6 (github.com/zspace/system.cuda-12.6 "
      "include/cublas_api.h at b3d92c837713)"},

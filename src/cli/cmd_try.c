@@ -405,6 +405,8 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	t.interrupted = (int)try_cancel;
+	if (t.first_ok < 0 && t.user_cmd && !t.interrupted)
+		gd_try_scan_program(cli, &t);
 	rc = gd_try_finish(cli, &t);
 	if (t.interrupted) {
 		fprintf(stderr, "gpudoctor try: interrupted by SIG%s\n",

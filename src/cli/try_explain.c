@@ -6,8 +6,11 @@
  * PyTorch's). Printed under the table, one line per distinct cause. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "binscan/binscan.h"
 #include "core/util.h"
+#include "discover/vendor.h"
 #include "doctor/errcodes.h"
 #include "doctor/explain.h"
 #include "try_int.h"
@@ -39,9 +42,10 @@ static void from_code(struct gd_try_row *row, const struct gd_explain_code *e)
 {
 	const struct gd_errcode *c = e->c;
 
-	gd_fmt(row->cause, sizeof row->cause, "%s = %lld (%s): %s", c->name,
-	       c->value, gd_errcode_apis[c->api].type, c->meaning);
-	gd_strlcpy(row->cause_fix, c->cause, sizeof row->cause_fix);
+	gd_fmt(row->cause, sizeof row->cause, "%s = %lld (%s): %s%s%s", c->name,
+	       c->value, gd_errcode_apis[c->api].type, c->meaning,
+	       c->cause[0] ? "; usually: " : "", c->cause);
+	row->cause_fix[0] = '\0';
 }
 
 void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
@@ -66,6 +70,90 @@ void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
 	gd_sanitize(row->cause_fix);
 	gd_explain_result_free(&r);
 	free(buf);
+}
+
+/* The program's file: argv[0] as a path, or found on PATH. */
+static int program_path(const struct gd_try *t, char *out, size_t cap)
+{
+	const char *a = t->argv && t->argv[0] ? t->argv[0] : NULL;
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (!a || !a[0])
+		return -1;
+	if (strchr(a, '/')) {
+		gd_strlcpy(out, a, cap);
+		return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+	}
+	while (path && *path) {
+		const char *c = strchr(path, ':');
+		size_t n = c ? (size_t)(c - path) : strlen(path);
+
+		gd_fmt(out, cap, "%.*s/%s", (int)n, path, a);
+		if (n && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+		path = c ? c + 1 : NULL;
+	}
+	return -1;
+}
+
+/* "PATH: no code for gfx1010 (has: gfx900)": the parts of scan's detail
+ * about GPU code, not about libraries (judged under --root, they may be
+ * another machine's). */
+static void gpu_part(char *out, size_t cap, const char *path,
+		     const char *detail)
+{
+	char d[384], *save = NULL;
+	size_t used;
+
+	gd_fmt(out, cap, "%s:", path);
+	gd_strlcpy(d, detail, sizeof d);
+	for (char *seg = strtok_r(d, ";", &save); seg;
+	     seg = strtok_r(NULL, ";", &save)) {
+		while (*seg == ' ')
+			seg++;
+		if (strncmp(seg, "no code for", 11) &&
+		    strncmp(seg, "runs on", 7) && strncmp(seg, "has code", 8))
+			continue;
+		used = strlen(out);
+		gd_fmt(out + used, cap - used, "%s %s",
+		       out[used - 1] == ':' ? "" : ";", seg);
+	}
+}
+
+/* What `gpudoctor scan` says of the program against this machine's GPUs:
+ * "no code for sm_90 (has: sm_80)", when its file carries GPU code that
+ * does not fit one of them. "" otherwise (host-only code, no GPU here). */
+void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t)
+{
+	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
+	struct gd_bs_gpu gpus[8];
+	struct gd_bs_env env;
+	gd_bs_files files = {0};
+	size_t n = 0;
+	char path[4096];
+
+	t->program_scan[0] = '\0';
+	for (size_t i = 0; i < t->m.n_gpus && n < 8; i++) {
+		const char *g = gd_gpu_run_target(&t->m.gpus[i]);
+
+		if (g[0] && !gd_bs_gpu_parse(g, &gpus[n]))
+			n++;
+	}
+	if (!n || program_path(t, path, sizeof path) < 0 ||
+	    gd_bs_scan_file(path, 1, &o, &files) < 0)
+		return;
+	gd_bs_env_init(&cli->ctx, &env, gpus, n);
+	for (size_t i = 0; i < files.n; i++) {
+		gd_bs_judge(&cli->ctx, &env, &files.v[i]);
+		if (!t->program_scan[0] && (files.v[i].fit == GD_FIT_NO ||
+					    files.v[i].fit == GD_FIT_PTX))
+			gpu_part(t->program_scan, sizeof t->program_scan, path,
+				 files.v[i].detail);
+	}
+	gd_bs_env_free(&env);
+	gd_bs_files_free(&files);
+	gd_sanitize(t->program_scan);
 }
 
 void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t)
@@ -96,4 +184,8 @@ void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t)
 		if (r->cause_fix[0])
 			printf("      fix: %s\n", r->cause_fix);
 	}
+	if (t->program_scan[0] && t->first_ok < 0)
+		printf("%s  scan: %s\n",
+		       header ? "" : "\nWhy (gpudoctor scan on the program):\n",
+		       t->program_scan);
 }

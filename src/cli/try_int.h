@@ -65,6 +65,9 @@ struct gd_try {
 	struct gd_trace_run trace; /* --trace[=MODE]; mode 0 when off */
 	int trace_mode;
 	size_t cur_row; /* the row being run (for on_deadline) */
+	/* gpudoctor scan on the program's file against this machine's GPUs,
+	 * when its GPU code does not fit (try_explain.c), else "" */
+	char program_scan[600];
 };
 
 /* Print the table (or JSON), save when asked (never after an interrupt);
@@ -76,5 +79,6 @@ int gd_try_finish(struct gd_cli *cli, struct gd_try *t);
 void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
 			struct gd_try_row *row, const char *output);
 void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t);
+void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t);
 
 #endif

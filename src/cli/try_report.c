@@ -209,6 +209,8 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 	json_object_set_new(doc, "strategies", rows);
 	json_object_set_new(doc, "not_run", notrun);
 	json_object_set_new(doc, "user_steps", steps);
+	json_object_set_new(doc, "program_scan",
+			    gd_wa_jstr_or_null(t->program_scan));
 	json_object_set_new(doc, "first_ok",
 			    t->first_ok >= 0
 				? gd_json_str(t->list.v.v[t->first_ok].id)

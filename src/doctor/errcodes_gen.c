@@ -624,7 +624,8 @@ const struct gd_errcode gd_errcodes[] = {
      "/dev/kfd and /dev/dri (video/render groups), or a GPU this ROCm does not "
      "list"},
     {"hipErrorInvalidDevice", 101LL, 6, "the device ordinal is not valid",
-     "a device index past the visible GPUs"},
+     "a device index past the visible GPUs, or no usable GPU at all (HIP 5.2's "
+     "hipMalloc returns it when it finds none)"},
     {"hipErrorInvalidImage", 200LL, 6, "the code object could not be loaded",
      "a code object for another ROCm version or a corrupt file"},
     {"hipErrorInvalidContext", 201LL, 6, "invalid context", ""},

@@ -81,6 +81,10 @@ HIP
 		*"hipError"*"(hipError_t)"*) ok "try: real HIP error decoded: $got" ;;
 		*) bad "HIP try cause: $got" ;;
 		esac
+		# the program's own code against the machine's GPU (gfx1010)
+		jq -e '.program_scan | endswith(": no code for gfx1010 (has: gfx900)")' "$T/j" >/dev/null &&
+			ok "try: scan of the program: no code for gfx1010 (has: gfx900)" ||
+			bad "program_scan: $(jq -c .program_scan "$T/j")"
 	else
 		echo "skipped: hipcc failed: $(head -3 "$T/hipcc.err")"
 	fi

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "core/json.h"
 #include "doctor/cuda_driver.h"
+#include "doctor/errcodes.h"
 #include "doctor/explain.h"
 #include "doctor/verdict.h"
 #include "wa_common.h"
@@ -23,7 +24,25 @@ struct explain_run {
 	struct gd_machine m;
 	struct gd_inventory inv;
 	struct gd_explain_result r;
+	const struct gd_explain_log *log;
 };
+
+/* The kb's fix, or one for the program itself when the log is not from a
+ * framework the kb's fix is written for (gd_explain_program_fix). */
+static const char *fix_of(const struct explain_run *x,
+			  const struct gd_explain_match *mt, char *buf,
+			  size_t cap)
+{
+	const struct gd_explain_log *l = x->log;
+
+	if (l &&
+	    gd_explain_program_fix(mt->id, l->head, l->head_len, NULL, &x->m,
+				   buf, cap) &&
+	    (!l->tail || gd_explain_program_fix(mt->id, l->tail, l->tail_len,
+						NULL, &x->m, buf, cap)))
+		return buf;
+	return mt->sig.fix;
+}
 
 const struct gd_opt gd_opts_explain[] = {
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
@@ -128,7 +147,7 @@ static json_t *match_json(struct explain_run *x,
 {
 	json_t *o = json_object(), *chk = json_object(), *first, *all;
 	const char *kind = mt->sig.check_name;
-	char fact[1024];
+	char fact[1024], pfix[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
@@ -142,7 +161,10 @@ static json_t *match_json(struct explain_run *x,
 	if (mt->detail[0])
 		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
 	json_object_set_new(o, "meaning", gd_wa_jstr(mt->sig.meaning));
-	json_object_set_new(o, "fix", gd_wa_jstr(mt->sig.fix));
+	json_object_set_new(o, "alternative",
+			    gd_wa_jstr_or_null(mt->alternative));
+	json_object_set_new(o, "fix",
+			    gd_wa_jstr(fix_of(x, mt, pfix, sizeof pfix)));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
 	json_object_set_new(chk, "verdict",
 			    gd_json_str(gd_check_verdict_name(v)));
@@ -150,6 +172,27 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "check", chk);
 	json_object_set_new(o, "source", first);
 	json_object_set_new(o, "sources", all);
+	return o;
+}
+
+static json_t *code_json(const struct gd_explain_code *e)
+{
+	json_t *o = json_object();
+	const struct gd_errcode_api *a = &gd_errcode_apis[e->c->api];
+
+	json_object_set_new(o, "type", gd_json_str(a->type));
+	json_object_set_new(o, "name", gd_json_str(e->c->name));
+	json_object_set_new(o, "value", json_integer((json_int_t)e->c->value));
+	json_object_set_new(o, "meaning", gd_json_str(e->c->meaning));
+	json_object_set_new(o, "cause",
+			    e->c->cause[0] ? gd_json_str(e->c->cause)
+					   : json_null());
+	json_object_set_new(o, "matched",
+			    gd_json_str(e->by_number ? "number" : "name"));
+	json_object_set_new(o, "line", json_integer((json_int_t)e->line));
+	json_object_set_new(o, "in_tail", json_boolean(e->in_tail));
+	json_object_set_new(o, "text", gd_wa_jstr(e->text));
+	json_object_set_new(o, "headers", gd_json_str(a->pin));
 	return o;
 }
 
@@ -168,6 +211,10 @@ static void emit_json(struct explain_run *x)
 	for (size_t i = 0; i < x->r.m.n; i++)
 		json_array_append_new(arr, match_json(x, &x->r.m.v[i]));
 	json_object_set_new(doc, "matches", arr);
+	arr = json_array();
+	for (size_t i = 0; i < x->r.codes.n; i++)
+		json_array_append_new(arr, code_json(&x->r.codes.v[i]));
+	json_object_set_new(doc, "codes", arr);
 	gd_cli_emit_json(x->cli, doc);
 }
 
@@ -176,8 +223,8 @@ static void print_match(struct explain_run *x, size_t k,
 {
 	struct gd_cli *cli = x->cli;
 	const char *title = mt->sig.title;
-	const char *col;
-	char fact[1024];
+	const char *col, *fix;
+	char fact[1024], pfix[1024];
 	enum gd_check_verdict v;
 
 	v = gd_explain_check(&cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
@@ -195,11 +242,38 @@ static void print_match(struct explain_run *x, size_t k,
 	printf("    means:   %s\n", mt->sig.meaning
 					? mt->sig.meaning
 					: "(the knowledge base says nothing)");
+	if (mt->alternative[0])
+		printf("    or:      %s\n", mt->alternative);
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
-	printf("    fix:     %s\n", mt->sig.fix ? mt->sig.fix : "-");
+	fix = fix_of(x, mt, pfix, sizeof pfix);
+	printf("    fix:     %s\n", fix ? fix : "-");
 	if (mt->urls[0])
 		printf("    source:  %s\n", mt->urls);
+}
+
+/* The runtime error codes the log names, decoded. */
+static void print_codes(struct explain_run *x)
+{
+	struct gd_cli *cli = x->cli;
+
+	if (!x->r.codes.n)
+		return;
+	printf("\n%sError codes in the log%s (decoded from the runtimes' "
+	       "headers):\n",
+	       gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < x->r.codes.n; i++) {
+		const struct gd_explain_code *e = &x->r.codes.v[i];
+		const struct gd_errcode *c = e->c;
+
+		printf("\n  %s = %lld (%s), line %lu%s\n", c->name, c->value,
+		       gd_errcode_apis[c->api].type, e->line,
+		       e->in_tail ? " of the last part read" : "");
+		printf("    log:     %s\n", e->text);
+		printf("    means:   %s\n", c->meaning);
+		if (c->cause[0])
+			printf("    usually: %s\n", c->cause);
+	}
 }
 
 /* "3.1 MiB" */
@@ -225,6 +299,13 @@ static void emit_text(struct explain_run *x)
 		       "read: %s (%zu signatures, %lu line%s looked at).\n",
 		       parts, x->r.n_signatures, x->r.lines,
 		       x->r.lines == 1 ? "" : "s");
+	else if (!x->r.m.n && x->r.codes.n)
+		printf("gpudoctor explain: no known error signature in %s "
+		       "(%zu signatures, %lu line%s), but %zu runtime error "
+		       "code%s:\n",
+		       in, x->r.n_signatures, x->r.lines,
+		       x->r.lines == 1 ? "" : "s", x->r.codes.n,
+		       x->r.codes.n == 1 ? "" : "s");
 	else if (!x->r.m.n)
 		printf("gpudoctor explain: no known error signature in %s "
 		       "(%zu signatures, %lu line%s looked at).\n",
@@ -237,6 +318,7 @@ static void emit_text(struct explain_run *x)
 		       x->r.lines == 1 ? "" : "s");
 	for (size_t i = 0; i < x->r.m.n; i++)
 		print_match(x, i, &x->r.m.v[i]);
+	print_codes(x);
 	if (x->r.skipped && x->r.m.n)
 		printf("\nnote: read %s; a signature only in the skipped part "
 		       "is not shown.\n",
@@ -276,6 +358,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	memset(&x, 0, sizeof x);
 	x.cli = cli;
 	x.input = path && strcmp(path, "-") ? path : "stdin";
+	x.log = &log;
 	fd = open_input(cli, path);
 	if (fd < 0)
 		return GD_EXIT_ERROR;
@@ -302,7 +385,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 			emit_json(&x);
 		else
 			emit_text(&x);
-		rc = x.r.m.n ? GD_EXIT_OK : 1;
+		rc = x.r.m.n || x.r.codes.n ? GD_EXIT_OK : 1;
 	}
 	gd_explain_log_free(&log);
 	gd_explain_result_free(&x.r);

@@ -293,6 +293,8 @@ static int run_one(struct gd_cli *cli, struct gd_try *t, size_t k)
 	classify(t, &res, row);
 	if (res.cancelled || (try_cancel && row->outcome != GD_TRY_OK))
 		classify_interrupted(&res, row);
+	else if (row->outcome != GD_TRY_OK)
+		gd_try_explain_row(cli, t, row, res.tail);
 	row->nostart = res.outcome == GD_CHILD_NOSTART;
 	if (row->nostart) {
 		gd_strlcpy(t->nostart_why, res.error, sizeof t->nostart_why);
@@ -405,6 +407,8 @@ int gd_cmd_try(struct gd_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	t.interrupted = (int)try_cancel;
+	if (t.first_ok < 0 && t.user_cmd && !t.interrupted)
+		gd_try_scan_program(cli, &t);
 	rc = gd_try_finish(cli, &t);
 	if (t.interrupted) {
 		fprintf(stderr, "gpudoctor try: interrupted by SIG%s\n",

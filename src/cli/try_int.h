@@ -36,6 +36,10 @@ struct gd_try_row {
 	struct gd_trace_stuck stuck[GD_TRACE_MAX_STUCK];
 	char unrecorded[120]; /* threads without a trace slot */
 	char trace_log[PATH_MAX];
+	/* explain on its output (try_explain.c): the cause, and its fix for
+	 * this program; "" when nothing known matched */
+	char cause[600];
+	char cause_fix[1024];
 };
 
 struct gd_try {
@@ -62,10 +66,20 @@ struct gd_try {
 	struct gd_trace_run trace; /* --trace[=MODE]; mode 0 when off */
 	int trace_mode;
 	size_t cur_row; /* the row being run (for on_deadline) */
+	/* gpudoctor scan on the program's file against this machine's GPUs,
+	 * when its GPU code does not fit (try_explain.c), else "" */
+	char program_scan[600];
 };
 
 /* Print the table (or JSON), save when asked (never after an interrupt);
  * returns the exit status. */
 int gd_try_finish(struct gd_cli *cli, struct gd_try *t);
+
+/* try_explain.c: explain a failed strategy's output (its last lines) into
+ * row->cause and row->cause_fix; print the causes under the table. */
+void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
+			struct gd_try_row *row, const char *output);
+void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t);
+void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t);
 
 #endif

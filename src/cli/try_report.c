@@ -166,6 +166,8 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "signal",
 			    r->signo ? gd_json_str(signame) : json_null());
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
+	json_object_set_new(o, "cause", gd_wa_jstr_or_null(r->cause));
+	json_object_set_new(o, "cause_fix", gd_wa_jstr_or_null(r->cause_fix));
 	if (t->trace_mode)
 		json_object_set_new(o, "trace", trace_json(r));
 	json_object_set_new(o, "reason", gd_wa_jstr_or_null(st->reason));
@@ -212,6 +214,8 @@ static void emit_json(struct gd_cli *cli, const struct gd_try *t,
 	json_object_set_new(doc, "strategies", rows);
 	json_object_set_new(doc, "not_run", notrun);
 	json_object_set_new(doc, "user_steps", steps);
+	json_object_set_new(doc, "program_scan",
+			    gd_wa_jstr_or_null(t->program_scan));
 	json_object_set_new(doc, "first_ok",
 			    t->first_ok >= 0
 				? gd_json_str(t->list.v.v[t->first_ok].id)
@@ -340,6 +344,7 @@ int gd_try_finish(struct gd_cli *cli, struct gd_try *t)
 		return rc;
 	}
 	print_table(cli, t);
+	gd_try_print_causes(cli, t);
 	print_rest(cli, t, &sv);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errcodes.h"
 #include "kb/kb.h"
 
 static void reverse(char *b, size_t n)
@@ -485,6 +486,7 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 
 struct gd_explain_sigs {
 	const gd_kb *kb; /* the signatures' strings, their sources' URLs */
+	struct gd_errcode_index *codes; /* the runtimes' error codes by name */
 	struct sig *v;
 	size_t n;
 };
@@ -498,7 +500,10 @@ struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx)
 		return NULL;
 	s->kb = ctx->kb;
 	s->v = calloc(max ? max : 1, sizeof *s->v);
-	if (!s->v) {
+	s->codes = gd_errcode_index_new();
+	if (!s->v || !s->codes) {
+		free(s->v);
+		free(s->codes);
 		free(s);
 		return NULL;
 	}
@@ -512,6 +517,7 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s)
 		return;
 	for (size_t i = 0; i < s->n; i++)
 		regfree(&s->v[i].re);
+	free(s->codes);
 	free(s->v);
 	free(s);
 }
@@ -528,11 +534,16 @@ static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
 	for (size_t i = 0; i < s->n; i++)
 		s->v[i].found = 0;
 	rc = scan_lines(s->v, s->n, buf, len, r, 0);
+	if (!rc && gd_explain_codes_scan(s->codes, buf, len, 0, r) < 0)
+		rc = -ENOMEM;
 	if (!rc && tail) {
 		char *nl = memchr(tail, '\n', tail_len);
 		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
 
 		rc = scan_lines(s->v, s->n, tail + cut, tail_len - cut, r, 1);
+		if (!rc && gd_explain_codes_scan(s->codes, tail + cut,
+						 tail_len - cut, 1, r) < 0)
+			rc = -ENOMEM;
 	}
 	return rc;
 }
@@ -550,11 +561,7 @@ static int scan_parts(gd_ctx *ctx, char *buf, size_t len, char *tail,
 	struct gd_explain_sigs *s;
 	int rc;
 
-	if (!ctx->kb || !gd_kb_signature_count(ctx->kb)) {
-		r->bytes = len + tail_len;
-		return 0;
-	}
-	s = gd_explain_sigs_new(ctx);
+	s = gd_explain_sigs_new(ctx); /* no kb: the error codes alone */
 	if (!s)
 		return -ENOMEM;
 	rc = sigs_scan_parts(s, buf, len, tail, tail_len, r);
@@ -575,12 +582,18 @@ int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 	r->skipped = log->skipped;
 	r->total = log->total;
 	r->truncated = log->skipped > 0;
-	return scan_parts(ctx, log->head, log->head_len, log->tail,
-			  log->tail_len, r);
+	int rc = scan_parts(ctx, log->head, log->head_len, log->tail,
+			    log->tail_len, r);
+
+	if (!rc)
+		gd_explain_evidence(log->head, log->head_len, log->tail,
+				    log->tail_len, r);
+	return rc;
 }
 
 void gd_explain_result_free(struct gd_explain_result *r)
 {
 	gd_vec_free(&r->m);
+	gd_vec_free(&r->codes);
 	memset(r, 0, sizeof *r);
 }

@@ -27,10 +27,24 @@ struct gd_explain_match {
 	char urls[1024];    /* the signature's public sources, space-separated,
 			       resolved from the kb so renderers need not */
 	char detail[320];   /* what the line's own numbers say, or "" */
+	char alternative[600]; /* another cause the log's other lines point
+				  to, and what tells them apart, or "" */
+};
+
+/* A runtime error code the log names (explain_codes.c), by its name or by
+ * its number after a word that says which runtime it is. */
+struct gd_errcode;
+struct gd_explain_code {
+	const struct gd_errcode *c; /* into gd_errcodes[] (errcodes.h) */
+	unsigned long line;
+	int in_tail;
+	int by_number;	/* the log gave the number, not the name */
+	char text[320]; /* the line, sanitised */
 };
 
 struct gd_explain_result {
 	GD_VEC(struct gd_explain_match) m;
+	GD_VEC(struct gd_explain_code) codes; /* in the order found */
 	unsigned long lines;	    /* lines looked at (head and tail) */
 	size_t bytes;		    /* bytes looked at */
 	int truncated;		    /* part of the log was skipped */
@@ -90,10 +104,31 @@ int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
 
+/* Evidence over symptom (explain_evidence.c): each match whose common
+ * cause a set-up cause could also explain (a container without the NVIDIA
+ * runtime, ROCm in WSL2, a driver older than the program's CUDA) gets that
+ * cause in its alternative when the log's other lines point to it. */
+void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
+			 size_t tail_len, struct gd_explain_result *r);
+
+/* The error codes named in buf (in_tail: the tail part), appended to
+ * r->codes; each code once per result. Returns 0 or -1 (out of memory). */
+struct gd_errcode_index;
+int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
+			  size_t len, int in_tail, struct gd_explain_result *r);
+
 /* Which out-of-memory case a PyTorch "CUDA out of memory. Tried to
  * allocate" line is (larger than the GPU, fragmentation, full), from its
  * numbers; writes "" and returns 0 when the line does not say. */
 int gd_explain_oom(const char *line, char *out, size_t cap);
+
+/* For a "no code for this GPU" signature (sig_id) in a log that names no
+ * framework the kb's fix is written for: a fix for the program itself
+ * (program: its name, or NULL for "the program"), with this machine's
+ * target when it has such a GPU. Returns 1 when out holds one, else 0. */
+int gd_explain_program_fix(const char *sig_id, const char *log, size_t len,
+			   const char *program, const struct gd_machine *m,
+			   char *out, size_t cap);
 
 enum gd_check_verdict {
 	GD_CHECK_NA,	       /* "not checkable here: ..." */

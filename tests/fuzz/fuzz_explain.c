@@ -4,7 +4,9 @@
  * input made the campaign's harness run ~300 inputs/s. Inputs past 16 KB
  * are cut: the matcher works line by line, so longer inputs only repeat
  * what shorter ones exercise. Seeds: the real logs of tests/fixtures/logs,
- * some re-encoded (corpus/fuzz_explain/README.md). */
+ * some re-encoded (corpus/fuzz_explain/README.md). The runtime error codes
+ * (explain_codes.c), the evidence and the program fix run on each input
+ * too. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +51,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memchr(text, 0x1b, len))
 		__builtin_trap();
 	memset(&r, 0, sizeof r);
-	gd_explain_sigs_scan(sigs(), text, len, &r);
+	gd_explain_sigs_scan(sigs(), text, len, &r); /* and the error codes */
+	gd_explain_evidence(text, len, NULL, 0, &r);
+	for (size_t i = 0; i < r.m.n; i++) {
+		char fix[256];
+
+		gd_explain_program_fix(r.m.v[i].id, text, len, "p", NULL, fix,
+				       sizeof fix);
+	}
+	/* every decoded code is one of the table's, once */
+	for (size_t i = 0; i < r.codes.n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (r.codes.v[i].c == r.codes.v[j].c)
+				__builtin_trap();
 	gd_explain_result_free(&r);
 	free(text);
 	return 0;

@@ -1,0 +1,191 @@
+/* `gpudoctor try`: why each strategy failed, from its own output. The last
+ * lines a failed strategy printed go through explain's signatures and error
+ * codes (doctor/explain.h); the first known cause is kept with a fix for the
+ * program being tried (gd_explain_program_fix: "rebuild gpu_burn for
+ * sm_90", not the kb's advice for PyTorch wheels, unless the output is
+ * PyTorch's). Printed under the table, one line per distinct cause. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "binscan/binscan.h"
+#include "core/util.h"
+#include "discover/vendor.h"
+#include "doctor/errcodes.h"
+#include "doctor/explain.h"
+#include "try_int.h"
+
+/* The program's name as the user gave it: its last path component. */
+static const char *program_name(const struct gd_try *t)
+{
+	const char *a = t->argv && t->argv[0] ? t->argv[0] : NULL, *s;
+
+	if (!a)
+		return NULL;
+	s = strrchr(a, '/');
+	return s ? s + 1 : a;
+}
+
+static void from_match(const struct gd_try *t, struct gd_try_row *row,
+		       const struct gd_explain_match *mt, const char *buf,
+		       size_t n)
+{
+	gd_fmt(row->cause, sizeof row->cause, "%s (%s; log: %s)",
+	       mt->sig.title ? mt->sig.title : mt->id, mt->id, mt->text);
+	if (!gd_explain_program_fix(mt->id, buf, n, program_name(t), &t->m,
+				    row->cause_fix, sizeof row->cause_fix))
+		gd_strlcpy(row->cause_fix, mt->sig.fix ? mt->sig.fix : "",
+			   sizeof row->cause_fix);
+}
+
+static void from_code(struct gd_try_row *row, const struct gd_explain_code *e)
+{
+	const struct gd_errcode *c = e->c;
+
+	gd_fmt(row->cause, sizeof row->cause, "%s = %lld (%s): %s%s%s", c->name,
+	       c->value, gd_errcode_apis[c->api].type, c->meaning,
+	       c->cause[0] ? "; usually: " : "", c->cause);
+	row->cause_fix[0] = '\0';
+}
+
+void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
+			struct gd_try_row *row, const char *output)
+{
+	struct gd_explain_result r;
+	size_t n = strlen(output);
+	char *buf = malloc(n + 1);
+
+	row->cause[0] = row->cause_fix[0] = '\0';
+	if (!buf)
+		return;
+	memcpy(buf, output, n + 1);
+	memset(&r, 0, sizeof r);
+	if (gd_explain_scan(&cli->ctx, buf, n, &r) == 0) {
+		if (r.m.n)
+			from_match(t, row, &r.m.v[0], output, n);
+		else if (r.codes.n)
+			from_code(row, &r.codes.v[0]);
+	}
+	gd_sanitize(row->cause);
+	gd_sanitize(row->cause_fix);
+	gd_explain_result_free(&r);
+	free(buf);
+}
+
+/* The program's file: argv[0] as a path, or found on PATH. */
+static int program_path(const struct gd_try *t, char *out, size_t cap)
+{
+	const char *a = t->argv && t->argv[0] ? t->argv[0] : NULL;
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (!a || !a[0])
+		return -1;
+	if (strchr(a, '/')) {
+		gd_strlcpy(out, a, cap);
+		return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+	}
+	while (path && *path) {
+		const char *c = strchr(path, ':');
+		size_t n = c ? (size_t)(c - path) : strlen(path);
+
+		gd_fmt(out, cap, "%.*s/%s", (int)n, path, a);
+		if (n && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+		path = c ? c + 1 : NULL;
+	}
+	return -1;
+}
+
+/* "PATH: no code for gfx1010 (has: gfx900)": the parts of scan's detail
+ * about GPU code, not about libraries (judged under --root, they may be
+ * another machine's). */
+static void gpu_part(char *out, size_t cap, const char *path,
+		     const char *detail)
+{
+	char d[384], *save = NULL;
+	size_t used;
+
+	gd_fmt(out, cap, "%s:", path);
+	gd_strlcpy(d, detail, sizeof d);
+	for (char *seg = strtok_r(d, ";", &save); seg;
+	     seg = strtok_r(NULL, ";", &save)) {
+		while (*seg == ' ')
+			seg++;
+		if (strncmp(seg, "no code for", 11) &&
+		    strncmp(seg, "runs on", 7) && strncmp(seg, "has code", 8))
+			continue;
+		used = strlen(out);
+		gd_fmt(out + used, cap - used, "%s %s",
+		       out[used - 1] == ':' ? "" : ";", seg);
+	}
+}
+
+/* What `gpudoctor scan` says of the program against this machine's GPUs:
+ * "no code for sm_90 (has: sm_80)", when its file carries GPU code that
+ * does not fit one of them. "" otherwise (host-only code, no GPU here). */
+void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t)
+{
+	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
+	struct gd_bs_gpu gpus[8];
+	struct gd_bs_env env;
+	gd_bs_files files = {0};
+	size_t n = 0;
+	char path[4096];
+
+	t->program_scan[0] = '\0';
+	for (size_t i = 0; i < t->m.n_gpus && n < 8; i++) {
+		const char *g = gd_gpu_run_target(&t->m.gpus[i]);
+
+		if (g[0] && !gd_bs_gpu_parse(g, &gpus[n]))
+			n++;
+	}
+	if (!n || program_path(t, path, sizeof path) < 0 ||
+	    gd_bs_scan_file(path, 1, &o, &files) < 0)
+		return;
+	gd_bs_env_init(&cli->ctx, &env, gpus, n);
+	for (size_t i = 0; i < files.n; i++) {
+		gd_bs_judge(&cli->ctx, &env, &files.v[i]);
+		if (!t->program_scan[0] && (files.v[i].fit == GD_FIT_NO ||
+					    files.v[i].fit == GD_FIT_PTX))
+			gpu_part(t->program_scan, sizeof t->program_scan, path,
+				 files.v[i].detail);
+	}
+	gd_bs_env_free(&env);
+	gd_bs_files_free(&files);
+	gd_sanitize(t->program_scan);
+}
+
+void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t)
+{
+	int header = 0;
+
+	for (size_t k = 0; k < t->list.v.n; k++) {
+		const struct gd_try_row *r = &t->rows[k];
+		int seen = 0;
+
+		if (!r->ran || !r->cause[0])
+			continue;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = t->rows[j].ran &&
+			       !strcmp(t->rows[j].cause, r->cause);
+		if (seen)
+			continue;
+		if (!header++)
+			printf("\n%sWhy%s (gpudoctor explain on each failed "
+			       "strategy's output):\n",
+			       gd_c_bold(cli), gd_c_off(cli));
+		printf("  %s", t->list.v.v[k].id);
+		for (size_t j = k + 1; j < t->list.v.n; j++)
+			if (t->rows[j].ran &&
+			    !strcmp(t->rows[j].cause, r->cause))
+				printf(", %s", t->list.v.v[j].id);
+		printf(": %s\n", r->cause);
+		if (r->cause_fix[0])
+			printf("      fix: %s\n", r->cause_fix);
+	}
+	if (t->program_scan[0] && t->first_ok < 0)
+		printf("%s  scan: %s\n",
+		       header ? "" : "\nWhy (gpudoctor scan on the program):\n",
+		       t->program_scan);
+}

@@ -1,0 +1,173 @@
+/* explain: evidence over symptom. A signature that names the common cause of
+ * a symptom ("no CUDA device", "no kernel image", "no ROCm device") is
+ * checked against the log's other lines: a container, WSL2, the CUDA the
+ * driver supports against the CUDA the program was built with. When a
+ * set-up cause fits too, the match says so ("alternative"): first the one
+ * the log's own lines point to, and what tells the two apart. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "explain.h"
+
+struct marks {
+	int container, wsl;
+	int drv_cuda, built_cuda; /* major*10+minor, 0 unknown */
+};
+
+static const char *find(const char *b, size_t n, const char *w)
+{
+	return memmem(b, n, w, strlen(w));
+}
+
+static int any(const char *b, size_t n, const char *const *w)
+{
+	for (; *w; w++)
+		if (find(b, n, *w))
+			return 1;
+	return 0;
+}
+
+/* "12.2" after the marker: 122; 0 when none. */
+static int version_after(const char *b, size_t n, const char *mark)
+{
+	const char *p = find(b, n, mark);
+	unsigned maj, min;
+
+	if (!p)
+		return 0;
+	p += strlen(mark);
+	while ((size_t)(p - b) < n && *p == ' ')
+		p++;
+	if ((size_t)(b + n - p) < 3 || sscanf(p, "%2u.%1u", &maj, &min) != 2)
+		return 0;
+	return (int)(maj * 10 + min);
+}
+
+/* "+cu121" in a PyTorch version: 121. */
+static int torch_cuda(const char *b, size_t n)
+{
+	const char *p = find(b, n, "+cu");
+	unsigned v;
+
+	if (!p || (size_t)(b + n - p) < 6 || sscanf(p + 3, "%3u", &v) != 1 ||
+	    v < 90)
+		return 0;
+	return (int)v;
+}
+
+static void marks_of(const char *b, size_t n, struct marks *m)
+{
+	static const char *const container[] = {"docker",
+						"Docker",
+						"container",
+						"kubernetes",
+						"k8s",
+						"/.dockerenv",
+						"podman",
+						"nvidia-container",
+						"NVIDIA_VISIBLE",
+						"singularity",
+						NULL};
+	static const char *const wsl[] = {"WSL", "microsoft-standard",
+					  "/dev/dxg", "wsl", NULL};
+	int v;
+
+	m->container |= any(b, n, container);
+	m->wsl |= any(b, n, wsl);
+	if (!m->drv_cuda)
+		m->drv_cuda = version_after(b, n, "CUDA Version:");
+	if (!m->built_cuda && (v = torch_cuda(b, n)))
+		m->built_cuda = v;
+	if (!m->built_cuda)
+		m->built_cuda =
+		    version_after(b, n, "Cuda compilation tools, release ");
+}
+
+static int is_one_of(const char *id, const char *const *ids)
+{
+	for (; *ids; ids++)
+		if (!strcmp(id, *ids))
+			return 1;
+	return 0;
+}
+
+static void alternative(const struct marks *m, struct gd_explain_match *mt)
+{
+	static const char *const no_nv[] = {
+	    "cuda-no-device", "nvidia-driver-missing", "ollama-no-gpu", NULL};
+	static const char *const no_kfd[] = {"rocm-no-device",
+					     "kfd-permission",
+					     "kfd-open-failed",
+					     "kfd-not-supported",
+					     "hip-hsa-init-failed",
+					     "hsa-out-of-resources",
+					     NULL};
+	static const char *const no_code[] = {"cuda-no-kernel-image",
+					      "cublas-execution-failed", NULL};
+
+	if (m->container && is_one_of(mt->id, no_nv))
+		gd_strlcpy(
+		    mt->alternative,
+		    "the log is from a container: it may have been started "
+		    "without the NVIDIA runtime (docker run --gpus all or "
+		    "--runtime=nvidia; Kubernetes: a nvidia.com/gpu limit and "
+		    "the device plugin). Tells them apart: nvidia-smi works on "
+		    "the host but not inside the container.",
+		    sizeof mt->alternative);
+	else if (m->wsl && is_one_of(mt->id, no_kfd))
+		gd_strlcpy(
+		    mt->alternative,
+		    "the log is from WSL2, which has no /dev/kfd: ROCm there "
+		    "goes through /dev/dxg with AMD's WSL driver and the ROCm "
+		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
+		    "the native KFD and group checks do not apply. Tells them "
+		    "apart: uname -r ends in microsoft-standard-WSL2.",
+		    sizeof mt->alternative);
+	else if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
+		 m->drv_cuda < m->built_cuda)
+		gd_fmt(
+		    mt->alternative, sizeof mt->alternative,
+		    "more likely here: the driver supports CUDA %d.%d but "
+		    "the program was built with CUDA %d.%d, so its PTX "
+		    "cannot be compiled for this GPU; update the driver. "
+		    "Tells them apart: 'the provided PTX was compiled with an "
+		    "unsupported toolchain' (CUDA_ERROR_UNSUPPORTED_PTX_"
+		    "VERSION, 222), and 'gpudoctor scan' showing PTX only.",
+		    m->drv_cuda / 10, m->drv_cuda % 10, m->built_cuda / 10,
+		    m->built_cuda % 10);
+}
+
+/* The markers are looked for in a log's first and last
+ * GD_EVIDENCE_WINDOW bytes (a command line, uname or nvidia-smi at the
+ * start; the failure at the end): a 16 MiB log costs no more than a small
+ * one. */
+#define GD_EVIDENCE_WINDOW (256u * 1024)
+
+static void marks_window(const char *b, size_t n, struct marks *m)
+{
+	if (n <= 2 * GD_EVIDENCE_WINDOW) {
+		marks_of(b, n, m);
+		return;
+	}
+	marks_of(b, GD_EVIDENCE_WINDOW, m);
+	marks_of(b + n - GD_EVIDENCE_WINDOW, GD_EVIDENCE_WINDOW, m);
+}
+
+void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
+			 size_t tail_len, struct gd_explain_result *r)
+{
+	struct marks m;
+
+	memset(&m, 0, sizeof m);
+	if (!r->m.n)
+		return;
+	marks_window(head, head_len, &m);
+	if (tail)
+		marks_window(tail, tail_len, &m);
+	for (size_t i = 0; i < r->m.n; i++) {
+		r->m.v[i].alternative[0] = '\0';
+		alternative(&m, &r->m.v[i]);
+	}
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Every code of every runtime table (src/doctor/errcodes_gen.c, generated
+# from the runtimes' headers by tools/gen_errcodes.py) through `explain`:
+# by its name, and by its number in the forms the runtimes and frameworks
+# print ("CUDA error: 700", "cuda runtime error (2)", "hipError_t 98",
+# "CUresult 999", "VkResult -4", "clGetPlatformIDs returned -1001", "error
+# code -5" in an OpenCL log, "zeInit returned 0x78000001"). Each must come
+# back decoded: its type, and its name (by name) or its value (by number).
+# A positive number with no runtime named must not be decoded.
+set -u
+: "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
+: "${GD_SRCDIR:?set GD_SRCDIR to the source tree}"
+command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/root"
+python3 - "$GPUDOCTOR" "$GD_SRCDIR/src/doctor/errcodes_gen.c" "$tmp" <<'PY'
+import json, re, subprocess, sys
+gd, gen, tmp = sys.argv[1:4]
+src = open(gen).read()
+apis = re.findall(r'\{"(\w+)", "(\w+)",\s*"', src.split("gd_errcode_apis[] = {")[1].split("};")[0])
+codes = [(n, int(v), int(a)) for n, v, a in
+         re.findall(r'\{"(\w+)",\s*(-?\d+)LL,\s*(\d+),', src.split("gd_errcodes[] = {")[1])]
+assert len(apis) == 15 and len(codes) > 700, (len(apis), len(codes))
+
+def hexv(v):
+    return f"0x{v:x}" if v >= 0 else str(v)
+
+# how each runtime's number appears in real logs: (line template)
+forms = {
+    "cudart": ["CUDA error: {v}", "RuntimeError: cuda runtime error ({v}) : at foo.cu:12",
+               "cudaMalloc failed: cudaError_t {v}"],
+    "cu": ["CUresult {v}", "cuModuleLoadData returned {v}", "CUDA driver error {v}"],
+    "cublas": ["cuBLAS error {v}", "cublasStatus_t {v}"],
+    "nvrtc": ["nvrtcResult {v}", "nvrtcCompileProgram returned {v}"],
+    "cudnn": ["cuDNN error: {v}", "cudnnStatus_t {v}"],
+    "nccl": ["ncclResult_t {v}", "NCCL error {v}"],
+    "hip": ["hipError_t {v}", "HIP error: {v}", "hipMalloc returned {v}"],
+    "hsa": ["hsa_status_t {h}", "hsa_init returned {h}", "HSA error {v}"],
+    "rocblas": ["rocblas_status {v}", "rocBLAS error: {v}"],
+    "hipblas": ["hipblasStatus_t {v}", "hipBLAS error {v}"],
+    "miopen": ["miopenStatus_t {v}", "MIOpen error: {v}"],
+    "vk": ["VkResult {v}", "vkCreateInstance returned {v}", "Vulkan error {v}"],
+    "cl": ["clGetPlatformIDs returned {v}", "OpenCL error code {v}", "cl_int {v}"],
+    "ze": ["ze_result_t {h}", "zeInit returned {h}", "Level Zero error {h}"],
+    "ur": ["ur_result_t {v}", "urDeviceGet returned {v}"],
+}
+
+def success(n, v):
+    return v == 0 or "SUCCESS" in n or "Success" in n
+
+def run(lines):
+    with open(f"{tmp}/log", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    out = subprocess.run([gd, "--root", f"{tmp}/root", "explain", "--json", f"{tmp}/log"],
+                         capture_output=True, text=True)
+    if out.returncode not in (0, 1):
+        sys.exit(f"explain failed ({out.returncode}): {out.stderr}")
+    return json.loads(out.stdout)["codes"]
+
+fail = checked = 0
+# by name: 20 codes a log, each on its own line in a message
+named = [(n, v, a) for n, v, a in codes if not success(n, v)]
+for i in range(0, len(named), 20):
+    chunk = named[i:i + 20]
+    got = {(c["type"], c["name"]) for c in run([f"[E] call failed: {n} at x.c:{k}"
+                                                for k, (n, v, a) in enumerate(chunk)])}
+    for n, v, a in chunk:
+        checked += 1
+        if (apis[a][1], n) not in got:
+            print(f"FAIL by name: {n} ({apis[a][1]}) not decoded")
+            fail += 1
+# by number: the first name the header gives each value
+first = {}
+for n, v, a in codes:
+    first.setdefault((a, v), n)
+for a, (aid, typ) in enumerate(apis):
+    vals = [(v, n) for (x, v), n in first.items() if x == a and not success(n, v)]
+    for form in forms[aid]:
+        for i in range(0, len(vals), 20):
+            chunk = vals[i:i + 20]
+            got = {(c["type"], c["value"], c["matched"]) for c in
+                   run([form.format(v=v, h=hexv(v)) for v, n in chunk])}
+            for v, n in chunk:
+                checked += 1
+                if (typ, v, "number") not in got:
+                    print(f"FAIL by number: {form.format(v=v, h=hexv(v))!r} not decoded as {typ} {v} ({n})")
+                    fail += 1
+# a generic number needs its runtime: on the line, or (negative) the log's one
+got = run(["OpenCL platform scan", "clBuildProgram: error code -11"])
+checked += 1
+if not any(c["name"] == "CL_BUILD_PROGRAM_FAILURE" for c in got):
+    print("FAIL: 'error code -11' on an OpenCL line not decoded"); fail += 1
+got = run(["Using OpenCL platform Portable Computing Language", "init failed, error code -1001"])
+checked += 1
+if not any(c["name"] == "CL_PLATFORM_NOT_FOUND_KHR" for c in got):
+    print("FAIL: a negative code in a log that names only OpenCL not decoded"); fail += 1
+for lines in (["CUDA available: yes", "Process exited with error code 1"],
+              ["returned 2", "error code 700"],
+              # vLLM's log prefix: a date after ERROR, not a code
+              ["ERROR 04-01 23:46:56 [engine.py:160] torch.OutOfMemoryError: CUDA out of memory."],
+              ["CUDA error 12.4 expected", "HIP error: 0700"]):
+    got = run(lines)
+    checked += 1
+    if got:
+        print(f"FAIL: {lines!r} decoded as {got[0]['name']}: no runtime names the number")
+        fail += 1
+print(f"{checked} decodings checked over {len(codes)} codes of {len(apis)} tables, {fail} failed")
+sys.exit(1 if fail else 0)
+PY

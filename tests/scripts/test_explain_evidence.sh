@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Evidence over symptom: a signature that names a symptom's common cause
+# gets the set-up cause the log's other lines point to, and what tells the
+# two apart (matches[].alternative); without such lines, nothing is added.
+#  - "no CUDA-capable device" in a container: started without the NVIDIA
+#    runtime;
+#  - "no ROCm-capable device" on WSL2: no /dev/kfd there;
+#  - "no kernel image" with nvidia-smi's "CUDA Version: 11.4" and a
+#    +cu121 PyTorch: the driver is older than the build's CUDA.
+set -u
+: "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
+command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir "$T/root"
+fail=0
+alt() { # LOGFILE ID: the alternative explain gives that match
+	"$GPUDOCTOR" --root "$T/root" explain --json "$1" |
+		jq -r --arg id "$2" '.matches[] | select(.id == $id) | .alternative // "none"'
+}
+check() { # NAME LOGFILE ID PATTERN ("none": no alternative)
+	got=$(alt "$2" "$3")
+	if [ "$4" = none ]; then
+		[ "$got" = none ] && echo "ok: $1" || { echo "FAIL: $1: $got"; fail=1; }
+	else
+		case $got in *$4*) echo "ok: $1" ;; *) echo "FAIL: $1: $got"; fail=1 ;; esac
+	fi
+}
+printf '%s\n' '$ docker run --rm -it pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime python -c "import torch; torch.zeros(1).cuda()"' \
+	'Traceback (most recent call last):' \
+	'RuntimeError: No CUDA GPUs are available' >"$T/docker.log"
+check "container: NVIDIA runtime named" "$T/docker.log" cuda-no-device "without the NVIDIA runtime"
+printf '%s\n' 'Traceback (most recent call last):' 'RuntimeError: No CUDA GPUs are available' >"$T/plain.log"
+check "no container: nothing added" "$T/plain.log" cuda-no-device none
+printf '%s\n' '$ uname -a' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' \
+	'ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected' >"$T/wsl.log"
+check "WSL2: no KFD named" "$T/wsl.log" rocm-no-device "WSL2, which has no /dev/kfd"
+printf '%s\n' '| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |' \
+	'torch 2.1.0+cu121' \
+	'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/old.log"
+check "driver older than the build's CUDA" "$T/old.log" cuda-no-kernel-image "supports CUDA 11.4 but the program was built with CUDA 12.1"
+printf '%s\n' '| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |' \
+	'torch 2.1.0+cu121' \
+	'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/new.log"
+check "driver new enough: nothing added" "$T/new.log" cuda-no-kernel-image none
+exit $fail

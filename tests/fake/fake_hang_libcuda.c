@@ -4,11 +4,39 @@
  * builds it as libcuda.so.1 into a temp dir and points GPUDOCTOR_LIB_PATH
  * at it. Every other entry point the probe resolves exists and fails. */
 #include <unistd.h>
+#ifdef GD_FAKE_FORK_HELPER
+/* Built with -DGD_FAKE_FORK_HELPER (tests/scripts/test_python.sh): cuInit
+ * first forks a helper process that outlives nothing on its own, as a
+ * runtime's helper does, and writes its pid to $FAKE_HELPER_PID. Whoever
+ * stops the probe must end it too (issue #20 E9). */
+#include <stdio.h>
+#include <stdlib.h>
+
+static void fork_helper(void)
+{
+	const char *file = getenv("FAKE_HELPER_PID");
+	pid_t p = fork();
+	FILE *f;
+
+	if (p == 0)
+		for (;;)
+			pause();
+	if (p > 0 && file && (f = fopen(file, "w"))) {
+		fprintf(f, "%d\n", (int)p);
+		fclose(f);
+	}
+}
+#else
+static void fork_helper(void)
+{
+}
+#endif
 
 int cuInit(unsigned flags);
 int cuInit(unsigned flags)
 {
 	(void)flags;
+	fork_helper();
 	for (;;)
 		pause();
 }

@@ -56,6 +56,11 @@ struct gd_check_opts;
 struct gd_check_data;
 int gd_cli_check_collect(struct gd_cli *cli, struct gd_check_opts *o,
 			 struct gd_check_data *d);
+/* Around a check that may probe: SIGTERM, SIGINT, SIGHUP, SIGQUIT stop
+ * the probes (their process groups, what a runtime forked included), and
+ * _end then raises the signal again (probe_progress.c). */
+void gd_cli_cancel_begin(struct gd_cli *cli);
+void gd_cli_cancel_end(struct gd_cli *cli);
 
 /* `check` of a Windows machine (check_windows.c). */
 int gd_check_windows(struct gd_cli *cli, int verbose, int brief);

@@ -53,9 +53,11 @@ static int check_api(struct gd_cli *cli, unsigned flags, double timeout,
 
 	if (!h)
 		return gd_cli_error(cli, "out of memory");
+	gd_cli_cancel_begin(cli);
 	rc = gpudoctor_check(h, flags, timeout);
 	if (progress)
 		fprintf(stderr, "\r\033[K");
+	gd_cli_cancel_end(cli);
 	out = rc == GPUDOCTOR_ERROR ? NULL
 	      : brief ? cli->json ? gpudoctor_brief_json(h) : gpudoctor_brief(h)
 	      : cli->json ? gpudoctor_report_json(h)

@@ -81,6 +81,7 @@ static void collect_probes(struct gd_cli *cli, const struct gd_check_opts *o,
 	po.quick = 1;
 	po.timeout_s = o->probe_timeout;
 	po.on_progress = o->on_progress;
+	po.cancel = cli->cancel;
 	rc = gd_probe_run(&cli->ctx, &po, &x->probes);
 	if (rc < 0) {
 		gd_strlcpy(d->probe_note, "could not start the probe children",

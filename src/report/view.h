@@ -37,6 +37,9 @@ struct gd_cli {
 	const char *prog;    /* argv[0] */
 	int argc;	     /* the command's own argv, for error messages */
 	char **argv;
+	/* the command line's stop flag (a signal number), which the probes
+	 * of a check poll; NULL for a library handle */
+	const volatile int *cancel;
 };
 
 /* {"$schema", "schema_version", "command", "gpudoctor_version"} */

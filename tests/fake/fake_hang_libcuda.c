@@ -8,6 +8,33 @@
  * a probe child's own child must not outlive gpudoctor). */
 #include <stdlib.h>
 #include <unistd.h>
+#ifdef GD_FAKE_FORK_HELPER
+/* Built with -DGD_FAKE_FORK_HELPER (tests/scripts/test_python.sh): cuInit
+ * first forks a helper process that outlives nothing on its own, as a
+ * runtime's helper does, and writes its pid to $FAKE_HELPER_PID. Whoever
+ * stops the probe must end it too (issue #20 E9). */
+#include <stdio.h>
+#include <stdlib.h>
+
+static void fork_helper(void)
+{
+	const char *file = getenv("FAKE_HELPER_PID");
+	pid_t p = fork();
+	FILE *f;
+
+	if (p == 0)
+		for (;;)
+			pause();
+	if (p > 0 && file && (f = fopen(file, "w"))) {
+		fprintf(f, "%d\n", (int)p);
+		fclose(f);
+	}
+}
+#else
+static void fork_helper(void)
+{
+}
+#endif
 
 int cuInit(unsigned flags);
 int cuInit(unsigned flags)
@@ -19,6 +46,7 @@ int cuInit(unsigned flags)
 		execl(helper, helper, "7773", (char *)NULL);
 		_exit(127);
 	}
+	fork_helper();
 	for (;;)
 		pause();
 }

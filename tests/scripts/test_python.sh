@@ -89,6 +89,28 @@ PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/test_frameworks.py" \
 mkdir -p "$tmp/faults"
 PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/test_run_faults.py" "$tmp/faults" \
   2>/dev/null || fail=1
+# E9 with the real program: a CUDA driver whose cuInit forks a helper and
+# hangs (fake_hang_libcuda built with GD_FAKE_FORK_HELPER); the Python
+# timeout stops gpudoctor with SIGTERM, and gpudoctor ends its probe
+# child's process group, helper included (SIGKILL left both running)
+if command -v cc > /dev/null 2>&1; then
+  mkdir -p "$tmp/fakecuda"
+  cc -shared -fPIC -DGD_FAKE_FORK_HELPER -o "$tmp/fakecuda/libcuda.so.1" \
+    "$GD_SRCDIR/tests/fake/fake_hang_libcuda.c"
+  GPUDOCTOR_BIN=$GPUDOCTOR GPUDOCTOR_LIB_PATH="$tmp/fakecuda" FAKE_HELPER_PID="$tmp/helper.pid" \
+    PYTHONPATH="$tmp/site" "$py" -c '
+import gpudoctor
+d = gpudoctor.detect(probes=True, timeout=3)
+assert d.error_kind == "GpudoctorTimeoutError", d' 2>/dev/null || { echo "FAIL E9 real: no timeout"; fail=1; }
+  sleep 0.5
+  if [ ! -s "$tmp/helper.pid" ]; then
+    echo "FAIL E9 real: the fake cuInit never ran"; fail=1
+  elif kill -0 "$(cat "$tmp/helper.pid")" 2>/dev/null; then
+    echo "FAIL E9 real: the probe's helper is still running"; kill "$(cat "$tmp/helper.pid")"; fail=1
+  fi
+else
+  echo "SKIPPED E9 with the real program: no C compiler"
+fi
 # python -m gpudoctor passes its arguments and exit status through
 out=$(cd "$GD_SRCDIR/tests/fixtures/no-gpu" && GPUDOCTOR_BIN=$GPUDOCTOR PYTHONPATH="$tmp/site" \
   "$py" -m gpudoctor --root root check --brief --no-probe 2>&1)

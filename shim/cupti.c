@@ -107,7 +107,6 @@ static const struct api_info rt_apis[] = {
     {"cudaGetDeviceCount", A(cudaGetDeviceCount), -1, -1, -1, 0},
     {"cudaSetDevice", A(cudaSetDevice), -1, 0, -1, 0},
     {"cudaGetDeviceProperties", A(cudaGetDeviceProperties), -1, 8, -1, 0},
-    {"cudaDeviceGetAttribute", A(cudaDeviceGetAttribute), -1, 12, -1, 0},
     {"cudaInitDevice", A(cudaInitDevice), -1, 0, -1, 0},
 };
 /* Driver copies and allocations: only the _v2 entry points (64-bit

@@ -74,8 +74,6 @@ CUDA_HOOK(cudaError_t, cudaGetDeviceProperties, (void *p, int d), (p, d), 0, d,
 	  NULL)
 SHIM_HOOK_API(SHIM_FAM_CUDA, GD_TRACE_API_cudaGetDeviceProperties, cudaError_t,
 	      cudaGetDeviceProperties_v2, (void *p, int d), (p, d), 0, d, NULL)
-CUDA_HOOK(cudaError_t, cudaDeviceGetAttribute, (int *v, int a, int d),
-	  (v, a, d), 0, d, NULL)
 CUDA_HOOK(cudaError_t, cudaInitDevice, (int d, unsigned df, unsigned f),
 	  (d, df, f), 0, d, NULL)
 

@@ -114,9 +114,11 @@ SHIM_EXPORT hipError_t hipHostMalloc(void **p, size_t n, unsigned f)
 
 /* Runtime start and device enumeration: the first calls of a program,
  * where a runtime that cannot reach its device hangs (firmware, KFD).
- * The device index is recorded as the kind. hipGetDeviceProperties:
- * HIP 6 exports the 6.0 layout as hipGetDevicePropertiesR0600 (the
- * header maps the name to it); the struct is only passed on. */
+ * The device index is recorded as the kind. Attribute getters are not
+ * hooked: frameworks call them per operator, and they return at once.
+ * hipGetDeviceProperties: HIP 6 exports the 6.0 layout as
+ * hipGetDevicePropertiesR0600 (the header maps the name to it); the struct is
+ * only passed on. */
 SHIM_HOOK(hipError_t, hipGetDeviceCount, (int *n), (n), 0, 0, NULL)
 SHIM_HOOK(hipError_t, hipSetDevice, (int d), (d), 0, d, NULL)
 SHIM_HOOK(hipError_t, hipGetDeviceProperties, (void *p, int d), (p, d), 0, d,
@@ -124,8 +126,6 @@ SHIM_HOOK(hipError_t, hipGetDeviceProperties, (void *p, int d), (p, d), 0, d,
 SHIM_HOOK(hipError_t, hipGetDevicePropertiesR0600, (void *p, int d), (p, d), 0,
 	  d, NULL)
 SHIM_HOOK(hipError_t, hipDeviceGet, (int *dev, int d), (dev, d), 0, d, NULL)
-SHIM_HOOK(hipError_t, hipDeviceGetAttribute, (int *v, int a, int d), (v, a, d),
-	  0, d, NULL)
 SHIM_HOOK(hipError_t, hipDevicePrimaryCtxRetain, (void **c, int d), (c, d), 0,
 	  d, NULL)
 SHIM_HOOK(hipError_t, hipCtxCreate, (void **c, unsigned f, int d), (c, f, d), 0,

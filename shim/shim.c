@@ -43,6 +43,8 @@ static int on;	  /* region or log: record at all */
 static int timed; /* log: precise timestamps at both edges */
 static int my_pid;
 static pthread_key_t slot_key;
+static char no_slot_mark;
+#define NO_SLOT ((void *)&no_slot_mark) /* key value: counted unrecorded */
 static int slot_key_ok;
 int shim_families = SHIM_FAM_HIP | SHIM_FAM_CUDA | SHIM_FAM_CU;
 
@@ -154,9 +156,12 @@ static struct gd_trace_slot_raw *claim_slot(void)
 		return NULL;
 	s = take_slot();
 	if (!s) {
-		if (!tls.no_slot) /* counted once while it goes unrecorded */
+		if (!tls.no_slot) { /* counted while it goes unrecorded */
 			__atomic_fetch_add(&region->unrecorded, 1,
 					   __ATOMIC_RELAXED);
+			if (slot_key_ok) /* uncounted when it ends */
+				pthread_setspecific(slot_key, NO_SLOT);
+		}
 		tls.no_slot = 1;
 		tls.seen_released = rel;
 		return NULL;
@@ -186,6 +191,11 @@ static void slot_release(void *arg)
 {
 	struct gd_trace_slot_raw *s = arg;
 
+	if (arg == NO_SLOT && tls.no_slot) {
+		__atomic_fetch_sub(&region->unrecorded, 1, __ATOMIC_RELAXED);
+		tls.no_slot = 0;
+		return;
+	}
 	if (!s || s != tls.slot || tls.depth)
 		return; /* a forked child's copy of its parent's slot */
 	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELAXED);

@@ -82,17 +82,15 @@ static const struct why_rule rules[] = {
      "be what does not end (AMD_SERIALIZE_KERNEL=3 names it)"},
     {{A(hipInit), A(hipGetDeviceCount), A(hipSetDevice),
       A(hipGetDeviceProperties), A(hipGetDevicePropertiesR0600),
-      A(hipDeviceGet), A(hipDeviceGetAttribute), A(hipDevicePrimaryCtxRetain),
-      A(hipCtxCreate), END},
+      A(hipDeviceGet), A(hipDevicePrimaryCtxRetain), A(hipCtxCreate), END},
      ANY,
      "runtime start: HIP opens /dev/kfd and the GPU's queues here, so a hang "
      "is the driver or firmware not answering (dmesg shows amdgpu's "
      "errors); HIP_VISIBLE_DEVICES leaves a device out, `gpudoctor probe` "
      "tries each device in a supervised child"},
     {{A(cudaGetDeviceCount), A(cudaSetDevice), A(cudaGetDeviceProperties),
-      A(cudaDeviceGetAttribute), A(cudaInitDevice), A(cuInit),
-      A(cuDeviceGetCount), A(cuDeviceGet), A(cuCtxCreate),
-      A(cuDevicePrimaryCtxRetain), END},
+      A(cudaInitDevice), A(cuInit), A(cuDeviceGetCount), A(cuDeviceGet),
+      A(cuCtxCreate), A(cuDevicePrimaryCtxRetain), END},
      ANY,
      "runtime start: the CUDA driver opens /dev/nvidia* and creates the "
      "context here, so a hang is the driver or the GPU not answering (dmesg "

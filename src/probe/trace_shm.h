@@ -96,13 +96,11 @@ enum gd_trace_state { GD_TRACE_IDLE = 0, GD_TRACE_IN_CALL = 1 };
 	X(hipGetDeviceProperties)                                              \
 	X(hipGetDevicePropertiesR0600)                                         \
 	X(hipDeviceGet)                                                        \
-	X(hipDeviceGetAttribute)                                               \
 	X(hipDevicePrimaryCtxRetain)                                           \
 	X(hipCtxCreate)                                                        \
 	X(cudaGetDeviceCount)                                                  \
 	X(cudaSetDevice)                                                       \
 	X(cudaGetDeviceProperties)                                             \
-	X(cudaDeviceGetAttribute)                                              \
 	X(cudaInitDevice)                                                      \
 	X(cuInit)                                                              \
 	X(cuDeviceGetCount)                                                    \

@@ -27,13 +27,13 @@ for rt in hip:hipGetDeviceCount cuda:cuInit; do
 	what=${rt%%:*} api=${rt#*:}
 	txt=$("$GPUDOCTOR" --root "$tmp/root" try --trace=hooks --timeout 1 -- \
 		"$tmp/init_app" "$what" 2>/dev/null)
-	grep -Eq "^baseline +hang .*hung: thread [0-9]+ stuck 1\.[0-9] s in $api\(\) called from init_app" <<<"$txt" &&
+	grep -Eq "^baseline +hang .*hung: thread [0-9]+ stuck [0-9.]+ s in $api\(\) called from init_app" <<<"$txt" &&
 		grep -Eq "^ +why: runtime start: (HIP opens /dev/kfd|the CUDA driver opens /dev/nvidia)" <<<"$txt" &&
 		ok "try --trace: a hang in $api is named, and why" ||
 		{ bad "try --trace, $api"; echo "$txt"; }
 	err=$("$GPUDOCTOR" --root "$tmp/root" run --watch 1 -- "$tmp/init_app" \
 		"$what" 2>&1 >/dev/null)
-	grep -Eq "^gpudoctor run: thread [0-9]+ stuck 1\.[0-9] s in $api\(\)" <<<"$err" &&
+	grep -Eq "^gpudoctor run: thread [0-9]+ stuck [0-9.]+ s in $api\(\)" <<<"$err" &&
 		grep -q "^gpudoctor run:   why: runtime start: " <<<"$err" &&
 		ok "run --watch: a hang in $api is named" ||
 		{ bad "run --watch, $api"; echo "$err"; }

@@ -26,18 +26,18 @@ cc -o "$tmp/stress_app" "$src/tests/trace/stress_app.c" "$tmp/libamdhip64.so.5" 
 	-Wl,-rpath,"$tmp" -lpthread || { echo "cannot build"; exit 1; }
 
 # --- E3 ----------------------------------------------------------------
-txt=$("$GPUDOCTOR" --root "$tmp/root" try --trace --timeout 2 -- \
+txt=$("$GPUDOCTOR" --root "$tmp/root" try --trace --timeout 4 -- \
 	"$tmp/stress_app" threads 300 2>/dev/null)
 grep -Eq '^baseline +hang .*hung: thread [0-9]+ stuck [0-9.]+ s in hipMemcpyAsync\(H2D, 256 MiB, stream 0x5\)' <<<"$txt" &&
 	ok "after 300 short-lived threads the hang is named" ||
 	{ bad "300 short-lived threads"; echo "$txt"; }
-err=$("$GPUDOCTOR" --root "$tmp/root" run --watch 2 -- \
+err=$("$GPUDOCTOR" --root "$tmp/root" run --watch 4 -- \
 	"$tmp/stress_app" live 300 2>&1 >/dev/null)
 grep -q '^gpudoctor run: 45 threads were not traced: all 256 trace slots were in use$' <<<"$err" &&
 	! grep -q 'No thread was inside' <<<"$err" &&
 	ok "300 live threads: the report says 45 were not traced" ||
 	{ bad "slots ran out, not said"; echo "$err"; }
-txt=$("$GPUDOCTOR" --root "$tmp/root" try --trace --timeout 2 -- \
+txt=$("$GPUDOCTOR" --root "$tmp/root" try --trace --timeout 4 -- \
 	"$tmp/stress_app" live 300 2>/dev/null)
 grep -Eq '^baseline +hang .*hung after: .*; 45 threads were not traced: all 256 trace slots were in use' <<<"$txt" &&
 	ok "try: slots ran out said in the phase" || { bad "try: slots"; echo "$txt"; }

@@ -19,7 +19,6 @@ int hipGetDeviceCount(int *n);
 int hipSetDevice(int d);
 int hipGetDeviceProperties(void *p, int d);
 int hipDeviceGet(int *dev, int d);
-int hipDeviceGetAttribute(int *v, int a, int d);
 int hipMalloc(void **p, size_t n);
 int hipHostMalloc(void **p, size_t n, unsigned f);
 int hipHostFree(void *p);
@@ -41,7 +40,6 @@ int gd_rt_calls(void)
 	SHOW("hipSetDevice", hipSetDevice(0));
 	SHOW("hipGetDeviceProperties", hipGetDeviceProperties(props, 0));
 	SHOW("hipDeviceGet", hipDeviceGet(&v, 0));
-	SHOW("hipDeviceGetAttribute", hipDeviceGetAttribute(&v, 0, 0));
 	SHOW("hipMalloc", hipMalloc(&p, 4096));
 	SHOW("hipHostMalloc", hipHostMalloc(&h, 4096, 0));
 	SHOW("hipExtMallocWithFlags", hipExtMallocWithFlags(&p, 4096, 1));
@@ -59,7 +57,6 @@ int gd_rt_calls(void)
 int cudaGetDeviceCount(int *n);
 int cudaSetDevice(int d);
 int cudaGetDeviceProperties(void *p, int d);
-int cudaDeviceGetAttribute(int *v, int a, int d);
 int cudaMalloc(void **p, size_t n);
 int cudaMallocHost(void **p, size_t n);
 int cudaHostAlloc(void **p, size_t n, unsigned f);
@@ -72,13 +69,12 @@ int gd_rt_calls(void)
 {
 	static char props[8192];
 	void *p = NULL;
-	int n = -1, v = 0;
+	int n = -1;
 	char buf[64] = "";
 
 	SHOW("cudaGetDeviceCount", cudaGetDeviceCount(&n));
 	SHOW("cudaSetDevice", cudaSetDevice(0));
 	SHOW("cudaGetDeviceProperties", cudaGetDeviceProperties(props, 0));
-	SHOW("cudaDeviceGetAttribute", cudaDeviceGetAttribute(&v, 1, 0));
 	SHOW("cudaMalloc", cudaMalloc(&p, 4096));
 	SHOW("cudaMallocHost", cudaMallocHost(&p, 4096));
 	SHOW("cudaHostAlloc", cudaHostAlloc(&p, 4096, 0));

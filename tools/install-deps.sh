@@ -27,6 +27,10 @@ test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
 # The Windows build (make windows, part of make test): dpkg-dev for the
 # source packages tools/win-deps.sh builds, Wine to run the .exe.
 test_pkgs="$test_pkgs wine wine64"
+# Operators' consumers (tests/scripts/test_metrics.sh, test_slurm.sh,
+# test_wheel.sh): Prometheus' own parser, Slurm's daemons and scontrol with
+# munge (a one-node cluster on loopback), a venv for the wheels.
+test_pkgs="$test_pkgs python3-prometheus-client slurmctld slurmd slurm-client munge python3-venv"
 
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"

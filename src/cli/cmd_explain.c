@@ -392,6 +392,9 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	} else {
 		gd_doctor_cuda(&cli->ctx, &x.inv);
 		gd_doctor_deps(&cli->ctx, &x.inv);
+		/* again, with this machine's own WSL2 / container facts */
+		gd_explain_evidence(log.head, log.head_len, log.tail,
+				    log.tail_len, &x.m, &x.r);
 		if (cli->json)
 			emit_json(&x);
 		else

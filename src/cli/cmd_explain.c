@@ -69,7 +69,13 @@ static void usage(FILE *f)
 	    "out of memory (which case, from the\nline's numbers), and GPU "
 	    "faults and hangs (illegal address, memory and page\nfaults, "
 	    "ring timeouts, MES, Xid). docs/workarounds.md lists them.\n"
-	    "Exit status: 0 a signature matched, 1 none matched, 3 error.\n\n",
+	    "Every runtime error code the log names (cudaError_t, CUresult, "
+	    "cuBLAS, cuDNN,\nNCCL, NVRTC, hipError_t, HSA, rocBLAS, hipBLAS, "
+	    "MIOpen, VkResult, OpenCL,\nLevel Zero, Unified Runtime), by name "
+	    "or by number (\"CUDA error: 700\",\n\"hipError_t 98\"), is "
+	    "decoded from tables generated from their headers.\n"
+	    "Exit status: 0 a signature matched or a code was decoded, 1 "
+	    "neither, 3 error.\n\n",
 	    GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,
 	    GD_EXPLAIN_TAIL_BYTES >> 20);
 	gd_opts_help(f, gd_opts_explain);
@@ -266,7 +272,12 @@ static void print_codes(struct explain_run *x)
 		const struct gd_explain_code *e = &x->r.codes.v[i];
 		const struct gd_errcode *c = e->c;
 
-		printf("\n  %s = %lld (%s), line %lu%s\n", c->name, c->value,
+		char num[32];
+
+		/* ze_result_t and HSA codes are hex in their headers */
+		gd_fmt(num, sizeof num, c->value > 0xffff ? "0x%llx" : "%lld",
+		       c->value);
+		printf("\n  %s = %s (%s), line %lu%s\n", c->name, num,
 		       gd_errcode_apis[c->api].type, e->line,
 		       e->in_tail ? " of the last part read" : "");
 		printf("    log:     %s\n", e->text);
@@ -381,6 +392,9 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	} else {
 		gd_doctor_cuda(&cli->ctx, &x.inv);
 		gd_doctor_deps(&cli->ctx, &x.inv);
+		/* again, with this machine's own WSL2 / container facts */
+		gd_explain_evidence(log.head, log.head_len, log.tail,
+				    log.tail_len, &x.m, &x.r);
 		if (cli->json)
 			emit_json(&x);
 		else

@@ -81,7 +81,7 @@ static int program_path(const struct gd_try *t, char *out, size_t cap)
 
 	if (!a || !a[0])
 		return -1;
-	if (strchr(a, '/')) {
+	if (strchr(a, '/') || strchr(a, '\\')) { /* a path */
 		gd_strlcpy(out, a, cap);
 		return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
 	}

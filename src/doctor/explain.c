@@ -587,7 +587,7 @@ int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 
 	if (!rc)
 		gd_explain_evidence(log->head, log->head_len, log->tail,
-				    log->tail_len, r);
+				    log->tail_len, NULL, r);
 	return rc;
 }
 

@@ -107,9 +107,11 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s);
 /* Evidence over symptom (explain_evidence.c): each match whose common
  * cause a set-up cause could also explain (a container without the NVIDIA
  * runtime, ROCm in WSL2, a driver older than the program's CUDA) gets that
- * cause in its alternative when the log's other lines point to it. */
+ * cause in its alternative when the log's other lines point to it, or this
+ * machine (here, may be NULL: a WSL2 kernel, a container) does. */
 void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
-			 size_t tail_len, struct gd_explain_result *r);
+			 size_t tail_len, const struct gd_machine *here,
+			 struct gd_explain_result *r);
 
 /* The error codes named in buf (in_tail: the tail part), appended to
  * r->codes; each code once per result. Returns 0 or -1 (out of memory). */

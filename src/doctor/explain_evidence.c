@@ -13,7 +13,8 @@
 
 struct marks {
 	int container, wsl;
-	int drv_cuda, built_cuda; /* major*10+minor, 0 unknown */
+	int container_here, wsl_here; /* said by this machine, not the log */
+	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
 };
 
 static const char *find(const char *b, size_t n, const char *w)
@@ -107,24 +108,25 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 	static const char *const no_code[] = {"cuda-no-kernel-image",
 					      "cublas-execution-failed", NULL};
 
-	if (m->container && is_one_of(mt->id, no_nv))
-		gd_strlcpy(
-		    mt->alternative,
-		    "the log is from a container: it may have been started "
+	if ((m->container || m->container_here) && is_one_of(mt->id, no_nv))
+		gd_fmt(
+		    mt->alternative, sizeof mt->alternative, "%s%s",
+		    m->container ? "the log is from a container"
+				 : "this machine is a container",
+		    ": it may have been started "
 		    "without the NVIDIA runtime (docker run --gpus all or "
 		    "--runtime=nvidia; Kubernetes: a nvidia.com/gpu limit and "
 		    "the device plugin). Tells them apart: nvidia-smi works on "
-		    "the host but not inside the container.",
-		    sizeof mt->alternative);
-	else if (m->wsl && is_one_of(mt->id, no_kfd))
-		gd_strlcpy(
-		    mt->alternative,
-		    "the log is from WSL2, which has no /dev/kfd: ROCm there "
+		    "the host but not inside the container.");
+	else if ((m->wsl || m->wsl_here) && is_one_of(mt->id, no_kfd))
+		gd_fmt(
+		    mt->alternative, sizeof mt->alternative, "%s%s",
+		    m->wsl ? "the log is from WSL2" : "this machine is WSL2",
+		    ", which has no /dev/kfd: ROCm there "
 		    "goes through /dev/dxg with AMD's WSL driver and the ROCm "
 		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
 		    "the native KFD and group checks do not apply. Tells them "
-		    "apart: uname -r ends in microsoft-standard-WSL2.",
-		    sizeof mt->alternative);
+		    "apart: uname -r ends in microsoft-standard-WSL2.");
 	else if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
 		 m->drv_cuda < m->built_cuda)
 		gd_fmt(
@@ -156,13 +158,19 @@ static void marks_window(const char *b, size_t n, struct marks *m)
 }
 
 void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
-			 size_t tail_len, struct gd_explain_result *r)
+			 size_t tail_len, const struct gd_machine *here,
+			 struct gd_explain_result *r)
 {
 	struct marks m;
 
 	memset(&m, 0, sizeof m);
 	if (!r->m.n)
 		return;
+	if (here && here->kernel.release.st == GD_KNOWN)
+		m.wsl_here =
+		    strstr(here->kernel.release.v, "microsoft") != NULL;
+	for (size_t i = 0; here && i < here->n_gpus; i++)
+		m.container_here |= here->gpus[i].access.in_container;
 	marks_window(head, head_len, &m);
 	if (tail)
 		marks_window(tail, tail_len, &m);

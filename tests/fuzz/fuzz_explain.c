@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	memset(&r, 0, sizeof r);
 	gd_explain_sigs_scan(sigs(), text, len, &r); /* and the error codes */
-	gd_explain_evidence(text, len, NULL, 0, &r);
+	gd_explain_evidence(text, len, NULL, 0, NULL, &r);
 	for (size_t i = 0; i < r.m.n; i++) {
 		char fix[256];
 

@@ -6,7 +6,8 @@
 #    runtime;
 #  - "no ROCm-capable device" on WSL2: no /dev/kfd there;
 #  - "no kernel image" with nvidia-smi's "CUDA Version: 11.4" and a
-#    +cu121 PyTorch: the driver is older than the build's CUDA.
+#    +cu121 PyTorch: the driver is older than the build's CUDA;
+#  - the machine's own facts: a WSL2 kernel (osrelease) with a silent log.
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
 command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
@@ -43,4 +44,12 @@ printf '%s\n' '| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Versi
 	'torch 2.1.0+cu121' \
 	'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/new.log"
 check "driver new enough: nothing added" "$T/new.log" cuda-no-kernel-image none
+# the machine itself: a WSL2 kernel (a captured root), the log silent
+mkdir -p "$T/wslroot/proc/sys/kernel"
+echo 5.15.167.4-microsoft-standard-WSL2 >"$T/wslroot/proc/sys/kernel/osrelease"
+echo 'ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected' >"$T/rocm.log"
+got=$("$GPUDOCTOR" --root "$T/wslroot" explain --json "$T/rocm.log" |
+	jq -r '.matches[] | select(.id == "rocm-no-device") | .alternative // "none"')
+case $got in "this machine is WSL2"*) echo "ok: a WSL2 machine" ;; *) echo "FAIL: WSL2 machine: $got"; fail=1 ;; esac
+check "not WSL2: nothing added" "$T/rocm.log" rocm-no-device none
 exit $fail

@@ -7,20 +7,17 @@
 
 const struct gd_errcode_api gd_errcode_apis[] = {
     {"cudart", "cudaError_t",
-     "CUDA 12.6, CUDA_VERSION 12060 (github.com/zspace/system.cuda-12.6 "
-     "include/ at b3d92c837713)"},
+     "CUDA 13.0, CUDA_VERSION 13000 "
+     "(/usr/local/cuda-13.0/targets/x86_64-linux/include of the NVIDIA H100 "
+     "test machine, CUDA 13.0 toolkit)"},
     {"cu", "CUresult",
-     "CUDA 12.6, CUDA_VERSION 12060 (github.com/zspace/system.cuda-12.6 "
-     "include/ at b3d92c837713)"},
+     "CUDA 13.0, CUDA_VERSION 13000 (the same CUDA 13.0 toolkit)"},
     {"cublas", "cublasStatus_t",
-     "cuBLAS 12.6.4 of CUDA 12.6 (github.com/zspace/system.cuda-12.6 "
-     "include/cublas_api.h at b3d92c837713)"},
-    {"nvrtc", "nvrtcResult",
-     "NVRTC of CUDA 12.6 (github.com/zspace/system.cuda-12.6 include/nvrtc.h "
-     "at b3d92c837713)"},
+     "cuBLAS 13.1.0 of CUDA 13.0 (the same toolkit)"},
+    {"nvrtc", "nvrtcResult", "NVRTC of CUDA 13.0 (the same toolkit)"},
     {"cudnn", "cudnnStatus_t",
-     "cuDNN 9.6.0 (github.com/zspace/system.cuda-12.6 include/cudnn_graph.h at "
-     "b3d92c837713)"},
+     "cuDNN 9.14.0 (/usr/include/x86_64-linux-gnu/cudnn_graph_v9.h of the "
+     "NVIDIA H100 test machine)"},
     {"nccl", "ncclResult_t",
      "NCCL 2.30.7 (github.com/NVIDIA/nccl src/nccl.h.in at 5067397c2676)"},
     {"hip", "hipError_t", "HIP 5.2.3 (Debian 12 libamdhip64-dev 5.2.3-8)"},
@@ -172,6 +169,7 @@ const struct gd_errcode gd_errcodes[] = {
      ""},
     {"cudaErrorUnsupportedDevSideSync", 225LL, 0, "unsupported dev side sync",
      ""},
+    {"cudaErrorContained", 226LL, 0, "contained", ""},
     {"cudaErrorInvalidSource", 300LL, 0, "invalid source", ""},
     {"cudaErrorFileNotFound", 301LL, 0, "file not found", ""},
     {"cudaErrorSharedObjectSymbolNotFound", 302LL, 0,
@@ -225,6 +223,7 @@ const struct gd_errcode gd_errcodes[] = {
      "the kernel log"},
     {"cudaErrorCooperativeLaunchTooLarge", 720LL, 0,
      "cooperative launch too large", ""},
+    {"cudaErrorTensorMemoryLeak", 721LL, 0, "tensor memory leak", ""},
     {"cudaErrorNotPermitted", 800LL, 0, "not permitted", ""},
     {"cudaErrorNotSupported", 801LL, 0, "not supported", ""},
     {"cudaErrorSystemNotReady", 802LL, 0, "the system is not ready for CUDA",
@@ -295,6 +294,8 @@ const struct gd_errcode gd_errcodes[] = {
     {"CUDA_ERROR_STUB_LIBRARY", 34LL, 1,
      "the CUDA stub library was loaded instead of the real driver",
      "libcuda.so from the toolkit's stubs/ directory is on the library path"},
+    {"CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", 36LL, 1,
+     "call requires newer driver", ""},
     {"CUDA_ERROR_DEVICE_UNAVAILABLE", 46LL, 1, "device unavailable", ""},
     {"CUDA_ERROR_NO_DEVICE", 100LL, 1, "no CUDA-capable device is visible",
      "no NVIDIA GPU, CUDA_VISIBLE_DEVICES hiding it, or a container started "
@@ -346,6 +347,7 @@ const struct gd_errcode gd_errcodes[] = {
      "unsupported exec affinity", ""},
     {"CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", 225LL, 1,
      "unsupported devside sync", ""},
+    {"CUDA_ERROR_CONTAINED", 226LL, 1, "contained", ""},
     {"CUDA_ERROR_INVALID_SOURCE", 300LL, 1, "invalid source", ""},
     {"CUDA_ERROR_FILE_NOT_FOUND", 301LL, 1, "file not found", ""},
     {"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", 302LL, 1,
@@ -389,6 +391,7 @@ const struct gd_errcode gd_errcodes[] = {
      "an invalid memory access or fault in the kernel"},
     {"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", 720LL, 1,
      "cooperative launch too large", ""},
+    {"CUDA_ERROR_TENSOR_MEMORY_LEAK", 721LL, 1, "tensor memory leak", ""},
     {"CUDA_ERROR_NOT_PERMITTED", 800LL, 1, "not permitted", ""},
     {"CUDA_ERROR_NOT_SUPPORTED", 801LL, 1, "not supported", ""},
     {"CUDA_ERROR_SYSTEM_NOT_READY", 802LL, 1,
@@ -437,6 +440,7 @@ const struct gd_errcode gd_errcodes[] = {
     {"CUDA_ERROR_INVALID_RESOURCE_TYPE", 914LL, 1, "invalid resource type", ""},
     {"CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", 915LL, 1,
      "invalid resource configuration", ""},
+    {"CUDA_ERROR_KEY_ROTATION", 916LL, 1, "key rotation", ""},
     {"CUDA_ERROR_UNKNOWN", 999LL, 1, "an unknown error inside the driver",
      "often a driver/kernel-module problem: a mismatch after update, a missing "
      "/dev/nvidia-uvm, or a GPU that fell off the bus (see the kernel log for "
@@ -479,6 +483,14 @@ const struct gd_errcode gd_errcodes[] = {
     {"NVRTC_ERROR_INTERNAL_ERROR", 11LL, 3, "internal error", ""},
     {"NVRTC_ERROR_TIME_FILE_WRITE_FAILED", 12LL, 3, "time file write failed",
      ""},
+    {"NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED", 13LL, 3, "no pch create attempted",
+     ""},
+    {"NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED", 14LL, 3,
+     "pch create heap exhausted", ""},
+    {"NVRTC_ERROR_PCH_CREATE", 15LL, 3, "pch create", ""},
+    {"NVRTC_ERROR_CANCELLED", 16LL, 3, "cancelled", ""},
+    {"NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED", 17LL, 3,
+     "time trace file write failed", ""},
     {"CUDNN_STATUS_SUCCESS", 0LL, 4, "success", ""},
     {"CUDNN_STATUS_NOT_INITIALIZED", 1001LL, 4, "cuDNN could not initialise",
      "the GPU is out of memory, or cuDNN does not match the CUDA/driver "

@@ -14,6 +14,7 @@
 #include "core/facts.h"
 #include "core/fs.h"
 #include "core/util.h"
+#include "discover/discover.h"
 #include "discover/kstate.h"
 #include "inventory/ldpath.h"
 #include "probe/probe.h"
@@ -167,8 +168,24 @@ static void term_cases(void)
 	CHECK(ends_cut(gd_cli_term(b, sizeof b, "\xff\xff\xff\xff\xff\xff")));
 }
 
+/* A GPU name in amdgpu.ids longer than the name field */
+static void ids_cases(void)
+{
+	char ids[600], name[64];
+	int n = snprintf(ids, sizeof ids, "# ids\n731F,\tC1,\tAMD Radeon ");
+
+	for (int i = 0; i < 20; i++)
+		n += snprintf(ids + n, sizeof ids - (size_t)n, "Long Name %d ",
+			      i);
+	n += snprintf(ids + n, sizeof ids - (size_t)n, "\n");
+	CHECK(gd_amdgpu_ids_lookup(ids, (size_t)n, 0x731f, 0xc1, name,
+				   sizeof name));
+	CHECK(ends_cut(name) && !strncmp(name, "AMD Radeon Long Name 0", 22));
+}
+
 int main(void)
 {
+	ids_cases();
 	term_cases();
 	fmt_cases();
 	path_cases();

@@ -114,8 +114,9 @@ int gd_win_fs_path(const char *w, char *buf, size_t cap)
 
 	if (!isalpha((unsigned char)w[0]) || w[1] != ':')
 		return -1;
-	gd_fmt(buf, cap, "/fs/%c%s%s", toupper((unsigned char)w[0]),
-	       w[2] == '\\' || w[2] == '/' || !w[2] ? "" : "/", w + 2);
+	if (gd_fmt(buf, cap, "/fs/%c%s%s", toupper((unsigned char)w[0]),
+		   w[2] == '\\' || w[2] == '/' || !w[2] ? "" : "/", w + 2) < 0)
+		gd_mark_cut(buf, cap); /* never a shorter path: another file */
 	for (char *p = buf; *p; p++)
 		if (*p == '\\')
 			*p = '/';

@@ -351,7 +351,10 @@ int gd_reg_str(const gd_reg_key *k, const char *name, char *buf, size_t cap)
 	if (!v || (v->type != GD_REG_SZ && v->type != GD_REG_EXPAND_SZ &&
 		   v->type != GD_REG_MULTI_SZ))
 		return -1;
-	gd_strlcpy(buf, (const char *)v->data, cap);
+	/* a value longer than buf (a path, a name) is kept cut and marked,
+	 * so it never names another file or passes for whole */
+	if (gd_strlcpy(buf, (const char *)v->data, cap) >= cap)
+		gd_mark_cut(buf, cap);
 	return 0;
 }
 

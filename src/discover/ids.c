@@ -54,10 +54,14 @@ static void copy_name(const char *s, const char *e, char *out, size_t cap)
 	n = (size_t)(e - s);
 	if (!cap)
 		return;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(out, s, n);
-	out[n] = '\0';
+	if (n >= cap) { /* a name too long to keep: kept cut, and marked */
+		memcpy(out, s, cap - 1);
+		out[cap - 1] = '\0';
+		gd_mark_cut(out, cap);
+	} else {
+		memcpy(out, s, n);
+		out[n] = '\0';
+	}
 	gd_sanitize(out);
 }
 

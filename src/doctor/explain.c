@@ -296,7 +296,9 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 		from++;
 	if (n - from >= sizeof mt->text)
 		from = (size_t)pm->rm_so;
-	gd_strlcpy(mt->text, line + from, sizeof mt->text);
+	if (gd_strlcpy(mt->text, line + from, sizeof mt->text) >=
+	    sizeof mt->text) /* the quoted line goes on: say so */
+		gd_mark_cut(mt->text, sizeof mt->text);
 	gd_sanitize(mt->text);
 	mt->detail[0] = '\0';
 	if (!strcmp(s->kb.id, "cuda-oom"))
@@ -307,11 +309,18 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 
 /* Match one line [ls, end) (CR stripped) against s, on a NUL-terminated
  * copy so that the log itself is never written to. */
-static int try_line(struct sig *s, const char *ls, const char *end,
-		    regmatch_t *pm, char *copy, size_t cap)
+/* The line [ls, end) through s's regex, from a copy of at most cap - 1
+ * bytes: a longer line (a JSON log on one line) is looked at in a window
+ * that holds at, where its literal starts, rather than cut at its head,
+ * which would miss a match past the first cap bytes without a word. */
+static int try_line(struct sig *s, const char *ls, const char *at,
+		    const char *end, regmatch_t *pm, char *copy, size_t cap)
 {
-	size_t n = (size_t)(end - ls);
+	size_t n;
 
+	if ((size_t)(end - ls) >= cap && (size_t)(at - ls) > cap / 4)
+		ls = at - cap / 4;
+	n = (size_t)(end - ls);
 	if (n && ls[n - 1] == '\r')
 		n--;
 	if (n >= cap)
@@ -372,7 +381,7 @@ static int try_sig(struct scan *sc, size_t i, const char *at)
 	end = memchr(at, '\n', (size_t)(sc->buf + sc->len - at));
 	if (!end)
 		end = sc->buf + sc->len;
-	if (!try_line(&sc->sigs[i], ls, end, &pm, sc->copy, sc->cap))
+	if (!try_line(&sc->sigs[i], ls, at, end, &pm, sc->copy, sc->cap))
 		return 0;
 	if (record(sc->r, &sc->sigs[i], line_at(sc, ls), sc->copy, &pm) < 0)
 		return -ENOMEM;

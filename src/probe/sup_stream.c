@@ -10,8 +10,15 @@
  * cut, so the summary never passes a cut line off as whole. */
 static void keep_line(char *dst, size_t cap, const char *line)
 {
-	if (gd_strlcpy(dst, line, cap) >= cap && cap > 4)
-		memcpy(dst + cap - 4, "...", 4);
+	size_t n = strnlen(line, cap); /* a flood's long lines: no strlen */
+
+	if (n < cap) {
+		memcpy(dst, line, n + 1);
+	} else {
+		memcpy(dst, line, cap - 1);
+		dst[cap - 1] = '\0';
+		gd_mark_cut(dst, cap);
+	}
 }
 
 static void tail_add(struct gd_sup_lines *L, const char *line)
@@ -88,8 +95,15 @@ void gd_sup_split(struct gd_sup_lines *L, struct gd_sup_stream *s,
 		size_t whole = (size_t)((nl ? nl : end) - p);
 		size_t take = make_room(s, whole);
 
-		for (size_t i = 0; i < take; i++) /* NULs would cut the line */
-			s->line[s->len++] = p[i] ? p[i] : ' ';
+		if (take) {
+			char *d = s->line + s->len, *z = d;
+
+			memcpy(d, p, take);
+			s->len += take;
+			/* NULs would cut the line */
+			while ((z = memchr(z, '\0', take - (size_t)(z - d))))
+				*z++ = ' ';
+		}
 		if (!nl)
 			break;
 		if (!s->line && (make_room(s, 0), !s->line))

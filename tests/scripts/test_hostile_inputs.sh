@@ -52,6 +52,12 @@ for size in 20000000 16777216 30000000; do
 		bad "explain: $size-byte hole: rc $rc $(head -c 300 "$T/out")"
 done
 rm -f "$T/sparse.log"
+# a line longer than the 64 KiB explain copies for its regexes (a JSON log
+# on one line): the error past its first 64 KiB is still found
+{ head -c 100000 /dev/zero | tr '\0' x; printf ' '; tr '\n' ' ' <"$log"; echo; } >"$T/long.log"
+"$GD" explain "$T/long.log" 2>&1 | grep -q "hip-no-binary" &&
+	ok "explain: error 100 KB into one line found" ||
+	bad "explain: error 100 KB into one line"
 # D13: UTF-16 as PowerShell writes it (iconv's UTF-16 has a BOM)
 if command -v iconv >/dev/null; then
 	for enc in UTF-16 UTF-16LE; do

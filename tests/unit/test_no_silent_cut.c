@@ -14,6 +14,9 @@
 #include "core/facts.h"
 #include "core/fs.h"
 #include "core/util.h"
+#include "core/wincap.h"
+#include "core/winreg.h"
+#include "discover/discover.h"
 #include "discover/kstate.h"
 #include "inventory/ldpath.h"
 #include "probe/probe.h"
@@ -167,8 +170,50 @@ static void term_cases(void)
 	CHECK(ends_cut(gd_cli_term(b, sizeof b, "\xff\xff\xff\xff\xff\xff")));
 }
 
+/* A GPU name in amdgpu.ids longer than the name field */
+static void ids_cases(void)
+{
+	char ids[600], name[64];
+	int n = snprintf(ids, sizeof ids, "# ids\n731F,\tC1,\tAMD Radeon ");
+
+	for (int i = 0; i < 20; i++)
+		n += snprintf(ids + n, sizeof ids - (size_t)n, "Long Name %d ",
+			      i);
+	n += snprintf(ids + n, sizeof ids - (size_t)n, "\n");
+	CHECK(gd_amdgpu_ids_lookup(ids, (size_t)n, 0x731f, 0xc1, name,
+				   sizeof name));
+	CHECK(ends_cut(name) && !strncmp(name, "AMD Radeon Long Name 0", 22));
+}
+
+/* A registry string and a Windows path longer than the caller's buffer */
+static void reg_cases(void)
+{
+	static const char exp[] = "Windows Registry Editor Version 5.00\r\n\r\n"
+				  "[HKEY_LOCAL_MACHINE\\SOFTWARE\\X]\r\n"
+				  "\"InstallDir\"=\"C:\\\\Program "
+				  "Files\\\\AMD\\\\ROCm\\\\6.2\\\\bin\"\r\n";
+	char buf[16], path[20], err[100];
+	gd_reg r;
+	gd_reg_key *k;
+
+	gd_reg_init(&r);
+	CHECK(gd_reg_parse(&r, exp, sizeof exp - 1, NULL, err, sizeof err) > 0);
+	k = gd_reg_find(&r, "HKLM\\SOFTWARE\\X");
+	CHECK(k != NULL);
+	if (k) {
+		CHECK_INT(gd_reg_str(k, "InstallDir", buf, sizeof buf), 0);
+		CHECK(ends_cut(buf));
+	}
+	gd_reg_free(&r);
+	CHECK_INT(gd_win_fs_path("C:\\Program Files\\AMD", path, sizeof path),
+		  0);
+	CHECK(ends_cut(path));
+}
+
 int main(void)
 {
+	reg_cases();
+	ids_cases();
 	term_cases();
 	fmt_cases();
 	path_cases();

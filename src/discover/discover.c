@@ -357,8 +357,9 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	m->kernel.kfd_present = n_nodes > 0;
 	/* a tree given with --root that `gather` did not write (no
 	 * .gpudoctor/): a file missing from it may just not have been copied */
-	m->not_a_capture =
-	    !ctx->fs.is_slash && !gd_fs_exists(&ctx->fs, "/.gpudoctor/environ");
+	m->not_a_capture = !ctx->fs.is_slash &&
+			   (!gd_fs_exists(&ctx->fs, "/.gpudoctor/environ") ||
+			    gd_fs_exists(&ctx->fs, "/.gpudoctor/partial"));
 	for (size_t i = 0; i < n_pci; i++) {
 		struct gd_gpu *g = gd_vec_push(&gpus);
 

@@ -26,6 +26,7 @@ static void kernel_facts(gd_ctx *ctx, struct gd_machine *m)
 				"/proc/sys/kernel/osrelease: %s",
 				rc ? gd_fs_strerror(rc) : "empty");
 	k->amdgpu_loaded = gd_fs_exists(&ctx->fs, "/sys/module/amdgpu");
+	k->gim_loaded = gd_fs_exists(&ctx->fs, "/sys/module/gim");
 	rc = gd_fs_read_line(&ctx->fs, "/sys/module/amdgpu/version", buf,
 			     sizeof buf);
 	if (rc == 0 && buf[0])

@@ -357,6 +357,8 @@ def amd_rows(pci, drv, amdids, kb, radeon_text):
         names = amdids.get(dev)
         r["name"] = names[0][1] if names else \
             bracket(amdpci[dev]) if dev in amdpci else kbname.get(dev, "")
+        if not r["name"]:  # no list names it: the family's name
+            r["name"] = "AMD %s GPU" % r["chip"].replace("_", " ").title()
         if names:
             r["src"] += ", amdgpu.ids"
         full = " ".join([amdpci.get(dev, ""), kbname.get(dev, "")] +

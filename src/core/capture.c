@@ -435,6 +435,23 @@ static void put_all(struct writer *w, int kind)
 	}
 }
 
+/* A --root tree that is no capture (no .gpudoctor/environ, or marked so
+ * by this file) stays marked in its capture: what it lacked was never on
+ * a machine to be captured (discover's not_a_capture, docs/virtual.md). */
+static void put_partial(struct writer *w)
+{
+	static const char note[] =
+	    "gathered from a --root tree that is no gpudoctor capture\n";
+
+	if (w->ctx->fs.is_slash || seen(w->c, ".gpudoctor/partial"))
+		return;
+	if (gd_fs_exists(&w->ctx->fs, "/.gpudoctor/environ") &&
+	    !gd_fs_exists(&w->ctx->fs, "/.gpudoctor/partial"))
+		return;
+	gd_tar_add_file(w->tar, ".gpudoctor/partial", 0644, note,
+			sizeof note - 1);
+}
+
 int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 		     const struct gd_tar_opts *o, struct gd_capture_stats *st,
 		     char *err, size_t errlen)
@@ -456,6 +473,7 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	put_all(&w, 'd');
 	put_all(&w, 's');
 	put_environ(&w);
+	put_partial(&w);
 	put_links(&w);
 	if (c->filter.finish)
 		c->filter.finish(c->filter.arg, ctx, w.tar, st);

@@ -26,6 +26,7 @@ static void kernel_facts(gd_ctx *ctx, struct gd_machine *m)
 				"/proc/sys/kernel/osrelease: %s",
 				rc ? gd_fs_strerror(rc) : "empty");
 	k->amdgpu_loaded = gd_fs_exists(&ctx->fs, "/sys/module/amdgpu");
+	k->gim_loaded = gd_fs_exists(&ctx->fs, "/sys/module/gim");
 	rc = gd_fs_read_line(&ctx->fs, "/sys/module/amdgpu/version", buf,
 			     sizeof buf);
 	if (rc == 0 && buf[0])
@@ -357,8 +358,9 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 	m->kernel.kfd_present = n_nodes > 0;
 	/* a tree given with --root that `gather` did not write (no
 	 * .gpudoctor/): a file missing from it may just not have been copied */
-	m->not_a_capture =
-	    !ctx->fs.is_slash && !gd_fs_exists(&ctx->fs, "/.gpudoctor/environ");
+	m->not_a_capture = !ctx->fs.is_slash &&
+			   (!gd_fs_exists(&ctx->fs, "/.gpudoctor/environ") ||
+			    gd_fs_exists(&ctx->fs, "/.gpudoctor/partial"));
 	for (size_t i = 0; i < n_pci; i++) {
 		struct gd_gpu *g = gd_vec_push(&gpus);
 

@@ -170,6 +170,7 @@ struct gd_kernel_info {
 	gd_text nvidia_driver;	/* from /proc/driver/nvidia/version */
 	gd_text nvidia_version_line;
 	int amdgpu_loaded, nvidia_loaded, kfd_present;
+	int gim_loaded; /* AMD's SR-IOV host driver (append-only) */
 };
 
 struct gd_env_facts {

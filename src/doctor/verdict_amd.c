@@ -398,10 +398,9 @@ static int driver_is(const struct gd_gpu *g, const char *drv)
  * physical function held by AMD's host driver gim is not for ROCm on this
  * host, whatever else is missing; a virtual function is a slice of a
  * physical GPU, judged as its target. 1 when the verdict is complete. */
-static int amd_virtual(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
-		       struct gd_verdict *v)
+static int amd_virtual(const struct gd_machine *m, const struct gd_gpu *g,
+		       const char *title, struct gd_verdict *v)
 {
-	(void)ctx;
 	if (g->idrow && (g->idrow->flags & GD_IDF_VF))
 		gd_v_fact(v, GD_C_GPU_VIRTUAL_FUNCTION,
 			  "SR-IOV virtual function (%s): a share of a physical "
@@ -420,6 +419,20 @@ static int amd_virtual(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
 		    "a virtual machine (PCI passthrough) and no driver on "
 		    "this host can use it; run ROCm inside that VM, with "
 		    "amdgpu there");
+		return 1;
+	}
+	if (g->idrow && (g->idrow->flags & GD_IDF_VF) && m->kernel.gim_loaded &&
+	    !driver_is(g, "amdgpu")) {
+		v->status = GD_V_UNSUPPORTED;
+		gd_fmt(v->headline, sizeof v->headline,
+		       "%s: a virtual function on an SR-IOV host (gim is "
+		       "loaded): it is made for a virtual machine, not for "
+		       "ROCm on this host",
+		       title);
+		gd_v_step(v, GD_C_AMD_SRIOV_HOST_GIM,
+			  "Give this virtual function to a guest VM (PCI "
+			  "passthrough via vfio-pci) and run ROCm there, with "
+			  "amdgpu in the guest");
 		return 1;
 	}
 	if (driver_is(g, "gim")) {
@@ -459,7 +472,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 
 	gd_v_gpu_title(g, t, title, sizeof title);
 	amd_facts(g, v);
-	if (amd_virtual(ctx, g, title, v))
+	if (amd_virtual(m, g, title, v))
 		return;
 	if (g->amd_no_kfd[0] && !g->n_kfd_nodes) {
 		no_kfd_family(ctx, inv, g, title, v);

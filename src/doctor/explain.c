@@ -389,6 +389,17 @@ static int try_sig(struct scan *sc, size_t i, const char *at)
 	return 1;
 }
 
+/* By hash, then signature: the entries one bitmap hit can match are
+ * adjacent, in signature order (as they were built). */
+static int cmp_lit(const void *a, const void *b)
+{
+	const struct lit_ent *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
 /* One pass: at each place a literal starts, run its signature's regex on
  * that line (once per signature: the first matching line counts). */
 static int scan_literals(struct scan *sc, struct lit_ent *e, size_t ne)
@@ -402,15 +413,26 @@ static int scan_literals(struct scan *sc, struct lit_ent *e, size_t ne)
 		bits[e[k].hash >> 3] |= (unsigned char)(1u << (e[k].hash & 7));
 		left += k == 0 || e[k].sig != e[k - 1].sig;
 	}
+	if (ne)
+		qsort(e, ne, sizeof *e, cmp_lit);
 	for (size_t i = 0; left && i + 4 <= sc->len; i++) {
 		unsigned h = hash4(sc->buf + i);
+		size_t lo = 0, hi = ne;
 
 		if (!(bits[h >> 3] & (1u << (h & 7))))
 			continue;
-		for (size_t k = 0; k < ne; k++) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (e[mid].hash < h)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k < ne && e[k].hash == h; k++) {
 			int rc;
 
-			if (e[k].hash != h || sc->sigs[e[k].sig].found ||
+			if (sc->sigs[e[k].sig].found ||
 			    e[k].len > sc->len - i ||
 			    memcmp(sc->buf + i, e[k].s, e[k].len))
 				continue;

@@ -103,7 +103,8 @@ static json_t *cpu_verdict_json(const struct gd_machine *m)
 static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 		     const struct gd_win_inventory *wi,
 		     const struct gd_win_python *py,
-		     const struct gd_win_verdict *vs, int rc)
+		     const struct gd_win_verdict *vs, const struct gd_brief *bs,
+		     int rc)
 {
 	json_t *doc = gd_cli_json_doc("check"), *gpus;
 
@@ -112,11 +113,12 @@ static void json_out(struct gd_cli *cli, const struct gd_machine *m,
 	gpus = json_object_get(doc, "gpus");
 	for (size_t i = 0; i < m->n_gpus; i++) {
 		json_t *o = json_array_get(gpus, i);
+		json_t *v = gd_render_win_verdict_json(&vs[i]);
 
+		gd_brief_verdict_json(&bs[i], v);
 		json_object_set_new(o, "windows",
 				    gd_render_win_adapter_json(&m->gpus[i]));
-		json_object_set_new(o, "verdict",
-				    gd_render_win_verdict_json(&vs[i]));
+		json_object_set_new(o, "verdict", v);
 	}
 	if (m->n_gpus)
 		json_object_set_new(doc, "verdict", json_null());
@@ -158,64 +160,23 @@ static void text_out(struct gd_cli *cli, const struct gd_machine *m,
 	gd_cli_print_diags(cli, stderr);
 }
 
-/* check --brief on Windows: the same line and JSON as on Linux, from the
- * Windows verdicts. */
-static void win_brief_fill(const struct gd_gpu *g,
-			   const struct gd_win_inventory *wi,
-			   const struct gd_win_verdict *v, size_t i,
-			   struct gd_brief *b)
-{
-	const char *t = gd_gpu_code_target(g);
-
-	memset(b, 0, sizeof *b);
-	b->index = (int)i;
-	b->vendor = gd_vendor_name(g->vendor);
-	gd_strlcpy(b->name, g->name.v, sizeof b->name);
-	if (t && t[0])
-		gd_fmt(b->label, sizeof b->label, "%s (%s)", g->name.v, t);
-	else
-		gd_strlcpy(b->label, g->name.v, sizeof b->label);
-	gd_strlcpy(b->target, t ? t : "", sizeof b->target);
-	gd_strlcpy(b->target_eff, t ? t : "", sizeof b->target_eff);
-	b->status = gd_win_verdict_status(v);
-	b->usable =
-	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
-	/* the SDK is named in the reason (summary); with the driver's HIP
-	 * runtime the steps lead to ROCm, SDK or not */
-	if (g->vendor == GD_VENDOR_AMD &&
-	    (v->sdk >= 0 || v->usable || wi->driver_hip_major))
-		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
-	else
-		gd_strlcpy(b->backend,
-			   g->vendor == GD_VENDOR_NVIDIA ? "CUDA" : "CPU",
-			   sizeof b->backend);
-	gd_strlcpy(b->reason, v->summary, sizeof b->reason);
-	gd_strlcpy(b->guide,
-		   g->vendor == GD_VENDOR_NVIDIA ? "nvidia" : "amd#rocm",
-		   sizeof b->guide);
-}
-
 static void brief_out(struct gd_cli *cli, const struct gd_machine *m,
-		      const struct gd_win_inventory *wi,
-		      const struct gd_win_verdict *vs, int rc)
+		      const struct gd_brief *bs, int rc)
 {
 	json_t *doc = gd_cli_json_doc("check-brief");
 	json_t *gpus = json_array(), *lines = json_array();
-	struct gd_brief b;
+	struct gd_brief none = {.index = -1};
 	char line[1400];
 
 	for (size_t i = 0; i < m->n_gpus || (i == 0 && !m->n_gpus); i++) {
-		if (m->n_gpus)
-			win_brief_fill(&m->gpus[i], wi, &vs[i], i, &b);
-		else
-			b.index = -1;
-		gd_brief_line(&b, line, sizeof line);
+		const struct gd_brief *b = m->n_gpus ? &bs[i] : &none;
+
+		gd_brief_line(b, line, sizeof line);
 		if (!cli->json)
 			printf("%s\n", line);
 		json_array_append_new(lines, gd_json_str(line));
-		if (b.index >= 0)
-			json_array_append_new(gpus,
-					      gd_brief_gpu_json(&b, line));
+		if (b->index >= 0)
+			json_array_append_new(gpus, gd_brief_gpu_json(b, line));
 	}
 	json_object_set_new(doc, "gpus", gpus);
 	json_object_set_new(doc, "cpu_only", json_boolean(!m->n_gpus));
@@ -233,21 +194,25 @@ int gd_check_windows(struct gd_cli *cli, int verbose, int brief)
 	struct gd_win_inventory wi;
 	struct gd_win_python *py = calloc(1, sizeof *py);
 	struct gd_win_verdict *vs = NULL;
+	struct gd_brief *bs = NULL;
 	int rc;
 
-	if (!py || collect(cli, &m, &wi, py, &vs) < 0) {
+	if (!py || collect(cli, &m, &wi, py, &vs) < 0 ||
+	    !(bs = calloc(m.n_gpus ? m.n_gpus : 1, sizeof *bs))) {
 		gd_machine_free(&m);
 		free(vs);
 		free(py);
 		return gd_cli_error(cli, "out of memory");
 	}
 	rc = exit_code(&m, vs);
+	gd_brief_fill_win(cli, &m, &wi, vs, bs);
 	if (brief)
-		brief_out(cli, &m, &wi, vs, rc);
+		brief_out(cli, &m, bs, rc);
 	else if (cli->json)
-		json_out(cli, &m, &wi, py, vs, rc);
+		json_out(cli, &m, &wi, py, vs, bs, rc);
 	else
 		text_out(cli, &m, &wi, py, vs, verbose);
+	free(bs);
 	free(vs);
 	free(py);
 	gd_machine_free(&m);

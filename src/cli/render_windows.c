@@ -60,10 +60,11 @@ json_t *gd_render_win_verdict_json(const struct gd_win_verdict *v)
 	json_t *o = json_object();
 
 	/* status and headline: the verdict contract shared with Linux
-	 * (docs/schema/common.json); usable and summary for Windows apps */
+	 * (docs/schema/common.json); usable, backend, label, reason,
+	 * frameworks and workaround come from the brief's fields
+	 * (gd_brief_verdict_json), so brief and report agree */
 	json_object_set_new(o, "status", gd_json_str(gd_win_verdict_status(v)));
 	json_object_set_new(o, "headline", gd_json_str(v->summary));
-	json_object_set_new(o, "usable", json_boolean(v->usable));
 	json_object_set_new(o, "summary", gd_json_str(v->summary));
 	json_object_set_new(o, "facts", lines_json(v->facts, v->n_facts, 1));
 	json_object_set_new(o, "steps", lines_json(v->steps, v->n_steps, 0));

@@ -357,11 +357,23 @@ void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 		       v->usable ? "" : " with the steps below");
 }
 
+/* The steps the verdict's workaround carries out as data (the SDK's bin
+ * as a DLL directory and first on PATH, HIP_PATH set to the SDK:
+ * gd_win_workaround): an app or `gpudoctor env` applies them. Any other
+ * step (an install, a rebuild, a driver) needs the user. */
+static int workaround_step(enum gd_code c)
+{
+	return c == GD_C_WIN_USE_SDK || c == GD_C_WIN_HIP_PATH ||
+	       c == GD_C_WIN_PYTHON_DLL_DIR;
+}
+
 const char *gd_win_verdict_status(const struct gd_win_verdict *v)
 {
-	if (v->usable)
-		return v->n_steps ? "needs-setup" : "works";
-	if (v->sdk >= 0)
-		return "workaround"; /* a matching SDK, with the steps below */
-	return v->n_steps ? "needs-setup" : "unknown";
+	int only_wa = v->sdk >= 0;
+
+	if (!v->n_steps)
+		return v->usable ? "works" : "unknown";
+	for (int i = 0; i < v->n_steps; i++)
+		only_wa &= workaround_step(v->steps[i].code);
+	return only_wa ? "workaround" : "needs-setup";
 }

@@ -89,6 +89,11 @@ int gd_win_python_amd_steps(const struct gd_gpu *g,
  * the Python line as a note); 0, or -1 without one. p initialised. */
 int gd_win_profile(const struct gd_win_inventory *wi,
 		   const struct gd_win_verdict *v, struct gd_profile *p);
+/* The same choice as data (app_fields.h): HIP_PATH, PATH and the DLL
+ * directory of the verdict's SDK; w->any 0 without one. */
+struct gd_workaround;
+void gd_win_workaround(const struct gd_win_inventory *wi,
+		       const struct gd_win_verdict *v, struct gd_workaround *w);
 /* A Python string literal of s: r"..." when exact, else escaped '...'. */
 void gd_win_py_literal(const char *s, char *buf, size_t cap);
 /* os.add_dll_directory(<literal of dir>) */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_fields.h"
 #include "verdict_windows.h"
 
 /* r"..." when that is exact (no quote, no control character, not ending in
@@ -87,4 +88,28 @@ int gd_win_profile(const struct gd_win_inventory *wi,
 	       "importing the framework, import os; %s",
 	       line);
 	return gd_profile_add_note(p, note);
+}
+
+void gd_win_workaround(const struct gd_win_inventory *wi,
+		       const struct gd_win_verdict *v, struct gd_workaround *w)
+{
+	const struct gd_win_sdk *s;
+	char val[256];
+
+	memset(w, 0, sizeof *w);
+	if (v->sdk < 0 || v->sdk >= wi->n_sdks)
+		return;
+	s = &wi->sdks[v->sdk];
+	gd_fmt(val, sizeof val, "%s\\", s->root);
+	gd_wa_add_env(w, "HIP_PATH", val);
+	gd_fmt(val, sizeof val, "%s\\bin", s->root);
+	gd_wa_add_path(w, val);
+	gd_wa_add_dll_dir(w, val);
+	gd_fmt(w->note, sizeof w->note,
+	       "HIP SDK %s: %s; Python >= 3.8 finds its DLLs only through "
+	       "os.add_dll_directory",
+	       s->version,
+	       wi->driver_hip_major ? "its HIP runtime is the driver's"
+				    : "its bin holds the HIP runtime its "
+				      "programs load");
 }

@@ -2,6 +2,7 @@
  * command line prints and what the C API returns, the same bytes. */
 #include <string.h>
 
+#include "check_brief.h"
 #include "check_data.h"
 #include "core/json.h"
 #include "render_gpu.h"
@@ -16,9 +17,15 @@ static void machine_json(struct gd_cli *cli, const struct gd_check_data *d,
 	json_object_set_new(doc, "root", gd_json_str(cli->ctx.fs.root));
 	gd_render_machine_json(doc, &d->m);
 	gpus = json_object_get(doc, "gpus");
-	for (size_t i = 0; i < d->m.n_gpus; i++)
-		json_object_set_new(json_array_get(gpus, i), "verdict",
-				    gd_render_verdict_json(&d->diag.v[i]));
+	for (size_t i = 0; i < d->m.n_gpus; i++) {
+		json_t *v = gd_render_verdict_json(&d->diag.v[i]);
+		struct gd_brief b;
+
+		/* the brief's fields, so check --brief and check agree */
+		gd_brief_fill(cli, d, i, &b);
+		gd_brief_verdict_json(&b, v);
+		json_object_set_new(json_array_get(gpus, i), "verdict", v);
+	}
 	json_object_set_new(
 	    doc, "verdict",
 	    d->m.n_gpus ? json_null() : gd_render_verdict_json(&d->diag.v[0]));

@@ -57,9 +57,6 @@ struct gd_check_data;
 int gd_cli_check_collect(struct gd_cli *cli, struct gd_check_opts *o,
 			 struct gd_check_data *d);
 
-/* `check` of a Windows machine (check_windows.c). */
-int gd_check_windows(struct gd_cli *cli, int verbose, int brief);
-
 /* Command entry points, one file each (cmd_<name>.c). */
 int gd_cmd_check(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_api_check(struct gd_cli *cli, int argc, char **argv);

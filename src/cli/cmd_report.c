@@ -56,8 +56,9 @@ static void report_md(struct gd_cli *cli, FILE *f,
 		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
 	fprintf(f, "# gpudoctor report\n\n");
 	fprintf(f, "- gpudoctor %s, %s\n", GD_VERSION_FULL, date);
-	fprintf(f, "- kernel: %s\n",
-		gd_known(&k->release) ? k->release.v : "unknown");
+	fprintf(f, "- platform: %s\n", cli->ctx.platform);
+	if (gd_known(&k->release))
+		fprintf(f, "- kernel: %s\n", k->release.v);
 	if (!cli->ctx.fs.is_slash)
 		fprintf(f, "- captured machine replayed from `%s`\n",
 			cli->ctx.fs.root);
@@ -72,8 +73,7 @@ static void report_md(struct gd_cli *cli, FILE *f,
 	}
 	fprintf(f, "## Compute stack\n\n");
 	fenced_begin(f, "text");
-	gd_render_inventory_text(cli, f, &d->inv);
-	gd_check_extra_text(cli, f, d);
+	gd_check_stack_text(cli, f, d);
 	fprintf(f, "```\n\n");
 	{
 		json_t *doc = gd_check_json(cli, d);

@@ -227,6 +227,19 @@ static void build_step(const struct gd_gpu *g,
 		     s->version, g->gfx, g->gfx);
 }
 
+/* s inside a PowerShell single-quoted string: ' doubled. */
+static void ps_quote(const char *s, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	for (; *s && o + 3 < cap; s++) {
+		if (*s == '\'')
+			buf[o++] = '\'';
+		buf[o++] = *s;
+	}
+	buf[o] = '\0';
+}
+
 static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		  const struct gd_win_python *py, struct gd_win_verdict *v)
 {
@@ -246,15 +259,22 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		       "its bin holds the %s its programs load", s->runtime);
 	STEP(v, GD_C_WIN_USE_SDK, "use HIP SDK %s (%s)%s: %s", s->version,
 	     s->root, not, why);
-	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
+	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk) {
+		char ps[400];
+
+		ps_quote(s->root, ps, sizeof ps);
 		STEP(v, GD_C_WIN_HIP_PATH,
 		     "do not trust HIP_PATH (it names %s); "
 		     "point builds and apps at %s%s%s%s (cmd: set "
-		     "\"HIP_PATH=%s\\\" and set \"PATH=%s\\bin;%%PATH%%\")",
+		     "\"HIP_PATH=%s\\\" and set \"PATH=%s\\bin;%%PATH%%\"; "
+		     "PowerShell: $env:HIP_PATH = '%s\\'; $env:PATH = "
+		     "'%s\\bin;' + $env:PATH; or let `gpudoctor env --shell "
+		     "powershell` or `--shell cmd` print them)",
 		     wi->sdks[wi->hip_path_sdk].version, s->root,
 		     s->env_var[0] ? ", as %" : "",
 		     s->env_var[0] ? s->env_var : "", s->env_var[0] ? "%" : "",
-		     s->root, s->root);
+		     s->root, s->root, ps, ps);
+	}
 	for (int i = 0; i < v->n_facts; i++)
 		if (v->facts[i].code == GD_C_WIN_ROCBLAS_NO_TARGET)
 			STEP(
@@ -376,4 +396,31 @@ const char *gd_win_verdict_status(const struct gd_win_verdict *v)
 	for (int i = 0; i < v->n_steps; i++)
 		only_wa &= workaround_step(v->steps[i].code);
 	return only_wa ? "workaround" : "needs-setup";
+}
+
+typedef void (*win_judge_fn)(gd_ctx *, const struct gd_gpu *,
+			     const struct gd_win_inventory *,
+			     const struct gd_win_python *,
+			     struct gd_win_verdict *);
+static const struct {
+	enum gd_vendor vendor;
+	win_judge_fn judge;
+} win_judges[] = {
+    {GD_VENDOR_AMD, gd_win_verdict_amd},
+    {GD_VENDOR_NVIDIA, gd_win_verdict_nvidia},
+};
+
+void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,
+		  const struct gd_win_inventory *wi,
+		  const struct gd_win_python *py, struct gd_win_verdict *v)
+{
+	for (size_t i = 0; i < sizeof win_judges / sizeof win_judges[0]; i++)
+		if (win_judges[i].vendor == g->vendor) {
+			win_judges[i].judge(ctx, g, wi, py, v);
+			v->judged = 1;
+			return;
+		}
+	memset(v, 0, sizeof *v);
+	v->sdk = -1;
+	gd_strlcpy(v->summary, "not judged on Windows yet", sizeof v->summary);
 }

@@ -27,6 +27,7 @@ struct gd_win_line {
 #define GD_WIN_MAX_LINES 16
 
 struct gd_win_verdict {
+	int judged; /* 0: no Windows judge for the GPU's vendor */
 	int usable; /* 1: works as is with the recommended setup */
 	char summary[320];
 	int sdk; /* recommended SDK (index into inventory), -1 */
@@ -46,6 +47,20 @@ struct gd_win_verdict {
 /* The verdict status of the common JSON contract ("works", "needs-setup",
  * "workaround", "unknown") that a Windows verdict amounts to. */
 const char *gd_win_verdict_status(const struct gd_win_verdict *v);
+
+/* The judge of g's vendor (the table in verdict_windows.c); a GPU of a
+ * vendor without one gets an unjudged verdict ("not judged on Windows
+ * yet", v->judged 0). */
+void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,
+		  const struct gd_win_inventory *wi,
+		  const struct gd_win_python *py, struct gd_win_verdict *v);
+
+/* x as the one verdict model (verdict_windows_common.c): status, headline,
+ * facts, steps; the kb's advice for the GPU code the steps rebuild, the
+ * CPU fallback, and their sources. 0, or -1 out of memory. */
+struct gd_verdict;
+int gd_win_common(gd_ctx *ctx, const struct gd_gpu *g,
+		  const struct gd_win_verdict *x, struct gd_verdict *v);
 
 /* py: the Python frameworks (NULL: not looked at), judged against the
  * driver's HIP major: a DLL importing another amdhip64_N.dll, an import

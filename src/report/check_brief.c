@@ -3,6 +3,7 @@
  * doctor's verdict (status, headline, workloads) and the kb; a verdict is
  * never re-judged. */
 #include "check_brief.h"
+#include "check_win.h"
 #include "discover/vendor.h"
 
 #include <stdio.h>
@@ -152,6 +153,10 @@ void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d, size_t i,
 	const struct gd_verdict *v = &d->diag.v[i];
 	const struct gd_gpu *g = d->m.n_gpus ? &d->m.gpus[i] : NULL;
 
+	if (d->win && g) {
+		*b = d->win->bs[i];
+		return;
+	}
 	memset(b, 0, sizeof *b);
 	b->index = g ? (int)i : -1;
 	b->vendor = g ? gd_vendor_name(g->vendor) : "cpu";

@@ -4,6 +4,7 @@
 
 #include "check_brief.h"
 #include "check_data.h"
+#include "check_win.h"
 #include "core/json.h"
 #include "render_gpu.h"
 #include "render_inventory.h"
@@ -63,6 +64,8 @@ static long same_as_earlier(const struct gd_check_data *d, size_t i)
 
 json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d)
 {
+	if (d->win)
+		return gd_check_win_json(cli, d);
 	json_t *doc = gd_cli_json_doc("check");
 
 	machine_json(cli, d, doc);
@@ -76,6 +79,10 @@ json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d)
 void gd_check_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 		   int verbose)
 {
+	if (d->win) {
+		gd_check_win_text(cli, f, d, verbose);
+		return;
+	}
 	for (size_t i = 0; i < d->diag.n; i++) {
 		long same =
 		    d->m.n_gpus && !verbose ? same_as_earlier(d, i) : -1;
@@ -104,4 +111,15 @@ void gd_check_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 	if (d->probe_note[0])
 		fprintf(f, "%sprobes: %s%s\n", gd_c_dim(cli), d->probe_note,
 			gd_c_off(cli));
+}
+
+void gd_check_stack_text(struct gd_cli *cli, FILE *f,
+			 const struct gd_check_data *d)
+{
+	if (d->win) {
+		gd_check_win_stack_text(cli, f, d);
+		return;
+	}
+	gd_render_inventory_text(cli, f, &d->inv);
+	gd_check_extra_text(cli, f, d);
 }

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "cli.h"
 #include "core/json.h"
-#include "report/render_gpu.h"
+#include "render_gpu.h"
+#include "view.h"
 
 static json_t *text_or_null(const gd_text *t)
 {

@@ -246,7 +246,7 @@ static json_t *dirs_json(const char (*d)[320], int n)
 	return a;
 }
 
-static json_t *workaround_json(const struct gd_workaround *w)
+json_t *gd_brief_workaround_json(const struct gd_workaround *w)
 {
 	json_t *env = json_array();
 
@@ -271,7 +271,7 @@ void gd_brief_verdict_json(const struct gd_brief *b, json_t *o)
 	json_object_set_new(o, "label", gd_json_str(b->label));
 	json_object_set_new(o, "reason", gd_json_str(b->reason));
 	json_object_set_new(o, "frameworks", frameworks_json(&b->fw));
-	json_object_set_new(o, "workaround", workaround_json(&b->wa));
+	json_object_set_new(o, "workaround", gd_brief_workaround_json(&b->wa));
 }
 
 json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line)

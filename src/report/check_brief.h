@@ -35,6 +35,9 @@ json_t *gd_brief_gpu_json(const struct gd_brief *b, const char *line);
  * backend, label, reason, frameworks, workaround), set on o: both read
  * them from one gd_brief, so they cannot disagree. */
 void gd_brief_verdict_json(const struct gd_brief *b, json_t *o);
+/* The "workaround" value: null, or {env, dll_directories, path_prepend,
+ * note}. */
+json_t *gd_brief_workaround_json(const struct gd_workaround *w);
 /* The guide section for g ("amd#rdna1"), by vendor, family and status
  * (works, needs-setup, workaround, ...); g NULL: "cpu". */
 void gd_brief_guide(struct gd_cli *cli, const struct gd_gpu *g,

@@ -4,6 +4,7 @@
  * C API read this, as on Linux. */
 #include <string.h>
 
+#include "discover/vendor.h"
 #include "kb/kb.h"
 #include "verdict_util.h"
 #include "verdict_windows.h"
@@ -78,8 +79,16 @@ static void target_advice(gd_ctx *ctx, const struct gd_gpu *g,
 int gd_win_common(gd_ctx *ctx, const struct gd_gpu *g,
 		  const struct gd_win_verdict *x, struct gd_verdict *v)
 {
+	const char *t;
+
 	v->status = status_of(gd_win_verdict_status(x));
 	gd_strlcpy(v->headline, x->summary, sizeof v->headline);
+	gd_strlcpy(v->reason, x->summary, sizeof v->reason);
+	t = gd_gpu_code_target(g);
+	if (t && t[0])
+		gd_fmt(v->label, sizeof v->label, "%s (%s)", g->name.v, t);
+	else
+		gd_strlcpy(v->label, g->name.v, sizeof v->label);
 	if (add_lines(&v->facts, x->facts, x->n_facts) < 0 ||
 	    add_lines(&v->steps, x->steps, x->n_steps) < 0)
 		return -1;

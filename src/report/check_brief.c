@@ -1,6 +1,6 @@
 /* check --brief: one line per GPU in the report's own words, for apps that
  * onboard their users (issue #13). Everything here is read from the
- * doctor's verdict (status, headline, workloads) and the kb; a verdict is
+ * doctor's verdict (status, label, reason, workloads) and the kb; a verdict is
  * never re-judged. */
 #include "check_brief.h"
 #include "check_win.h"
@@ -78,24 +78,6 @@ void gd_brief_guide(struct gd_cli *cli, const struct gd_gpu *g,
 	}
 }
 
-/* The headline is "NAME (FAMILY, TARGET): why"; split at the first ": ". */
-static void split_headline(const struct gd_verdict *v, struct gd_brief *b)
-{
-	const char *colon = strstr(v->headline, ": ");
-	size_t n = colon ? (size_t)(colon - v->headline) : 0;
-	char *see;
-
-	if (n >= sizeof b->label)
-		n = sizeof b->label - 1;
-	memcpy(b->label, v->headline, n);
-	b->label[n] = '\0';
-	snprintf(b->reason, sizeof b->reason, "%s",
-		 colon ? colon + 2 : v->headline);
-	see = strstr(b->reason, " (see steps)");
-	if (see)
-		*see = '\0';
-}
-
 /* A workaround's reason: the kb's override for the target, when it has one. */
 static void workaround_reason(struct gd_cli *cli, const struct gd_gpu *g,
 			      struct gd_brief *b)
@@ -162,7 +144,10 @@ void gd_brief_fill(struct gd_cli *cli, const struct gd_check_data *d, size_t i,
 	b->vendor = g ? gd_vendor_name(g->vendor) : "cpu";
 	b->status = gd_verdict_status_name(v->status);
 	b->usable = v->status == GD_V_WORKS || v->status == GD_V_WORKAROUND;
-	split_headline(v, b);
+	/* the verdict's own fields, never split back out of its headline */
+	snprintf(b->label, sizeof b->label, "%s", v->label);
+	snprintf(b->reason, sizeof b->reason, "%s",
+		 v->reason[0] ? v->reason : v->headline);
 	if (g) {
 		snprintf(b->name, sizeof b->name, "%s", g->name.v);
 		snprintf(b->target, sizeof b->target, "%s",

@@ -17,13 +17,6 @@
 
 typedef int (*cause_fn)(const struct gd_cause_in *in, struct gd_cause *out);
 
-static enum gd_vendor backend_vendor(const char *b)
-{
-	return !strcmp(b, "hip")    ? GD_VENDOR_AMD
-	       : !strcmp(b, "cuda") ? GD_VENDOR_NVIDIA
-				    : GD_VENDOR_OTHER;
-}
-
 static const char *gpu_label(const struct gd_gpu *g)
 {
 	return gd_known(&g->name) ? g->name.v : g->pci.bdf;
@@ -230,7 +223,7 @@ static size_t count_vendor(const struct gd_machine *m, enum gd_vendor v)
 
 static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
 {
-	enum gd_vendor v = backend_vendor(in->backend);
+	enum gd_vendor v = gd_vendor_of_backend(in->backend);
 
 	if (!in->m || v == GD_VENDOR_OTHER || count_vendor(in->m, v))
 		return 0;
@@ -244,10 +237,10 @@ static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
 	return 1;
 }
 
-/* The kernel driver the runtime needs, per vendor. */
+/* The kernel driver the runtime needs, per vendor (its table row). */
 static const char *wanted_driver(enum gd_vendor v)
 {
-	return v == GD_VENDOR_AMD ? "amdgpu" : "nvidia";
+	return gd_vendor_ops(v)->kernel_module;
 }
 
 /* What the kernel state (discover/kstate.c) says about a driver module
@@ -284,7 +277,7 @@ static void kernel_why(const struct gd_kstate *k, const char *mod,
 static int cause_driver_not_loaded(const struct gd_cause_in *in,
 				   struct gd_cause *out)
 {
-	enum gd_vendor v = backend_vendor(in->backend);
+	enum gd_vendor v = gd_vendor_of_backend(in->backend);
 	char fix[320];
 
 	for (size_t i = 0; in->m && v != GD_VENDOR_OTHER && i < in->m->n_gpus;
@@ -292,7 +285,7 @@ static int cause_driver_not_loaded(const struct gd_cause_in *in,
 		const struct gd_gpu *g = &in->m->gpus[i];
 		const char *want = wanted_driver(v);
 
-		if (g->vendor != v || g->pci_missing ||
+		if (!want || g->vendor != v || g->pci_missing ||
 		    (gd_known(&g->pci.driver) &&
 		     !strcmp(g->pci.driver.v, want)))
 			continue;

@@ -402,12 +402,29 @@ typedef void (*win_judge_fn)(gd_ctx *, const struct gd_gpu *,
 			     const struct gd_win_inventory *,
 			     const struct gd_win_python *,
 			     struct gd_win_verdict *);
+/* AMD: ROCm through an SDK or the driver's HIP runtime, else the CPU. */
+static const char *amd_backend(const struct gd_win_inventory *wi,
+			       const struct gd_win_verdict *v)
+{
+	return v->sdk >= 0 || v->usable || wi->driver_hip_major ? "ROCm"
+								: "CPU";
+}
+
+static const char *nvidia_backend(const struct gd_win_inventory *wi,
+				  const struct gd_win_verdict *v)
+{
+	(void)wi, (void)v;
+	return "CUDA";
+}
+
 static const struct {
 	enum gd_vendor vendor;
 	win_judge_fn judge;
+	const char *(*backend)(const struct gd_win_inventory *,
+			       const struct gd_win_verdict *);
 } win_judges[] = {
-    {GD_VENDOR_AMD, gd_win_verdict_amd},
-    {GD_VENDOR_NVIDIA, gd_win_verdict_nvidia},
+    {GD_VENDOR_AMD, gd_win_verdict_amd, amd_backend},
+    {GD_VENDOR_NVIDIA, gd_win_verdict_nvidia, nvidia_backend},
 };
 
 void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,
@@ -418,9 +435,11 @@ void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,
 		if (win_judges[i].vendor == g->vendor) {
 			win_judges[i].judge(ctx, g, wi, py, v);
 			v->judged = 1;
+			v->backend = win_judges[i].backend(wi, v);
 			return;
 		}
 	memset(v, 0, sizeof *v);
 	v->sdk = -1;
+	v->backend = "CPU";
 	gd_strlcpy(v->summary, "not judged on Windows yet", sizeof v->summary);
 }

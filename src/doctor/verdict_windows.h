@@ -28,6 +28,8 @@ struct gd_win_line {
 
 struct gd_win_verdict {
 	int judged; /* 0: no Windows judge for the GPU's vendor */
+	/* what an app runs on: "ROCm", "CUDA", "CPU" (the judge's row) */
+	const char *backend;
 	int usable; /* 1: works as is with the recommended setup */
 	char summary[320];
 	int sdk; /* recommended SDK (index into inventory), -1 */

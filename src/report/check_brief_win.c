@@ -29,19 +29,11 @@ static void fill_one(struct gd_cli *cli, const struct gd_gpu *g,
 	b->status = gd_win_verdict_status(v);
 	b->usable =
 	    !strcmp(b->status, "works") || !strcmp(b->status, "workaround");
-	/* the SDK is named in the reason (summary); with the driver's HIP
-	 * runtime the steps lead to ROCm, SDK or not */
-	if (g->vendor == GD_VENDOR_AMD &&
-	    (v->sdk >= 0 || v->usable || wi->driver_hip_major))
-		gd_strlcpy(b->backend, "ROCm", sizeof b->backend);
-	else
-		gd_strlcpy(b->backend,
-			   g->vendor == GD_VENDOR_NVIDIA ? "CUDA" : "CPU",
-			   sizeof b->backend);
+	gd_strlcpy(b->backend, v->backend ? v->backend : "CPU",
+		   sizeof b->backend);
 	gd_strlcpy(b->reason, v->summary, sizeof b->reason);
 	gd_brief_guide(cli, g, b->status, b->guide, sizeof b->guide);
-	if (g->vendor == GD_VENDOR_AMD)
-		gd_win_workaround(wi, v, &b->wa);
+	gd_win_workaround(wi, v, &b->wa); /* none without an SDK */
 }
 
 void gd_brief_fill_win(struct gd_cli *cli, const struct gd_machine *m,

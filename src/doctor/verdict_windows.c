@@ -48,7 +48,7 @@ static int sdk_major(const struct gd_win_sdk *s)
 }
 
 /* The driver ships a runtime of the SDK's HIP major (recent drivers put
- * amdhip64_6.dll and amdhip64_7.dll side by side, windows-fleet.md A.2). */
+ * amdhip64_6.dll and amdhip64_7.dll side by side, docs/windows.md A.2). */
 static int matches(const struct gd_win_inventory *wi,
 		   const struct gd_win_sdk *s)
 {
@@ -304,7 +304,7 @@ static int usable(const struct gd_win_verdict *v)
 }
 
 /* The driver provides HIP N and no SDK of that major is installed. Apps
- * and wheels run on the driver's runtime (windows-fleet.md A.1 fact 1:
+ * and wheels run on the driver's runtime (docs/windows.md A.1 fact 1:
  * end users get HIP from the driver); an SDK is for building HIP code and
  * for its hipInfo.exe, so it is no step of its own here. */
 static void no_sdk(const struct gd_gpu *g, const struct gd_win_inventory *wi,

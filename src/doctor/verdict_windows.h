@@ -1,6 +1,6 @@
 /* Verdicts for an AMD GPU on Windows (HIP SDK + the driver's HIP runtime),
  * from discover/win_adapters.c and inventory/win_inventory.c facts. The
- * rules [windows-fleet.md §A; field report rdna1-ctranslate2-windows]:
+ * rules [docs/windows.md §A; docs/windows.md §F]:
  * an SDK works with the driver only when its HIP major equals the
  * driver's (amdhip64_N.dll); HIP_PATH is last-writer-wins and may name a
  * mismatched SDK; comgr must be present; rocBLAS needs Tensile kernels for

@@ -1,6 +1,6 @@
 /* What `env` and `run` apply on Windows (verdict_windows.h): the HIP SDK
- * that matches the driver, never a blind HIP_PATH [field report
- * rdna1-ctranslate2-windows: setup_rocm_path()]. HIP_PATH is set to that
+ * that matches the driver, never a blind HIP_PATH [docs/windows.md §F:
+ * setup_rocm_path()]. HIP_PATH is set to that
  * SDK (with the trailing backslash the installer writes), its bin goes
  * first on PATH for programs (hipInfo, llama.cpp builds), and Python
  * programs get the os.add_dll_directory line, since Python >= 3.8 does not

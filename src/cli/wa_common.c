@@ -114,8 +114,8 @@ void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap)
 	case GD_PICK_RECOMMENDED:
 		if (!strcmp(pk->prof.strategy, "windows-hip-sdk")) {
 			gd_fmt(buf, cap,
-			       "%s for %s: the HIP SDK that matches the "
-			       "driver: %s",
+			       "%s for %s: the HIP SDK the check's verdict "
+			       "chose: %s",
 			       pk->prof.name, pk->gpu_name, sum);
 			break;
 		}

@@ -74,12 +74,20 @@ int gd_win_profile(const struct gd_win_inventory *wi,
 	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk) {
 		const struct gd_win_sdk *h = &wi->sdks[wi->hip_path_sdk];
 
-		gd_fmt(note, sizeof note,
-		       "HIP_PATH named HIP SDK %s (HIP %d); the driver's "
-		       "runtime is HIP %d, so HIP_PATH is set to SDK %s",
-		       h->version,
-		       h->runtime_major ? h->runtime_major : h->major,
-		       wi->driver_hip_major, s->version);
+		if (wi->driver_hip_major)
+			gd_fmt(note, sizeof note,
+			       "HIP_PATH named HIP SDK %s (HIP %d); the "
+			       "driver's runtime is HIP %d, so HIP_PATH is set "
+			       "to SDK %s",
+			       h->version,
+			       h->runtime_major ? h->runtime_major : h->major,
+			       wi->driver_hip_major, s->version);
+		else /* no runtime in System32: the SDK's own bin holds it */
+			gd_fmt(note, sizeof note,
+			       "HIP_PATH named HIP SDK %s; the check chose SDK "
+			       "%s (no HIP runtime in System32: its bin holds "
+			       "its own), so HIP_PATH is set to it",
+			       h->version, s->version);
 		gd_profile_add_note(p, note);
 	}
 	gd_win_python_line(val, line, sizeof line);

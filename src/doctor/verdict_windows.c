@@ -381,10 +381,17 @@ void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
  * as a DLL directory and first on PATH, HIP_PATH set to the SDK:
  * gd_win_workaround): an app or `gpudoctor env` applies them. Any other
  * step (an install, a rebuild, a driver) needs the user. */
-static int workaround_step(enum gd_code c)
+static int workaround_step(const struct gd_win_verdict *v, enum gd_code c)
 {
+	int broken = 0;
+
+	for (int i = 0; i < GD_WIN_MAX_SDKS; i++)
+		broken |= v->sdk_broken[i];
+	/* with a known-broken SDK installed, the build step only says to
+	 * build with the chosen SDK, not the broken one (build_step) */
 	return c == GD_C_WIN_USE_SDK || c == GD_C_WIN_HIP_PATH ||
-	       c == GD_C_WIN_PYTHON_DLL_DIR;
+	       c == GD_C_WIN_PYTHON_DLL_DIR ||
+	       (c == GD_C_WIN_BUILD_FOR_TARGET && broken);
 }
 
 const char *gd_win_verdict_status(const struct gd_win_verdict *v)
@@ -394,7 +401,7 @@ const char *gd_win_verdict_status(const struct gd_win_verdict *v)
 	if (!v->n_steps)
 		return v->usable ? "works" : "unknown";
 	for (int i = 0; i < v->n_steps; i++)
-		only_wa &= workaround_step(v->steps[i].code);
+		only_wa &= workaround_step(v, v->steps[i].code);
 	return only_wa ? "workaround" : "needs-setup";
 }
 

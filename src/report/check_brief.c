@@ -58,9 +58,14 @@ void gd_brief_guide(struct gd_cli *cli, const struct gd_gpu *g,
 	int ok = status &&
 		 (!strcmp(status, "works") || !strcmp(status, "needs-setup"));
 
-	if (g && g->vendor == GD_VENDOR_AMD) {
-		gd_kb_target_get(cli->ctx.kb, g->gfx, &t);
+	if (g && g->vendor == GD_VENDOR_AMD &&
+	    gd_kb_target_get(cli->ctx.kb, g->gfx, &t) == 0) {
 		family_slug(t.family, slug, sizeof slug);
+		/* a workaround for a target ROCm supports (Windows: another
+		 * HIP SDK) is ROCm's section, not the unsupported one */
+		ok |= status && !strcmp(status, "workaround") &&
+		      t.rocm_linux.status &&
+		      !strcmp(t.rocm_linux.status, "supported");
 	}
 	if (!g) {
 		snprintf(buf, cap, "cpu");

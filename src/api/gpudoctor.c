@@ -214,12 +214,6 @@ int gpudoctor_check(gpudoctor *h, unsigned flags, double probe_timeout_s)
 	if (!(probe_timeout_s >= 0 && probe_timeout_s <= 86400))
 		return fail(h, "gpudoctor_check: probe_timeout_s must be "
 			       "0 to 86400 seconds");
-	if (gd_ctx_is_windows(&h->v->ctx))
-		return fail(h,
-			    "'%s' is a Windows machine: the C API judges "
-			    "Linux machines (the gpudoctor command judges "
-			    "both)",
-			    h->v->ctx.fs.root);
 	h->verbose = (flags & GPUDOCTOR_CHECK_VERBOSE) != 0;
 	o.probes = (flags & GPUDOCTOR_CHECK_PROBES) != 0;
 	if (probe_timeout_s > 0)

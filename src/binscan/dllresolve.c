@@ -139,7 +139,7 @@ static int try_dir(const struct gd_bs_file *f, const char *dir, const char *how,
 /* Runtime DLL families whose names carry a version: "amdhip64_7.dll" ->
  * "amdhip64" + "7", "hiprtc0602.dll" -> "hiprtc" + "0602", "cudart64_12.dll"
  * -> "cudart64" + "12", "libhipblas.dll" -> "hipblas" + "" (the ROCm 7
- * Windows naming, field report rdna1-ctranslate2-windows). */
+ * Windows naming, docs/windows.md §F). */
 static const char *const families[] = {
     "amdhip64",	 "hiprtc",    "hiprtc-builtins", "amd_comgr",  "rocblas",
     "hipblas",	 "hipblaslt", "rocsolver",	 "hipsolver",  "rocsparse",

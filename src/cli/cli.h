@@ -62,9 +62,6 @@ int gd_cli_check_collect(struct gd_cli *cli, struct gd_check_opts *o,
 void gd_cli_cancel_begin(struct gd_cli *cli);
 void gd_cli_cancel_end(struct gd_cli *cli);
 
-/* `check` of a Windows machine (check_windows.c). */
-int gd_check_windows(struct gd_cli *cli, int verbose, int brief);
-
 /* Command entry points, one file each (cmd_<name>.c). */
 int gd_cmd_check(struct gd_cli *cli, int argc, char **argv);
 int gd_cmd_api_check(struct gd_cli *cli, int argc, char **argv);

@@ -123,9 +123,6 @@ int gd_cmd_check(struct gd_cli *cli, int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? GD_EXIT_OK : rc;
-	if (gd_ctx_is_windows(&cli->ctx))
-		return gd_check_windows(cli, flags & GPUDOCTOR_CHECK_VERBOSE,
-					brief);
 	return check_api(cli, flags, timeout, brief);
 }
 

@@ -346,7 +346,8 @@ static json_t *python_json(const struct gd_pick *pk)
 	return a;
 }
 
-static json_t *env_json(const struct gd_pick *pk, enum shell sh)
+static json_t *env_json(struct gd_cli *cli, const struct gd_pick *pk,
+			enum shell sh)
 {
 	static const char *names[] = {"sh", "fish", "powershell", "cmd"};
 	json_t *doc = gd_cli_json_doc("env"), *dll = json_array();
@@ -359,6 +360,11 @@ static json_t *env_json(const struct gd_pick *pk, enum shell sh)
 			    dll, gd_wa_jstr(pk->prof.items.v[i].value));
 	json_object_set_new(doc, "dll_directories", dll);
 	json_object_set_new(doc, "python", python_json(pk));
+	/* with no profile, the verdict's workaround (docs/json.md) */
+	json_object_set_new(doc, "workaround",
+			    pk->origin == GD_PICK_NONE
+				? gd_wa_verdict_workaround_json(cli)
+				: json_null());
 	return doc;
 }
 
@@ -397,7 +403,7 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 	if (gd_wa_pick(cli, "env", profile, &m, &pk) < 0) {
 		rc = GD_EXIT_ERROR;
 	} else if (cli->json) {
-		gd_cli_emit_json(cli, env_json(&pk, sh));
+		gd_cli_emit_json(cli, env_json(cli, &pk, sh));
 	} else {
 		gd_wa_describe(&pk, desc, sizeof desc);
 		if (print_lines(stdout, sh, &pk, desc, why, sizeof why) < 0)

@@ -382,14 +382,6 @@ int gd_cmd_metrics(struct gd_cli *cli, int argc, char **argv)
 						  "unknown option");
 		}
 	}
-	/* Windows: no fleet output yet (the Windows verdict is not the
-	 * Linux check data these are built from) */
-	if (gd_ctx_is_windows(&cli->ctx))
-		return gd_cli_error(
-		    cli,
-		    "metrics: %s is a Windows machine; the metrics are made "
-		    "for Linux nodes (node_exporter)",
-		    cli->ctx.fs.root);
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "metrics", "unexpected argument '%s'", argv[optind]);

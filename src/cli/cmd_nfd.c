@@ -272,13 +272,6 @@ int gd_cmd_nfd(struct gd_cli *cli, int argc, char **argv)
 			return gd_cli_usage_error(cli, "nfd", "unknown option");
 		}
 	}
-	/* Windows: no fleet output yet (the Windows verdict is not the
-	 * Linux check data these are built from) */
-	if (gd_ctx_is_windows(&cli->ctx))
-		return gd_cli_error(cli,
-				    "nfd: %s is a Windows machine; node labels "
-				    "are made for Linux nodes (Kubernetes)",
-				    cli->ctx.fs.root);
 	if (optind < argc)
 		return gd_cli_usage_error(
 		    cli, "nfd", "unexpected argument '%s'", argv[optind]);

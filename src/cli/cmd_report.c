@@ -163,8 +163,9 @@ static void head_md(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 		fprintf(f, "> Redacted: user names in home directories, the "
 			   "host name and the kernel command line.\n\n");
 	fprintf(f, "- gpudoctor %s, %s\n", GD_VERSION_FULL, date);
-	fprintf(f, "- kernel: %s\n",
-		gd_known(&k->release) ? k->release.v : "unknown");
+	fprintf(f, "- platform: %s\n", cli->ctx.platform);
+	if (gd_known(&k->release))
+		fprintf(f, "- kernel: %s\n", k->release.v);
 	if (!cli->ctx.fs.is_slash)
 		fprintf(f, "- captured machine replayed from `%s`\n",
 			cli->ctx.fs.root);
@@ -184,8 +185,7 @@ static char *body_md(struct gd_cli *cli, const struct gd_check_data *d,
 	verdicts_md(cli, f, d);
 	fprintf(f, "## Compute stack\n\n");
 	fenced_begin(f, "text");
-	gd_render_inventory_text(cli, f, &d->inv);
-	gd_check_extra_text(cli, f, d);
+	gd_check_stack_text(cli, f, d);
 	fprintf(f, "```\n\n");
 	s = mem_done(&ms);
 	if (s)

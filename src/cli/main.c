@@ -9,8 +9,8 @@
 #include "gd_version.h"
 #include "kb/kb.h"
 
-/* One explicit table (STYLE.md habit 1); hidden rows are re-exec'd children
- * and the completion helper. */
+/* One explicit table (docs/style.md habit 1); hidden rows are re-exec'd
+ * children and the completion helper. */
 const struct gd_cmd gd_commands[] = {
     {"check", gd_cmd_check,
      "find GPUs, runtimes and frameworks; verdict and next steps per GPU "

@@ -2,41 +2,71 @@
 #include "wa_common.h"
 #include "core/json.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor/verdict_windows.h"
-#include "inventory/win_inventory.h"
+#include "report/check_brief.h"
+#include "report/check_win.h"
 
 /* Windows: the kb's strategies are Linux ones (HSA_OVERRIDE_GFX_VERSION,
  * ...); what applies there is the HIP SDK matching the driver (HIP_PATH
- * corrected, its bin first on PATH, the Python line: gd_win_profile). A
- * named or saved profile still wins. */
-static void win_pick(struct gd_cli *cli, const struct gd_machine *m,
-		     struct gd_pick *pk)
+ * corrected, its bin first on PATH, the Python line: gd_win_profile), as
+ * the check's verdict picked it. A named or saved profile still wins. */
+static void win_pick(struct gd_cli *cli, struct gd_pick *pk)
 {
-	struct gd_win_inventory wi;
-	static struct gd_win_verdict v; /* ~20 KiB; cli is single-threaded */
+	struct gd_check_opts o = {0, 10.0, NULL};
+	struct gd_check_data *d;
 
 	if (pk->origin == GD_PICK_NAMED || pk->origin == GD_PICK_SAVED)
 		return;
-	gd_win_inventory_collect(&cli->ctx, &wi);
 	gd_profile_free(&pk->prof);
 	gd_profile_init(&pk->prof);
 	pk->origin = GD_PICK_NONE;
-	for (size_t i = 0; i < m->n_gpus; i++) {
-		if (m->gpus[i].vendor != GD_VENDOR_AMD)
+	d = calloc(1, sizeof *d);
+	if (!d || gd_check_collect(cli, &o, d) < 0 || !d->win)
+		goto out;
+	for (size_t i = 0; i < d->m.n_gpus; i++) {
+		const struct gd_win_verdict *v = &d->win->vs[i];
+
+		if (!v->judged || v->sdk < 0)
 			continue;
-		gd_win_verdict_amd(&cli->ctx, &m->gpus[i], &wi, NULL, &v);
-		gd_profile_gpu_name(&m->gpus[i], pk->gpu_name,
+		gd_profile_gpu_name(&d->m.gpus[i], pk->gpu_name,
 				    sizeof pk->gpu_name);
 		pk->gpu = (int)i;
-		if (gd_win_profile(&wi, &v, &pk->prof) == 0) {
+		if (gd_win_profile(&d->win->wi, v, &pk->prof) == 0) {
 			pk->origin = GD_PICK_RECOMMENDED;
-			return;
+			goto out;
 		}
 		gd_profile_free(&pk->prof);
 		gd_profile_init(&pk->prof);
 	}
+out:
+	if (d)
+		gd_check_free(d);
+	free(d);
+}
+
+json_t *gd_wa_verdict_workaround_json(struct gd_cli *cli)
+{
+	struct gd_check_opts o = {0, 10.0, NULL};
+	struct gd_check_data *d = calloc(1, sizeof *d);
+	json_t *w = NULL;
+	struct gd_brief b;
+
+	if (d && gd_check_collect(cli, &o, d) == 0)
+		for (size_t i = 0; !w && i < d->m.n_gpus; i++) {
+			gd_brief_fill(cli, d, i, &b);
+			if (b.wa.any) {
+				w = gd_brief_workaround_json(&b.wa);
+				json_object_set_new(
+				    w, "gpu", json_integer((json_int_t)i));
+			}
+		}
+	if (d)
+		gd_check_free(d);
+	free(d);
+	return w ? w : json_null();
 }
 
 int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
@@ -58,7 +88,7 @@ int gd_wa_pick(struct gd_cli *cli, const char *cmd, const char *name,
 		return -1;
 	}
 	if (!name && gd_ctx_is_windows(&cli->ctx))
-		win_pick(cli, m, pk);
+		win_pick(cli, pk);
 	return 0;
 }
 
@@ -84,8 +114,8 @@ void gd_wa_describe(const struct gd_pick *pk, char *buf, size_t cap)
 	case GD_PICK_RECOMMENDED:
 		if (!strcmp(pk->prof.strategy, "windows-hip-sdk")) {
 			gd_fmt(buf, cap,
-			       "%s for %s: the HIP SDK that matches the "
-			       "driver: %s",
+			       "%s for %s: the HIP SDK the check's verdict "
+			       "chose: %s",
 			       pk->prof.name, pk->gpu_name, sum);
 			break;
 		}

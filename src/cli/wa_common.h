@@ -32,5 +32,9 @@ json_t *gd_wa_words_json(const char *s);
 
 /* {"origin", "gpu", "profile": ... or null} */
 json_t *gd_wa_pick_json(const struct gd_pick *pk);
+/* The check's own workaround as data (the first GPU whose verdict has one,
+ * its index as "gpu"), for a machine without a saved profile: what `env`
+ * would apply before any `try --save`; JSON null when none. */
+json_t *gd_wa_verdict_workaround_json(struct gd_cli *cli);
 
 #endif

@@ -1,4 +1,4 @@
-/* The context every layer hangs off (STYLE.md habit 6): the OS root, the
+/* The context every layer hangs off (docs/style.md habit 6): the OS root, the
  * environment the run judges (a copy, so tests can set their own), the
  * knowledge base and the diagnostics collected on the way. The library
  * never prints: it appends diagnostics here and cli/ decides. */

@@ -1,4 +1,4 @@
-/* Facts carry their status (STYLE.md habit 4): a value is known, unknown
+/* Facts carry their status (docs/style.md habit 4): a value is known, unknown
  * with the reason, or failed with the error and where it came from. The
  * renderers print the reason where the value would be. */
 #ifndef GD_FACTS_H

@@ -1,4 +1,5 @@
-/* One root for the OS (STYLE.md habit 2). Code names absolute paths such as
+/* One root for the OS (docs/style.md habit 2). Code names absolute paths such
+ * as
  * "/sys/class/kfd/kfd/topology"; this layer resolves them under the root
  * (--root DIR / GPUDOCTOR_ROOT, default "/"), so a captured machine is just a
  * directory. Absolute symlinks inside a captured tree stay inside it

@@ -33,10 +33,21 @@ struct gd_vendor_ops {
 	 * one the runtime will run (after HSA_OVERRIDE_GFX_VERSION). "" when
 	 * unknown or the vendor has none. */
 	const char *(*code_target)(const struct gd_gpu *g, int as_run);
+	/* The vendor's own compute backend as the probes name it ("hip",
+	 * "cuda"), and the kernel module its runtime needs ("amdgpu",
+	 * "nvidia"); NULL: none known. */
+	const char *backend;
+	const char *kernel_module;
+	/* A second kernel module that drives the vendor's GPUs as well (Intel:
+	 * "xe" beside "i915"); NULL: none. */
+	const char *kernel_module_alt;
 };
 
 /* The row for v; the "other" row for an unknown value. Never NULL. */
 const struct gd_vendor_ops *gd_vendor_ops(enum gd_vendor v);
+/* The vendor whose own compute backend b is ("hip": AMD, "cuda": NVIDIA);
+ * GD_VENDOR_OTHER for the vendor-neutral ones (Vulkan, OpenCL). */
+enum gd_vendor gd_vendor_of_backend(const char *b);
 /* The GPU's code target ("gfx1010", "sm_90", ""): its own, or the one its
  * runtime runs it as. */
 const char *gd_gpu_code_target(const struct gd_gpu *g);

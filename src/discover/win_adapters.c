@@ -4,7 +4,7 @@
  * adapter driver, MatchingDeviceId (PCI\VEN_xxxx&DEV_yyyy[&SUBSYS_..]
  * [&REV_..]), DriverDesc, DriverVersion, ProviderName, InfPath,
  * HardwareInformation.qwMemorySize (REG_QWORD) / .MemorySize (4 bytes)
- * and, from AMD's driver, RadeonSoftwareVersion [windows-fleet.md §A.2].
+ * and, from AMD's driver, RadeonSoftwareVersion [docs/windows.md §A.2].
  * Subkeys of removed adapters stay behind; when the capture holds
  * Enum\PCI, only the NNNN an instance's "Driver" value names are kept. */
 #include <errno.h>

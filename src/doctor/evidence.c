@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cuda_driver.h"
+#include "discover/vendor.h"
 #include "evidence.h"
 
 static void add_line(struct gd_evidence_set *s, enum gd_vendor vendor,
@@ -113,17 +114,6 @@ void gd_evidence_frameworks(gd_ctx *ctx, const struct gd_inventory *inv,
 	framework_cuda_steps(ctx, inv, fws, s);
 }
 
-static enum gd_vendor backend_vendor(const char *b)
-{
-	if (!strcmp(b, "cuda"))
-		return GD_VENDOR_NVIDIA;
-	if (!strcmp(b, "hip"))
-		return GD_VENDOR_AMD;
-	if (!strcmp(b, "levelzero"))
-		return GD_VENDOR_INTEL;
-	return GD_VENDOR_OTHER;
-}
-
 static const enum gd_code probe_code[] = {
     [GD_PV_WORKS] = GD_C_PROBE_WORKS,
     [GD_PV_SOFTWARE] = GD_C_PROBE_SOFTWARE,
@@ -140,7 +130,7 @@ void gd_evidence_probes(const struct gd_probe_report *r,
 
 	for (size_t i = 0; i < n; i++) {
 		enum gd_evidence_level lv = GD_EV_INFO;
-		enum gd_vendor vendor = backend_vendor(pv[i].backend);
+		enum gd_vendor vendor = gd_vendor_of_backend(pv[i].backend);
 
 		/* only a vendor's own runtime proves or disproves its GPU */
 		if (vendor != GD_VENDOR_OTHER && pv[i].level == GD_PV_WORKS)

@@ -17,14 +17,6 @@
 
 typedef int (*cause_fn)(const struct gd_cause_in *in, struct gd_cause *out);
 
-static enum gd_vendor backend_vendor(const char *b)
-{
-	return !strcmp(b, "hip")	 ? GD_VENDOR_AMD
-	       : !strcmp(b, "cuda")	 ? GD_VENDOR_NVIDIA
-	       : !strcmp(b, "levelzero") ? GD_VENDOR_INTEL
-					 : GD_VENDOR_OTHER;
-}
-
 static const char *gpu_label(const struct gd_gpu *g)
 {
 	return gd_known(&g->name) ? g->name.v : g->pci.bdf;
@@ -231,7 +223,7 @@ static size_t count_vendor(const struct gd_machine *m, enum gd_vendor v)
 
 static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
 {
-	enum gd_vendor v = backend_vendor(in->backend);
+	enum gd_vendor v = gd_vendor_of_backend(in->backend);
 
 	if (!in->m || v == GD_VENDOR_OTHER || count_vendor(in->m, v))
 		return 0;
@@ -245,21 +237,20 @@ static int cause_no_gpu(const struct gd_cause_in *in, struct gd_cause *out)
 	return 1;
 }
 
-/* The kernel driver the runtime needs, per vendor. */
+/* The kernel driver the runtime needs, per vendor (its table row). */
 static const char *wanted_driver(enum gd_vendor v)
 {
-	return v == GD_VENDOR_AMD     ? "amdgpu"
-	       : v == GD_VENDOR_INTEL ? "i915"
-				      : "nvidia";
+	return gd_vendor_ops(v)->kernel_module;
 }
 
-/* Intel's compute runtime runs on either of its kernel drivers: i915, or
- * xe (Lunar Lake, Battlemage and later; opt-in for Tiger Lake to Meteor
- * Lake); docs/intel.md. */
+/* The driver bound is the vendor's module, or its second one (Intel: xe
+ * beside i915, docs/intel.md). */
 static int driver_ok(enum gd_vendor v, const char *drv)
 {
-	return !strcmp(drv, wanted_driver(v)) ||
-	       (v == GD_VENDOR_INTEL && !strcmp(drv, "xe"));
+	const struct gd_vendor_ops *o = gd_vendor_ops(v);
+
+	return (o->kernel_module && !strcmp(drv, o->kernel_module)) ||
+	       (o->kernel_module_alt && !strcmp(drv, o->kernel_module_alt));
 }
 
 /* What the kernel state (discover/kstate.c) says about a driver module
@@ -296,7 +287,7 @@ static void kernel_why(const struct gd_kstate *k, const char *mod,
 static int cause_driver_not_loaded(const struct gd_cause_in *in,
 				   struct gd_cause *out)
 {
-	enum gd_vendor v = backend_vendor(in->backend);
+	enum gd_vendor v = gd_vendor_of_backend(in->backend);
 	char fix[320];
 
 	for (size_t i = 0; in->m && v != GD_VENDOR_OTHER && i < in->m->n_gpus;
@@ -304,7 +295,7 @@ static int cause_driver_not_loaded(const struct gd_cause_in *in,
 		const struct gd_gpu *g = &in->m->gpus[i];
 		const char *want = wanted_driver(v);
 
-		if (g->vendor != v || g->pci_missing ||
+		if (!want || g->vendor != v || g->pci_missing ||
 		    (gd_known(&g->pci.driver) && driver_ok(v, g->pci.driver.v)))
 			continue;
 		if (gd_known(&g->pci.driver))

@@ -36,9 +36,10 @@ static void judge_other(gd_ctx *ctx, const struct gd_machine *m,
 		return;
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	v->status = GD_V_UNKNOWN;
-	gd_fmt(v->headline, sizeof v->headline,
-	       "%s: gpudoctor has no compute-stack rules for this %s GPU yet",
-	       title, ops->name);
+	gd_v_headline(v, title,
+		      "gpudoctor has no compute-stack rules for this %s GPU "
+		      "yet",
+		      ops->name);
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
@@ -90,8 +91,7 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 {
 	v->gpu_index = -1;
 	v->status = GD_V_CPU;
-	gd_fmt(v->headline, sizeof v->headline,
-	       "No GPU found: ML work will run on the CPU");
+	gd_v_headline(v, "No GPU found", "ML work will run on the CPU");
 	for (size_t i = 0; inv && i < inv->n_vulkan; i++)
 		if (inv->vulkan[i].software)
 			gd_v_fact(v, GD_C_CPU_VULKAN_SOFTWARE,

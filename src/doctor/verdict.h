@@ -47,7 +47,9 @@ struct gd_verdict_source {
 struct gd_verdict {
 	int gpu_index; /* -1 for the machine-wide CPU verdict */
 	enum gd_verdict_status status;
-	char headline[600];
+	char headline[600]; /* "label: reason", as the reports print it */
+	char label[300];    /* the GPU as named: "X (RDNA 1, gfx1010)" */
+	char reason[600];   /* why, without the label */
 	gd_lines facts;
 	gd_lines steps;
 	GD_VEC(struct gd_workload_advice) workloads;

@@ -193,18 +193,20 @@ static void amd_headline(struct gd_verdict *v, const char *title,
 			 const struct gd_gpu *g)
 {
 	const char *what;
+	int see = 0; /* " (see steps)": the headline's, not the reason's */
 
 	switch (v->status) {
 	case GD_V_WORKS:
 		what = "ROCm should work as installed";
 		break;
 	case GD_V_SETUP:
-		what = "the ROCm stack is missing or incomplete (see steps)";
+		what = "the ROCm stack is missing or incomplete";
+		see = 1;
 		break;
 	case GD_V_WORKAROUND:
-		what = strcmp(eff, g->gfx)
-			   ? "works through an override"
-			   : "works with a workaround (see steps)";
+		see = !strcmp(eff, g->gfx);
+		what = see ? "works with a workaround"
+			   : "works through an override";
 		break;
 	case GD_V_UNSUPPORTED:
 		what = "ROCm will not work; use Vulkan (llama.cpp) or the CPU";
@@ -214,19 +216,20 @@ static void amd_headline(struct gd_verdict *v, const char *title,
 	}
 	if (!strcmp(status, "supported") || !strcmp(status, "preview") ||
 	    !strcmp(status, "deprecated"))
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: %s by ROCm%s%s on Linux; %s", title,
-		       !strcmp(status, "preview")      ? "supported (preview)"
-		       : !strcmp(status, "deprecated") ? "deprecated"
-						       : "supported",
-		       since ? " since " : "", since ? since : "", what);
+		gd_v_headline(v, title, "%s by ROCm%s%s on Linux; %s",
+			      !strcmp(status, "preview") ? "supported (preview)"
+			      : !strcmp(status, "deprecated") ? "deprecated"
+							      : "supported",
+			      since ? " since " : "", since ? since : "", what);
 	else if (!strcmp(status, "unsupported"))
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: ROCm does not support this GPU officially; %s",
-		       title, what);
+		gd_v_headline(v, title,
+			      "ROCm does not support this GPU officially; %s",
+			      what);
 	else
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: ROCm support unknown; %s", title, what);
+		gd_v_headline(v, title, "ROCm support unknown; %s", what);
+	if (see)
+		gd_strlcpy(v->headline + strlen(v->headline), " (see steps)",
+			   sizeof v->headline - strlen(v->headline));
 }
 
 static int is_supported(const char *status)
@@ -370,10 +373,10 @@ static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
 	int have_vk;
 
 	v->status = GD_V_UNSUPPORTED;
-	gd_fmt(v->headline, sizeof v->headline,
-	       "%s: ROCm cannot use this "
-	       "GPU (%s: KFD never supported it)",
-	       title, g->amd_no_kfd);
+	gd_v_headline(v, title,
+		      "ROCm cannot use this "
+		      "GPU (%s: KFD never supported it)",
+		      g->amd_no_kfd);
 	gd_v_fact(v, GD_C_AMD_NO_KFD_FAMILY, "%s", g->gfx_why);
 	if (gd_kb_amd_no_kfd_get(ctx->kb, g->pci.device_id,
 				 gd_known(&g->pci_name) ? g->pci_name.v : "",
@@ -480,11 +483,11 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	}
 	if (!g->gfx[0]) {
 		v->status = GD_V_UNKNOWN;
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: GPU target unknown (%s)", title,
-		       g->gfx_source[0]
-			   ? g->gfx_source
-			   : "no KFD node and no kb entry for this PCI id");
+		gd_v_headline(
+		    v, title, "GPU target unknown (%s)",
+		    g->gfx_source[0]
+			? g->gfx_source
+			: "no KFD node and no kb entry for this PCI id");
 		if (!m->kernel.kfd_present && !amdgpu_bound(g) &&
 		    !m->not_a_capture)
 			gd_v_step(v, GD_C_AMD_DRIVER_LOAD,

@@ -156,9 +156,7 @@ void gd_doctor_deps(gd_ctx *ctx, struct gd_inventory *inv)
 /* The vendor's own compute runtime broken: the GPU is not "works". */
 static int own_stack(const struct gd_dep_check *d, enum gd_vendor vd)
 {
-	return (vd == GD_VENDOR_AMD && !strcmp(d->backend, "hip")) ||
-	       (vd == GD_VENDOR_NVIDIA && !strcmp(d->backend, "cuda")) ||
-	       (vd == GD_VENDOR_INTEL && !strcmp(d->backend, "levelzero"));
+	return vd != GD_VENDOR_OTHER && gd_vendor_of_backend(d->backend) == vd;
 }
 
 void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,

@@ -187,8 +187,7 @@ static void driver_facts(struct gd_verdict *v, const struct gd_gpu *g,
 			  "modprobe.d and reboot");
 		return;
 	}
-	if (drv ||
-	    (g->vendor != GD_VENDOR_AMD && g->vendor != GD_VENDOR_NVIDIA))
+	if (drv || !gd_vendor_ops(g->vendor)->kernel_module)
 		return;
 	if (g->vendor == GD_VENDOR_NVIDIA && k->secure_boot == 1 &&
 	    !k->mod[GD_KMOD_NVIDIA].loaded) {
@@ -198,8 +197,7 @@ static void driver_facts(struct gd_verdict *v, const struct gd_gpu *g,
 	/* only what was captured: a tree without /sys/module says nothing */
 	if (k->mod[GD_KMOD_AMDGPU].loaded || k->mod[GD_KMOD_NVIDIA].loaded ||
 	    k->n_modprobe_files || gd_known(&k->cmdline))
-		no_driver(v, g, k,
-			  g->vendor == GD_VENDOR_AMD ? "amdgpu" : "nvidia");
+		no_driver(v, g, k, gd_vendor_ops(g->vendor)->kernel_module);
 }
 
 void gd_v_kernel(gd_ctx *ctx, const struct gd_machine *m,

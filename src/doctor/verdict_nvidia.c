@@ -246,10 +246,9 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 			return;
 		}
 		v->status = GD_V_SETUP;
-		gd_fmt(
-		    v->headline, sizeof v->headline,
-		    "%s: the NVIDIA kernel driver is not bound to this GPU%s",
-		    title,
+		gd_v_headline(
+		    v, title,
+		    "the NVIDIA kernel driver is not bound to this GPU%s",
 		    !gd_known(&g->pci.driver) ? ""
 		    : !strcmp(g->pci.driver.v, "nouveau")
 			? " (nouveau is: it has no CUDA)"
@@ -286,12 +285,12 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 	v->status = too_old || g->hidden ? GD_V_SETUP
 		    : dropped		 ? GD_V_WORKAROUND
 					 : GD_V_WORKS;
-	gd_fmt(v->headline, sizeof v->headline, "%s: %s", title,
-	       too_old
-		   ? "the driver is too old for the CUDA libraries installed"
-	       : g->hidden ? "hidden by CUDA_VISIBLE_DEVICES"
-	       : dropped   ? "current CUDA builds no longer support this GPU"
-			   : "CUDA should work with the installed driver");
+	gd_v_headline(
+	    v, title, "%s",
+	    too_old ? "the driver is too old for the CUDA libraries installed"
+	    : g->hidden ? "hidden by CUDA_VISIBLE_DEVICES"
+	    : dropped	? "current CUDA builds no longer support this GPU"
+			: "CUDA should work with the installed driver");
 	gd_v_workloads_for_stack(ctx, v, "cuda",
 				 v->status == GD_V_WORKS   ? "works"
 				 : v->status == GD_V_SETUP ? "needs-setup"

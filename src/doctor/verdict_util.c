@@ -21,6 +21,18 @@ static void push_line(gd_lines *lines, enum gd_code code, const char *fmt,
 	gd_vfmt(l->text, sizeof l->text, fmt, ap);
 }
 
+void gd_v_headline(struct gd_verdict *v, const char *label, const char *fmt,
+		   ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof v->reason, fmt, ap);
+	va_end(ap);
+	gd_strlcpy(v->label, label, sizeof v->label);
+	gd_fmt(v->headline, sizeof v->headline, "%s: %s", v->label, v->reason);
+}
+
 void gd_v_fact(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 {
 	va_list ap;

@@ -9,6 +9,9 @@ void gd_v_fact(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The headline "label: reason", with label and reason kept as fields. */
+void gd_v_headline(struct gd_verdict *v, const char *label, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
 void gd_v_source(struct gd_verdict *v, const char *id);
 void gd_v_sources(struct gd_verdict *v, struct gd_kb_list ids);
 /* Titles and URLs of the cited sources, from the kb (once, at the end). */

@@ -1,6 +1,8 @@
 /* gd_win_verdict_amd (verdict_windows.h). */
 #include "verdict_windows.h"
 
+#include "discover/vendor.h"
+
 #include <stdarg.h>
 #include <string.h>
 
@@ -48,7 +50,7 @@ static int sdk_major(const struct gd_win_sdk *s)
 }
 
 /* The driver ships a runtime of the SDK's HIP major (recent drivers put
- * amdhip64_6.dll and amdhip64_7.dll side by side, windows-fleet.md A.2). */
+ * amdhip64_6.dll and amdhip64_7.dll side by side, docs/windows.md A.2). */
 static int matches(const struct gd_win_inventory *wi,
 		   const struct gd_win_sdk *s)
 {
@@ -229,6 +231,19 @@ static void build_step(const struct gd_gpu *g,
 		     s->version, g->gfx, g->gfx);
 }
 
+/* s inside a PowerShell single-quoted string: ' doubled. */
+static void ps_quote(const char *s, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	for (; *s && o + 3 < cap; s++) {
+		if (*s == '\'')
+			buf[o++] = '\'';
+		buf[o++] = *s;
+	}
+	buf[o] = '\0';
+}
+
 static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		  const struct gd_win_python *py, struct gd_win_verdict *v)
 {
@@ -248,15 +263,22 @@ static void steps(const struct gd_gpu *g, const struct gd_win_inventory *wi,
 		       "its bin holds the %s its programs load", s->runtime);
 	STEP(v, GD_C_WIN_USE_SDK, "use HIP SDK %s (%s)%s: %s", s->version,
 	     s->root, not, why);
-	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk)
+	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk) {
+		char ps[400];
+
+		ps_quote(s->root, ps, sizeof ps);
 		STEP(v, GD_C_WIN_HIP_PATH,
 		     "do not trust HIP_PATH (it names %s); "
 		     "point builds and apps at %s%s%s%s (cmd: set "
-		     "\"HIP_PATH=%s\\\" and set \"PATH=%s\\bin;%%PATH%%\")",
+		     "\"HIP_PATH=%s\\\" and set \"PATH=%s\\bin;%%PATH%%\"; "
+		     "PowerShell: $env:HIP_PATH = '%s\\'; $env:PATH = "
+		     "'%s\\bin;' + $env:PATH; or let `gpudoctor env --shell "
+		     "powershell` or `--shell cmd` print them)",
 		     wi->sdks[wi->hip_path_sdk].version, s->root,
 		     s->env_var[0] ? ", as %" : "",
 		     s->env_var[0] ? s->env_var : "", s->env_var[0] ? "%" : "",
-		     s->root, s->root);
+		     s->root, s->root, ps, ps);
+	}
 	for (int i = 0; i < v->n_facts; i++)
 		if (v->facts[i].code == GD_C_WIN_ROCBLAS_NO_TARGET)
 			STEP(
@@ -286,7 +308,7 @@ static int usable(const struct gd_win_verdict *v)
 }
 
 /* The driver provides HIP N and no SDK of that major is installed. Apps
- * and wheels run on the driver's runtime (windows-fleet.md A.1 fact 1:
+ * and wheels run on the driver's runtime (docs/windows.md A.1 fact 1:
  * end users get HIP from the driver); an SDK is for building HIP code and
  * for its hipInfo.exe, so it is no step of its own here. */
 static void no_sdk(const struct gd_gpu *g, const struct gd_win_inventory *wi,
@@ -361,13 +383,83 @@ void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 		       v->usable ? "" : " with the steps below");
 }
 
+/* The steps the verdict's workaround carries out as data (the SDK's bin
+ * as a DLL directory and first on PATH, HIP_PATH set to the SDK:
+ * gd_win_workaround): an app or `gpudoctor env` applies them. Any other
+ * step (an install, a rebuild, a driver) needs the user. */
+static int workaround_step(const struct gd_win_verdict *v, enum gd_code c)
+{
+	int broken = 0;
+
+	for (int i = 0; i < GD_WIN_MAX_SDKS; i++)
+		broken |= v->sdk_broken[i];
+	/* with a known-broken SDK installed, the build step only says to
+	 * build with the chosen SDK, not the broken one (build_step) */
+	return c == GD_C_WIN_USE_SDK || c == GD_C_WIN_HIP_PATH ||
+	       c == GD_C_WIN_PYTHON_DLL_DIR ||
+	       (c == GD_C_WIN_BUILD_FOR_TARGET && broken);
+}
+
 const char *gd_win_verdict_status(const struct gd_win_verdict *v)
 {
+	int only_wa = v->sdk >= 0;
+
 	if (v->unsupported)
 		return "unsupported";
-	if (v->usable)
-		return v->n_steps ? "needs-setup" : "works";
-	if (v->sdk >= 0)
-		return "workaround"; /* a matching SDK, with the steps below */
-	return v->n_steps ? "needs-setup" : "unknown";
+	if (!v->n_steps)
+		return v->usable ? "works" : "unknown";
+	for (int i = 0; i < v->n_steps; i++)
+		only_wa &= workaround_step(v, v->steps[i].code);
+	return only_wa ? "workaround" : "needs-setup";
+}
+
+typedef void (*win_judge_fn)(gd_ctx *, const struct gd_gpu *,
+			     const struct gd_win_inventory *,
+			     const struct gd_win_python *,
+			     struct gd_win_verdict *);
+/* AMD: ROCm through an SDK or the driver's HIP runtime, else the CPU. */
+static const char *amd_backend(const struct gd_win_inventory *wi,
+			       const struct gd_win_verdict *v)
+{
+	return v->sdk >= 0 || v->usable || wi->driver_hip_major ? "ROCm"
+								: "CPU";
+}
+
+static const char *nvidia_backend(const struct gd_win_inventory *wi,
+				  const struct gd_win_verdict *v)
+{
+	(void)wi, (void)v;
+	return "CUDA";
+}
+
+static const struct {
+	enum gd_vendor vendor;
+	win_judge_fn judge;
+	const char *(*backend)(const struct gd_win_inventory *,
+			       const struct gd_win_verdict *);
+} win_judges[] = {
+    {GD_VENDOR_AMD, gd_win_verdict_amd, amd_backend},
+    {GD_VENDOR_NVIDIA, gd_win_verdict_nvidia, nvidia_backend},
+};
+
+void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,
+		  const struct gd_win_inventory *wi,
+		  const struct gd_win_python *py, struct gd_win_verdict *v)
+{
+	for (size_t i = 0; i < sizeof win_judges / sizeof win_judges[0]; i++)
+		if (win_judges[i].vendor == g->vendor) {
+			win_judges[i].judge(ctx, g, wi, py, v);
+			v->judged = 1;
+			v->backend = win_judges[i].backend(wi, v);
+			return;
+		}
+	/* a vendor without Windows rules here (Intel): a GPU all the same,
+	 * never "no GPU", its status "unknown" */
+	memset(v, 0, sizeof *v);
+	v->sdk = -1;
+	v->backend = "CPU";
+	gd_fmt(v->summary, sizeof v->summary,
+	       "%s GPU on Windows: listed only, no compute rules for it here "
+	       "yet (apps using Vulkan or DirectML can use it)",
+	       gd_vendor_ops(g->vendor)->title);
 }

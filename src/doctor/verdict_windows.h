@@ -1,6 +1,6 @@
 /* Verdicts for an AMD GPU on Windows (HIP SDK + the driver's HIP runtime),
  * from discover/win_adapters.c and inventory/win_inventory.c facts. The
- * rules [windows-fleet.md §A; field report rdna1-ctranslate2-windows]:
+ * rules [docs/windows.md §A; docs/windows.md §F]:
  * an SDK works with the driver only when its HIP major equals the
  * driver's (amdhip64_N.dll); HIP_PATH is last-writer-wins and may name a
  * mismatched SDK; comgr must be present; rocBLAS needs Tensile kernels for
@@ -27,6 +27,9 @@ struct gd_win_line {
 #define GD_WIN_MAX_LINES 16
 
 struct gd_win_verdict {
+	int judged; /* 0: no Windows judge for the GPU's vendor */
+	/* what an app runs on: "ROCm", "CUDA", "CPU" (the judge's row) */
+	const char *backend;
 	int usable; /* 1: works as is with the recommended setup */
 	char summary[320];
 	int sdk; /* recommended SDK (index into inventory), -1 */
@@ -49,6 +52,20 @@ struct gd_win_verdict {
 /* The verdict status of the common JSON contract ("works", "needs-setup",
  * "workaround", "unknown") that a Windows verdict amounts to. */
 const char *gd_win_verdict_status(const struct gd_win_verdict *v);
+
+/* The judge of g's vendor (the table in verdict_windows.c); a GPU of a
+ * vendor without one gets an unjudged verdict ("not judged on Windows
+ * yet", v->judged 0). */
+void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,
+		  const struct gd_win_inventory *wi,
+		  const struct gd_win_python *py, struct gd_win_verdict *v);
+
+/* x as the one verdict model (verdict_windows_common.c): status, headline,
+ * facts, steps; the kb's advice for the GPU code the steps rebuild, the
+ * CPU fallback, and their sources. 0, or -1 out of memory. */
+struct gd_verdict;
+int gd_win_common(gd_ctx *ctx, const struct gd_gpu *g,
+		  const struct gd_win_verdict *x, struct gd_verdict *v);
 
 /* py: the Python frameworks (NULL: not looked at), judged against the
  * driver's HIP major: a DLL importing another amdhip64_N.dll, an import
@@ -92,6 +109,11 @@ int gd_win_python_amd_steps(const struct gd_gpu *g,
  * the Python line as a note); 0, or -1 without one. p initialised. */
 int gd_win_profile(const struct gd_win_inventory *wi,
 		   const struct gd_win_verdict *v, struct gd_profile *p);
+/* The same choice as data (app_fields.h): HIP_PATH, PATH and the DLL
+ * directory of the verdict's SDK; w->any 0 without one. */
+struct gd_workaround;
+void gd_win_workaround(const struct gd_win_inventory *wi,
+		       const struct gd_win_verdict *v, struct gd_workaround *w);
 /* A Python string literal of s: r"..." when exact, else escaped '...'. */
 void gd_win_py_literal(const char *s, char *buf, size_t cap);
 /* os.add_dll_directory(<literal of dir>) */

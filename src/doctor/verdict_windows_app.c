@@ -4,7 +4,7 @@
  * order": the application folder comes before the system folder], so an
  * app that keeps amdhip64_7.dll beside its .exe runs that copy, not the
  * driver's. A copy older than the driver's (file versions are build
- * numbers: newer/older only, windows-fleet.md A.2) may not know this
+ * numbers: newer/older only, docs/windows.md A.2) may not know this
  * driver or GPU: Lemonade's TheRock 7.14 copy (10.0.3581) under a driver
  * with 10.0.3679 gave hipGetDeviceCount() = 0 on gfx1151, and deleting
  * the copy fixed it [lemonade-sdk/lemonade#3213]. A copy that is not

@@ -1,6 +1,6 @@
 /* What `env` and `run` apply on Windows (verdict_windows.h): the HIP SDK
- * that matches the driver, never a blind HIP_PATH [field report
- * rdna1-ctranslate2-windows: setup_rocm_path()]. HIP_PATH is set to that
+ * that matches the driver, never a blind HIP_PATH [docs/windows.md §F:
+ * setup_rocm_path()]. HIP_PATH is set to that
  * SDK (with the trailing backslash the installer writes), its bin goes
  * first on PATH for programs (hipInfo, llama.cpp builds), and Python
  * programs get the os.add_dll_directory line, since Python >= 3.8 does not
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_fields.h"
 #include "verdict_windows.h"
 
 /* r"..." when that is exact (no quote, no control character, not ending in
@@ -73,12 +74,20 @@ int gd_win_profile(const struct gd_win_inventory *wi,
 	if (wi->hip_path_sdk >= 0 && wi->hip_path_sdk != v->sdk) {
 		const struct gd_win_sdk *h = &wi->sdks[wi->hip_path_sdk];
 
-		gd_fmt(note, sizeof note,
-		       "HIP_PATH named HIP SDK %s (HIP %d); the driver's "
-		       "runtime is HIP %d, so HIP_PATH is set to SDK %s",
-		       h->version,
-		       h->runtime_major ? h->runtime_major : h->major,
-		       wi->driver_hip_major, s->version);
+		if (wi->driver_hip_major)
+			gd_fmt(note, sizeof note,
+			       "HIP_PATH named HIP SDK %s (HIP %d); the "
+			       "driver's runtime is HIP %d, so HIP_PATH is set "
+			       "to SDK %s",
+			       h->version,
+			       h->runtime_major ? h->runtime_major : h->major,
+			       wi->driver_hip_major, s->version);
+		else /* no runtime in System32: the SDK's own bin holds it */
+			gd_fmt(note, sizeof note,
+			       "HIP_PATH named HIP SDK %s; the check chose SDK "
+			       "%s (no HIP runtime in System32: its bin holds "
+			       "its own), so HIP_PATH is set to it",
+			       h->version, s->version);
 		gd_profile_add_note(p, note);
 	}
 	gd_win_python_line(val, line, sizeof line);
@@ -87,4 +96,28 @@ int gd_win_profile(const struct gd_win_inventory *wi,
 	       "importing the framework, import os; %s",
 	       line);
 	return gd_profile_add_note(p, note);
+}
+
+void gd_win_workaround(const struct gd_win_inventory *wi,
+		       const struct gd_win_verdict *v, struct gd_workaround *w)
+{
+	const struct gd_win_sdk *s;
+	char val[256];
+
+	memset(w, 0, sizeof *w);
+	if (v->sdk < 0 || v->sdk >= wi->n_sdks)
+		return;
+	s = &wi->sdks[v->sdk];
+	gd_fmt(val, sizeof val, "%s\\", s->root);
+	gd_wa_add_env(w, "HIP_PATH", val);
+	gd_fmt(val, sizeof val, "%s\\bin", s->root);
+	gd_wa_add_path(w, val);
+	gd_wa_add_dll_dir(w, val);
+	gd_fmt(w->note, sizeof w->note,
+	       "HIP SDK %s: %s; Python >= 3.8 finds its DLLs only through "
+	       "os.add_dll_directory",
+	       s->version,
+	       wi->driver_hip_major ? "its HIP runtime is the driver's"
+				    : "its bin holds the HIP runtime its "
+				      "programs load");
 }

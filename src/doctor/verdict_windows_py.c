@@ -1,6 +1,6 @@
 /* Python frameworks on Windows against the AMD driver and HIP SDKs
- * (verdict_windows.h). The rules [windows-fleet.md A.4; field report
- * rdna1-ctranslate2-windows]: a DLL importing amdhip64_N.dll needs a
+ * (verdict_windows.h). The rules [docs/windows.md A.4; docs/windows.md
+ * §F]: a DLL importing amdhip64_N.dll needs a
  * driver that ships HIP N (an SDK's runtime of another major sees 0
  * devices); Python >= 3.8 finds imports only in the DLL's own folder, the
  * application folder, os.add_dll_directory folders and System32. */

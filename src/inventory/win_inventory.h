@@ -3,7 +3,7 @@
  * the HIP runtime the AMD driver put in System32, HIP SDK installs under
  * %ProgramFiles%\AMD\ROCm\X.Y, HIP_PATH / HIP_PATH_XY, comgr, rocBLAS
  * Tensile coverage per SDK; NVIDIA's nvcuda.dll / nvml.dll and CUDA_PATH.
- * Facts from /work/shared/notes/windows-fleet.md §A.1-A.2 (HIP SDK layout
+ * Facts from docs/windows.md §A.1-A.2 (HIP SDK layout
  * per version; the runtime DLL name carries the HIP major). */
 #ifndef GD_WIN_INVENTORY_H
 #define GD_WIN_INVENTORY_H
@@ -35,7 +35,7 @@ struct gd_win_sdk {
  * whose import table names it (win_apps.c). Windows searches the
  * application's folder (and a DLL's own, when loaded by full path) before
  * System32, so the app gets this copy, not the driver's [Microsoft,
- * "Dynamic-link library search order"; windows-fleet.md A.4]. */
+ * "Dynamic-link library search order"; docs/windows.md A.4]. */
 #define GD_WIN_MAX_APP_RT 8
 struct gd_win_app_rt {
 	char dir[240];	   /* the folder, Windows path */

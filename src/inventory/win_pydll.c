@@ -73,7 +73,7 @@ static void bundled_hip(gd_ctx *ctx, struct gd_winpy_fw *fw, const char *dir)
 }
 
 /* site\_rocm_sdk_core\bin, site\_rocm_sdk_libraries_<family>\bin: TheRock
- * wheels' DLL folders [windows-fleet.md A.4]. The count added. */
+ * wheels' DLL folders [docs/windows.md A.4]. The count added. */
 static int rocm_sdk_dirs(gd_ctx *ctx, const gd_strvec *ents,
 			 struct gd_winpy_fw *fw, const char *why)
 {

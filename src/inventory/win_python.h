@@ -11,7 +11,7 @@
  *   modules with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | ..._DLL_LOAD_DIR
  *   (bpo-36085): the DLL's own folder, the application folder, System32 and
  *   the folders added with os.add_dll_directory, never PATH
- *   [windows-fleet.md A.4]. Which folders each package adds is from its
+ *   [docs/windows.md A.4]. Which folders each package adds is from its
  *   __init__ (cited where the table is, win_python.c). */
 #ifndef GD_WIN_PYTHON_H
 #define GD_WIN_PYTHON_H

@@ -1,4 +1,4 @@
-/* probe/backend: the one table of backends (STYLE.md habit 1) and the
+/* probe/backend: the one table of backends (docs/style.md habit 1) and the
  * status names shared by the child, the parent and the renderers. */
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* probe/backend: one vendor API per file, each a const vtable listed in the
- * single table of backend.c (STYLE.md habit 1). Backends run only inside a
+ * single table of backend.c (docs/style.md habit 1). Backends run only inside a
  * supervised child and report through the gd_pc_* helpers (child.c). */
 #ifndef GD_BACKEND_H
 #define GD_BACKEND_H
@@ -129,7 +129,7 @@ void gd_pc_cycle_step(struct gd_pc_cycle_thread *t, const char *what);
  * err_thread/err_cycle/err_what/err set (first failure). */
 int gd_pc_cycle_run(struct gd_pc_cycler *c);
 
-/* dlopen by table (STYLE.md habit 7). */
+/* dlopen by table (docs/style.md habit 7). */
 struct gd_sym {
 	const char *name;
 	void **fn;

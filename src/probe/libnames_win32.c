@@ -1,5 +1,5 @@
 /* probe/libnames on Windows: the DLL names each vendor ships, newest
- * first (../shared notes, windows-fleet.md A.1: amdhip64.dll is HIP 5,
+ * first (docs/windows.md A.1: amdhip64.dll is HIP 5,
  * amdhip64_6.dll HIP 6, amdhip64_7.dll HIP 7; hiprtc<MM><mm>.dll;
  * hipblas.dll in SDK 6.x and 7.2, libhipblas.dll in 7.1). The loader's
  * own search is LoadLibraryExW with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS

@@ -1,6 +1,6 @@
 /* probe/supervisor: fork/exec one child in its own process group, read its
  * output and phase lines with poll(), enforce the deadline, kill the whole
- * group and reap everything in it (STYLE.md habit 8).
+ * group and reap everything in it (docs/style.md habit 8).
  *
  * Why each piece is here:
  *  - own process group: a probe that forks (MIOpen's compiler, hipcc) is

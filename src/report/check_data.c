@@ -2,14 +2,14 @@
 
 #include <string.h>
 
+#include "check_win.h"
 #include "doctor/cuda_driver.h"
 
-int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
-		     struct gd_check_data *d)
+static int collect_linux(struct gd_cli *cli, const struct gd_check_opts *o,
+			 struct gd_check_data *d)
 {
 	struct gd_evidence ev;
 
-	memset(d, 0, sizeof *d);
 	if (gd_discover(&cli->ctx, &d->m) < 0 ||
 	    gd_inventory_collect(&cli->ctx, &d->inv) < 0)
 		return -1;
@@ -20,9 +20,42 @@ int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
 	return gd_doctor_judge(&cli->ctx, &d->m, &d->inv, &ev, &d->diag);
 }
 
+static int collect_windows(struct gd_cli *cli, const struct gd_check_opts *o,
+			   struct gd_check_data *d)
+{
+	(void)o; /* no probes of a Windows machine from here yet */
+	return gd_check_collect_win(cli, d);
+}
+
+/* The judged-OS table: how each OS's facts are collected and judged into
+ * the one gd_check_data (ctx->platform, a capture's or this machine's).
+ * Everything above reads d->diag; only the renderers of the OS's own
+ * sections look at d->win. */
+static const struct {
+	int windows;
+	int (*collect)(struct gd_cli *, const struct gd_check_opts *,
+		       struct gd_check_data *);
+} oses[] = {
+    {0, collect_linux},
+    {1, collect_windows},
+};
+
+int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
+		     struct gd_check_data *d)
+{
+	int win = gd_ctx_is_windows(&cli->ctx);
+
+	memset(d, 0, sizeof *d);
+	for (size_t i = 0; i < sizeof oses / sizeof oses[0]; i++)
+		if (oses[i].windows == win)
+			return oses[i].collect(cli, o, d);
+	return -1;
+}
+
 void gd_check_free(struct gd_check_data *d)
 {
 	gd_diagnosis_free(&d->diag);
+	gd_check_win_free(d);
 	gd_check_extra_free(d);
 	gd_inventory_free(&d->inv);
 	gd_machine_free(&d->m);

@@ -17,12 +17,16 @@ struct gd_check_opts {
 			    size_t n);
 };
 
+struct gd_check_win;
 struct gd_check_data {
 	struct gd_machine m;
 	struct gd_inventory inv;
 	struct gd_diagnosis diag;
 	char probe_note[200]; /* why probes did not run, "" when they did */
 	void *extra;	      /* framework and probe results (check_extra.c) */
+	/* the judged OS's own facts and verdicts when it is Windows
+	 * (check_win.h), NULL on Linux */
+	struct gd_check_win *win;
 };
 
 int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
@@ -35,6 +39,11 @@ json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d);
  * verbose: every GPU in full with all its facts. */
 void gd_check_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 		   int verbose);
+
+/* The compute stack as text (report's section): the judged OS's
+ * runtimes, frameworks and probe results. */
+void gd_check_stack_text(struct gd_cli *cli, FILE *f,
+			 const struct gd_check_data *d);
 
 /* Framework and probe sections (check_extra.c): JSON, text, verdict lines. */
 void gd_check_extra_collect(struct gd_cli *cli, const struct gd_check_opts *o,

@@ -2,7 +2,9 @@
  * command line prints and what the C API returns, the same bytes. */
 #include <string.h>
 
+#include "check_brief.h"
 #include "check_data.h"
+#include "check_win.h"
 #include "core/json.h"
 #include "render_gpu.h"
 #include "render_inventory.h"
@@ -16,9 +18,15 @@ static void machine_json(struct gd_cli *cli, const struct gd_check_data *d,
 	json_object_set_new(doc, "root", gd_json_str(cli->ctx.fs.root));
 	gd_render_machine_json(doc, &d->m);
 	gpus = json_object_get(doc, "gpus");
-	for (size_t i = 0; i < d->m.n_gpus; i++)
-		json_object_set_new(json_array_get(gpus, i), "verdict",
-				    gd_render_verdict_json(&d->diag.v[i]));
+	for (size_t i = 0; i < d->m.n_gpus; i++) {
+		json_t *v = gd_render_verdict_json(&d->diag.v[i]);
+		struct gd_brief b;
+
+		/* the brief's fields, so check --brief and check agree */
+		gd_brief_fill(cli, d, i, &b);
+		gd_brief_verdict_json(&b, v);
+		json_object_set_new(json_array_get(gpus, i), "verdict", v);
+	}
 	json_object_set_new(
 	    doc, "verdict",
 	    d->m.n_gpus ? json_null() : gd_render_verdict_json(&d->diag.v[0]));
@@ -56,6 +64,8 @@ static long same_as_earlier(const struct gd_check_data *d, size_t i)
 
 json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d)
 {
+	if (d->win)
+		return gd_check_win_json(cli, d);
 	json_t *doc = gd_cli_json_doc("check");
 
 	machine_json(cli, d, doc);
@@ -69,6 +79,10 @@ json_t *gd_check_json(struct gd_cli *cli, const struct gd_check_data *d)
 void gd_check_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 		   int verbose)
 {
+	if (d->win) {
+		gd_check_win_text(cli, f, d, verbose);
+		return;
+	}
 	for (size_t i = 0; i < d->diag.n; i++) {
 		long same =
 		    d->m.n_gpus && !verbose ? same_as_earlier(d, i) : -1;
@@ -97,4 +111,15 @@ void gd_check_text(struct gd_cli *cli, FILE *f, const struct gd_check_data *d,
 	if (d->probe_note[0])
 		fprintf(f, "%sprobes: %s%s\n", gd_c_dim(cli), d->probe_note,
 			gd_c_off(cli));
+}
+
+void gd_check_stack_text(struct gd_cli *cli, FILE *f,
+			 const struct gd_check_data *d)
+{
+	if (d->win) {
+		gd_check_win_stack_text(cli, f, d);
+		return;
+	}
+	gd_render_inventory_text(cli, f, &d->inv);
+	gd_check_extra_text(cli, f, d);
 }

@@ -325,7 +325,7 @@ static void line_fact(FILE *f, const char *label, const char *v,
 {
 	if (v && v[0])
 		fprintf(f, "  %-14s %s\n", label, v);
-	else
+	else if (why && why[0]) /* else not looked at: not on this OS */
 		fprintf(f, "  %-14s unknown (%s)\n", label, why);
 }
 
@@ -428,8 +428,10 @@ void gd_render_gpu_text(struct gd_cli *cli, FILE *f, const struct gd_gpu *g,
 	fprintf(f, "  %-14s %s [%04x:%04x] rev %s, driver %s\n", "pci",
 		g->pci.bdf, g->pci.vendor_id, g->pci.device_id, rev,
 		gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
-	fprintf(f, "  %-14s %s (%s)\n", "kind",
-		g->integrated ? "integrated" : "discrete", g->integrated_why);
+	fprintf(f, "  %-14s %s%s%s%s\n", "kind",
+		g->integrated ? "integrated" : "discrete",
+		g->integrated_why[0] ? " (" : "", g->integrated_why,
+		g->integrated_why[0] ? ")" : "");
 	if (vendor_render(g->vendor))
 		vendor_render(g->vendor)->text(cli, f, g, verbose);
 	if (g->visible_note[0])

@@ -90,17 +90,9 @@ static const char *wl_name(const char *w)
 	return w;
 }
 
-void gd_render_verdict_text(struct gd_cli *cli, FILE *f,
-			    const struct gd_verdict *v)
+void gd_render_workloads_text(struct gd_cli *cli, FILE *f,
+			      const struct gd_verdict *v)
 {
-	fprintf(f, "%s%s%s%s\n", gd_c_bold(cli), status_color(cli, v->status),
-		v->headline, gd_c_off(cli));
-	fprintf(f, "  verdict: %s%s%s\n", status_color(cli, v->status),
-		gd_verdict_status_name(v->status), gd_c_off(cli));
-	if (v->facts.n)
-		fprintf(f, "  %sfacts%s\n", gd_c_bold(cli), gd_c_off(cli));
-	for (size_t i = 0; i < v->facts.n; i++)
-		fprintf(f, "    - %s\n", v->facts.v[i].text);
 	if (v->workloads.n)
 		fprintf(f, "  %sworkloads%s\n", gd_c_bold(cli), gd_c_off(cli));
 	for (size_t i = 0; i < v->workloads.n; i++) {
@@ -112,6 +104,20 @@ void gd_render_verdict_text(struct gd_cli *cli, FILE *f,
 		if (w->install[0])
 			fprintf(f, "      install: %s\n", w->install);
 	}
+}
+
+void gd_render_verdict_text(struct gd_cli *cli, FILE *f,
+			    const struct gd_verdict *v)
+{
+	fprintf(f, "%s%s%s%s\n", gd_c_bold(cli), status_color(cli, v->status),
+		v->headline, gd_c_off(cli));
+	fprintf(f, "  verdict: %s%s%s\n", status_color(cli, v->status),
+		gd_verdict_status_name(v->status), gd_c_off(cli));
+	if (v->facts.n)
+		fprintf(f, "  %sfacts%s\n", gd_c_bold(cli), gd_c_off(cli));
+	for (size_t i = 0; i < v->facts.n; i++)
+		fprintf(f, "    - %s\n", v->facts.v[i].text);
+	gd_render_workloads_text(cli, f, v);
 	if (v->steps.n)
 		fprintf(f, "  %snext steps%s\n", gd_c_bold(cli), gd_c_off(cli));
 	for (size_t i = 0; i < v->steps.n; i++)

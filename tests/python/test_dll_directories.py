@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""dll_directories() on report shapes: a Linux report gives []; a Windows
-one with HIP SDK 6.2 and 7.1 next to a driver with amdhip64_6.dll (the
-windows-rx5700xt-hip62-hip71 field report) gives 6.2's bin directory only;
-no driver runtime, or a broken report, gives []."""
+"""dll_directories() reads the verdict's workaround.dll_directories and
+derives nothing (issue #21). On every captured machine's check --json and
+check --brief --json golden (tests/fixtures/*/expected*.json) it must give
+exactly the directories of the verdicts' os.add_dll_directory lines
+("python"): 6.2's bin on windows-rx5700xt-hip62-hip71, 6.4's on
+windows-rx6800xt-hip64-hip71 (no HIP runtime in System32), [] on Linux.
+A broken report gives []."""
+import glob
 import json
 import os
+import re
 import sys
 
 import gpudoctor
@@ -19,36 +24,37 @@ def expect(name, got, want):
         fails += 1
 
 
-win = {
-    "frameworks": {"system_hip_major": 6},
-    "runtimes": [
-        {"kind": "hip-sdk", "path": "C:\\Program Files\\AMD\\ROCm\\7.1",
-         "hip_major": 7},
-        {"kind": "hip-sdk", "path": "C:\\Program Files\\AMD\\ROCm\\6.2",
-         "hip_major": 6, "bin_dir": "C:\\Program Files\\AMD\\ROCm\\6.2\\bin"},
-        {"kind": "vulkan", "path": "C:\\Windows\\System32\\amdvlk64.dll"},
-    ],
-}
-expect("windows 6.2 + 7.1, driver HIP 6",
-       gpudoctor.dll_directories(win), ["C:\\Program Files\\AMD\\ROCm\\6.2\\bin"])
-win7 = dict(win, frameworks={"system_hip_major": 7})
-expect("windows, driver HIP 7 (path only)", gpudoctor.dll_directories(win7),
-       ["C:\\Program Files\\AMD\\ROCm\\7.1\\bin"])
-expect("no driver runtime", gpudoctor.dll_directories(
-    dict(win, frameworks={"system_hip_major": None})), [])
-linux = {"frameworks": {"system_hip_major": 6},
-         "runtimes": [{"kind": "rocm", "path": "/opt/rocm-6.2.4",
-                       "lib_dir": "/opt/rocm-6.2.4/lib", "hip_major": 6}]}
-expect("linux", gpudoctor.dll_directories(linux), [])
-expect("broken report", gpudoctor.dll_directories({"runtimes": "x"}), [])
-# the report of the captured field-report machine: driver HIP 6, SDK 6.2
-# (matches, has comgr) and 7.1 (HIP_PATH's, HIP 7, no comgr)
+def python_lines(full):
+    out = []
+    for g in full.get("gpus") or []:
+        m = re.match(r'os\.add_dll_directory\(r"(.*)"\)$',
+                     (g.get("verdict") or {}).get("python") or "")
+        if m and m.group(1) not in out:
+            out.append(m.group(1))
+    return out
+
+
 here = os.path.dirname(os.path.abspath(__file__))
-rep = json.load(open(os.path.join(here, "data", "windows-rx5700xt-hip62-hip71.report.json")))
-expect("windows-rx5700xt-hip62-hip71", gpudoctor.dll_directories(rep),
-       ["C:\\Program Files\\AMD\\ROCm\\6.2\\bin"])
-rep["windows"]["driver_hip_major"] = 7
-expect("driver HIP 7, SDK 7.1 without comgr", gpudoctor.dll_directories(rep), [])
-rep["windows"]["driver_hip_major"] = 0
-expect("no driver HIP runtime", gpudoctor.dll_directories(rep), [])
+fixtures = os.path.join(here, "..", "fixtures")
+n = 0
+for d in sorted(glob.glob(os.path.join(fixtures, "*", "expected.json"))):
+    name = os.path.basename(os.path.dirname(d))
+    full = json.load(open(d))
+    brief = json.load(open(os.path.join(os.path.dirname(d),
+                                        "expected-brief.json")))
+    want = python_lines(full)
+    expect(name, gpudoctor.dll_directories(full), want)
+    expect(name + " (brief)", gpudoctor.dll_directories(brief), want)
+    n += 1
+rx6800 = json.load(open(os.path.join(
+    fixtures, "windows-rx6800xt-hip64-hip71", "expected.json")))
+expect("windows-rx6800xt-hip64-hip71 (ROCm/hip#3899)",
+       gpudoctor.dll_directories(rx6800),
+       ["C:\\Program Files\\AMD\\ROCm\\6.4\\bin"])
+expect("broken report", gpudoctor.dll_directories({"gpus": "x"}), [])
+expect("broken verdict", gpudoctor.dll_directories(
+    {"gpus": [{"verdict": {"workaround": {"dll_directories": 3}}}]}), [])
+if n < 30:
+    print("FAIL only %d captured machines found" % n)
+    fails += 1
 sys.exit(1 if fails else 0)

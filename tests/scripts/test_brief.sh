@@ -2,7 +2,7 @@
 # check --brief (issue #13) on every captured machine: the one-line-per-GPU
 # text and the small JSON object must equal expected-brief.txt /
 # expected-brief.json (diff -u on failure); GPUDOCTOR_UPDATE_EXPECTED=1
-# rewrites them. Each machine's env file applies, as in test_fixtures.sh.
+# rewrites them. Each GPU's brief fields equal its verdict's in check --json. Each machine's env file applies, as in test_fixtures.sh.
 set -u
 . "$(dirname "$0")/machine_env.sh"
 : "${GPUDOCTOR:?}" "${GD_SRCDIR:?}"
@@ -43,6 +43,25 @@ for d in "$fix"/*/; do
     "$tmp/$name.json" > "$tmp/$name.jl"
   sed '/^exit status:/d' "$tmp/$name.txt" | cmp -s - "$tmp/$name.jl" ||
     { echo "FAIL $name: text brief and JSON lines differ"; fail=1; }
+  # the brief and the full report read the same verdict fields (issue #21:
+  # brief usable:true against verdict.usable:false on Windows captures)
+  run_gd "$d" --json check --no-probe > "$tmp/$name.full.json" 2>/dev/null
+  python3 - "$tmp/$name.json" "$tmp/$name.full.json" <<'PY' ||
+import json, sys
+brief = json.load(open(sys.argv[1])); full = json.load(open(sys.argv[2]))
+keys = ("status", "usable", "backend", "label", "reason", "frameworks",
+        "workaround")
+bad = 0
+for g in brief["gpus"]:
+    v = full["gpus"][g["index"]]["verdict"]
+    for k in keys:
+        if k not in v or v[k] != g[k]:
+            print("GPU %d %s: brief %r, check --json %r"
+                  % (g["index"], k, g.get(k), v.get(k)))
+            bad = 1
+sys.exit(bad)
+PY
+    { echo "FAIL $name: check --brief --json and check --json disagree"; fail=1; }
   # the exit status is the full check's
   run_gd "$d" check --no-probe >/dev/null 2>&1; full=$?
   grep -qx "exit status: $full" "$tmp/$name.txt" ||

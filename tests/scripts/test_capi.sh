@@ -2,11 +2,11 @@
 # The C API (include/gpudoctor.h, libgpudoctor.so.1) as an app meets it:
 # `make install` into a DESTDIR, tests/api/api_check.c compiled with
 # `pkg-config --cflags --libs gpudoctor` from there, then
-#  - on captured machines, every result equals what the command prints
-#    (check --brief, --json check --brief, check, --json check, stderr)
-#    and the verdict equals its exit status;
+#  - on every captured machine, Linux and Windows, every result equals
+#    what the command prints (check --brief, --json check --brief, check,
+#    --json check, stderr) and the verdict equals its exit status;
 #  - the error paths (NULL arguments, a bad root, misuse, the probe helper
-#    missing or not gpudoctor), a Windows capture refused with a reason;
+#    missing or not gpudoctor);
 #  - a check with probes of this machine runs them in the helper: the
 #    app's process maps no GPU runtime;
 #  - the library exports exactly the header's functions (nm -D), under the
@@ -60,10 +60,10 @@ cli() {
 	(cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
 }
 n=0
-for name in rx5700xt rx5700xt-override-invalid rx7900xtx strixhalo mi300x-cpx \
-	nvidia-h200 nvidia-h200-old-driver apu-plus-dgpu no-gpu; do
-	d=$fix/$name
-	[ -d "$d/root" ] || { echo "FAIL: no fixture $name"; fail=1; continue; }
+for d in "$fix"/*/; do
+	d=${d%/}
+	[ -d "$d/root" ] || continue
+	name=${d##*/}
 	n=$((n + 1))
 	for what in brief brief-json report report-json diags; do
 		case $what in
@@ -86,11 +86,6 @@ if ! out=$(app "$fix/rx5700xt" errors root /nonexistent/machine 2>&1); then
 	echo "$out"; echo "FAIL: error paths"; fail=1
 fi
 printf '%s\n' "$out" | grep -c '^ok:' | { read -r k; echo "error paths: $k checks"; }
-win=$fix/windows-rx5700xt-hip62-hip71
-if [ -d "$win/root" ]; then
-	app "$win" show brief root >/dev/null 2>"$tmp/err"
-	[ $? = 99 ] && grep -q 'Windows machine' "$tmp/err" || { cat "$tmp/err"; echo "FAIL: a Windows capture is not refused with its reason"; fail=1; }
-fi
 if [ ! -e /usr/local/bin/gpudoctor ]; then
 	app "$fix/no-gpu" show brief - probes >/dev/null 2>"$tmp/err"
 	grep -q "the probe helper '/usr/local/bin/gpudoctor' is not there" "$tmp/err" ||
@@ -107,6 +102,7 @@ elif ! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "prob
 	echo "FAIL: the helper's report has no probes or another verdict"; fail=1
 fi
 
+[ "$n" -ge 30 ] || { echo "FAIL: only $n captured machines"; fail=1; }
 echo "c api: $n machines compared with the command"
 [ "$fail" = 0 ] && echo ok
 [ "$fail" = 0 ]

@@ -27,6 +27,7 @@ done
 
 # goldens and the knowledge base
 check "$FX"/*/expected.json || fail=$((fail + 1))
+check "$FX"/*/expected-brief.json || fail=$((fail + 1))
 check --schema kb-file.json "$GD_SRCDIR/src/kb/gpudoctor-kb.json" || fail=$((fail + 1))
 
 # live output: every command, on captured machines
@@ -89,6 +90,9 @@ jq '.gpus[0].verdict.status = "fine"' "$g" > "$b/bad-status.json"
 jq 'del(.gpus[0].verdict.headline)' "$g" > "$b/no-headline.json"
 jq '.diagnostics = [{"level": "note", "source": "", "message": "x"}]' "$g" > "$b/level-note.json"
 jq '."$schema" = "https://gpudoctor.dev/schema/v1/nothing.json"' "$g" > "$b/unknown-schema.json"
+jq 'del(.gpus[0].verdict.usable)' "$g" > "$b/no-usable.json"
+jq '.gpus[0].workaround = {"env": "x"}' "$FX/rx5700xt/expected-brief.json" > "$b/brief-bad-workaround.json"
+jq 'del(.gpus[0].frameworks)' "$FX/rx5700xt/expected-brief.json" > "$b/brief-no-frameworks.json"
 jq 'del(.files[0].path)' "$tmp/scan.json" > "$b/scan-no-path.json"
 jq '.failed = "0"' "$tmp/gather.json" > "$b/gather-failed-string.json"
 gb=$FX/rx5700xt/expected-brief.json

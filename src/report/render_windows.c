@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#include "cli.h"
 #include "core/json.h"
 #include "discover/vendor.h"
-#include "report/render_gpu.h"
+#include "render_gpu.h"
+#include "view.h"
 
 static json_t *text_or_null(const gd_text *t)
 {
@@ -66,10 +66,11 @@ json_t *gd_render_win_verdict_json(const struct gd_win_verdict *v)
 	json_t *o = json_object();
 
 	/* status and headline: the verdict contract shared with Linux
-	 * (docs/schema/common.json); usable and summary for Windows apps */
+	 * (docs/schema/common.json); usable, backend, label, reason,
+	 * frameworks and workaround come from the brief's fields
+	 * (gd_brief_verdict_json), so brief and report agree */
 	json_object_set_new(o, "status", gd_json_str(gd_win_verdict_status(v)));
 	json_object_set_new(o, "headline", gd_json_str(v->summary));
-	json_object_set_new(o, "usable", json_boolean(v->usable));
 	json_object_set_new(o, "summary", gd_json_str(v->summary));
 	json_object_set_new(o, "facts", lines_json(v->facts, v->n_facts, 1));
 	json_object_set_new(o, "steps", lines_json(v->steps, v->n_steps, 0));

@@ -5,11 +5,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "discover/discover.h"
 #include "doctor/verdict_windows.h"
 #include "inventory/win_inventory.h"
 #include "inventory/win_python.h"
+#include "view.h"
 
 json_t *gd_render_win_adapter_json(const struct gd_gpu *g);
 json_t *gd_render_win_verdict_json(const struct gd_win_verdict *v);

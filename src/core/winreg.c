@@ -125,8 +125,8 @@ static void index_build(gd_reg_index *x, const gd_reg_key *k, size_t n,
 static void index_add(gd_reg_index *x, const gd_reg_key *k, size_t n,
 		      name_at fn)
 {
-	if (n < INDEX_FROM)
-		return;
+	if (!x->slot && n < INDEX_FROM)
+		return; /* (an index once built is kept up to date) */
 	if (!x->slot || (x->used + 1) * 4 > x->cap * 3)
 		index_build(x, k, n, fn);
 	else

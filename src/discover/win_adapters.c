@@ -154,16 +154,21 @@ static void amd(gd_ctx *ctx, struct gd_gpu *g)
 {
 	const char *gfx = g->pci.device_id
 			      ? gd_kbref_gfx_for_pci(ctx, g->pci.device_id)
-			      : gd_kbref_gfx_for_name(ctx, g->name.v);
+			      : NULL;
+	int by_name = !gfx && gd_known(&g->name) &&
+		      (gfx = gd_kbref_gfx_for_name(ctx, g->name.v));
 
 	gd_num_unknown(&g->cu_count, GD_UNKNOWN, "Windows has no KFD");
 	if (gfx) {
 		gd_strlcpy(g->gfx, gfx, sizeof g->gfx);
 		gd_strlcpy(g->gfx_effective, gfx, sizeof g->gfx_effective);
 		gd_strlcpy(g->gfx_source,
-			   g->pci.device_id
-			       ? "from the PCI id via the knowledge base; "
-				 "Windows has no KFD"
+			   !by_name ? "from the PCI id via the knowledge base; "
+				      "Windows has no KFD"
+			   : g->pci.device_id
+			       ? "from the name via the knowledge base's "
+				 "product lists; its PCI id is not in the "
+				 "knowledge base"
 			       : "from the name via the knowledge base's "
 				 "product lists; no PCI id in the registry",
 			   sizeof g->gfx_source);
@@ -178,9 +183,9 @@ static void amd(gd_ctx *ctx, struct gd_gpu *g)
 		       "names no single target for \"%s\"",
 		       g->name.v);
 	}
-	g->integrated = g->pci.device_id
+	g->integrated = !by_name
 			    ? gd_kbref_apu_for_pci(ctx, g->pci.device_id) == 1
-			    : gfx && gd_kbref_apu_for_gfx(ctx, gfx) == 1;
+			    : gd_kbref_apu_for_gfx(ctx, gfx) == 1;
 }
 
 /* The PCI ids of the adapter: MatchingDeviceId, else the Enum\PCI

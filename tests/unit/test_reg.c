@@ -240,11 +240,44 @@ static void test_big(int keys)
 	gd_reg_free(&r);
 	free(b);
 }
+/* The index of a key that shrank below the size that made it, then grew
+ * again (fuzz_winreg found the new values unfindable). */
+static void test_index_shrink(void)
+{
+	char buf[4096], err[200], name[16];
+	size_t o = 0;
+	gd_reg r;
+	gd_reg_key *k;
+	int found = 0;
+
+	o += (size_t)snprintf(buf, sizeof buf,
+			      "Windows Registry Editor Version 5.00\n\n"
+			      "[HKEY_LOCAL_MACHINE\\S]\n");
+	for (int i = 0; i < 20; i++)
+		o += (size_t)snprintf(buf + o, sizeof buf - o,
+				      "\"v%d\"=dword:1\n", i);
+	for (int i = 0; i < 12; i++)
+		o +=
+		    (size_t)snprintf(buf + o, sizeof buf - o, "\"V%d\"=-\n", i);
+	for (int i = 20; i < 25; i++)
+		o += (size_t)snprintf(buf + o, sizeof buf - o,
+				      "\"v%d\"=dword:1\n", i);
+	gd_reg_init(&r);
+	CHECK(gd_reg_parse(&r, buf, o, NULL, err, sizeof err) > 0);
+	k = gd_reg_find(&r, "HKLM\\S");
+	for (int i = 0; k && i < 25; i++) {
+		gd_fmt(name, sizeof name, "v%d", i);
+		found += (gd_reg_get(k, name) != NULL) == (i >= 12);
+	}
+	CHECK_INT(found, 25);
+	gd_reg_free(&r);
+}
 
 int main(void)
 {
 	test_file();
 	test_merge_and_errors();
+	test_index_shrink();
 	test_big(1);
 	test_big(0);
 	return t_done("test_reg");

@@ -143,7 +143,9 @@ static void gpu_metrics(struct gd_cli *cli, FILE *f,
 		gd_brief_fill(cli, d, i, &b);
 		fputs("gpudoctor_gpu_info{", f);
 		gpu_ids(cli, f, d, i);
-		lv(f, "name", b.name, 0);
+		if (b.name[0]) /* no placeholder: a GPU without a name (WSL2's
+				* paravirtual adapter) has no name label */
+			lv(f, "name", b.name, 0);
 		lv(f, "vendor", b.vendor, 0);
 		if (b.target[0])
 			lv(f, "target", b.target, 0);

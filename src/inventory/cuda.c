@@ -277,26 +277,8 @@ static void find_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 					   NULL};
 	static const char *const label[] = {"cudart", "cublas", "cudnn", NULL};
 
-	for (size_t d = 0; d < ld->d.n; d++) {
-		gd_strvec names;
-
-		if (gd_fs_list(&ctx->fs, ld->d.v[d].path, &names) < 0)
-			continue;
-		for (int b = 0; want[b]; b++) {
-			const char *one[2] = {want[b], NULL},
-				   *lab[2] = {label[b], NULL};
-			int have = 0;
-
-			for (size_t i = 0; i < inv->n_cuda_libs; i++)
-				have |=
-				    !strcmp(inv->cuda_libs[i].name, label[b]);
-			if (!have)
-				gd_inv_match_libs(
-				    names.v, names.n, ld->d.v[d].path, one, lab,
-				    &inv->cuda_libs, &inv->n_cuda_libs);
-		}
-		gd_strvec_free(&names);
-	}
+	gd_inv_ld_libs(ctx, ld, want, label, &inv->cuda_libs,
+		       &inv->n_cuda_libs);
 }
 
 static void add_check(gd_ctx *ctx, struct gd_inventory *inv, const char *lib,

@@ -19,26 +19,8 @@ void gd_inv_intel_collect(gd_ctx *ctx, const struct gd_ld_dirs *ld,
 	static const char *const label[] = {
 	    "ze_loader", "ze_intel_gpu", "igdrcl", "igc", "igdgmm", NULL};
 
-	for (size_t d = 0; d < ld->d.n; d++) {
-		gd_strvec names;
-
-		if (gd_fs_list(&ctx->fs, ld->d.v[d].path, &names) < 0)
-			continue;
-		for (int b = 0; want[b]; b++) {
-			const char *one[2] = {want[b], NULL},
-				   *lab[2] = {label[b], NULL};
-			int have = 0;
-
-			for (size_t i = 0; i < inv->n_intel_libs; i++)
-				have |=
-				    !strcmp(inv->intel_libs[i].name, label[b]);
-			if (!have)
-				gd_inv_match_libs(
-				    names.v, names.n, ld->d.v[d].path, one, lab,
-				    &inv->intel_libs, &inv->n_intel_libs);
-		}
-		gd_strvec_free(&names);
-	}
+	gd_inv_ld_libs(ctx, ld, want, label, &inv->intel_libs,
+		       &inv->n_intel_libs);
 }
 
 const struct gd_lib *gd_inventory_intel_lib(const struct gd_inventory *inv,

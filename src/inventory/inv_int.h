@@ -39,6 +39,12 @@ void gd_inv_match_libs(char *const *names, size_t n, const char *dir,
 		       struct gd_lib **libs, size_t *n_libs);
 
 /* Push an element onto a (pointer, count) array; NULL on ENOMEM. */
+/* Each of want[] (a library's base name, "libcudart") as the loader finds
+ * it, first directory wins, appended to libs under label[]'s name unless
+ * one of that name is there already. */
+void gd_inv_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+		    const char *const *want, const char *const *label,
+		    struct gd_lib **libs, size_t *n_libs);
 void *gd_inv_push(void **arr, size_t *n, size_t elsize);
 
 /* fw_meta.c: "torch-2.5.1+rocm6.2.dist-info" (or .egg-info) among ents

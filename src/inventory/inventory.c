@@ -74,6 +74,31 @@ void gd_inv_match_libs(char *const *names, size_t n, const char *dir,
 	}
 }
 
+void gd_inv_ld_libs(gd_ctx *ctx, const struct gd_ld_dirs *ld,
+		    const char *const *want, const char *const *label,
+		    struct gd_lib **libs, size_t *n_libs)
+{
+	for (size_t d = 0; d < ld->d.n; d++) {
+		gd_strvec names;
+
+		if (gd_fs_list(&ctx->fs, ld->d.v[d].path, &names) < 0)
+			continue;
+		for (int b = 0; want[b]; b++) {
+			const char *one[2] = {want[b], NULL},
+				   *lab[2] = {label[b], NULL};
+			int have = 0;
+
+			for (size_t i = 0; i < *n_libs; i++)
+				have |= !strcmp((*libs)[i].name, label[b]);
+			if (!have)
+				gd_inv_match_libs(names.v, names.n,
+						  ld->d.v[d].path, one, lab,
+						  libs, n_libs);
+		}
+		gd_strvec_free(&names);
+	}
+}
+
 int gd_inventory_collect(gd_ctx *ctx, struct gd_inventory *inv)
 {
 	struct gd_ld_dirs ld;

@@ -20,16 +20,7 @@
 #    --trace=hooks sets no CUDA_INJECTION64_PATH; a user's is kept;
 #  - without --trace nothing is preloaded.
 set -u
-GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
-here=$(cd "$(dirname "$0")" && pwd)
-src=${GD_SRCDIR:-$here/../..}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/root" "$tmp/t"
-export TMPDIR=$tmp/t
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/trace_env.sh"
 
 # --- the hang report --------------------------------------------------
 cc -shared -fPIC -o "$tmp/libamdhip64.so.5" -Wl,-soname,libamdhip64.so.5 \

@@ -5,16 +5,7 @@
 # tests/trace/init_app.c; `try --trace` and `run --watch` name the call
 # and say why it can block (doctor/trace_why.c: runtime start).
 set -u
-GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
-here=$(cd "$(dirname "$0")" && pwd)
-src=${GD_SRCDIR:-$here/../..}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/root" "$tmp/t"
-export TMPDIR=$tmp/t
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/trace_env.sh"
 
 cc -shared -fPIC -o "$tmp/libamdhip64.so.5" -Wl,-soname,libamdhip64.so.5 \
 	"$src/tests/fake/fake_hang_init_libamdhip64.c" &&

@@ -9,16 +9,7 @@
 #    cap, says after how many calls, and the summary still counts every
 #    call; a bad value keeps the default.
 set -u
-GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
-here=$(cd "$(dirname "$0")" && pwd)
-src=${GD_SRCDIR:-$here/../..}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/root" "$tmp/t"
-export TMPDIR=$tmp/t
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/trace_env.sh"
 
 cc -shared -fPIC -o "$tmp/libamdhip64.so.5" -Wl,-soname,libamdhip64.so.5 \
 	"$src/tests/fake/fake_hang_libamdhip64.c" &&

@@ -7,16 +7,7 @@
 # prints the innermost user frames; the dump itself is not shown. A
 # user's PYTHONFAULTHANDLER= (off) is kept: no stack, no wait.
 set -u
-GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
-here=$(cd "$(dirname "$0")" && pwd)
-src=${GD_SRCDIR:-$here/../..}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/root" "$tmp/t"
-export TMPDIR=$tmp/t
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/trace_env.sh"
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 cc -shared -fPIC -o "$tmp/libamdhip64.so.5" -Wl,-soname,libamdhip64.so.5 \
 	"$src/tests/fake/fake_hang_libamdhip64.c" &&

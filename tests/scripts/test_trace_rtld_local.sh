@@ -13,16 +13,7 @@
 # in the log modes each call is in the log with that result; with
 # --trace=rewrite hipHostMalloc's flags are rewritten in that process too.
 set -u
-GPUDOCTOR=${GPUDOCTOR:?set GPUDOCTOR to the built binary}
-here=$(cd "$(dirname "$0")" && pwd)
-src=${GD_SRCDIR:-$here/../..}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/root" "$tmp/t"
-export TMPDIR=$tmp/t
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/trace_env.sh"
 
 hip=/usr/lib/x86_64-linux-gnu/libamdhip64.so.5
 [ -e "$hip" ] || hip=$(ldconfig -p 2>/dev/null | sed -n 's/.*libamdhip64\.so\.5 .*=> //p' | head -n1)

@@ -170,6 +170,13 @@ static int decode_parts(struct gd_explain_log *log)
 	int enc = gd_explain_detect(log->head, log->head_len, &bom);
 	char *h, *t = NULL, *b;
 
+	/* one part of UTF-8, the usual log: decoded where it was read (the
+	 * reader leaves room for the NUL) */
+	if (!log->tail && enc == GD_ENC_UTF8) {
+		log->head_len =
+		    gd_explain_decode_inplace(log->head, log->head_len);
+		return 0;
+	}
 	h = gd_explain_decode(log->head, log->head_len, GD_ENC_DETECT, &hl);
 	if (h && log->tail) {
 		odd = enc != GD_ENC_UTF8 &&

@@ -83,6 +83,10 @@ enum { GD_ENC_DETECT = -1, GD_ENC_UTF8 = 0, GD_ENC_UTF16LE, GD_ENC_UTF16BE };
 int gd_explain_detect(const char *buf, size_t n, size_t *bom);
 /* A malloc'd, NUL-terminated decoded copy (NULL when out of memory). */
 char *gd_explain_decode(const char *buf, size_t n, int enc, size_t *out_len);
+/* The same for a UTF-8 (or ASCII) buffer of n bytes that has room for a
+ * NUL after them, in place: no copy of a large log. Returns the new length,
+ * or (size_t)-1 when buf is UTF-16 (use gd_explain_decode). */
+size_t gd_explain_decode_inplace(char *buf, size_t n);
 
 /* Match buf (modified in place: newlines become NULs) against every
  * signature of ctx->kb. Each signature is reported once, at its first

@@ -133,7 +133,8 @@ static size_t escape_len(const unsigned char *b, size_t n)
 	return i < n ? i + 1 : i;
 }
 
-/* In place (never longer): NUL runs and CR/CRLF to '\n', escapes out. A
+/* In place (never longer): NUL runs and CR/CRLF to '\n', escapes out;
+ * buf[n] must be a NUL (strcspn finds the next byte to act on). A
  * NUL run is a line break even at the start of the buffer: the tail
  * window of a big log (explain.c) drops its first, partial line, and when
  * the window starts inside a hole (a sparse or preallocated log) that
@@ -144,9 +145,21 @@ static size_t clean_lines(char *buf, size_t n)
 	size_t o = 0, i = 0;
 
 	while (i < n) {
+		/* a run of ordinary bytes: moved only once something was
+		 * taken out before it (most logs: never) */
+		size_t j = i + strcspn(buf + i, "\r\x1b"); /* stops at NUL */
+
+		if (j > n)
+			j = n;
+		if (o != i)
+			memmove(b + o, b + i, j - i);
+		o += j - i;
+		i = j;
+		if (i >= n)
+			break;
 		if (b[i] == 0x1b) {
 			i += escape_len(b + i, n - i);
-		} else if (b[i] == '\0' || b[i] == '\r') {
+		} else {
 			int nul = b[i] == '\0';
 
 			while (i < n && b[i] == (nul ? '\0' : '\r'))
@@ -155,11 +168,23 @@ static size_t clean_lines(char *buf, size_t n)
 				i++; /* CRLF, CR CR LF */
 			if (!nul || !o || b[o - 1] != '\n')
 				b[o++] = '\n';
-		} else {
-			b[o++] = b[i++];
 		}
 	}
 	return o;
+}
+
+size_t gd_explain_decode_inplace(char *buf, size_t n)
+{
+	size_t bom = 0;
+
+	if (gd_explain_detect(buf, n, &bom) != GD_ENC_UTF8)
+		return (size_t)-1;
+	if (bom)
+		memmove(buf, buf + bom, n - bom);
+	buf[n - bom] = '\0';
+	n = clean_lines(buf, n - bom);
+	buf[n] = '\0';
+	return n;
 }
 
 char *gd_explain_decode(const char *buf, size_t n, int enc, size_t *out_len)
@@ -181,6 +206,7 @@ char *gd_explain_decode(const char *buf, size_t n, int enc, size_t *out_len)
 		len = utf16_to_utf8((const unsigned char *)buf, n,
 				    enc == GD_ENC_UTF16BE, out);
 	}
+	out[len] = '\0';
 	len = clean_lines(out, len);
 	out[len] = '\0';
 	*out_len = len;

@@ -152,6 +152,36 @@ static int in_container(gd_ctx *ctx)
 	       strstr(buf, "/lxc");
 }
 
+/* An NVIDIA GPU in a container: the NVIDIA Container Toolkit (or a CDI
+ * spec) passes in /dev/nvidiactl and /dev/nvidia<N> and mounts the
+ * driver's libcuda.so.1 into the image's library folder; without them
+ * the host's sysfs still shows the GPU bound to nvidia (docs/virtual.md).
+ * A tree without /dev (a capture stores no device nodes) is not judged. */
+void gd_access_nvidia(gd_ctx *ctx, struct gd_gpu *g)
+{
+	struct gd_access *a = &g->access;
+	static const char *const libcuda[] = {
+	    "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+	    "/usr/lib/aarch64-linux-gnu/libcuda.so.1",
+	    "/usr/lib64/libcuda.so.1",
+	    "/usr/lib/libcuda.so.1",
+	    "/usr/local/nvidia/lib64/libcuda.so.1",
+	    "/usr/local/nvidia/lib/libcuda.so.1"};
+	const char *caps = gd_ctx_getenv(ctx, "NVIDIA_DRIVER_CAPABILITIES");
+
+	a->in_container = in_container(ctx);
+	a->nv_nodes = a->nv_libcuda = -1;
+	if (!a->in_container ||
+	    (!ctx->fs.is_slash && !gd_fs_exists(&ctx->fs, "/dev")))
+		return;
+	a->nv_nodes = gd_fs_exists(&ctx->fs, "/dev/nvidiactl") ? 1 : 0;
+	a->nv_libcuda = 0;
+	for (size_t i = 0; i < sizeof libcuda / sizeof *libcuda; i++)
+		if (gd_fs_exists(&ctx->fs, libcuda[i]))
+			a->nv_libcuda = 1;
+	gd_strlcpy(a->nv_caps, caps ? caps : "", sizeof a->nv_caps);
+}
+
 void gd_access_check(gd_ctx *ctx, struct gd_gpu *g)
 {
 	struct gd_access *a = &g->access;
@@ -165,6 +195,7 @@ void gd_access_check(gd_ctx *ctx, struct gd_gpu *g)
 	else
 		who_capture(ctx, &w);
 	a->in_container = in_container(ctx);
+	a->nv_nodes = a->nv_libcuda = -1;
 	k = check_node(ctx, "/dev/kfd", &w, &a->kfd, miss_k, sizeof miss_k);
 	if (gd_known(&g->render_minor)) {
 		gd_fmt(render, sizeof render, "/dev/dri/renderD%llu",

@@ -68,6 +68,8 @@ void gd_fw_read(gd_ctx *ctx, struct gd_gpu *g);
 
 /* access.c */
 void gd_access_check(gd_ctx *ctx, struct gd_gpu *g);
+/* NVIDIA in a container: /dev/nvidiactl and libcuda.so.1 passed in? */
+void gd_access_nvidia(gd_ctx *ctx, struct gd_gpu *g);
 
 /* override.c */
 void gd_override_apply(gd_ctx *ctx, struct gd_gpu *g);

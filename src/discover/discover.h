@@ -74,6 +74,14 @@ struct gd_access {
 	char fix[256];		/* exact command, "" when nothing to fix */
 	int in_container;
 	char container_flags[256]; /* --device flags for docker/podman */
+	/* NVIDIA GPU, in a container whose /dev can be judged (the live
+	 * machine, or a tree that holds /dev): 1 /dev/nvidiactl is here, 0
+	 * it is not (the container was started without the GPU), -1 not
+	 * judged. nv_libcuda: 1 libcuda.so.1 in the container's library
+	 * folders, 0 not (the driver's libraries were not passed in), -1
+	 * not judged. docs/virtual.md. */
+	int nv_nodes, nv_libcuda;
+	char nv_caps[96]; /* NVIDIA_DRIVER_CAPABILITIES, "" when unset */
 };
 
 /* A display-class PCI device that is not a GPU for compute. */

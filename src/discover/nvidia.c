@@ -131,6 +131,7 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 		if (n)
 			gd_text_set(&g->name, n, "knowledge base");
 	}
+	gd_access_nvidia(ctx, g);
 }
 
 /* The chip is the first word of the pci.ids name: "GV100GL [Tesla V100

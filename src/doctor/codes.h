@@ -195,6 +195,17 @@
 	  "ROCm in WSL2: no /dev/kfd; AMD's librocdxg over /dev/dxg")          \
 	X(GD_C_GPU_VFIO_PASSTHROUGH, "gpu.vfio_passthrough",                   \
 	  "the GPU is bound to vfio-pci: reserved for a virtual machine")      \
+	X(GD_C_CONTAINER_NO_GPU, "container.no_gpu",                           \
+	  "a container started without its NVIDIA GPU: no /dev/nvidiactl")     \
+	X(GD_C_CONTAINER_DOCKER, "container.docker",                           \
+	  "Docker: --gpus all, with the NVIDIA Container Toolkit on the host") \
+	X(GD_C_CONTAINER_CDI, "container.cdi",                                 \
+	  "Podman and CDI engines: --device nvidia.com/gpu=all")               \
+	X(GD_C_CONTAINER_KUBERNETES, "container.kubernetes",                   \
+	  "Kubernetes: resources.limits nvidia.com/gpu")                       \
+	X(GD_C_CONTAINER_NO_LIBCUDA, "container.no_libcuda",                   \
+	  "the GPU's nodes are in the container, the driver's libcuda.so.1 "   \
+	  "is not")                                                            \
 	X(GD_C_AMD_SRIOV_HOST_GIM, "amd.sriov_host_gim",                       \
 	  "the GPU is an SR-IOV physical function driven by AMD's gim host "   \
 	  "driver")                                                            \

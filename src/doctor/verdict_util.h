@@ -65,6 +65,10 @@ int gd_v_judge_wsl(gd_ctx *ctx, const struct gd_machine *m,
 void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 		      const struct gd_inventory *inv, const struct gd_gpu *g,
 		      struct gd_verdict *v);
+/* An NVIDIA GPU in a container started without it, or without the
+ * driver's libcuda.so.1 (verdict_container.c): 1 when judged so. */
+int gd_v_nvidia_container(gd_ctx *ctx, const struct gd_gpu *g,
+			  const char *title, struct gd_verdict *v);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 

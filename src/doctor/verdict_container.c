@@ -8,6 +8,7 @@
  * the table below; facts and sources: docs/virtual.md. */
 #include <string.h>
 
+#include "inventory/ldpath.h"
 #include "verdict.h"
 #include "verdict_util.h"
 
@@ -85,6 +86,21 @@ static void no_libcuda(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
 	gd_v_workloads_for_stack(ctx, v, "cuda", "needs-setup");
 }
 
+/* libcuda.so.1 where the loader looks (ld.so.conf, its cache, the default
+ * folders): discovery looked only in the folders the toolkit mounts it
+ * into, so a library elsewhere is not taken for a missing one. */
+static int libcuda_loadable(gd_ctx *ctx)
+{
+	struct gd_ld_dirs ld = {0};
+	char p[1024];
+	int found;
+
+	gd_ld_dirs_collect(ctx, &ld);
+	found = gd_ld_find(ctx, &ld, "libcuda.so.1", p, sizeof p) >= 0;
+	gd_ld_dirs_free(&ld);
+	return found;
+}
+
 int gd_v_nvidia_container(gd_ctx *ctx, const struct gd_gpu *g,
 			  const char *title, struct gd_verdict *v)
 {
@@ -94,7 +110,8 @@ int gd_v_nvidia_container(gd_ctx *ctx, const struct gd_gpu *g,
 		no_gpu(ctx, g, title, v);
 		return 1;
 	}
-	if (g->access.nv_nodes == 1 && g->access.nv_libcuda == 0) {
+	if (g->access.nv_nodes == 1 && g->access.nv_libcuda == 0 &&
+	    !libcuda_loadable(ctx)) {
 		no_libcuda(ctx, g, title, v);
 		return 1;
 	}

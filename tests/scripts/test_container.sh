@@ -36,6 +36,13 @@ check "nodes, no libcuda.so.1: NVIDIA_DRIVER_CAPABILITIES" "$tmp/r" \
   "driver's libcuda.so.1 is not.*NVIDIA_DRIVER_CAPABILITIES=compute,utility" \
   'started without the GPU|Install NVIDIA'
 
+mkdir -p "$tmp/r/opt/nvlib" "$tmp/r/etc"
+touch "$tmp/r/opt/nvlib/libcuda.so.1"
+echo /opt/nvlib >"$tmp/r/etc/ld.so.conf"
+check "libcuda.so.1 in an ld.so.conf folder: found" "$tmp/r" \
+  'current CUDA builds no longer support this GPU' 'libcuda.so.1 is not'
+rm -rf "$tmp/r/opt" "$tmp/r/etc"
+
 mkdir -p "$tmp/r/usr/lib/x86_64-linux-gnu"
 touch "$tmp/r/usr/lib/x86_64-linux-gnu/libcuda.so.1"
 check "nodes and libcuda.so.1: judged as any NVIDIA GPU" "$tmp/r" \

@@ -1,47 +1,50 @@
 /* Lookups in the generated id tables (ids_table.c, tools/gen-ids.py):
- * binary search, the rows being sorted by the generator. */
+ * bsearch, the rows being sorted by the generator. */
+#include <stdlib.h>
+
 #include "ids_table.h"
+
+static int cmp_row(const void *k, const void *e)
+{
+	const struct gd_id_row *a = k, *b = e;
+	unsigned long x = (unsigned long)a->vendor << 16 | a->device,
+		      y = (unsigned long)b->vendor << 16 | b->device;
+
+	return x < y ? -1 : x > y;
+}
 
 const struct gd_id_row *gd_ids_lookup(unsigned vendor, unsigned device)
 {
-	size_t n, lo = 0, hi;
+	size_t n;
 	const struct gd_id_row *r = gd_ids_rows(&n);
-	unsigned long key = (unsigned long)vendor << 16 | device;
+	struct gd_id_row key = {0};
 
-	hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		unsigned long k =
-		    (unsigned long)r[mid].vendor << 16 | r[mid].device;
+	key.vendor = (uint16_t)vendor;
+	key.device = (uint16_t)device;
+	if (vendor > 0xffff || device > 0xffff)
+		return NULL;
+	return bsearch(&key, r, n, sizeof *r, cmp_row);
+}
 
-		if (k == key)
-			return &r[mid];
-		if (k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+static int cmp_rev(const void *k, const void *e)
+{
+	const struct gd_id_rev *a = k, *b = e;
+	unsigned long x = (unsigned long)a->device << 8 | a->rev,
+		      y = (unsigned long)b->device << 8 | b->rev;
+
+	return x < y ? -1 : x > y;
 }
 
 const char *gd_ids_amd_name(unsigned device, unsigned revision)
 {
-	size_t n, lo = 0, hi;
-	const struct gd_id_rev *r = gd_ids_revs(&n);
-	unsigned long key = (unsigned long)device << 8 | (revision & 0xff);
+	size_t n;
+	const struct gd_id_rev *r = gd_ids_revs(&n), *hit;
+	struct gd_id_rev key = {0};
 
-	hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		unsigned long k =
-		    (unsigned long)r[mid].device << 8 | r[mid].rev;
-
-		if (k == key)
-			return r[mid].name;
-		if (k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	if (device > 0xffff)
+		return NULL;
+	key.device = (uint16_t)device;
+	key.rev = (uint8_t)(revision & 0xff);
+	hit = bsearch(&key, r, n, sizeof *r, cmp_rev);
+	return hit ? hit->name : NULL;
 }

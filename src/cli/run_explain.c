@@ -104,10 +104,9 @@ int gd_run_explained(struct gd_cli *cli, const struct gd_machine *m,
 	status = o.signo ? 128 + o.signo : o.exit_code;
 	if (status && !quiet_signal(o.signo)) {
 		gd_cli_explain_output(cli, m, prog, o.log, o.log_len, &c);
-		/* what the program's file carries: the evidence for a "no code
-		 * for this GPU" cause, or the cause when none was found */
-		if (c.program_fix || !c.cause[0])
-			gd_cli_scan_program(cli, m, cmd[0], scan, sizeof scan);
+		/* what the program's file carries against this machine's
+		 * GPUs: said only when its GPU code does not fit them */
+		gd_cli_scan_program(cli, m, cmd[0], scan, sizeof scan);
 		if (cli->json && doc)
 			print_json(doc, &o, &c, scan);
 		else

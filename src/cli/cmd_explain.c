@@ -25,6 +25,7 @@ struct explain_run {
 	struct gd_inventory inv;
 	struct gd_explain_result r;
 	const struct gd_explain_log *log;
+	const char *program; /* --cmd: the program that wrote the log */
 };
 
 /* The kb's fix, or one for the program itself when the log is not from a
@@ -36,15 +37,19 @@ static const char *fix_of(const struct explain_run *x,
 	const struct gd_explain_log *l = x->log;
 
 	if (l &&
-	    gd_explain_program_fix(mt->id, l->head, l->head_len, NULL, &x->m,
-				   buf, cap) &&
+	    gd_explain_program_fix(mt->id, l->head, l->head_len, x->program,
+				   &x->m, buf, cap) &&
 	    (!l->tail || gd_explain_program_fix(mt->id, l->tail, l->tail_len,
-						NULL, &x->m, buf, cap)))
+						x->program, &x->m, buf, cap)))
 		return buf;
 	return mt->sig.fix;
 }
 
 const struct gd_opt gd_opts_explain[] = {
+    {"cmd", 0, 'C', GD_ARG_REQUIRED, "NAME",
+     "the program that wrote the log (its name or path): a\nfix for it "
+     "when it has no code for this GPU",
+     NULL, NULL},
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
@@ -53,7 +58,7 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: gpudoctor explain [FILE|-]\n\n"
+	    "Usage: gpudoctor explain [--cmd NAME] [FILE|-]\n\n"
 	    "Read a log (FILE, or stdin when FILE is '-' or missing), match "
 	    "it against\nthe knowledge base's error signatures and, for each "
 	    "one found, print what it\nmeans, the fact on this machine that "
@@ -337,13 +342,19 @@ static void emit_text(struct explain_run *x)
 }
 
 static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
-			      const char **path)
+			      const char **path, const char **program)
 {
 	struct gd_getopt g;
 	int c;
 
 	gd_opts_build(&g, gd_opts_explain, 0);
 	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
+		if (c == 'C') {
+			const char *s = strrchr(optarg, '/');
+
+			*program = s ? s + 1 : optarg;
+			continue;
+		}
 		if (c == 'h') {
 			usage(stdout);
 			return GD_EXIT_OK;
@@ -359,14 +370,15 @@ static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
 int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 {
 	struct explain_run x;
-	const char *path = NULL;
+	const char *path = NULL, *program = NULL;
 	struct gd_explain_log log;
 	int fd, rc;
 
-	rc = explain_parse_args(cli, argc, argv, &path);
+	rc = explain_parse_args(cli, argc, argv, &path, &program);
 	if (rc >= 0)
 		return rc;
 	memset(&x, 0, sizeof x);
+	x.program = program && program[0] ? program : NULL;
 	x.cli = cli;
 	x.input = path && strcmp(path, "-") ? path : "stdin";
 	x.log = &log;

@@ -1,7 +1,6 @@
 /* `gpudoctor run`: when CMD fails, explain on its own output, under it on
  * stderr, as `try` does for each failed strategy (try_explain.c). */
 #include <errno.h>
-#include <signal.h>
 #include <string.h>
 
 #include "cli_explain.h"
@@ -11,20 +10,12 @@
 
 enum { RUN_EXIT_OWN = 125, RUN_EXIT_NOEXEC = 126, RUN_EXIT_NOTFOUND = 127 };
 
-/* The signals that end a program by its user's or its reader's will:
- * nothing to explain, and the shell says nothing of them either. */
-static int quiet_signal(int sig)
-{
-	return sig == SIGINT || sig == SIGPIPE;
-}
-
 static void death_line(const char *prog, const struct gd_run_out *o)
 {
 	char name[64];
 
 	gd_plat_crash_name((unsigned)o->signo, name, sizeof name);
-	if (o->cored || o->signo == SIGSEGV || o->signo == SIGBUS ||
-	    o->signo == SIGILL || o->signo == SIGFPE || o->signo == SIGABRT)
+	if (o->crashed)
 		fprintf(stderr, "gpudoctor run: '%s' crashed: %s%s\n", prog,
 			name, o->cored ? " (core dumped)" : "");
 	else
@@ -102,7 +93,7 @@ int gd_run_explained(struct gd_cli *cli, const struct gd_machine *m,
 			   : RUN_EXIT_NOEXEC;
 	}
 	status = o.signo ? 128 + o.signo : o.exit_code;
-	if (status && !quiet_signal(o.signo)) {
+	if (status && !o.by_user) {
 		gd_cli_explain_output(cli, m, prog, o.log, o.log_len, &c);
 		/* what the program's file carries against this machine's
 		 * GPUs: said only when its GPU code does not fit them */

@@ -25,6 +25,10 @@ struct gd_run_out {
 	int exit_code;	 /* -1 when it died of a signal */
 	int signo;	 /* the signal it died of, 0 none */
 	int cored;	 /* ...and dumped core */
+	int crashed;	 /* the signal is a fault's (SIGSEGV, SIGBUS, SIGILL,
+			    SIGFPE, SIGABRT, SIGTRAP, SIGSYS) */
+	int by_user;	 /* SIGINT or SIGPIPE: its user's or its reader's
+			    will, nothing to explain (a shell says nothing) */
 	/* the output's first GD_RUN_HEAD_BYTES and last GD_RUN_TAIL_BYTES,
 	 * stdout and stderr line by line in the order they came; malloc'd,
 	 * NUL-terminated */

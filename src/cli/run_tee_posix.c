@@ -346,6 +346,11 @@ static void result(int status, struct gd_run_out *o)
 	o->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	o->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	o->cored = WIFSIGNALED(status) && WCOREDUMP(status);
+	o->crashed = o->cored || o->signo == SIGSEGV || o->signo == SIGBUS ||
+		     o->signo == SIGILL || o->signo == SIGFPE ||
+		     o->signo == SIGABRT || o->signo == SIGTRAP ||
+		     o->signo == SIGSYS;
+	o->by_user = o->signo == SIGINT || o->signo == SIGPIPE;
 }
 
 int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)

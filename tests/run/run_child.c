@@ -5,6 +5,7 @@
  *            it when cuModuleLoad fails (the same text as
  *            tests/fixtures/logs/cuda-no-kernel-image.txt), exit 1
  *   code     only the driver API's code name (cuGetErrorName), exit 1
+ *   print L  the line L on stderr, exit 1
  *   bytes    every byte value, a 70000-byte line and no final newline on
  *            stdout and stderr, exit 3
  *   term     "ready" on stdout, then wait; SIGTERM: "child got SIGTERM"
@@ -70,6 +71,10 @@ int main(int argc, char **argv)
 				"CUDA_ERROR_NO_BINARY_FOR_GPU\n");
 		return 1;
 	}
+	if (!strcmp(m, "print") && argc > 2) {
+		fprintf(stderr, "%s\n", argv[2]);
+		return 1;
+	}
 	if (!strcmp(m, "bytes")) {
 		bytes(stdout, 0);
 		bytes(stderr, 7);
@@ -94,7 +99,7 @@ int main(int argc, char **argv)
 			putchar(c);
 		return 0;
 	}
-	fprintf(stderr,
-		"usage: run_child fail|code|bytes|term|raise N|tty|stdin\n");
+	fprintf(stderr, "usage: run_child fail|code|print L|bytes|term|raise "
+			"N|tty|stdin\n");
 	return 2;
 }

@@ -54,6 +54,38 @@ grep -q "^gpudoctor run: why .*CUDA_ERROR_NO_BINARY_FOR_GPU = 209 (CUresult)" "$
 	grep -q "^gpudoctor run: fix: 'run_child' has no code for this GPU (sm_90)" "$T/err" &&
 	ok "CUDA_ERROR_NO_BINARY_FOR_GPU alone: decoded, program fix" || bad "code: $(cat "$T/err")"
 
+# a cause after 1 MB of output: in the kept tail (the last 256 KiB)
+"$GD" --root "$H200" run -q -- sh -c 'yes "a progress line" | head -c 1000000
+echo "CUDA error: no kernel image is available for execution on the device" >&2; exit 1' >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -c <"$T/out")" -eq 1000000 ] && grep -q "^gpudoctor run: why .*cuda-no-kernel-image" "$T/err" &&
+	ok "a cause after 1 MB of output is found" || bad "1 MB: rc $rc, $(wc -c <"$T/out"), $(cat "$T/err")"
+
+# the whole "no code for this GPU" family, for the program at hand: HIP's
+# newer wording (hipErrorSharedObjectInitFailed) on an RX 5700 XT; "invalid
+# device function" from an NVIDIA program on an H200 (not AMD's fix); a
+# framework's program keeps the kb's advice; an interpreter is not told to
+# rebuild itself; explain --cmd names the program
+RX=$FX/rx5700xt/root
+"$GD" --root "$RX" run -q -- "$P" print "hipModuleLoadData failed: hipErrorSharedObjectInitFailed (shared object initialization failed)" 2>"$T/err" >/dev/null
+grep -q "^gpudoctor run: fix: 'run_child' has no code for this GPU (gfx1010): rebuild it with --offload-arch=gfx1010" "$T/err" &&
+	ok "hipErrorSharedObjectInitFailed: rebuild for gfx1010" || bad "shared object: $(cat "$T/err")"
+"$GD" --root "$H200" run -q -- "$P" print "CUDA error: invalid device function" 2>"$T/err" >/dev/null
+grep -q "^gpudoctor run: fix: 'run_child' has no code for this GPU (sm_90): rebuild it for sm_90" "$T/err" &&
+	ok "'CUDA error: invalid device function' on an H200: the NVIDIA fix" || bad "invalid devfn: $(cat "$T/err")"
+ln -s "$P" "$T/llama-server"
+"$GD" --root "$H200" run -q -- "$T/llama-server" fail 2>"$T/err" >/dev/null
+grep -q "^gpudoctor run: fix: " "$T/err" && ! grep -q "rebuild it for" "$T/err" &&
+	ok "llama-server: the kb's advice, not 'rebuild llama-server'" || bad "llama-server: $(cat "$T/err")"
+ln -s "$P" "$T/python3"
+"$GD" --root "$H200" run -q -- "$T/python3" fail 2>"$T/err" >/dev/null
+grep -q "^gpudoctor run: fix: The program has no code for this GPU (sm_90)" "$T/err" &&
+	ok "python3: 'The program', not 'rebuild python3'" || bad "python3: $(cat "$T/err")"
+"$P" fail >"$T/burn.log" 2>&1
+"$GD" --root "$H200" explain --json --cmd /opt/gpu-burn/gpu_burn "$T/burn.log" >"$T/e"
+jq -e '.matches[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm_90)")' "$T/e" >/dev/null &&
+	ok "explain --cmd: the fix names the program" || bad "explain --cmd: $(jq -c '.matches[0].fix' "$T/e")"
+
 # 2. --json: the outcome and the cause in a second document on stderr
 "$GD" --root "$H200" --json run -- "$P" fail >/dev/null 2>"$T/err.json"
 tail -1 "$T/err.json" >"$T/outcome.json"

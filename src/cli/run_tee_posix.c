@@ -182,6 +182,7 @@ static int stream_open(struct stream *s, int out)
 	int p[2];
 
 	memset(s, 0, sizeof *s);
+	s->in = s->slave = -1;
 	s->out = out;
 	s->out_ok = 1;
 	if (isatty(out) && pty_like(out, &s->in, &s->slave) == 0)
@@ -227,7 +228,7 @@ static void sigs_catch(struct sigs *g)
 	signal(SIGPIPE, SIG_IGN); /* a closed reader: write() says EPIPE */
 }
 
-static void sigs_restore(const struct sigs *g, struct sigaction *pipe_old)
+static void sigs_restore(const struct sigs *g, const struct sigaction *pipe_old)
 {
 	for (size_t i = 0; i < N_FWD; i++)
 		if (g->set[i])
@@ -238,12 +239,13 @@ static void sigs_restore(const struct sigs *g, struct sigaction *pipe_old)
 
 /* In the child, between fork and exec. */
 static void child_exec(char *const *cmd, char *const *env, const struct sigs *g,
-		       const struct sigaction *pipe_old, struct stream *st,
-		       int err_w)
+		       const struct sigaction *pipe_old, const sigset_t *mask,
+		       struct stream *st, int err_w)
 {
 	int e;
 
-	sigs_restore(g, (struct sigaction *)pipe_old);
+	sigs_restore(g, pipe_old);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	dup2(st[0].slave, 1);
 	dup2(st[1].slave, 2);
 	environ = (char **)env;
@@ -353,41 +355,58 @@ static void result(int status, struct gd_run_out *o)
 	o->by_user = o->signo == SIGINT || o->signo == SIGPIPE;
 }
 
+/* The buffers, both streams and the exec-error pipe; 0 or -errno (all
+ * closed and freed). */
+static int tee_open(struct stream *st, struct keep *k, int err[2])
+{
+	int rc = 0;
+
+	st[0].in = st[0].slave = st[1].in = st[1].slave = -1;
+	k->head = malloc(GD_RUN_HEAD_BYTES);
+	k->ring = malloc(GD_RUN_TAIL_BYTES);
+	if (!k->head || !k->ring)
+		rc = -ENOMEM;
+	if (!rc && (rc = stream_open(&st[0], 1)) == 0)
+		rc = stream_open(&st[1], 2);
+	if (!rc && pipe2(err, O_CLOEXEC) < 0)
+		rc = -errno;
+	if (rc) {
+		streams_close(st);
+		free(k->head);
+		free(k->ring);
+	}
+	return rc;
+}
+
 int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)
 {
 	struct stream st[2];
 	struct keep k = {0};
 	struct sigs g;
 	struct sigaction pipe_old;
+	sigset_t all, mask;
 	int err[2] = {-1, -1}, status = 0, rc = 0;
 	pid_t pid;
 
 	memset(o, 0, sizeof *o);
-	st[0].in = st[0].slave = st[1].in = st[1].slave = -1;
-	k.head = malloc(GD_RUN_HEAD_BYTES);
-	k.ring = malloc(GD_RUN_TAIL_BYTES);
-	if (!k.head || !k.ring)
-		rc = -ENOMEM;
-	if (!rc && ((rc = stream_open(&st[0], 1)) < 0 ||
-		    (rc = stream_open(&st[1], 2)) < 0))
-		streams_close(st);
-	if (!rc && pipe2(err, O_CLOEXEC) < 0)
-		rc = -errno;
-	if (rc) {
-		streams_close(st);
-		free(k.head);
-		free(k.ring);
+	rc = tee_open(st, &k, err);
+	if (rc)
 		return rc;
-	}
 	sigaction(SIGPIPE, NULL, &pipe_old);
 	sigs_catch(&g);
 	fflush(NULL);
+	/* a signal that comes before the child is known waits until it is
+	 * (and in the child, until its handlers are ours no more) */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &mask);
 	pid = fork();
 	if (pid == 0)
-		child_exec(cmd, env, &g, &pipe_old, st, err[1]);
+		child_exec(cmd, env, &g, &pipe_old, &mask, st, err[1]);
+	rc = pid < 0 ? -errno : 0;
+	tee_child = pid > 0 ? pid : 0;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	close(err[1]);
 	if (pid > 0) {
-		tee_child = pid;
 		for (int i = 0; i < 2; i++) { /* the child's ends */
 			close(st[i].slave);
 			st[i].slave = -1;
@@ -397,7 +416,6 @@ int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)
 		result(status, o);
 		rc = keep_finish(&k, o);
 	} else {
-		rc = -errno;
 		close(err[0]);
 	}
 	sigs_restore(&g, &pipe_old);

@@ -193,4 +193,27 @@ HIP
 else
 	echo "skipped: no hipcc (the HIP case)"
 fi
+
+# 8. a real CUDA program (nvcc) built for sm_80 only, on the H200's tree:
+#    here (no driver) it fails with the runtime's own error, explained,
+#    and scan reads its fatbin: no code for sm_90 (has: sm_80)
+NVCC=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+if [ -n "$NVCC" ]; then
+	if "$NVCC" -gencode arch=compute_80,code=sm_80 -o "$T/nokernel" "$GD_SRCDIR/tests/run/nokernel.cu" 2>"$T/nvcc.err"; then
+		"$GD" --root "$H200" run -q -- "$T/nokernel" >/dev/null 2>"$T/err"
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			echo "skipped: the CUDA program ran (an sm_80 GPU is here)"
+		else
+			grep -q "^CUDA error: .* (cuda[A-Za-z]*)$" "$T/err" && grep -q "^gpudoctor run: why " "$T/err" &&
+				ok "CUDA: the runtime's error explained (rc $rc)" || bad "CUDA: $(cat "$T/err")"
+			grep -qx "gpudoctor run: scan: $T/nokernel: no code for sm_90 (has: sm_80)" "$T/err" &&
+				ok "CUDA: scan of the program: no code for sm_90 (has: sm_80)" || bad "CUDA scan: $(cat "$T/err")"
+		fi
+	else
+		echo "skipped: nvcc failed: $(head -3 "$T/nvcc.err")"
+	fi
+else
+	echo "skipped: no nvcc (the CUDA case)"
+fi
 exit $fail

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -240,10 +241,15 @@ static void sigs_restore(const struct sigs *g, const struct sigaction *pipe_old)
 /* In the child, between fork and exec. */
 static void child_exec(char *const *cmd, char *const *env, const struct sigs *g,
 		       const struct sigaction *pipe_old, const sigset_t *mask,
-		       struct stream *st, int err_w)
+		       struct stream *st, int err_w, pid_t parent)
 {
 	int e;
 
+	/* SIGKILL to run, which cannot be passed on, ends CMD too: as when
+	 * CMD was exec'd in run's place and was that process */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
 	sigs_restore(g, pipe_old);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	dup2(st[0].slave, 1);
@@ -386,7 +392,7 @@ int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)
 	struct sigaction pipe_old;
 	sigset_t all, mask;
 	int err[2] = {-1, -1}, status = 0, rc = 0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	memset(o, 0, sizeof *o);
 	rc = tee_open(st, &k, err);
@@ -399,9 +405,10 @@ int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)
 	 * (and in the child, until its handlers are ours no more) */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &mask);
+	parent = getpid();
 	pid = fork();
 	if (pid == 0)
-		child_exec(cmd, env, &g, &pipe_old, &mask, st, err[1]);
+		child_exec(cmd, env, &g, &pipe_old, &mask, st, err[1], parent);
 	rc = pid < 0 ? -errno : 0;
 	tee_child = pid > 0 ? pid : 0;
 	sigprocmask(SIG_SETMASK, &mask, NULL);

@@ -6,7 +6,7 @@
 #  - its stdout and stderr pass through byte for byte (every byte value, a
 #    70000-byte line, no final newline), stdin is inherited, and a terminal
 #    stays a terminal (a pseudo-terminal under script(1));
-#  - SIGTERM sent to run reaches the program;
+#  - SIGTERM sent to run reaches the program; SIGKILL to run ends it too;
 #  - on failure, explain's cause and the fix for the program follow on
 #    stderr (gpu-burn's real text on an H200: rebuild for sm_90, not the
 #    PyTorch wheels; a bare CUDA_ERROR_NO_BINARY_FOR_GPU code too), and
@@ -132,6 +132,18 @@ wait $gdpid
 rc=$?
 [ $rc -eq 42 ] && grep -qx "child got SIGTERM" "$T/err" &&
 	ok "SIGTERM to run reached the program (its status 42)" || bad "SIGTERM: rc $rc, $(cat "$T/err")"
+
+# SIGKILL, which cannot be passed on, ends CMD with run (as when CMD was
+# exec'd and was that process)
+"$GD" run -q -- "$P" term >"$T/out" 2>/dev/null &
+gdpid=$!
+for _ in $(seq 100); do grep -q ready "$T/out" 2>/dev/null && break; sleep 0.05; done
+child=$(pgrep -P $gdpid)
+kill -KILL $gdpid
+{ wait $gdpid; } 2>/dev/null
+for _ in $(seq 40); do kill -0 "$child" 2>/dev/null || break; sleep 0.05; done
+[ -n "$child" ] && ! kill -0 "$child" 2>/dev/null && ok "SIGKILL to run ends CMD too" ||
+	bad "CMD ($child) outlived run's SIGKILL"
 
 # 5. a terminal stays a terminal (script(1) gives a pseudo-terminal);
 #    a pipe stays a pipe

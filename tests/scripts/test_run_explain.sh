@@ -139,8 +139,8 @@ rc=$?
 gdpid=$!
 for _ in $(seq 100); do grep -q ready "$T/out" 2>/dev/null && break; sleep 0.05; done
 child=$(pgrep -P $gdpid)
+disown $gdpid # no "Killed" line from bash
 kill -KILL $gdpid
-{ wait $gdpid; } 2>/dev/null
 for _ in $(seq 40); do kill -0 "$child" 2>/dev/null || break; sleep 0.05; done
 [ -n "$child" ] && ! kill -0 "$child" 2>/dev/null && ok "SIGKILL to run ends CMD too" ||
 	bad "CMD ($child) outlived run's SIGKILL"

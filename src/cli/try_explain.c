@@ -63,15 +63,16 @@ void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
 			   struct gd_cli_cause *c)
 {
 	struct gd_explain_result r;
-	char *buf = malloc(n + 1);
+	size_t len = 0;
+	/* as explain reads a log: colours dropped, CR made a line end, UTF-16
+	 * converted (a terminal's output is full of the first two) */
+	char *buf = gd_explain_decode(output, n, GD_ENC_DETECT, &len);
 
 	memset(c, 0, sizeof *c);
 	if (!buf)
 		return;
-	memcpy(buf, output, n);
-	buf[n] = '\0';
 	memset(&r, 0, sizeof r);
-	if (gd_explain_scan(&cli->ctx, buf, n, &r) == 0) {
+	if (gd_explain_scan(&cli->ctx, buf, len, &r) == 0) {
 		if (r.m.n)
 			from_match(m, program, c, &r.m.v[0], output, n);
 		else if (r.codes.n)

@@ -54,6 +54,11 @@ grep -q "^gpudoctor run: why .*CUDA_ERROR_NO_BINARY_FOR_GPU = 209 (CUresult)" "$
 	grep -q "^gpudoctor run: fix: 'run_child' has no code for this GPU (sm_90)" "$T/err" &&
 	ok "CUDA_ERROR_NO_BINARY_FOR_GPU alone: decoded, program fix" || bad "code: $(cat "$T/err")"
 
+# a terminal's colours and carriage returns are read as explain reads a log
+"$GD" --root "$H200" run -q -- "$P" print "$(printf '10%%\r\033[1;31merror:\033[0m no kernel image is available for execution on the device')" >/dev/null 2>"$T/err"
+grep -q "log: error: no kernel image is available for execution on the device)$" "$T/err" &&
+	ok "colours and CR dropped from the cause's line" || bad "decoded: $(cat -v "$T/err")"
+
 # a cause after 1 MB of output: in the kept tail (the last 256 KiB)
 "$GD" --root "$H200" run -q -- sh -c 'yes "a progress line" | head -c 1000000
 echo "CUDA error: no kernel image is available for execution on the device" >&2; exit 1' >"$T/out" 2>"$T/err"

@@ -412,10 +412,9 @@ static int amd_virtual(const struct gd_machine *m, const struct gd_gpu *g,
 			  g->idrow->name, g->gfx[0] ? g->gfx : "GPU");
 	if (driver_is(g, "vfio-pci")) {
 		v->status = GD_V_SETUP;
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: bound to vfio-pci, set aside for a virtual "
-		       "machine (PCI passthrough)",
-		       title);
+		gd_v_headline(v, title,
+			      "bound to vfio-pci, set aside for a virtual "
+			      "machine (PCI passthrough)");
 		gd_v_step(
 		    v, GD_C_GPU_VFIO_PASSTHROUGH,
 		    "This GPU is bound to vfio-pci: it is set aside for "
@@ -427,11 +426,11 @@ static int amd_virtual(const struct gd_machine *m, const struct gd_gpu *g,
 	if (g->idrow && (g->idrow->flags & GD_IDF_VF) && m->kernel.gim_loaded &&
 	    !driver_is(g, "amdgpu")) {
 		v->status = GD_V_UNSUPPORTED;
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: a virtual function on an SR-IOV host (gim is "
-		       "loaded): it is made for a virtual machine, not for "
-		       "ROCm on this host",
-		       title);
+		gd_v_headline(
+		    v, title,
+		    "a virtual function on an SR-IOV host (gim is "
+		    "loaded): it is made for a virtual machine, not for "
+		    "ROCm on this host");
 		gd_v_step(v, GD_C_AMD_SRIOV_HOST_GIM,
 			  "Give this virtual function to a guest VM (PCI "
 			  "passthrough via vfio-pci) and run ROCm there, with "
@@ -440,11 +439,11 @@ static int amd_virtual(const struct gd_machine *m, const struct gd_gpu *g,
 	}
 	if (driver_is(g, "gim")) {
 		v->status = GD_V_UNSUPPORTED;
-		gd_fmt(v->headline, sizeof v->headline,
-		       "%s: SR-IOV host: AMD's gim driver holds this physical "
-		       "function and hands it to virtual machines as virtual "
-		       "functions; ROCm runs in those VMs, not on this host",
-		       title);
+		gd_v_headline(
+		    v, title,
+		    "SR-IOV host: AMD's gim driver holds this physical "
+		    "function and hands it to virtual machines as virtual "
+		    "functions; ROCm runs in those VMs, not on this host");
 		gd_v_fact(
 		    v, GD_C_AMD_SRIOV_HOST_GIM,
 		    "driver gim (AMD's MxGPU SR-IOV host driver) is bound "

@@ -220,12 +220,13 @@ void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 	gd_v_access_steps(v, g);
 	if (v->status == GD_V_WORKS && gd_v_access_blocked(g))
 		v->status = GD_V_SETUP;
-	gd_fmt(v->headline, sizeof v->headline, "%s: %s", title,
-	       v->status == GD_V_WORKS	       ? "Intel's compute runtime is "
-						 "ready (Level Zero)"
-	       : v->status == GD_V_SETUP       ? "supported; set-up needed "
-						 "(see steps)"
-	       : v->status == GD_V_UNSUPPORTED ? "no Intel compute runtime "
-						 "supports it (see workloads)"
-					       : "architecture unknown");
+	gd_v_headline(v, title, "%s",
+		      v->status == GD_V_WORKS	? "Intel's compute runtime is "
+						  "ready (Level Zero)"
+		      : v->status == GD_V_SETUP ? "supported; set-up needed "
+						  "(see steps)"
+		      : v->status == GD_V_UNSUPPORTED
+			  ? "no Intel compute runtime "
+			    "supports it (see workloads)"
+			  : "architecture unknown");
 }

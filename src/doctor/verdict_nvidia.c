@@ -200,11 +200,11 @@ static int legacy_only(gd_ctx *ctx, const struct gd_gpu *g, const char *last,
 	if (!last || !g->nv.last_driver[0] || strtoul(last, NULL, 10) >= 12)
 		return 0;
 	v->status = GD_V_UNSUPPORTED;
-	gd_fmt(v->headline, sizeof v->headline,
-	       "%s: current CUDA and NVIDIA drivers no longer support %s "
-	       "GPUs (last CUDA %s, last driver series %s)",
-	       title, g->nv.arch[0] ? g->nv.arch : g->nv.sm, last,
-	       g->nv.last_driver);
+	gd_v_headline(v, title,
+		      "current CUDA and NVIDIA drivers no longer support %s "
+		      "GPUs (last CUDA %s, last driver series %s)",
+		      g->nv.arch[0] ? g->nv.arch : g->nv.sm, last,
+		      g->nv.last_driver);
 	gd_v_fact(v, GD_C_NVIDIA_ARCH_UNSUPPORTED,
 		  "%s (%s): CUDA %s and the %s driver series were the last "
 		  "to support it; no current framework build runs on it",
@@ -239,10 +239,9 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 			return;
 		if (g->pci.driver_unseen) {
 			v->status = GD_V_UNKNOWN;
-			gd_fmt(v->headline, sizeof v->headline,
-			       "%s: whether a driver drives it is not in this "
-			       "tree",
-			       title);
+			gd_v_headline(v, title,
+				      "whether a driver drives it is not in "
+				      "this tree");
 			return;
 		}
 		v->status = GD_V_SETUP;

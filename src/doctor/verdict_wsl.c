@@ -11,15 +11,15 @@
 
 #define MS_VENDOR 0x1414
 #define MS_DXG_ADAPTER 0x008e /* "Microsoft Corporation Device 008e" */
+#define WSL_LABEL "WSL2 GPU (Windows' GPU through /dev/dxg)"
 
 static void wsl_cuda(gd_ctx *ctx, const struct gd_machine *m,
 		     struct gd_verdict *v)
 {
 	v->status = GD_V_WORKS;
-	gd_fmt(v->headline, sizeof v->headline,
-	       "WSL2 GPU (Windows' GPU through /dev/dxg): CUDA should work "
-	       "through the Windows NVIDIA driver's %s",
-	       m->wsl_libcuda);
+	gd_v_headline(v, WSL_LABEL,
+		      "CUDA should work through the Windows NVIDIA driver's %s",
+		      m->wsl_libcuda);
 	gd_v_fact(v, GD_C_WSL_CUDA,
 		  "%s is the NVIDIA Windows driver's CUDA library, mounted by "
 		  "WSL: the GPU and its driver are Windows'",
@@ -35,9 +35,8 @@ static void wsl_cuda(gd_ctx *ctx, const struct gd_machine *m,
 static void wsl_no_cuda(gd_ctx *ctx, struct gd_verdict *v)
 {
 	v->status = GD_V_SETUP;
-	gd_fmt(v->headline, sizeof v->headline,
-	       "WSL2 GPU (Windows' GPU through /dev/dxg): no CUDA library "
-	       "from Windows in /usr/lib/wsl/lib");
+	gd_v_headline(v, WSL_LABEL,
+		      "no CUDA library from Windows in /usr/lib/wsl/lib");
 	gd_v_fact(v, GD_C_WSL_ROCM,
 		  "ROCm in WSL has no /dev/kfd: it reaches an AMD GPU only "
 		  "through AMD's librocdxg (the /dev/dxg bridge, loaded with "

@@ -10,6 +10,7 @@
 #include "check_win.h"
 #include "core/json.h"
 #include "discover/vendor.h"
+#include "doctor/verdict_util.h"
 #include "render_gpu.h"
 #include "render_verdict.h"
 #include "render_windows.h"
@@ -32,10 +33,11 @@ static int cpu_verdict(const struct gd_machine *m, struct gd_verdict *v)
 
 	v->gpu_index = -1;
 	v->status = GD_V_CPU;
-	gd_fmt(v->headline, sizeof v->headline, "no GPU: %s",
-	       m->pci_why[0] ? m->pci_why
-			     : "the registry's display class key names no PCI "
-			       "display adapter");
+	gd_v_headline(v, "no GPU", "%s",
+		      m->pci_why[0]
+			  ? m->pci_why
+			  : "the registry's display class key names no PCI "
+			    "display adapter");
 	gd_fmt(step, sizeof step, "run on the CPU%s",
 	       m->n_not_gpus && !strcmp(m->not_gpus[0].kind, "emulated")
 		   ? "; in a virtual machine, pass a real GPU through to the "

@@ -91,9 +91,23 @@ static void keep_add(struct keep *k, const char *b, size_t n)
 static void stream_keep(struct stream *s, struct keep *k, const char *b,
 			size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		s->line[s->n++] = b[i];
-		if (b[i] == '\n' || s->n == sizeof s->line) {
+	while (n) {
+		const char *nl = memchr(b, '\n', n);
+		size_t take = nl ? (size_t)(nl - b) + 1 : n;
+
+		if (!s->n && nl) { /* whole lines: no copy into line[] */
+			keep_add(k, b, take);
+			b += take;
+			n -= take;
+			continue;
+		}
+		if (take > sizeof s->line - s->n)
+			take = sizeof s->line - s->n;
+		memcpy(s->line + s->n, b, take);
+		s->n += take;
+		b += take;
+		n -= take;
+		if (s->line[s->n - 1] == '\n' || s->n == sizeof s->line) {
 			keep_add(k, s->line, s->n);
 			s->n = 0;
 		}

@@ -31,7 +31,8 @@ const struct gd_opt gd_opts_run[] = {
      "a named profile ($XDG_CONFIG_HOME/gpudoctor/NAME.profile)\nor a path to "
      "a profile file",
      NULL, NULL},
-    {"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr", NULL, NULL},
+    {"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr before CMD", NULL,
+     NULL},
     {"dry-run", 'n', 'n', GD_ARG_NONE, NULL,
      "print what would run (with --json: as JSON) and stop", NULL, NULL},
     {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
@@ -55,22 +56,22 @@ const struct gd_opt gd_opts_run[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: gpudoctor run [--profile NAME] [-q] [-n] [--] CMD "
-		"[ARGS...]\n\n"
-		"Run CMD with a workaround profile: the one named with "
-		"--profile, else this\nGPU's saved profile (written by "
-		"'gpudoctor try --save'), else a strategy\nthe knowledge base "
-		"marks \"recommended\" (none does today), else nothing:\n"
-		"CMD then runs unchanged. A profile saved with 'try --save-as "
-		"NAME' needs\n--profile NAME. One line on stderr says what was "
-		"applied. CMD is executed\ndirectly, never through a shell; "
-		"the exit status is CMD's (128+N: killed by\nsignal N; 125: "
-		"gpudoctor failed, 126: CMD cannot run, 127: CMD not\nfound)."
-		" Its output reaches the terminal as it comes, unchanged;\n"
-		"when it fails, gpudoctor explain's cause in that output and a "
-		"fix for\nCMD follow on stderr (--no-explain: CMD replaces "
-		"gpudoctor instead).\n\n");
+	fprintf(
+	    f, "Usage: gpudoctor run [--profile NAME] [-q] [-n] [--no-explain] "
+	       "[--] CMD\n       [ARGS...]\n\n"
+	       "Run CMD with a workaround profile: the one named with "
+	       "--profile, else this\nGPU's saved profile (written by "
+	       "'gpudoctor try --save'), else a strategy\nthe knowledge base "
+	       "marks \"recommended\" (none does today), else nothing:\n"
+	       "CMD then runs unchanged. A profile saved with 'try --save-as "
+	       "NAME' needs\n--profile NAME. One line on stderr says what was "
+	       "applied. CMD is executed\ndirectly, never through a shell; "
+	       "the exit status is CMD's (128+N: killed by\nsignal N; 125: "
+	       "gpudoctor failed, 126: CMD cannot run, 127: CMD not found).\n"
+	       "CMD's output reaches the terminal as it comes, unchanged; when "
+	       "CMD fails,\nthe cause 'gpudoctor explain' finds in that output "
+	       "and a fix for CMD\nfollow on stderr (--no-explain: CMD "
+	       "replaces gpudoctor instead).\n\n");
 	gd_opts_help(f, gd_opts_run);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);

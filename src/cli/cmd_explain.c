@@ -45,6 +45,25 @@ static const char *fix_of(const struct explain_run *x,
 	return mt->sig.fix;
 }
 
+/* A code of the "no code for this GPU" family (CUDA_ERROR_NO_BINARY_FOR_GPU
+ * with no signature's wording around it): the program's own fix, else
+ * NULL. */
+static const char *code_fix(const struct explain_run *x,
+			    const struct gd_explain_code *e, char *buf,
+			    size_t cap)
+{
+	const struct gd_explain_log *l = x->log;
+
+	if (l &&
+	    gd_explain_program_fix(e->c->name, l->head, l->head_len, x->program,
+				   &x->m, buf, cap) &&
+	    (!l->tail ||
+	     gd_explain_program_fix(e->c->name, l->tail, l->tail_len,
+				    x->program, &x->m, buf, cap)))
+		return buf;
+	return NULL;
+}
+
 const struct gd_opt gd_opts_explain[] = {
     {"cmd", 0, 'C', GD_ARG_REQUIRED, "NAME",
      "the program that wrote the log (its name or path): a\nfix for it "
@@ -186,10 +205,13 @@ static json_t *match_json(struct explain_run *x,
 	return o;
 }
 
-static json_t *code_json(const struct gd_explain_code *e)
+static json_t *code_json(const struct explain_run *x,
+			 const struct gd_explain_code *e)
 {
 	json_t *o = json_object();
 	const struct gd_errcode_api *a = &gd_errcode_apis[e->c->api];
+	char fix[1024];
+	const char *f = code_fix(x, e, fix, sizeof fix);
 
 	json_object_set_new(o, "type", gd_json_str(a->type));
 	json_object_set_new(o, "name", gd_json_str(e->c->name));
@@ -204,6 +226,7 @@ static json_t *code_json(const struct gd_explain_code *e)
 	json_object_set_new(o, "in_tail", json_boolean(e->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(e->text));
 	json_object_set_new(o, "headers", gd_json_str(a->pin));
+	json_object_set_new(o, "fix", f ? gd_wa_jstr(f) : json_null());
 	return o;
 }
 
@@ -224,7 +247,7 @@ static void emit_json(struct explain_run *x)
 	json_object_set_new(doc, "matches", arr);
 	arr = json_array();
 	for (size_t i = 0; i < x->r.codes.n; i++)
-		json_array_append_new(arr, code_json(&x->r.codes.v[i]));
+		json_array_append_new(arr, code_json(x, &x->r.codes.v[i]));
 	json_object_set_new(doc, "codes", arr);
 	gd_cli_emit_json(x->cli, doc);
 }
@@ -276,8 +299,7 @@ static void print_codes(struct explain_run *x)
 	for (size_t i = 0; i < x->r.codes.n; i++) {
 		const struct gd_explain_code *e = &x->r.codes.v[i];
 		const struct gd_errcode *c = e->c;
-
-		char num[32];
+		char num[32], fix[1024];
 
 		/* ze_result_t and HSA codes are hex in their headers */
 		gd_fmt(num, sizeof num, c->value > 0xffff ? "0x%llx" : "%lld",
@@ -289,6 +311,8 @@ static void print_codes(struct explain_run *x)
 		printf("    means:   %s\n", c->meaning);
 		if (c->cause[0])
 			printf("    usually: %s\n", c->cause);
+		if (code_fix(x, e, fix, sizeof fix))
+			printf("    fix:     %s\n", fix);
 	}
 }
 

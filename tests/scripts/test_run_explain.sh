@@ -90,6 +90,10 @@ grep -q "^gpudoctor run: fix: The program has no code for this GPU (sm_90)" "$T/
 "$GD" --root "$H200" explain --json --cmd /opt/gpu-burn/gpu_burn "$T/burn.log" >"$T/e"
 jq -e '.matches[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm_90)")' "$T/e" >/dev/null &&
 	ok "explain --cmd: the fix names the program" || bad "explain --cmd: $(jq -c '.matches[0].fix' "$T/e")"
+printf 'cuModuleLoad failed: CUDA_ERROR_NO_BINARY_FOR_GPU\n' >"$T/code.log"
+"$GD" --root "$H200" explain --json --cmd gpu_burn "$T/code.log" >"$T/e"
+jq -e '.codes[0].name == "CUDA_ERROR_NO_BINARY_FOR_GPU" and (.codes[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm_90)"))' "$T/e" >/dev/null &&
+	ok "explain: a code of the family alone gets the program's fix" || bad "explain code fix: $(jq -c '.codes' "$T/e")"
 
 # 2. --json: the outcome and the cause in a second document on stderr
 "$GD" --root "$H200" --json run -- "$P" fail >/dev/null 2>"$T/err.json"

@@ -383,6 +383,14 @@
 	  "the NVIDIA driver (nvcuda.dll) and the CUDA level it runs")         \
 	X(GD_C_WIN_NVIDIA_NO_NVCUDA, "win.nvidia.no_nvcuda",                   \
 	  "nvcuda.dll is missing from System32")                               \
+	X(GD_C_WIN_INTEL_PYTORCH_XPU, "win.intel.pytorch_xpu",                 \
+	  "an Intel GPU on Windows: what PyTorch's XPU build does for its "    \
+	  "family")                                                            \
+	X(GD_C_WIN_INTEL_VULKAN, "win.intel.vulkan",                           \
+	  "an Intel GPU on Windows: llama.cpp's Vulkan backend through "       \
+	  "Intel's graphics driver")                                           \
+	X(GD_C_WIN_NVIDIA_NVCUDA_UNCHECKED, "win.nvidia.nvcuda_unchecked",     \
+	  "nvcuda.dll not checked: the capture holds no System32 listing")     \
 	X(GD_C_WIN_NVIDIA_REINSTALL, "win.nvidia.reinstall",                   \
 	  "reinstall the NVIDIA driver")                                       \
 	X(GD_C_WIN_CUDA_TOOLKIT, "win.cuda_toolkit",                           \

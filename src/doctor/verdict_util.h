@@ -62,6 +62,10 @@ void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
  * judged as the Windows host's GPU (verdict_wsl.c); 0 when g is not it. */
 int gd_v_judge_wsl(gd_ctx *ctx, const struct gd_machine *m,
 		   const struct gd_gpu *g, struct gd_verdict *v);
+/* The kb intel.families entry of the GPU's family (discover/intel.c), or
+ * -1 (f zeroed) when none matched. */
+int gd_v_intel_family_of(gd_ctx *ctx, const struct gd_gpu *g,
+			 struct gd_kb_intel_family *f);
 void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 		      const struct gd_inventory *inv, const struct gd_gpu *g,
 		      struct gd_verdict *v);

@@ -71,6 +71,9 @@ void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 		      struct gd_verdict *v);
 /* An NVIDIA GPU in a container started without it, or without the
  * driver's libcuda.so.1 (verdict_container.c): 1 when judged so. */
+/* The GPU's own nodes (verdict_nvnodes.c): 1 when v was filled. */
+int gd_v_nvidia_nodes(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
+		      struct gd_verdict *v);
 int gd_v_nvidia_container(gd_ctx *ctx, const struct gd_gpu *g,
 			  const char *title, struct gd_verdict *v);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,

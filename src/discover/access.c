@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -279,6 +280,26 @@ static void nv_gpu_nodes(gd_ctx *ctx, const struct gd_devnodes *dn,
 			    sizeof a->nv_why, a->nv_group, sizeof a->nv_group);
 }
 
+/* The NVIDIA Container Toolkit puts a tmpfs over /proc/driver/nvidia and
+ * binds in gpus/<bdf> of the GPUs it passes only (libnvidia-container,
+ * nvc_mount.c: mount_procfs, mount_procfs_gpu): a GPU sysfs shows but
+ * without its entry, while others have theirs, was not passed in. */
+static int toolkit_hid(gd_ctx *ctx, const char *bdf)
+{
+	gd_strvec v;
+	int others = 0;
+
+	if (gd_fs_list(&ctx->fs, "/proc/driver/nvidia/gpus", &v) < 0)
+		return 0;
+	for (size_t i = 0; i < v.n; i++)
+		if (strcasecmp(v.v[i], bdf))
+			others = 1;
+		else
+			others = -1000; /* its own entry is there */
+	gd_strvec_free(&v);
+	return others > 0;
+}
+
 /* An NVIDIA GPU in a container: the NVIDIA Container Toolkit (or a CDI
  * spec) passes in /dev/nvidiactl and /dev/nvidia<N> and mounts the
  * driver's libcuda.so.1 into the image's library folder; without them
@@ -315,6 +336,9 @@ void gd_access_nvidia(gd_ctx *ctx, struct gd_gpu *g)
 		gd_strlcpy(a->nv_caps, caps ? caps : "", sizeof a->nv_caps);
 	}
 	nv_gpu_nodes(ctx, dn, a);
+	if (a->in_container && ctl == 1 && a->nv_minor < 0 &&
+	    toolkit_hid(ctx, g->pci.bdf))
+		a->nv_dev = 0, a->nv_hidden = 1;
 	free(dn);
 }
 

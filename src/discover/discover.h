@@ -91,6 +91,9 @@ struct gd_access {
 	 * judged (minor unknown, or /dev not recorded). */
 	int nv_minor, nv_dev, nv_uvm;
 	char nv_why[160], nv_group[32];
+	/* nv_dev 0 because the container's /proc/driver/nvidia/gpus has
+	 * other GPUs' entries but not this one's (the toolkit's way) */
+	int nv_hidden;
 };
 
 /* A display-class PCI device that is not a GPU for compute. */

@@ -14,18 +14,35 @@ static void not_passed(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
 	int n = g->access.nv_minor;
 
 	v->status = GD_V_SETUP;
-	gd_v_headline(v, title,
-		      "not passed into this container (no /dev/nvidia%d; "
-		      "the container was given other GPUs)",
-		      n);
-	gd_v_fact(v, GD_C_CONTAINER_GPU_NOT_PASSED,
-		  "GPU %s is /dev/nvidia%d (Device Minor %d in its "
-		  "/proc/driver/nvidia information); this container has "
-		  "/dev/nvidiactl but not /dev/nvidia%d: it was started with "
-		  "other GPUs only (--gpus '\"device=...\"', "
-		  "NVIDIA_VISIBLE_DEVICES or a CDI device), so CUDA here does "
-		  "not see this GPU",
-		  g->pci.bdf, n, n, n);
+	if (g->access.nv_hidden) {
+		gd_v_headline(v, title,
+			      "not passed into this container (the container "
+			      "was given other GPUs)");
+		gd_v_fact(v, GD_C_CONTAINER_GPU_NOT_PASSED,
+			  "GPU %s: this container's /proc/driver/nvidia/gpus "
+			  "has other GPUs' entries but not this one's, as the "
+			  "NVIDIA Container Toolkit leaves a GPU it does not "
+			  "pass in (--gpus '\"device=...\"', "
+			  "NVIDIA_VISIBLE_DEVICES or a CDI device): CUDA here "
+			  "does not see this GPU",
+			  g->pci.bdf);
+	} else {
+		gd_v_headline(v, title,
+			      "not passed into this container (no "
+			      "/dev/nvidia%d; the container was given other "
+			      "GPUs)",
+			      n);
+		gd_v_fact(
+		    v, GD_C_CONTAINER_GPU_NOT_PASSED,
+		    "GPU %s is /dev/nvidia%d (Device Minor %d in its "
+		    "/proc/driver/nvidia information); this container has "
+		    "/dev/nvidiactl but not /dev/nvidia%d: it was started with "
+		    "other GPUs only (--gpus '\"device=...\"', "
+		    "NVIDIA_VISIBLE_DEVICES or a CDI device), so CUDA here "
+		    "does "
+		    "not see this GPU",
+		    g->pci.bdf, n, n, n);
+	}
 	gd_v_step(v, GD_C_CONTAINER_DOCKER,
 		  "Docker: add this GPU to the container's list, --gpus "
 		  "'\"device=%s%s\"' (a comma-separated list of indices or "

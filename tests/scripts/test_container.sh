@@ -83,6 +83,20 @@ else
   echo "FAIL per-GPU nodes: $n_not not passed (want 7), 9a:00.0 $g4 (want works)"; fail=1
 fi
 
+# the same under the NVIDIA Container Toolkit (--gpus '"device=4"'): its
+# tmpfs over /proc/driver/nvidia holds gpus/<bdf> of the passed GPU only
+# (libnvidia-container nvc_mount.c), so the 7 others have no minor
+for b in 18 2a 3a 5d ab ba db; do rm -rf "$tmp/p/proc/driver/nvidia/gpus/0000:$b:00.0"; done
+out=$(env -i PATH=/usr/bin:/bin LANG=C HOME=/nonexistent "$GPUDOCTOR" --root "$tmp/p" --json check --no-probe 2>/dev/null)
+n_not=$(jq '[.gpus[] | select(.verdict.facts | map(.code) | index("container.gpu_not_passed"))] | length' <<<"$out")
+g4=$(jq -r '.gpus[] | select(.pci.bdf == "0000:9a:00.0") | .verdict.status' <<<"$out")
+if [ "$n_not" = 7 ] && [ "$g4" = works ]; then
+  echo "ok - toolkit container: the 7 GPUs without a procfs entry judged not passed"
+else
+  echo "FAIL toolkit per-GPU: $n_not not passed (want 7), 9a:00.0 $g4 (want works)"; fail=1
+fi
+rm -rf "$tmp/p/proc" && cp -a "$h/proc" "$tmp/p/proc"
+
 # the host itself (no container): /dev/nvidia-uvm missing, then
 # /dev/nvidia4 closed to this user (mode 0660, group video, not theirs)
 rm "$tmp/p/.dockerenv"

@@ -336,6 +336,12 @@ void gd_access_nvidia(gd_ctx *ctx, struct gd_gpu *g)
 		gd_strlcpy(a->nv_caps, caps ? caps : "", sizeof a->nv_caps);
 	}
 	nv_gpu_nodes(ctx, dn, a);
+	/* on a host, CUDA runs the setuid nvidia-modprobe to create a
+	 * missing /dev/nvidiaN or /dev/nvidia-uvm on first use: a missing
+	 * node is then not a finding (a container cannot create nodes) */
+	a->nv_modprobe =
+	    gd_fs_exists(&ctx->fs, "/usr/bin/nvidia-modprobe") ||
+	    gd_fs_exists(&ctx->fs, "/usr/local/bin/nvidia-modprobe");
 	if (a->in_container && ctl == 1 && a->nv_minor < 0 &&
 	    toolkit_hid(ctx, g->pci.bdf))
 		a->nv_dev = 0, a->nv_hidden = 1;

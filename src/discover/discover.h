@@ -94,6 +94,8 @@ struct gd_access {
 	/* nv_dev 0 because the container's /proc/driver/nvidia/gpus has
 	 * other GPUs' entries but not this one's (the toolkit's way) */
 	int nv_hidden;
+	int nv_modprobe; /* nvidia-modprobe is installed (/usr/bin,
+			    /usr/local/bin) */
 };
 
 /* A display-class PCI device that is not a GPU for compute. */

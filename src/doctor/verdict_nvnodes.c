@@ -1,8 +1,9 @@
 /* An NVIDIA GPU's own device nodes (discover/access.c: nv_dev, nv_uvm): a
  * container started with other GPUs only has /dev/nvidiactl but not this
  * GPU's /dev/nvidia<minor>; on a host the node, or /dev/nvidia-uvm that
- * CUDA opens for every GPU, can be missing (nvidia-modprobe absent, the
- * nvidia-uvm module not loaded) or closed to this user. Each is judged for
+ * CUDA opens for every GPU, can be missing (without nvidia-modprobe, which
+ * CUDA runs to create them, a host has no way to; a container never has)
+ * or closed to this user. Each is judged for
  * the GPU it belongs to, with the step for where the fix is: how the
  * container is started, or the host. Facts and sources: docs/virtual.md. */
 #include "verdict_util.h"
@@ -95,20 +96,20 @@ static void missing(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
 	} else {
 		gd_v_fact(
 		    v, uvm ? GD_C_NVIDIA_UVM_MISSING : GD_C_NVIDIA_NODE_MISSING,
-		    "GPU %s is driven as minor %d, but %s does not exist: "
-		    "CUDA cannot open it. nvidia-modprobe (run by the "
-		    "CUDA driver, setuid root) or a udev rule creates "
-		    "the nodes%s",
+		    "GPU %s is driven as minor %d, but %s does not exist "
+		    "and nvidia-modprobe, which CUDA runs (setuid root) to "
+		    "create it, is not installed%s",
 		    g->pci.bdf, a->nv_minor, node,
 		    uvm ? "; /dev/nvidia-uvm exists only once the "
 			  "nvidia-uvm module is loaded"
 			: "");
 		gd_v_step(
 		    v, uvm ? GD_C_NVIDIA_UVM_MISSING : GD_C_NVIDIA_NODE_MISSING,
-		    "sudo nvidia-modprobe -u -c=%d (loads nvidia-uvm and "
-		    "creates /dev/nvidia%d and /dev/nvidia-uvm); make it "
-		    "last by installing nvidia-modprobe (setuid) or "
-		    "nvidia-persistenced",
+		    "Install nvidia-modprobe (NVIDIA's driver packages and the "
+		    "distributions' carry it, setuid root): CUDA runs it to "
+		    "create the nodes on first use; or once as root: sudo "
+		    "nvidia-modprobe -u -c=%d (loads nvidia-uvm and creates "
+		    "/dev/nvidia%d and /dev/nvidia-uvm)",
 		    a->nv_minor, a->nv_minor);
 	}
 	gd_v_workloads_for_stack(ctx, v, "cuda", "needs-setup");
@@ -149,7 +150,8 @@ int gd_v_nvidia_nodes(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
 
 	if (a->nv_dev == 0 && a->in_container && a->nv_nodes == 1)
 		not_passed(ctx, g, title, v);
-	else if (a->nv_dev == 0 || a->nv_uvm == 0)
+	else if ((a->nv_dev == 0 || a->nv_uvm == 0) &&
+		 (a->in_container || !a->nv_modprobe))
 		missing(ctx, g, title, a->nv_dev != 0, v);
 	else if (a->nv_dev == 2 || a->nv_uvm == 2)
 		no_access(ctx, g, title, v);

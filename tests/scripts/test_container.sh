@@ -102,8 +102,12 @@ rm -rf "$tmp/p/proc" && cp -a "$h/proc" "$tmp/p/proc"
 rm "$tmp/p/.dockerenv"
 printf 'gpudoctor-devnodes 1\nuser 1000 1000\nc 195:255 0666 0 0 root /dev/nvidiactl\nc 195:4 0666 0 0 root /dev/nvidia4\n' \
   >"$tmp/p/.gpudoctor/devnodes"
-check "host: /dev/nvidia-uvm missing" "$tmp/p" \
+check "host: /dev/nvidia-uvm missing, no nvidia-modprobe" "$tmp/p" \
   '/dev/nvidia-uvm does not exist.*nvidia-modprobe -u -c=4' 'not passed into this container'
+mkdir -p "$tmp/p/usr/bin" && touch "$tmp/p/usr/bin/nvidia-modprobe"
+check "host: /dev/nvidia-uvm missing, nvidia-modprobe creates it on first use" "$tmp/p" \
+  'CUDA should work' '/dev/nvidia-uvm does not exist'
+rm "$tmp/p/usr/bin/nvidia-modprobe"
 printf 'gpudoctor-devnodes 1\nuser 1000 1000\nc 195:255 0666 0 0 root /dev/nvidiactl\nc 195:4 0660 0 44 video /dev/nvidia4\nc 509:0 0666 0 0 root /dev/nvidia-uvm\n' \
   >"$tmp/p/.gpudoctor/devnodes"
 check "host: /dev/nvidia4 not the user's" "$tmp/p" \

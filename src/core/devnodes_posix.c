@@ -136,8 +136,10 @@ int gd_devnodes_collect(const gd_fs *fs, char **out, size_t *len)
 	*len = 0;
 	if (!fs->is_slash)
 		return -ENOSYS;
-	if (gd_fs_read_alloc(fs, "/etc/group", 1 << 20, &o.groups, &glen) < 0)
+	if (gd_fs_read_alloc(fs, "/etc/group", 1 << 20, &o.groups, &glen) < 0) {
+		free(o.groups); /* -EFBIG leaves the first MiB */
 		o.groups = NULL;
+	}
 	put(&o, GD_DEVNODES_MAGIC "\n");
 	user(&o);
 	nodes_in(&o, fs, "/dev", "nvidia");

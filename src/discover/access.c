@@ -38,8 +38,10 @@ static void group_name(gd_ctx *ctx, const struct gd_devnodes *dn, gid_t gid,
 			gd_strlcpy(out, dn->v[i].group, cap);
 			return;
 		}
-	if (gd_fs_read_alloc(&ctx->fs, "/etc/group", 1 << 20, &buf, &len) < 0)
+	if (gd_fs_read_alloc(&ctx->fs, "/etc/group", 1 << 20, &buf, &len) < 0) {
+		free(buf); /* -EFBIG leaves the first MiB */
 		return;
+	}
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2, *c3;
@@ -102,10 +104,18 @@ static struct gd_devnodes *devnodes_load(gd_ctx *ctx)
 	struct gd_devnodes *d;
 	char *buf = NULL, err[128];
 	size_t len;
+	int rc;
 
-	if (ctx->fs.is_slash || gd_fs_read_alloc(&ctx->fs, GD_DEVNODES_FILE,
-						 1 << 20, &buf, &len) < 0)
+	if (ctx->fs.is_slash)
 		return NULL;
+	rc = gd_fs_read_alloc(&ctx->fs, GD_DEVNODES_FILE, 1 << 20, &buf, &len);
+	if (rc == -EFBIG)
+		gd_diag_add(ctx, GD_DIAG_WARN, ".gpudoctor/devnodes",
+			    "larger than 1 MiB: not read");
+	if (rc < 0) {
+		free(buf); /* -EFBIG leaves the first MiB */
+		return NULL;
+	}
 	d = malloc(sizeof *d);
 	if (d && gd_devnodes_parse(buf, len, d, err, sizeof err) < 0) {
 		gd_diag_add(ctx, GD_DIAG_WARN, ".gpudoctor/devnodes", "%s",

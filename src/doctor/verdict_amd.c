@@ -363,6 +363,13 @@ static int amdgpu_bound(const struct gd_gpu *g)
 	return gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "amdgpu");
 }
 
+/* The tree says no driver is bound: a uevent without DRIVER= and no
+ * driver link (not a tree that lacks both, driver_unseen). */
+static int driver_none(const struct gd_gpu *g)
+{
+	return !gd_known(&g->pci.driver) && !g->pci.driver_unseen;
+}
+
 /* A family KFD never supported (kb amd_no_kfd): no ROCm, whatever is
  * loaded; Vulkan is the GPU path left. */
 static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
@@ -502,7 +509,16 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	eff = amd_override(g, v);
 	if (g->visible_note[0])
 		gd_v_fact(v, GD_C_VISIBILITY_NOTE, "%s", g->visible_note);
-	if (!m->kernel.kfd_present && m->not_a_capture)
+	if (!m->kernel.kfd_present && m->not_a_capture && driver_none(g))
+		/* its uevent names no driver: KFD cannot exist for it, and
+		 * the driver comes before any ROCm step */
+		gd_v_step(v, GD_C_AMD_DRIVER_LOAD,
+			  "No kernel driver is bound to this GPU (its uevent "
+			  "names none), so ROCm cannot see it: load amdgpu "
+			  "(sudo modprobe amdgpu) and read why it does not "
+			  "bind (sudo dmesg | grep -i amdgpu); a GPU newer "
+			  "than the kernel needs a newer kernel");
+	else if (!m->kernel.kfd_present && m->not_a_capture)
 		gd_v_fact(v, GD_C_TREE_NOT_CAPTURED,
 			  "Not judged: this tree holds no /sys/class/kfd, and "
 			  "it is no gpudoctor gather capture (no .gpudoctor/), "

@@ -119,6 +119,8 @@
 	  "amdgpu drives the GPU but the kernel has no KFD (CONFIG_HSA_AMD)")  \
 	X(GD_C_AMD_NO_KFD_FAMILY, "amd.no_kfd_family",                         \
 	  "a family KFD never supported (kb amd_no_kfd): ROCm cannot use it")  \
+	X(GD_C_AMD_PRE_GCN, "amd.pre_gcn",                                     \
+	  "a GPU older than GCN (TeraScale, R100-R500): no ROCm, no Vulkan")   \
 	X(GD_C_AMD_VULKAN_BIND_AMDGPU, "amd.vulkan.bind_amdgpu",               \
 	  "Vulkan (RADV) needs amdgpu, not radeon, bound to this GPU")         \
 	X(GD_C_ROCM_NOT_INSTALLED, "rocm.not_installed",                       \

@@ -399,6 +399,35 @@ static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
 	vulkan_step(v, have_vk, v);
 }
 
+/* A GPU older than GCN (the embedded ids give its architecture and no gfx
+ * target: radeon's TeraScale and R100-R500 families, docs/ids.md): KFD,
+ * ROCm and RADV all start at GCN, so the CPU is the way. 1 when judged. */
+static int pre_gcn(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
+		   struct gd_verdict *v)
+{
+	const char *arch;
+
+	if (!g->idrow || g->idrow->target[0] || g->gfx[0])
+		return 0;
+	arch = g->idrow->arch;
+	v->status = GD_V_UNSUPPORTED;
+	gd_v_headline(v, title,
+		      "%s GPU, older than GCN: no ROCm/HIP and no Vulkan "
+		      "driver support it",
+		      arch);
+	gd_v_fact(
+	    v, GD_C_AMD_PRE_GCN,
+	    "%s (%s, from %s): ROCm's KFD and Mesa's Vulkan driver "
+	    "(RADV) start at GCN 1 (Radeon HD 7700 and later, 2012); this "
+	    "GPU is driven by radeon only",
+	    arch, g->idrow->chip, g->idrow->src);
+	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
+	gd_v_step(v, GD_C_CPU_RUN_ON_CPU,
+		  "For GPU compute use a newer GPU (GCN or later); the CPU "
+		  "builds of the frameworks run here as they are");
+	return 1;
+}
+
 static int driver_is(const struct gd_gpu *g, const char *drv)
 {
 	return gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, drv);
@@ -488,6 +517,8 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		no_kfd_family(ctx, inv, g, title, v);
 		return;
 	}
+	if (pre_gcn(ctx, g, title, v))
+		return;
 	if (!g->gfx[0]) {
 		v->status = GD_V_UNKNOWN;
 		gd_v_headline(

@@ -213,6 +213,8 @@
 	  "driver")                                                            \
 	X(GD_C_GPU_VIRTUAL_FUNCTION, "gpu.virtual_function",                   \
 	  "the GPU is an SR-IOV virtual function (a slice of a physical GPU)") \
+	X(GD_C_NVIDIA_PRE_CUDA, "nvidia.pre_cuda",                             \
+	  "a GPU older than CUDA (Curie and before): no CUDA at all")          \
 	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,                              \
 	  "nvidia.compute_capability_unknown",                                 \
 	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name")   \

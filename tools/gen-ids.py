@@ -137,6 +137,7 @@ AMD_CODENAMES = [
     ("Yellow Carp", "YELLOW_CARP"),
     # IP discovery families: GC version -> KFD gfx_target_version
     ("Raphael", "GC_10_3_6"), ("Mendocino", "GC_10_3_6"),
+    ("Granite Ridge", "GC_10_3_6"),  # Ryzen 9000: Raphael's 2-CU iGPU
     ("Navi 31", "GC_11_0_0"), ("Navi 32", "GC_11_0_3"), ("Navi32", "GC_11_0_3"),
     ("Navi 33", "GC_11_0_2"), ("Phoenix", "GC_11_0_1"),
     ("Hawk Point", "GC_11_0_1"), ("Strix Halo", "GC_11_5_1"),
@@ -144,7 +145,7 @@ AMD_CODENAMES = [
     ("Navi 44", "GC_12_0_0"), ("Navi 48", "GC_12_0_1"),
     ("Aqua Vanjaram", "GC_9_4_3"),
 ]
-AMD_APU_RE = (r"Raphael|Mendocino|Phoenix|Hawk Point|Strix|Krackan|VanGogh|"
+AMD_APU_RE = (r"Raphael|Granite Ridge|Mendocino|Phoenix|Hawk Point|Strix|Krackan|VanGogh|"
               r"Van Gogh|Sephiroth|Rembrandt|Yellow Carp|Raven|Picasso|"
               r"Renoir|Lucienne|Cezanne|Barcelo|Kaveri|Kabini|Mullins|"
               r"Carrizo|Stoney|Aqua Vanjaram \[Instinct MI300A")

@@ -35,6 +35,7 @@ static const struct gd_id_row rows[] = {
     {0x1002, 0x131b, GD_IDF_IGPU, "AMD Radeon R4 Graphics", "kaveri", "GCN 2", "gfx700", "amdgpu_drv.c, amdgpu.ids"},
     {0x1002, 0x131c, GD_IDF_IGPU, "AMD Radeon R7 Graphics", "kaveri", "GCN 2", "gfx700", "amdgpu_drv.c, amdgpu.ids"},
     {0x1002, 0x131d, GD_IDF_IGPU, "AMD Radeon R6 Graphics", "kaveri", "GCN 2", "gfx700", "amdgpu_drv.c, amdgpu.ids"},
+    {0x1002, 0x13c0, GD_IDF_IGPU, "Radeon Graphics", "Granite Ridge", "RDNA 2", "gfx1036", "pci.ids code name"},
     {0x1002, 0x13db, GD_IDF_IGPU, "AMD Cyan Skillfish GPU", "cyan_skillfish", "RDNA", "gfx1013", "amdgpu_drv.c"},
     {0x1002, 0x13f9, GD_IDF_IGPU, "Oberon/Navi12Lite", "cyan_skillfish", "RDNA", "gfx1013", "amdgpu_drv.c"},
     {0x1002, 0x13fa, GD_IDF_IGPU, "AMD Cyan Skillfish GPU", "cyan_skillfish", "RDNA", "gfx1013", "amdgpu_drv.c"},

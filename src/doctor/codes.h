@@ -429,6 +429,9 @@
 	X(GD_C_WIN_TARGET_UNSUPPORTED, "win.target_unsupported",               \
 	  "the GPU's target is not in AMD's HIP SDK for Windows support "      \
 	  "list: HIP programs and ROCm builds do not run on it")               \
+	X(GD_C_WIN_NVIDIA_ARCH_UNSUPPORTED, "win.nvidia.arch_unsupported",     \
+	  "an NVIDIA GPU that no current CUDA or driver supports (before "     \
+	  "Maxwell), or that predates CUDA")                                   \
 	X(GD_C_WIN_TARGET_COMMUNITY, "win.target_community",                   \
 	  "the GPU's target is not in AMD's HIP SDK for Windows support "      \
 	  "list; a community route (kb) runs HIP on it")                       \

@@ -323,8 +323,17 @@ static void vulkan_step(const struct gd_verdict *v, int have_vk,
 
 /* ROCm enumerates every AMD GPU; an unsupported APU beside a discrete GPU
  * is a known source of crashes and wrong-device picks. */
-static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
-			    struct gd_verdict *v)
+static int rocm_unsupported(gd_ctx *ctx, const struct gd_gpu *g)
+{
+	struct gd_kb_target t;
+	const char *since;
+
+	return g->gfx[0] && gd_kb_target_get(ctx->kb, g->gfx, &t) == 0 &&
+	       !strcmp(rocm_status(&t, &since), "unsupported");
+}
+
+static void apu_beside_dgpu(gd_ctx *ctx, const struct gd_machine *m,
+			    const struct gd_gpu *g, struct gd_verdict *v)
 {
 	const struct gd_gpu *other = NULL;
 	char ids[256];
@@ -336,6 +345,9 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 			other = &m->gpus[i];
 	if (!other || g->hidden)
 		return;
+	/* hiding the APU helps only a discrete GPU that ROCm runs on */
+	if (rocm_unsupported(ctx, g->integrated ? other : g))
+		ids[0] = '\0';
 	if (g->integrated) {
 		gd_v_fact(v, GD_C_AMD_APU_BESIDE_DGPU,
 			  "this APU sits beside a discrete AMD GPU (%s)",
@@ -346,15 +358,16 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 			    "Use the discrete GPU for ML work and hide this "
 			    "APU from ROCm: export ROCR_VISIBLE_DEVICES=%s",
 			    ids);
-	} else if (!other->hidden && ids[0]) {
+	} else if (!other->hidden) {
 		gd_v_fact(
 		    v, GD_C_AMD_IGPU_BESIDE,
 		    "ROCm also sees the integrated GPU (%s) beside this one",
 		    other->gfx[0] ? other->gfx : other->pci.bdf);
-		gd_v_step(v, GD_C_AMD_APU_HIDE,
-			  "Hide the APU so frameworks use this GPU: export "
-			  "ROCR_VISIBLE_DEVICES=%s",
-			  ids);
+		if (ids[0])
+			gd_v_step(v, GD_C_AMD_APU_HIDE,
+				  "Hide the APU so frameworks use this GPU: "
+				  "export ROCR_VISIBLE_DEVICES=%s",
+				  ids);
 	}
 }
 
@@ -397,35 +410,6 @@ static void no_kfd_family(gd_ctx *ctx, const struct gd_inventory *inv,
 			  "this GPU: boot with radeon.si_support=0 "
 			  "amdgpu.si_support=1");
 	vulkan_step(v, have_vk, v);
-}
-
-/* A GPU older than GCN (the embedded ids give its architecture and no gfx
- * target: radeon's TeraScale and R100-R500 families, docs/ids.md): KFD,
- * ROCm and RADV all start at GCN, so the CPU is the way. 1 when judged. */
-static int pre_gcn(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
-		   struct gd_verdict *v)
-{
-	const char *arch;
-
-	if (!g->idrow || g->idrow->target[0] || g->gfx[0])
-		return 0;
-	arch = g->idrow->arch;
-	v->status = GD_V_UNSUPPORTED;
-	gd_v_headline(v, title,
-		      "%s GPU, older than GCN: no ROCm/HIP and no Vulkan "
-		      "driver support it",
-		      arch);
-	gd_v_fact(
-	    v, GD_C_AMD_PRE_GCN,
-	    "%s (%s, from %s): ROCm's KFD and Mesa's Vulkan driver "
-	    "(RADV) start at GCN 1 (Radeon HD 7700 and later, 2012); this "
-	    "GPU is driven by radeon only",
-	    arch, g->idrow->chip, g->idrow->src);
-	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
-	gd_v_step(v, GD_C_CPU_RUN_ON_CPU,
-		  "For GPU compute use a newer GPU (GCN or later); the CPU "
-		  "builds of the frameworks run here as they are");
-	return 1;
 }
 
 static int driver_is(const struct gd_gpu *g, const char *drv)
@@ -517,7 +501,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		no_kfd_family(ctx, inv, g, title, v);
 		return;
 	}
-	if (pre_gcn(ctx, g, title, v))
+	if (gd_v_amd_pre_gcn(ctx, g, title, v))
 		return;
 	if (!g->gfx[0]) {
 		v->status = GD_V_UNKNOWN;
@@ -569,7 +553,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    "amdgpu (sudo modprobe amdgpu) with a kernel built with "
 		    "CONFIG_HSA_AMD");
 	gd_v_access_steps(v, g);
-	apu_beside_dgpu(m, g, v);
+	apu_beside_dgpu(ctx, m, g, v);
 	hip_installs(inv, ri, v);
 	gd_v_rocblas_facts(v, inv, eff, &rocblas);
 	gd_v_known_issues(ctx, v, t);

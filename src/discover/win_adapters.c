@@ -317,9 +317,7 @@ static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
 	       "the only display adapter, %s (%s, class key %s), is %s, not a "
 	       "GPU",
 	       gd_known(&g->name) ? g->name.v : "?", ng.name, ng.bdf,
-	       !strcmp(ng.kind, "bmc") ? "a server management controller's "
-					 "display"
-				       : "an emulated display adapter");
+	       gd_not_gpu_what(ng.kind));
 	free(g->kfd_nodes);
 	return 1;
 }

@@ -137,6 +137,7 @@ AMD_CODENAMES = [
     ("Yellow Carp", "YELLOW_CARP"),
     # IP discovery families: GC version -> KFD gfx_target_version
     ("Raphael", "GC_10_3_6"), ("Mendocino", "GC_10_3_6"),
+    ("Granite Ridge", "GC_10_3_6"),  # Ryzen 9000: Raphael's 2-CU iGPU
     ("Navi 31", "GC_11_0_0"), ("Navi 32", "GC_11_0_3"), ("Navi32", "GC_11_0_3"),
     ("Navi 33", "GC_11_0_2"), ("Phoenix", "GC_11_0_1"),
     ("Hawk Point", "GC_11_0_1"), ("Strix Halo", "GC_11_5_1"),
@@ -144,7 +145,7 @@ AMD_CODENAMES = [
     ("Navi 44", "GC_12_0_0"), ("Navi 48", "GC_12_0_1"),
     ("Aqua Vanjaram", "GC_9_4_3"),
 ]
-AMD_APU_RE = (r"Raphael|Mendocino|Phoenix|Hawk Point|Strix|Krackan|VanGogh|"
+AMD_APU_RE = (r"Raphael|Granite Ridge|Mendocino|Phoenix|Hawk Point|Strix|Krackan|VanGogh|"
               r"Van Gogh|Sephiroth|Rembrandt|Yellow Carp|Raven|Picasso|"
               r"Renoir|Lucienne|Cezanne|Barcelo|Kaveri|Kabini|Mullins|"
               r"Carrizo|Stoney|Aqua Vanjaram \[Instinct MI300A")
@@ -157,6 +158,21 @@ AMD_CHIPS.update({
     "GC_12_0_0": ("gfx1200", "RDNA 4"), "GC_12_0_1": ("gfx1201", "RDNA 4"),
     "GC_9_4_3": ("gfx942", "CDNA 3"), "GC_9_5_0": ("gfx950", "CDNA 4"),
 })
+# Linux radeon CHIP_* families before GCN (drm_pciids.h): no gfx target,
+# no ROCm, no Vulkan driver; the architecture only (docs/ids.md).
+AMD_PRE_GCN = {}
+for _fams, _arch in (
+        ("R100 RV100 RS100 RV200 RS200 R200 RV250 RS300 RV280",
+         "R100/R200 (pre-GCN)"),
+        ("R300 R350 RV350 RV380 R420 R423 RV410 RS400 RS480 RS600 RS690 "
+         "RS740 RV515 R520 RV530 RV560 RV570 R580", "R300-R500 (pre-GCN)"),
+        ("R600 RV610 RV630 RV670 RV620 RV635 RS780 RS880 RV770 RV730 RV710 "
+         "RV740", "TeraScale 1"),
+        ("CEDAR REDWOOD JUNIPER CYPRESS HEMLOCK PALM SUMO SUMO2 BARTS TURKS "
+         "CAICOS", "TeraScale 2"),
+        ("CAYMAN ARUBA", "TeraScale 3")):
+    for _f in _fams.split():
+        AMD_PRE_GCN[_f] = _arch
 GFX_ARCH = [("gfx60", "GCN 1"), ("gfx70", "GCN 2"), ("gfx80", "GCN 3"),
             ("gfx810", "GCN 3"), ("gfx908", "CDNA"), ("gfx90a", "CDNA 2"),
             ("gfx94", "CDNA 3"), ("gfx950", "CDNA 4"), ("gfx90", "GCN 5"),
@@ -350,6 +366,19 @@ def amd_rows(pci, drv, amdids, kb, radeon_text):
             # (revs[]), its target is unknown (docs/ids.md lists them)
             print("gen-ids: AMD 0x%04x (%s) has no family: left out" %
                   (dev, amdids.get(dev)), file=sys.stderr)
+    not_gpu = {int(d, 16) for e in kb.get("pci_not_gpu", [])
+               if e.get("vendor_id") == "0x1002" for d in e["device_ids"]}
+    for dev, fam, extra in re.findall(
+            r"\{0x1002, 0x([0-9A-Fa-f]{4}), PCI_ANY_ID, PCI_ANY_ID, 0, 0, "
+            r"CHIP_(\w+?)((?:\|RADEON_\w+)*)\}", radeon_text):
+        dev = int(dev, 16)
+        if dev in rows or fam in AMD_CHIPS or dev in not_gpu:
+            continue  # not_gpu: the kb's server displays (ES1000)
+        if fam not in AMD_PRE_GCN:
+            sys.exit("gen-ids: radeon family %s has no architecture" % fam)
+        rows[dev] = dict(chip=fam.lower(), target="", arch=AMD_PRE_GCN[fam],
+                         src="drm_pciids.h (radeon)",
+                         flags=["apu"] if "RADEON_IS_IGP" in extra else [])
     for dev, r in rows.items():
         if dev in kbgfx and kbgfx[dev] != r["target"]:
             sys.exit("gen-ids: AMD 0x%04x: %s from %s, %s in the kb" %

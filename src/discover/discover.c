@@ -278,6 +278,13 @@ static int gpu_cmp(const void *a, const void *b)
 			  &((const struct gd_gpu *)b)->pci);
 }
 
+const char *gd_not_gpu_what(const char *kind)
+{
+	return !strcmp(kind, "bmc") ? "a server management controller's display"
+	       : !strcmp(kind, "npu") ? "a neural processing unit (NPU)"
+				      : "an emulated display adapter";
+}
+
 /* Say what was left out, and why no GPU when nothing else is there. */
 static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 {
@@ -290,9 +297,7 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 			    "%s [%04x:%04x] is %s, not a GPU: left out of the "
 			    "GPU list",
 			    ng->name, ng->vendor_id, ng->device_id,
-			    !strcmp(ng->kind, "bmc")
-				? "a server management controller's display"
-				: "an emulated display adapter");
+			    gd_not_gpu_what(ng->kind));
 	}
 	if (!first || m->n_gpus || m->pci_why[0])
 		return;

@@ -102,9 +102,14 @@ struct gd_access {
 struct gd_not_gpu {
 	char bdf[16];
 	uint32_t vendor_id, device_id, class_code;
-	char kind[24]; /* "bmc", "emulated" (kb pci_not_gpu kind) */
+	char kind[24]; /* "bmc", "emulated", "npu" (kb pci_not_gpu kind) */
 	char name[96]; /* the kb's name for it */
 };
+
+/* What a kb pci_not_gpu kind is, in words: "a server management
+ * controller's display", "an emulated display adapter", "a neural
+ * processing unit (NPU)". */
+const char *gd_not_gpu_what(const char *kind);
 
 struct gd_gpu {
 	enum gd_vendor vendor;

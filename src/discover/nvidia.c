@@ -120,8 +120,9 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 					"no Video BIOS line");
 	}
 	/* a tree without the driver link and uevent still tells that nvidia
-	 * is not bound when its module is not loaded */
-	if (g->pci.driver_unseen &&
+	 * is not bound when its module is not loaded, if it holds the module
+	 * list at all (a tree made from an lspci paste has no /sys/module) */
+	if (g->pci.driver_unseen && gd_fs_exists(&ctx->fs, "/sys/module") &&
 	    !gd_fs_exists(&ctx->fs, "/sys/module/nvidia"))
 		g->pci.driver_unseen = 0;
 	if (gd_known(&g->nv.model) && !gd_known(&g->name))

@@ -158,8 +158,20 @@ static void amd(gd_ctx *ctx, struct gd_gpu *g)
 			      : NULL;
 	int by_name = !gfx && gd_known(&g->name) &&
 		      (gfx = gd_kbref_gfx_for_name(ctx, g->name.v));
+	/* the kb first (its rows are judged), then the embedded ids */
+	int by_table = !gfx && g->idrow && g->idrow->target[0];
 
 	gd_num_unknown(&g->cu_count, GD_UNKNOWN, "Windows has no KFD");
+	if (by_table) {
+		gd_strlcpy(g->gfx, g->idrow->target, sizeof g->gfx);
+		gd_strlcpy(g->gfx_effective, g->gfx, sizeof g->gfx_effective);
+		gd_fmt(g->gfx_source, sizeof g->gfx_source,
+		       "from the PCI id via the embedded ids (%s); Windows has "
+		       "no KFD",
+		       g->idrow->src);
+		g->integrated = (g->idrow->flags & GD_IDF_IGPU) != 0;
+		return;
+	}
 	if (gfx) {
 		gd_strlcpy(g->gfx, gfx, sizeof g->gfx);
 		gd_strlcpy(g->gfx_effective, gfx, sizeof g->gfx_effective);
@@ -228,15 +240,14 @@ static int identify(const gd_reg_key *k, const char *id, const char *enum_id,
 	return 0;
 }
 
-/* The embedded id tables' facts (docs/ids.md) for an adapter with a PCI
- * id, through the vendor's named hook as on Linux: NVIDIA's sm and
- * architecture, Intel's family (by name too, for an adapter without a
- * PCI id). AMD's hook reads KFD and DRM: not here. */
+/* The embedded id tables' facts (docs/ids.md; g->idrow is looked up in
+ * adapter()) through the vendor's named hook, as on Linux: NVIDIA's sm and
+ * architecture, Intel's family (by name too, for an adapter without a PCI
+ * id). AMD's hook reads KFD and DRM: not here. */
 static void named(gd_ctx *ctx, struct gd_gpu *g)
 {
 	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
 
-	g->idrow = gd_ids_lookup(g->pci.vendor_id, g->pci.device_id);
 	if (ops->named)
 		ops->named(ctx, g);
 }
@@ -269,9 +280,14 @@ static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 	memory(k, g);
 	driver(k, g);
 	g->first_agent = -1;
-	if (g->vendor == GD_VENDOR_AMD)
+	/* the vendors' published ids give the architecture (and NVIDIA's
+	 * compute capability) with no file on the machine, as on Linux */
+	g->idrow = g->pci.device_id
+		       ? gd_ids_lookup(g->pci.vendor_id, g->pci.device_id)
+		       : NULL;
+	if (g->vendor == GD_VENDOR_AMD) {
 		amd(ctx, g);
-	else {
+	} else {
 		gd_fmt(g->gfx_why, sizeof g->gfx_why, "not an AMD GPU");
 		named(ctx, g);
 	}
@@ -311,9 +327,7 @@ static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
 	       "the only display adapter, %s (%s, class key %s), is %s, not a "
 	       "GPU",
 	       gd_known(&g->name) ? g->name.v : "?", ng.name, ng.bdf,
-	       !strcmp(ng.kind, "bmc") ? "a server management controller's "
-					 "display"
-				       : "an emulated display adapter");
+	       gd_not_gpu_what(ng.kind));
 	free(g->kfd_nodes);
 	return 1;
 }

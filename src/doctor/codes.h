@@ -119,6 +119,8 @@
 	  "amdgpu drives the GPU but the kernel has no KFD (CONFIG_HSA_AMD)")  \
 	X(GD_C_AMD_NO_KFD_FAMILY, "amd.no_kfd_family",                         \
 	  "a family KFD never supported (kb amd_no_kfd): ROCm cannot use it")  \
+	X(GD_C_AMD_PRE_GCN, "amd.pre_gcn",                                     \
+	  "a GPU older than GCN (TeraScale, R100-R500): no ROCm, no Vulkan")   \
 	X(GD_C_AMD_VULKAN_BIND_AMDGPU, "amd.vulkan.bind_amdgpu",               \
 	  "Vulkan (RADV) needs amdgpu, not radeon, bound to this GPU")         \
 	X(GD_C_ROCM_NOT_INSTALLED, "rocm.not_installed",                       \
@@ -221,6 +223,8 @@
 	  "driver")                                                            \
 	X(GD_C_GPU_VIRTUAL_FUNCTION, "gpu.virtual_function",                   \
 	  "the GPU is an SR-IOV virtual function (a slice of a physical GPU)") \
+	X(GD_C_NVIDIA_PRE_CUDA, "nvidia.pre_cuda",                             \
+	  "a GPU older than CUDA (Curie and before): no CUDA at all")          \
 	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,                              \
 	  "nvidia.compute_capability_unknown",                                 \
 	  "the kb knows neither the GPU's PCI id nor its pci.ids chip name")   \
@@ -443,6 +447,9 @@
 	X(GD_C_WIN_TARGET_UNSUPPORTED, "win.target_unsupported",               \
 	  "the GPU's target is not in AMD's HIP SDK for Windows support "      \
 	  "list: HIP programs and ROCm builds do not run on it")               \
+	X(GD_C_WIN_NVIDIA_ARCH_UNSUPPORTED, "win.nvidia.arch_unsupported",     \
+	  "an NVIDIA GPU that no current CUDA or driver supports (before "     \
+	  "Maxwell), or that predates CUDA")                                   \
 	X(GD_C_WIN_TARGET_COMMUNITY, "win.target_community",                   \
 	  "the GPU's target is not in AMD's HIP SDK for Windows support "      \
 	  "list; a community route (kb) runs HIP on it")                       \

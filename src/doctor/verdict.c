@@ -186,14 +186,11 @@ int gd_doctor_judge(gd_ctx *ctx, const struct gd_machine *m,
 		out->n = 1;
 		judge_cpu(ctx, &out->v[0], inv);
 		for (size_t i = 0; i < m->n_not_gpus; i++)
-			gd_v_fact(
-			    &out->v[0], GD_C_GPU_NOT_A_GPU,
-			    "%s [%04x:%04x] at %s is %s, not a GPU",
-			    m->not_gpus[i].name, m->not_gpus[i].vendor_id,
-			    m->not_gpus[i].device_id, m->not_gpus[i].bdf,
-			    !strcmp(m->not_gpus[i].kind, "bmc")
-				? "a server management controller's display"
-				: "an emulated display adapter");
+			gd_v_fact(&out->v[0], GD_C_GPU_NOT_A_GPU,
+				  "%s [%04x:%04x] at %s is %s, not a GPU",
+				  m->not_gpus[i].name, m->not_gpus[i].vendor_id,
+				  m->not_gpus[i].device_id, m->not_gpus[i].bdf,
+				  gd_not_gpu_what(m->not_gpus[i].kind));
 		gd_v_deps(ctx, m, inv, out);
 		fold_evidence(ctx, m, out, ev);
 		gd_v_resolve_sources(ctx, &out->v[0]);

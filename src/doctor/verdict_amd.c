@@ -323,8 +323,17 @@ static void vulkan_step(const struct gd_verdict *v, int have_vk,
 
 /* ROCm enumerates every AMD GPU; an unsupported APU beside a discrete GPU
  * is a known source of crashes and wrong-device picks. */
-static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
-			    struct gd_verdict *v)
+static int rocm_unsupported(gd_ctx *ctx, const struct gd_gpu *g)
+{
+	struct gd_kb_target t;
+	const char *since;
+
+	return g->gfx[0] && gd_kb_target_get(ctx->kb, g->gfx, &t) == 0 &&
+	       !strcmp(rocm_status(&t, &since), "unsupported");
+}
+
+static void apu_beside_dgpu(gd_ctx *ctx, const struct gd_machine *m,
+			    const struct gd_gpu *g, struct gd_verdict *v)
 {
 	const struct gd_gpu *other = NULL;
 	char ids[256];
@@ -336,6 +345,9 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 			other = &m->gpus[i];
 	if (!other || g->hidden)
 		return;
+	/* hiding the APU helps only a discrete GPU that ROCm runs on */
+	if (rocm_unsupported(ctx, g->integrated ? other : g))
+		ids[0] = '\0';
 	if (g->integrated) {
 		gd_v_fact(v, GD_C_AMD_APU_BESIDE_DGPU,
 			  "this APU sits beside a discrete AMD GPU (%s)",
@@ -346,21 +358,29 @@ static void apu_beside_dgpu(const struct gd_machine *m, const struct gd_gpu *g,
 			    "Use the discrete GPU for ML work and hide this "
 			    "APU from ROCm: export ROCR_VISIBLE_DEVICES=%s",
 			    ids);
-	} else if (!other->hidden && ids[0]) {
+	} else if (!other->hidden) {
 		gd_v_fact(
 		    v, GD_C_AMD_IGPU_BESIDE,
 		    "ROCm also sees the integrated GPU (%s) beside this one",
 		    other->gfx[0] ? other->gfx : other->pci.bdf);
-		gd_v_step(v, GD_C_AMD_APU_HIDE,
-			  "Hide the APU so frameworks use this GPU: export "
-			  "ROCR_VISIBLE_DEVICES=%s",
-			  ids);
+		if (ids[0])
+			gd_v_step(v, GD_C_AMD_APU_HIDE,
+				  "Hide the APU so frameworks use this GPU: "
+				  "export ROCR_VISIBLE_DEVICES=%s",
+				  ids);
 	}
 }
 
 static int amdgpu_bound(const struct gd_gpu *g)
 {
 	return gd_known(&g->pci.driver) && !strcmp(g->pci.driver.v, "amdgpu");
+}
+
+/* The tree says no driver is bound: a uevent without DRIVER= and no
+ * driver link (not a tree that lacks both, driver_unseen). */
+static int driver_none(const struct gd_gpu *g)
+{
+	return !gd_known(&g->pci.driver) && !g->pci.driver_unseen;
 }
 
 /* A family KFD never supported (kb amd_no_kfd): no ROCm, whatever is
@@ -480,6 +500,8 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		no_kfd_family(ctx, inv, g, title, v);
 		return;
 	}
+	if (gd_v_amd_pre_gcn(ctx, g, title, v))
+		return;
 	if (!g->gfx[0]) {
 		v->status = GD_V_UNKNOWN;
 		gd_v_headline(
@@ -501,7 +523,16 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 	eff = amd_override(g, v);
 	if (g->visible_note[0])
 		gd_v_fact(v, GD_C_VISIBILITY_NOTE, "%s", g->visible_note);
-	if (!m->kernel.kfd_present && m->not_a_capture)
+	if (!m->kernel.kfd_present && m->not_a_capture && driver_none(g))
+		/* its uevent names no driver: KFD cannot exist for it, and
+		 * the driver comes before any ROCm step */
+		gd_v_step(v, GD_C_AMD_DRIVER_LOAD,
+			  "No kernel driver is bound to this GPU (its uevent "
+			  "names none), so ROCm cannot see it: load amdgpu "
+			  "(sudo modprobe amdgpu) and read why it does not "
+			  "bind (sudo dmesg | grep -i amdgpu); a GPU newer "
+			  "than the kernel needs a newer kernel");
+	else if (!m->kernel.kfd_present && m->not_a_capture)
 		gd_v_fact(v, GD_C_TREE_NOT_CAPTURED,
 			  "Not judged: this tree holds no /sys/class/kfd, and "
 			  "it is no gpudoctor gather capture (no .gpudoctor/), "
@@ -521,7 +552,7 @@ void gd_v_judge_amd(gd_ctx *ctx, const struct gd_machine *m,
 		    "amdgpu (sudo modprobe amdgpu) with a kernel built with "
 		    "CONFIG_HSA_AMD");
 	gd_v_access_steps(v, g);
-	apu_beside_dgpu(m, g, v);
+	apu_beside_dgpu(ctx, m, g, v);
 	hip_installs(inv, ri, v);
 	gd_v_rocblas_facts(v, inv, eff, &rocblas);
 	gd_v_known_issues(ctx, v, t);

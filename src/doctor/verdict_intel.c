@@ -167,7 +167,7 @@ static void judge_family(struct gd_verdict *v, const struct gd_gpu *g,
 			  "no Intel compute runtime with Level Zero supports "
 			  "%s: no PyTorch XPU, no SYCL",
 			  f->name);
-	} else if (!driver_ok(g)) {
+	} else if (!driver_ok(g) && !g->pci.driver_unseen) {
 		v->status = GD_V_SETUP;
 		gd_v_step(v, GD_C_INTEL_DRIVER,
 			  "Load Intel's kernel driver for this GPU (sudo "
@@ -200,7 +200,9 @@ void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	gd_v_fact(v, GD_C_GPU_PCI, "PCI %s [%04x:%04x], driver %s", g->pci.bdf,
 		  g->pci.vendor_id, g->pci.device_id,
-		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
+		  gd_known(&g->pci.driver) ? g->pci.driver.v
+		  : g->pci.driver_unseen   ? "not in this tree"
+					   : "none");
 	runtime_fact(v, inv);
 	if (gd_v_intel_family_of(ctx, g, &f) < 0) {
 		v->status = GD_V_UNKNOWN;

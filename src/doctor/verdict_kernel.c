@@ -107,6 +107,15 @@ static void asked_facts(struct gd_verdict *v, const struct gd_gpu *g,
 			  "reboot");
 }
 
+/* The AMD judge already gave the driver step (a tree that is no capture). */
+static int has_step(const struct gd_verdict *v, enum gd_code code)
+{
+	for (size_t i = 0; i < v->steps.n; i++)
+		if (v->steps.v[i].code == code)
+			return 1;
+	return 0;
+}
+
 static void no_driver(struct gd_verdict *v, const struct gd_gpu *g,
 		      const struct gd_kstate *k, const char *mod)
 {
@@ -130,7 +139,8 @@ static void no_driver(struct gd_verdict *v, const struct gd_gpu *g,
 			  "initramfs (sudo update-initramfs -u, or sudo "
 			  "dracut -f) and reboot",
 			  mod, b->src);
-	else if (g->vendor == GD_VENDOR_AMD)
+	else if (g->vendor == GD_VENDOR_AMD &&
+		 !has_step(v, GD_C_AMD_DRIVER_LOAD))
 		gd_v_step(v, GD_C_KERNEL_LOAD_DRIVER,
 			  "Load the driver (sudo modprobe amdgpu) and read "
 			  "why it does not bind: sudo dmesg | grep -i amdgpu");

@@ -7,6 +7,14 @@
 #include "kb/kb.h"
 #include "verdict_util.h"
 
+/* Curie and the chips before it (the embedded ids' NV1x-NV4x, G7x and
+ * nForce IGP rows, target ""): older than CUDA. */
+static int pre_cuda(const struct gd_gpu *g)
+{
+	return !g->nv.sm[0] && g->idrow && !g->idrow->target[0] &&
+	       strstr(g->idrow->arch, "Curie");
+}
+
 static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		     const struct gd_gpu *g, struct gd_verdict *v)
 {
@@ -31,7 +39,7 @@ static void nv_facts(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY,
 			  "compute capability %s (%s)", g->nv.sm,
 			  g->nv.arch[0] ? g->nv.arch : "architecture unknown");
-	else
+	else if (!pre_cuda(g))
 		gd_v_fact(v, GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,
 			  "compute capability unknown: the knowledge base has "
 			  "neither PCI id 0x%04x nor its pci.ids chip name",
@@ -217,6 +225,31 @@ static int legacy_only(gd_ctx *ctx, const struct gd_gpu *g, const char *last,
 	return 1;
 }
 
+/* A chip older than CUDA (the embedded ids give its architecture, Curie
+ * or before, and no sm: docs/ids.md): no driver or toolkit gives it CUDA,
+ * whatever is bound, so it is unsupported, not "needs setup". */
+static int judge_pre_cuda(gd_ctx *ctx, const struct gd_gpu *g,
+			  struct gd_verdict *v, const char *title)
+{
+	if (!pre_cuda(g))
+		return 0;
+	v->status = GD_V_UNSUPPORTED;
+	gd_fmt(v->headline, sizeof v->headline,
+	       "%s: a %s GPU, older than CUDA: no CUDA driver or framework "
+	       "build runs on it",
+	       title, g->idrow->arch);
+	gd_v_fact(v, GD_C_NVIDIA_PRE_CUDA,
+		  "%s (chip %s, from %s): CUDA starts with the GeForce 8 "
+		  "series (G80, Tesla, sm_10); this chip has no compute "
+		  "capability",
+		  g->idrow->arch, g->idrow->chip, g->idrow->src);
+	gd_v_step(v, GD_C_CPU_RUN_ON_CPU,
+		  "For GPU compute use a newer GPU; the CPU builds of the "
+		  "frameworks run here as they are");
+	gd_v_workloads_for_stack(ctx, v, "cpu", "cpu");
+	return 1;
+}
+
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v)
 {
@@ -234,6 +267,8 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 
 	gd_v_gpu_title(g, NULL, title, sizeof title);
 	nv_facts(ctx, inv, g, v);
+	if (judge_pre_cuda(ctx, g, v, title))
+		return;
 	if (!nv_driver_steps(inv, g, v)) {
 		if (legacy_only(ctx, g, last, v, title))
 			return;

@@ -79,4 +79,9 @@ int gd_v_nvidia_container(gd_ctx *ctx, const struct gd_gpu *g,
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		       const struct gd_gpu *g, struct gd_verdict *v);
 
+/* verdict_legacy.c: an AMD GPU older than GCN (embedded ids: an
+ * architecture, no gfx target) judged unsupported; 1 when judged. */
+int gd_v_amd_pre_gcn(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
+		     struct gd_verdict *v);
+
 #endif

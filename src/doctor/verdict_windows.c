@@ -428,8 +428,19 @@ static const char *amd_backend(const struct gd_win_inventory *wi,
 static const char *nvidia_backend(const struct gd_win_inventory *wi,
 				  const struct gd_win_verdict *v)
 {
-	(void)wi, (void)v;
-	return "CUDA";
+	(void)wi;
+	return v->unsupported ? "CPU" : "CUDA";
+}
+
+/* NVIDIA: an architecture no current CUDA supports is the whole verdict
+ * (verdict_windows_target.c), else the driver and frameworks. */
+static void nvidia_judge(gd_ctx *ctx, const struct gd_gpu *g,
+			 const struct gd_win_inventory *wi,
+			 const struct gd_win_python *py,
+			 struct gd_win_verdict *v)
+{
+	if (!gd_win_nvidia_arch_support(ctx, g, v))
+		gd_win_verdict_nvidia(ctx, g, wi, py, v);
 }
 
 /* Intel: PyTorch's XPU where the family is validated, else the CPU. */
@@ -447,7 +458,7 @@ static const struct {
 			       const struct gd_win_verdict *);
 } win_judges[] = {
     {GD_VENDOR_AMD, gd_win_verdict_amd, amd_backend},
-    {GD_VENDOR_NVIDIA, gd_win_verdict_nvidia, nvidia_backend},
+    {GD_VENDOR_NVIDIA, nvidia_judge, nvidia_backend},
     {GD_VENDOR_INTEL, gd_win_verdict_intel, intel_backend},
 };
 

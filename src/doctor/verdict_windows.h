@@ -142,6 +142,13 @@ int gd_win_target_support(gd_ctx *ctx, const struct gd_gpu *g,
 			  const struct gd_win_inventory *wi,
 			  struct gd_win_verdict *v);
 
+/* verdict_windows_target.c: an NVIDIA GPU whose architecture no current
+ * CUDA or driver supports (Fermi, Kepler: kb last_cuda < 12) or that
+ * predates CUDA (the embedded ids' Curie and before): 1 when that is the
+ * whole verdict, said before any nvcuda.dll or framework fact. */
+int gd_win_nvidia_arch_support(gd_ctx *ctx, const struct gd_gpu *g,
+			       struct gd_win_verdict *v);
+
 /* verdict_windows_app.c: application folders with their own HIP runtime
  * DLL (inventory wi->apps): a fact each (bad when older than System32's
  * copy of the same name; returns how many are), the rename step for

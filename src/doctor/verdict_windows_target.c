@@ -8,6 +8,7 @@
  * that is said first and the usual judgement follows; without one the
  * verdict is the kb's advice for backends that need no ROCm (llama.cpp's
  * Vulkan) or the CPU. Either way the target comes before any runtime. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb/kb.h"
@@ -103,5 +104,61 @@ int gd_win_target_support(gd_ctx *ctx, const struct gd_gpu *g,
 	       "%s on Windows: not supported by AMD's HIP SDK; use a backend "
 	       "that needs no ROCm (Vulkan) or the CPU",
 	       g->gfx);
+	return 1;
+}
+
+/* The last CUDA for the GPU's sm (kb compute capabilities, else the kb's
+ * chip row), NULL when none is known. */
+static const char *last_cuda(gd_ctx *ctx, const struct gd_gpu *g,
+			     struct gd_kb_cc *cc)
+{
+	if (g->nv.sm[0] && ctx->kb &&
+	    gd_kb_cc_get(ctx->kb, g->nv.sm, cc) == 0 && cc->last_cuda)
+		return cc->last_cuda;
+	return g->nv.last_cuda[0] ? g->nv.last_cuda : NULL;
+}
+
+int gd_win_nvidia_arch_support(gd_ctx *ctx, const struct gd_gpu *g,
+			       struct gd_win_verdict *v)
+{
+	struct gd_kb_cc cc;
+	const char *last = last_cuda(ctx, g, &cc);
+	int pre_cuda = !g->nv.sm[0] && g->idrow && !g->idrow->target[0] &&
+		       strstr(g->idrow->arch, "Curie");
+
+	if (!pre_cuda &&
+	    (!last || !g->nv.last_driver[0] || strtoul(last, NULL, 10) >= 12))
+		return 0;
+	memset(v, 0, sizeof *v);
+	v->sdk = -1;
+	v->unsupported = 1;
+	if (pre_cuda) {
+		gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_NVIDIA_ARCH_UNSUPPORTED,
+			    "%s (chip %s) is older than CUDA (the GeForce 8 "
+			    "series was the first CUDA GPU): no CUDA driver "
+			    "or framework build runs on it",
+			    g->idrow->arch, g->idrow->chip);
+		gd_fmt(v->summary, sizeof v->summary,
+		       "%s GPU, older than CUDA: use a newer GPU for compute, "
+		       "or the CPU",
+		       g->idrow->arch);
+		return 1;
+	}
+	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_NVIDIA_ARCH_UNSUPPORTED,
+		    "%s (%s): CUDA %s and the %s driver series were the last "
+		    "to support it; no current framework build runs on it",
+		    g->nv.arch[0] ? g->nv.arch : "this architecture", g->nv.sm,
+		    last, g->nv.last_driver);
+	gd_win_step(v, GD_C_CPU_RUN_ON_CPU,
+		    "for GPU compute with current software use a newer GPU; "
+		    "the CPU builds of the frameworks run here as they are "
+		    "(NVIDIA's %s driver series stays the last for its "
+		    "display)",
+		    g->nv.last_driver);
+	gd_fmt(v->summary, sizeof v->summary,
+	       "%s (%s) on Windows: current CUDA and NVIDIA drivers no longer "
+	       "support it (last CUDA %s, last driver series %s)",
+	       g->nv.arch[0] ? g->nv.arch : "this GPU", g->nv.sm, last,
+	       g->nv.last_driver);
 	return 1;
 }

@@ -60,7 +60,7 @@ int gd_kbv_check_nvidia(struct gd_kb_vctx *v, const json_t *nv)
  * chip-name prefix -> sm). */
 int gd_kbv_check_hw(struct gd_kb_vctx *v, const json_t *root)
 {
-	static const char *const kinds[] = {"bmc", "emulated", NULL};
+	static const char *const kinds[] = {"bmc", "emulated", "npu", NULL};
 	const json_t *o, *id;
 	size_t i, j;
 
@@ -75,7 +75,7 @@ int gd_kbv_check_hw(struct gd_kb_vctx *v, const json_t *root)
 			    v, "pci_not_gpu", 1,
 			    "each entry needs "
 			    "\"vendor_id\" (0x1a03), \"device_ids\", "
-			    "\"kind\" (bmc, emulated) and \"name\"");
+			    "\"kind\" (bmc, emulated, npu) and \"name\"");
 		json_array_foreach(json_object_get(o, "device_ids"), j, id) if (
 		    !gd_kbv_is_pci(json_string_value(
 			id))) return gd_kbv_fail(v, "device_ids", 1,

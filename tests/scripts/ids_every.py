@@ -68,7 +68,8 @@ for start in range(0, len(rows), 256):
             if ids.get("arch") != arch:
                 fails.append("%s: device_ids.arch %r, want %r" %
                              (tag, ids.get("arch"), arch))
-            if ven == 0x1002 and g.get("amd", g).get("gfx") != target:
+            # AMD before GCN (TeraScale, R100-R500): no gfx target at all
+            if ven == 0x1002 and (g.get("amd", g).get("gfx") or "") != target:
                 fails.append("%s: gfx %r, want %r" %
                              (tag, g.get("amd", g).get("gfx"), target))
             nv = g.get("nvidia") or {}

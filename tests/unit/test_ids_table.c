@@ -25,8 +25,11 @@ static void test_rows(void)
 			unsorted++;
 		if (gd_ids_lookup(r[i].vendor, r[i].device) != &r[i])
 			bad++;
-		/* AMD rows always carry a gfx target */
-		if (r[i].vendor == 0x1002 && strncmp(r[i].target, "gfx", 3))
+		/* AMD rows carry a gfx target, but for the families before
+		 * GCN (radeon's TeraScale, R100-R500): none, by design */
+		if (r[i].vendor == 0x1002 && strncmp(r[i].target, "gfx", 3) &&
+		    !(!r[i].target[0] && (strstr(r[i].arch, "TeraScale") ||
+					  strstr(r[i].arch, "pre-GCN"))))
 			bad++;
 	}
 	CHECK_INT(bad, 0);
@@ -45,6 +48,9 @@ static void test_known_ids(void)
 	CHECK(r && !strcmp(r->target, "gfx942") && (r->flags & GD_IDF_VF));
 	r = gd_ids_lookup(0x1002, 0x6780); /* Tahiti, SI */
 	CHECK(r && !strcmp(r->target, "gfx600") && !strcmp(r->arch, "GCN 1"));
+	r = gd_ids_lookup(0x1002, 0x6738); /* Barts XT, radeon only */
+	CHECK(r && !r->target[0] && !strcmp(r->arch, "TeraScale 2") &&
+	      !strcmp(r->name, "Radeon HD 6870"));
 	r = gd_ids_lookup(0x1002, 0x1586); /* Strix Halo */
 	CHECK(r && !strcmp(r->target, "gfx1151") && (r->flags & GD_IDF_IGPU));
 	r = gd_ids_lookup(0x10de, 0x2b85); /* RTX 5090 */

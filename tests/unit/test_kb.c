@@ -109,7 +109,7 @@ static void test_errors(void)
 	    "\"targets\": [],\n\"pci_not_gpu\": [\n"
 	    "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"0x2000\"], "
 	    "\"kind\": \"gpu\", \"name\": \"n\"}],\n" TAIL,
-	    "\"kind\" (bmc, emulated)", "t.json:");
+	    "\"kind\" (bmc, emulated, npu)", "t.json:");
 	expect_error(HEAD SRCS
 		     "\"targets\": [],\n\"pci_not_gpu\": [\n"
 		     "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"2000\"], "

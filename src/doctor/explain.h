@@ -128,6 +128,11 @@ int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
  * numbers; writes "" and returns 0 when the line does not say. */
 int gd_explain_oom(const char *line, char *out, size_t cap);
 
+/* What an "NVRM: Xid (PCI:…): N" line's Xid number is (NVIDIA's Xid
+ * catalog: the application, GPU memory, NVLink, PCIe, GSP) and what to do
+ * first; writes "" and returns 0 when the line holds no Xid number. */
+int gd_explain_xid(const char *line, char *out, size_t cap);
+
 /* For a "no code for this GPU" signature (sig_id) in a log that names no
  * framework the kb's fix is written for: a fix for the program itself
  * (program: its name, or NULL for "the program"), with this machine's

@@ -1,5 +1,6 @@
 /* explain: which class of NVIDIA Xid event an "NVRM: Xid (PCI:…): N, …"
- * line reports, from its number. The classes and first actions are those of
+ * line (or the Kubernetes device plugin's "XidCriticalError: Xid=N")
+ * reports, from its number. The classes and first actions are those of
  * NVIDIA's Xid catalog (docs/vendor-failures.tsv names the page): some Xids
  * are the application's own fault, some the GPU's memory, its NVLink or
  * PCIe link, some the GSP firmware. The kb's nvrm-xid signature says what an
@@ -63,10 +64,15 @@ int gd_explain_xid(const char *line, char *out, size_t cap)
 
 	if (cap)
 		out[0] = '\0';
-	if (!p || !(p = strchr(p, ')')) || strncmp(p, "): ", 3))
+	if (p && (p = strchr(p, ')')) && !strncmp(p, "): ", 3))
+		p += 3; /* the driver: "NVRM: Xid (PCI:…): N, …" */
+	else if ((p = strstr(line, "Xid=")))
+		p +=
+		    4; /* the k8s device plugin: "XidCriticalError: Xid=N on" */
+	else
 		return 0;
-	n = strtol(p + 3, &end, 10);
-	if (end == p + 3 || n < 0)
+	n = strtol(p, &end, 10);
+	if (end == p || n < 0 || *p == '-' || *p == '+' || *p == ' ')
 		return 0;
 	for (size_t i = 0; i < sizeof xids / sizeof *xids; i++)
 		if (xids[i].xid == n) {

@@ -37,6 +37,15 @@ int main(void)
 	/* a number the table does not hold: the catalog, not a guess */
 	expect("NVRM: Xid (PCI:0000:01:00): 62, pid=1, name=x",
 	       "Xid 62: look it up in NVIDIA's Xid catalog");
+	/* the Kubernetes device plugin's health check (both wordings) */
+	expect("I0624 22:58:05.486697       1 health.go:185] XidCriticalError: "
+	       "Xid=79 on Device=GPU-adb24b25-1db1-436e-d958-ddee5da83d07; "
+	       "marking device as unhealthy.",
+	       "Xid 79: GPU has fallen off the bus");
+	expect("2020/08/10 19:09:42 XidCriticalError: Xid=48 on "
+	       "Device=GPU-7540a9b3, the device will go unhealthy.",
+	       "Xid 48: double-bit ECC error");
+	expect("XidCriticalError: Xid= 48", "");
 	/* no number: nothing */
 	expect("NVRM: Xid (PCI:0000:01:00): pid=1", "");
 	expect("NVRM: Xid (PCI:0000:01:00", "");

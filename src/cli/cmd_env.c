@@ -346,6 +346,73 @@ static json_t *python_json(const struct gd_pick *pk)
 	return a;
 }
 
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
+static void line_any(FILE *f, enum shell sh, const struct gd_prof_item *it)
+{
+	if (sh == SH)
+		line_sh(f, it);
+	else if (sh == FISH)
+		line_fish(f, it);
+	else if (sh == PWSH)
+		line_pwsh(f, it);
+	else
+		line_cmd(f, it);
+}
+
+/* No profile: the verdict's workaround is shown, commented out. run
+ * applies only a tried (saved) or named profile, so env must not apply an
+ * untested one either; the user still sees what the kb would set. */
+static void print_untried(FILE *f, enum shell sh, struct gd_cli *cli)
+{
+	const char *rem = sh == CMD ? "REM" : "#";
+	json_t *w = gd_wa_verdict_workaround_json(cli), *e, *dirs;
+	struct gd_prof_item it;
+	char val[GD_PROFILE_MAX_VALUE], note[600];
+	size_t i;
+
+	if (!json_is_object(w) || !json_array_size(json_object_get(w, "env")))
+		goto out;
+	fprintf(f,
+		"%s not applied: this GPU's workaround from the knowledge "
+		"base, not yet tried here ('gpudoctor try --save' tries it and "
+		"saves it for run and env):\n",
+		rem);
+	json_array_foreach(json_object_get(w, "env"), i, e)
+	{
+		memset(&it, 0, sizeof it);
+		it.op = GD_PROF_SET;
+		gd_strlcpy(it.name, jstr(e, "name"), sizeof it.name);
+		gd_strlcpy(val, jstr(e, "value"), sizeof val);
+		gd_sanitize(it.name);
+		gd_sanitize(val);
+		it.value = val;
+		fprintf(f, "%s   ", rem);
+		line_any(f, sh, &it);
+	}
+	dirs = json_object_get(w, "path_prepend");
+	json_array_foreach(dirs, i, e)
+	{
+		gd_strlcpy(note,
+			   json_string_value(e) ? json_string_value(e) : "",
+			   sizeof note);
+		gd_sanitize(note);
+		fprintf(f, "%s   and %s first on PATH\n", rem, note);
+	}
+	if (*jstr(w, "note")) {
+		gd_strlcpy(note, jstr(w, "note"), sizeof note);
+		gd_sanitize(note);
+		fprintf(f, "%s   %s\n", rem, note);
+	}
+out:
+	json_decref(w);
+}
+
 static json_t *env_json(struct gd_cli *cli, const struct gd_pick *pk,
 			enum shell sh)
 {
@@ -409,6 +476,8 @@ int gd_cmd_env(struct gd_cli *cli, int argc, char **argv)
 		if (print_lines(stdout, sh, &pk, desc, why, sizeof why) < 0)
 			rc = gd_cli_error(
 			    cli, "env: %s; use --shell powershell", why);
+		else if (pk.origin == GD_PICK_NONE)
+			print_untried(stdout, sh, cli);
 	}
 	gd_machine_free(&m);
 	gd_pick_free(&pk);

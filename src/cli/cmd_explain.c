@@ -25,6 +25,7 @@ struct explain_run {
 	struct gd_inventory inv;
 	struct gd_explain_result r;
 	const struct gd_explain_log *log;
+	const char *program; /* --cmd: the program that wrote the log */
 };
 
 /* The kb's fix, or one for the program itself when the log is not from a
@@ -36,15 +37,38 @@ static const char *fix_of(const struct explain_run *x,
 	const struct gd_explain_log *l = x->log;
 
 	if (l &&
-	    gd_explain_program_fix(mt->id, l->head, l->head_len, NULL, &x->m,
-				   buf, cap) &&
+	    gd_explain_program_fix(mt->id, l->head, l->head_len, x->program,
+				   &x->m, buf, cap) &&
 	    (!l->tail || gd_explain_program_fix(mt->id, l->tail, l->tail_len,
-						NULL, &x->m, buf, cap)))
+						x->program, &x->m, buf, cap)))
 		return buf;
 	return mt->sig.fix;
 }
 
+/* A code of the "no code for this GPU" family (CUDA_ERROR_NO_BINARY_FOR_GPU
+ * with no signature's wording around it): the program's own fix, else
+ * NULL. */
+static const char *code_fix(const struct explain_run *x,
+			    const struct gd_explain_code *e, char *buf,
+			    size_t cap)
+{
+	const struct gd_explain_log *l = x->log;
+
+	if (l &&
+	    gd_explain_program_fix(e->c->name, l->head, l->head_len, x->program,
+				   &x->m, buf, cap) &&
+	    (!l->tail ||
+	     gd_explain_program_fix(e->c->name, l->tail, l->tail_len,
+				    x->program, &x->m, buf, cap)))
+		return buf;
+	return NULL;
+}
+
 const struct gd_opt gd_opts_explain[] = {
+    {"cmd", 0, 'C', GD_ARG_REQUIRED, "NAME",
+     "the program that wrote the log (its name or path): a\nfix for it "
+     "when it has no code for this GPU",
+     NULL, NULL},
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
@@ -53,7 +77,7 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: gpudoctor explain [FILE|-]\n\n"
+	    "Usage: gpudoctor explain [--cmd NAME] [FILE|-]\n\n"
 	    "Read a log (FILE, or stdin when FILE is '-' or missing), match "
 	    "it against\nthe knowledge base's error signatures and, for each "
 	    "one found, print what it\nmeans, the fact on this machine that "
@@ -181,10 +205,13 @@ static json_t *match_json(struct explain_run *x,
 	return o;
 }
 
-static json_t *code_json(const struct gd_explain_code *e)
+static json_t *code_json(const struct explain_run *x,
+			 const struct gd_explain_code *e)
 {
 	json_t *o = json_object();
 	const struct gd_errcode_api *a = &gd_errcode_apis[e->c->api];
+	char fix[1024];
+	const char *f = code_fix(x, e, fix, sizeof fix);
 
 	json_object_set_new(o, "type", gd_json_str(a->type));
 	json_object_set_new(o, "name", gd_json_str(e->c->name));
@@ -199,6 +226,7 @@ static json_t *code_json(const struct gd_explain_code *e)
 	json_object_set_new(o, "in_tail", json_boolean(e->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(e->text));
 	json_object_set_new(o, "headers", gd_json_str(a->pin));
+	json_object_set_new(o, "fix", f ? gd_wa_jstr(f) : json_null());
 	return o;
 }
 
@@ -219,7 +247,7 @@ static void emit_json(struct explain_run *x)
 	json_object_set_new(doc, "matches", arr);
 	arr = json_array();
 	for (size_t i = 0; i < x->r.codes.n; i++)
-		json_array_append_new(arr, code_json(&x->r.codes.v[i]));
+		json_array_append_new(arr, code_json(x, &x->r.codes.v[i]));
 	json_object_set_new(doc, "codes", arr);
 	gd_cli_emit_json(x->cli, doc);
 }
@@ -271,8 +299,7 @@ static void print_codes(struct explain_run *x)
 	for (size_t i = 0; i < x->r.codes.n; i++) {
 		const struct gd_explain_code *e = &x->r.codes.v[i];
 		const struct gd_errcode *c = e->c;
-
-		char num[32];
+		char num[32], fix[1024];
 
 		/* ze_result_t and HSA codes are hex in their headers */
 		gd_fmt(num, sizeof num, c->value > 0xffff ? "0x%llx" : "%lld",
@@ -284,6 +311,8 @@ static void print_codes(struct explain_run *x)
 		printf("    means:   %s\n", c->meaning);
 		if (c->cause[0])
 			printf("    usually: %s\n", c->cause);
+		if (code_fix(x, e, fix, sizeof fix))
+			printf("    fix:     %s\n", fix);
 	}
 }
 
@@ -337,13 +366,19 @@ static void emit_text(struct explain_run *x)
 }
 
 static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
-			      const char **path)
+			      const char **path, const char **program)
 {
 	struct gd_getopt g;
 	int c;
 
 	gd_opts_build(&g, gd_opts_explain, 0);
 	while ((c = getopt_long(argc, argv, g.so, g.lo, NULL)) != -1) {
+		if (c == 'C') {
+			const char *s = strrchr(optarg, '/');
+
+			*program = s ? s + 1 : optarg;
+			continue;
+		}
 		if (c == 'h') {
 			usage(stdout);
 			return GD_EXIT_OK;
@@ -359,14 +394,15 @@ static int explain_parse_args(struct gd_cli *cli, int argc, char **argv,
 int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 {
 	struct explain_run x;
-	const char *path = NULL;
+	const char *path = NULL, *program = NULL;
 	struct gd_explain_log log;
 	int fd, rc;
 
-	rc = explain_parse_args(cli, argc, argv, &path);
+	rc = explain_parse_args(cli, argc, argv, &path, &program);
 	if (rc >= 0)
 		return rc;
 	memset(&x, 0, sizeof x);
+	x.program = program && program[0] ? program : NULL;
 	x.cli = cli;
 	x.input = path && strcmp(path, "-") ? path : "stdin";
 	x.log = &log;

@@ -1,8 +1,11 @@
 /* gpudoctor run [--profile NAME] [--] CMD ARGS...: apply the profile, say
- * so in one line on stderr, and exec CMD directly (execvp semantics on
- * the user's argv: no shell ever sees the arguments). The exit status is
- * CMD's; like env(1), 125 when gpudoctor itself fails, 126 when CMD
- * cannot be run, 127 when it is not found. */
+ * so in one line on stderr, and run CMD directly (execvp semantics on the
+ * user's argv: no shell ever sees the arguments) as our child, its output
+ * passed through, and when it fails explain's cause in that output under
+ * it (run_explain.c); --no-explain execs CMD in our place instead. The
+ * exit status is CMD's (128 + N when signal N ended it); like env(1), 125
+ * when gpudoctor itself fails, 126 when CMD cannot be run, 127 when it is
+ * not found. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -14,6 +17,7 @@
 #include "cli.h"
 #include "core/plat.h"
 #include "probe/supervisor.h"
+#include "run_tee.h"
 #include "trace_cli.h"
 #include "wa_common.h"
 
@@ -27,7 +31,8 @@ const struct gd_opt gd_opts_run[] = {
      "a named profile ($XDG_CONFIG_HOME/gpudoctor/NAME.profile)\nor a path to "
      "a profile file",
      NULL, NULL},
-    {"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr", NULL, NULL},
+    {"quiet", 'q', 'q', GD_ARG_NONE, NULL, "no line on stderr before CMD", NULL,
+     NULL},
     {"dry-run", 'n', 'n', GD_ARG_NONE, NULL,
      "print what would run (with --json: as JSON) and stop", NULL, NULL},
     {"trace", 0, 'T', GD_ARG_OPTIONAL, "MODE",
@@ -41,31 +46,40 @@ const struct gd_opt gd_opts_run[] = {
      "(PYTHONFAULTHANDLER); end CMD, exit 124.\nGPUDOCTOR_TRACE_LOG_MAX caps "
      "the log (default 256M)",
      NULL, NULL},
+    {"no-explain", 0, 'X', GD_ARG_NONE, NULL,
+     "exec CMD in gpudoctor's place: no explanation when it\nfails, its "
+     "output not read",
+     NULL, NULL},
     {"help", 'h', 'h', GD_ARG_NONE, NULL, "this help", NULL, NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: gpudoctor run [--profile NAME] [-q] [-n] [--] CMD "
-		"[ARGS...]\n\n"
-		"Run CMD with a workaround profile: the one named with "
-		"--profile, else this\nGPU's saved profile (written by "
-		"'gpudoctor try --save'), else a strategy\nthe knowledge base "
-		"marks \"recommended\" (none does today), else nothing:\n"
-		"CMD then runs unchanged. A profile saved with 'try --save-as "
-		"NAME' needs\n--profile NAME. One line on stderr says what was "
-		"applied. CMD is executed\ndirectly, never through a shell; "
-		"the exit status is CMD's (125: gpudoctor\nfailed, 126: CMD "
-		"cannot run, 127: CMD not found).\n\n");
+	fprintf(
+	    f, "Usage: gpudoctor run [--profile NAME] [-q] [-n] [--no-explain] "
+	       "[--] CMD\n       [ARGS...]\n\n"
+	       "Run CMD with a workaround profile: the one named with "
+	       "--profile, else this\nGPU's saved profile (written by "
+	       "'gpudoctor try --save'), else a strategy\nthe knowledge base "
+	       "marks \"recommended\" (none does today), else nothing:\n"
+	       "CMD then runs unchanged. A profile saved with 'try --save-as "
+	       "NAME' needs\n--profile NAME. One line on stderr says what was "
+	       "applied. CMD is executed\ndirectly, never through a shell; "
+	       "the exit status is CMD's (128+N: killed by\nsignal N; 125: "
+	       "gpudoctor failed, 126: CMD cannot run, 127: CMD not found).\n"
+	       "CMD's output reaches the terminal as it comes, unchanged; when "
+	       "CMD fails,\nthe cause 'gpudoctor explain' finds in that output "
+	       "and a fix for CMD\nfollow on stderr (--no-explain: CMD "
+	       "replaces gpudoctor instead).\n\n");
 	gd_opts_help(f, gd_opts_run);
 	fprintf(f, "\n");
 	gd_cli_common_help(f);
-	fprintf(f, "\nWith --json the stderr line is one JSON object. CMD "
-		   "starts at the first word\nthat is not an option (or "
-		   "after --): everything from there, options\nincluded, "
-		   "belongs to CMD.\n");
+	fprintf(f, "\nWith --json the stderr line is one JSON object, and when "
+		   "CMD fails a second\none says how, with the cause. CMD "
+		   "starts at the first word that is not an\noption (or "
+		   "after --): everything from there, options included, "
+		   "belongs\nto CMD.\n");
 }
 
 static json_t *run_json(const struct gd_pick *pk, char **argv)
@@ -112,7 +126,7 @@ static void announce(struct gd_cli *cli, const struct gd_pick *pk, char **argv,
 
 struct run_opts {
 	const char *profile;
-	int quiet, dry, trace;
+	int quiet, dry, trace, no_explain;
 	double watch;
 };
 
@@ -134,6 +148,9 @@ static int parse_opts(struct gd_cli *cli, int argc, char **argv,
 			break;
 		case 'n':
 			o->dry = 1;
+			break;
+		case 'X':
+			o->no_explain = 1;
 			break;
 		case 'T':
 			o->trace = gd_trace_mode_parse(optarg);
@@ -303,48 +320,12 @@ static char **add_trace(struct gd_cli *cli, const struct run_opts *o,
 	return env;
 }
 
-int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
+/* CMD in our place (POSIX), or waited on (Windows). */
+static int run_exec(struct gd_cli *cli, char **cmd, char **env)
 {
-	struct run_opts o = {NULL, 0, 0, 0, 0};
-	struct gd_trace_run tr = {.fd = -1};
-	struct gd_machine m;
-	struct gd_pick pk;
-	char **env, **cmd;
 	unsigned status = 0;
-	int rc, e;
+	int e;
 
-	rc = parse_opts(cli, argc, argv, &o);
-	if (rc == GD_EXIT_ERROR)
-		return RUN_EXIT_OWN;
-	if (rc >= 0)
-		return rc;
-	cmd = argv + optind;
-	if (gd_wa_pick(cli, "run", o.profile, &m, &pk) < 0) {
-		gd_machine_free(&m);
-		gd_pick_free(&pk);
-		return RUN_EXIT_OWN;
-	}
-	env = add_trace(cli, &o, &tr, gd_profile_apply(&pk.prof, cli->ctx.env));
-	if (env && !o.quiet && !o.dry)
-		gd_trace_rewrite_note(cli, &m, o.trace);
-	announce(cli, &pk, cmd, o.quiet, o.dry);
-	gd_machine_free(&m);
-	gd_pick_free(&pk);
-	if (!env) {
-		fprintf(stderr, "gpudoctor run: cannot prepare the "
-				"environment\n");
-		return RUN_EXIT_OWN;
-	}
-	if (o.dry) {
-		gd_env_free(env);
-		return GD_EXIT_OK;
-	}
-	if (o.watch > 0) {
-		rc = run_watched(&tr, cmd, env, o.watch);
-		gd_env_free(env);
-		gd_trace_stop(&tr);
-		return rc;
-	}
 	fflush(stdout);
 	fflush(stderr);
 	gd_fs_close(&cli->ctx.fs);
@@ -362,4 +343,75 @@ int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
 		strerror(e));
 	return e == ENOENT || e == ENOTDIR ? RUN_EXIT_NOTFOUND
 					   : RUN_EXIT_NOEXEC;
+}
+
+/* CMD as our child, explained when it fails; else (--no-explain, or no
+ * way to here) exec'd. */
+static int run_cmd(struct gd_cli *cli, const struct run_opts *o,
+		   struct gd_machine *m, struct gd_pick *pk, char **cmd,
+		   char **env)
+{
+	json_t *doc = NULL;
+	int rc = -1;
+
+	if (!o->no_explain) {
+		doc = cli->json ? run_json(pk, cmd) : NULL;
+		rc = gd_run_explained(cli, m, doc, cmd, env);
+		json_decref(doc);
+	}
+	gd_machine_free(m);
+	gd_pick_free(pk);
+	if (rc >= 0) {
+		gd_env_free(env);
+		return rc;
+	}
+	return run_exec(cli, cmd, env);
+}
+
+int gd_cmd_run(struct gd_cli *cli, int argc, char **argv)
+{
+	struct run_opts o = {NULL, 0, 0, 0, 0, 0};
+	struct gd_trace_run tr = {.fd = -1};
+	struct gd_machine m;
+	struct gd_pick pk;
+	char **env, **cmd;
+	int rc;
+
+	rc = parse_opts(cli, argc, argv, &o);
+	if (rc == GD_EXIT_ERROR)
+		return RUN_EXIT_OWN;
+	if (rc >= 0)
+		return rc;
+	cmd = argv + optind;
+	if (gd_wa_pick(cli, "run", o.profile, &m, &pk) < 0) {
+		gd_machine_free(&m);
+		gd_pick_free(&pk);
+		return RUN_EXIT_OWN;
+	}
+	env = add_trace(cli, &o, &tr, gd_profile_apply(&pk.prof, cli->ctx.env));
+	if (env && !o.quiet && !o.dry)
+		gd_trace_rewrite_note(cli, &m, o.trace);
+	announce(cli, &pk, cmd, o.quiet, o.dry);
+	if (!env || o.dry || o.watch > 0) {
+		gd_machine_free(&m);
+		gd_pick_free(&pk);
+	}
+	if (!env) {
+		fprintf(stderr, "gpudoctor run: cannot prepare the "
+				"environment\n");
+		return RUN_EXIT_OWN;
+	}
+	if (o.dry) {
+		gd_env_free(env);
+		return GD_EXIT_OK;
+	}
+	if (o.watch > 0) {
+		rc = run_watched(&tr, cmd, env, o.watch);
+		gd_env_free(env);
+		gd_trace_stop(&tr);
+		return rc;
+	}
+	rc = run_cmd(cli, &o, &m, &pk, cmd, env);
+	gd_trace_stop(&tr); /* reached when CMD ran as our child */
+	return rc;
 }

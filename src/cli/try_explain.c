@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "binscan/binscan.h"
+#include "cli_explain.h"
 #include "core/util.h"
 #include "discover/vendor.h"
 #include "doctor/errcodes.h"
@@ -16,66 +17,88 @@
 #include "try_int.h"
 
 /* The program's name as the user gave it: its last path component. */
-static const char *program_name(const struct gd_try *t)
+const char *gd_cli_program_name(const char *argv0)
 {
-	const char *a = t->argv && t->argv[0] ? t->argv[0] : NULL, *s;
+	const char *s;
 
-	if (!a)
+	if (!argv0)
 		return NULL;
-	s = strrchr(a, '/');
-	return s ? s + 1 : a;
+	s = strrchr(argv0, '/');
+	return s ? s + 1 : argv0;
 }
 
-static void from_match(const struct gd_try *t, struct gd_try_row *row,
+static void from_match(const struct gd_machine *m, const char *program,
+		       struct gd_cli_cause *c,
 		       const struct gd_explain_match *mt, const char *buf,
 		       size_t n)
 {
-	gd_fmt(row->cause, sizeof row->cause, "%s (%s; log: %s)",
+	gd_strlcpy(c->id, mt->id, sizeof c->id);
+	gd_fmt(c->cause, sizeof c->cause, "%s (%s; log: %s)",
 	       mt->sig.title ? mt->sig.title : mt->id, mt->id, mt->text);
-	if (!gd_explain_program_fix(mt->id, buf, n, program_name(t), &t->m,
-				    row->cause_fix, sizeof row->cause_fix))
-		gd_strlcpy(row->cause_fix, mt->sig.fix ? mt->sig.fix : "",
-			   sizeof row->cause_fix);
+	c->program_fix = gd_explain_program_fix(mt->id, buf, n, program, m,
+						c->fix, sizeof c->fix);
+	if (!c->program_fix)
+		gd_strlcpy(c->fix, mt->sig.fix ? mt->sig.fix : "",
+			   sizeof c->fix);
 }
 
-static void from_code(struct gd_try_row *row, const struct gd_explain_code *e)
+/* A code of the "no code for this GPU" family gets the program's own fix
+ * too (a log that names CUDA_ERROR_NO_BINARY_FOR_GPU and no signature). */
+static void from_code(const struct gd_machine *m, const char *program,
+		      struct gd_cli_cause *c, const struct gd_explain_code *e,
+		      const char *buf, size_t n)
 {
-	const struct gd_errcode *c = e->c;
+	const struct gd_errcode *x = e->c;
 
-	gd_fmt(row->cause, sizeof row->cause, "%s = %lld (%s): %s%s%s", c->name,
-	       c->value, gd_errcode_apis[c->api].type, c->meaning,
-	       c->cause[0] ? "; usually: " : "", c->cause);
-	row->cause_fix[0] = '\0';
+	gd_strlcpy(c->id, x->name, sizeof c->id);
+	gd_fmt(c->cause, sizeof c->cause, "%s = %lld (%s): %s%s%s", x->name,
+	       x->value, gd_errcode_apis[x->api].type, x->meaning,
+	       x->cause[0] ? "; usually: " : "", x->cause);
+	c->program_fix = gd_explain_program_fix(x->name, buf, n, program, m,
+						c->fix, sizeof c->fix);
+}
+
+void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
+			   const char *program, const char *output, size_t n,
+			   struct gd_cli_cause *c)
+{
+	struct gd_explain_result r;
+	size_t len = 0;
+	/* as explain reads a log: colours dropped, CR made a line end, UTF-16
+	 * converted (a terminal's output is full of the first two) */
+	char *buf = gd_explain_decode(output, n, GD_ENC_DETECT, &len);
+
+	memset(c, 0, sizeof *c);
+	if (!buf)
+		return;
+	memset(&r, 0, sizeof r);
+	if (gd_explain_scan(&cli->ctx, buf, len, &r) == 0) {
+		if (r.m.n)
+			from_match(m, program, c, &r.m.v[0], output, n);
+		else if (r.codes.n)
+			from_code(m, program, c, &r.codes.v[0], output, n);
+	}
+	gd_sanitize(c->cause);
+	gd_sanitize(c->fix);
+	gd_explain_result_free(&r);
+	free(buf);
 }
 
 void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
 			struct gd_try_row *row, const char *output)
 {
-	struct gd_explain_result r;
-	size_t n = strlen(output);
-	char *buf = malloc(n + 1);
+	struct gd_cli_cause c;
 
-	row->cause[0] = row->cause_fix[0] = '\0';
-	if (!buf)
-		return;
-	memcpy(buf, output, n + 1);
-	memset(&r, 0, sizeof r);
-	if (gd_explain_scan(&cli->ctx, buf, n, &r) == 0) {
-		if (r.m.n)
-			from_match(t, row, &r.m.v[0], output, n);
-		else if (r.codes.n)
-			from_code(row, &r.codes.v[0]);
-	}
-	gd_sanitize(row->cause);
-	gd_sanitize(row->cause_fix);
-	gd_explain_result_free(&r);
-	free(buf);
+	gd_cli_explain_output(cli, &t->m,
+			      gd_cli_program_name(t->argv ? t->argv[0] : NULL),
+			      output, strlen(output), &c);
+	gd_strlcpy(row->cause, c.cause, sizeof row->cause);
+	gd_strlcpy(row->cause_fix, c.fix, sizeof row->cause_fix);
 }
 
 /* The program's file: argv[0] as a path, or found on PATH. */
-static int program_path(const struct gd_try *t, char *out, size_t cap)
+static int program_path(const char *a, char *out, size_t cap)
 {
-	const char *a = t->argv && t->argv[0] ? t->argv[0] : NULL;
 	const char *path = getenv("PATH");
 	struct stat st;
 
@@ -124,7 +147,8 @@ static void gpu_part(char *out, size_t cap, const char *path,
 /* What `gpudoctor scan` says of the program against this machine's GPUs:
  * "no code for sm_90 (has: sm_80)", when its file carries GPU code that
  * does not fit one of them. "" otherwise (host-only code, no GPU here). */
-void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t)
+void gd_cli_scan_program(struct gd_cli *cli, const struct gd_machine *m,
+			 const char *argv0, char *out, size_t cap)
 {
 	struct gd_bs_opts o = GD_BS_OPTS_DEFAULT;
 	struct gd_bs_gpu gpus[8];
@@ -133,27 +157,32 @@ void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t)
 	size_t n = 0;
 	char path[4096];
 
-	t->program_scan[0] = '\0';
-	for (size_t i = 0; i < t->m.n_gpus && n < 8; i++) {
-		const char *g = gd_gpu_run_target(&t->m.gpus[i]);
+	out[0] = '\0';
+	for (size_t i = 0; i < m->n_gpus && n < 8; i++) {
+		const char *g = gd_gpu_run_target(&m->gpus[i]);
 
 		if (g[0] && !gd_bs_gpu_parse(g, &gpus[n]))
 			n++;
 	}
-	if (!n || program_path(t, path, sizeof path) < 0 ||
+	if (!n || program_path(argv0, path, sizeof path) < 0 ||
 	    gd_bs_scan_file(path, 1, &o, &files) < 0)
 		return;
 	gd_bs_env_init(&cli->ctx, &env, gpus, n);
 	for (size_t i = 0; i < files.n; i++) {
 		gd_bs_judge(&cli->ctx, &env, &files.v[i]);
-		if (!t->program_scan[0] && (files.v[i].fit == GD_FIT_NO ||
-					    files.v[i].fit == GD_FIT_PTX))
-			gpu_part(t->program_scan, sizeof t->program_scan, path,
-				 files.v[i].detail);
+		if (!out[0] && (files.v[i].fit == GD_FIT_NO ||
+				files.v[i].fit == GD_FIT_PTX))
+			gpu_part(out, cap, path, files.v[i].detail);
 	}
 	gd_bs_env_free(&env);
 	gd_bs_files_free(&files);
-	gd_sanitize(t->program_scan);
+	gd_sanitize(out);
+}
+
+void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t)
+{
+	gd_cli_scan_program(cli, &t->m, t->argv ? t->argv[0] : NULL,
+			    t->program_scan, sizeof t->program_scan);
 }
 
 void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t)

@@ -133,10 +133,13 @@ int gd_explain_oom(const char *line, char *out, size_t cap);
  * first; writes "" and returns 0 when the line holds no Xid number. */
 int gd_explain_xid(const char *line, char *out, size_t cap);
 
-/* For a "no code for this GPU" signature (sig_id) in a log that names no
- * framework the kb's fix is written for: a fix for the program itself
- * (program: its name, or NULL for "the program"), with this machine's
- * target when it has such a GPU. Returns 1 when out holds one, else 0. */
+/* For the "no code for this GPU" family (sig_id: a signature id such as
+ * cuda-no-kernel-image, or a runtime error code's name such as
+ * CUDA_ERROR_NO_BINARY_FOR_GPU or hipErrorSharedObjectInitFailed) in a log
+ * that names no framework the kb's fix is written for: a fix for the
+ * program itself (program: its name, or NULL for "the program"; neither a
+ * framework's nor an interpreter's name), with this machine's target when
+ * it has such a GPU. Returns 1 when out holds one, else 0. */
 int gd_explain_program_fix(const char *sig_id, const char *log, size_t len,
 			   const char *program, const struct gd_machine *m,
 			   char *out, size_t cap);

@@ -9,16 +9,36 @@
 #include "discover/vendor.h"
 #include "doctor/explain.h"
 
-/* Signatures whose failing code is the program's own kernels. */
-static int no_code_signature(const char *id)
-{
-	static const char *const ids[] = {"cuda-no-kernel-image",
-					  "hip-no-binary",
-					  "hip-invalid-device-function"};
+/* The "no code for this GPU" family: the signatures, and the runtimes'
+ * own error codes (a log that names only the code), whose failing code is
+ * the program's own kernels. 'N' NVIDIA, 'A' AMD, '?' either (llama.cpp's
+ * ROCm build says "CUDA error: invalid device function"). */
+static const struct {
+	const char *id;
+	char vendor;
+} no_code[] = {
+    {"cuda-no-kernel-image", 'N'},
+    {"hip-no-binary", 'A'},
+    {"hip-shared-object-init", 'A'},
+    {"hip-invalid-device-function", '?'},
+    {"cudaErrorNoKernelImageForDevice", 'N'},
+    {"cudaErrorInvalidKernelImage", 'N'},
+    {"cudaErrorInvalidDeviceFunction", 'N'},
+    {"cudaErrorSharedObjectInitFailed", 'N'},
+    {"CUDA_ERROR_NO_BINARY_FOR_GPU", 'N'},
+    {"CUDA_ERROR_INVALID_IMAGE", 'N'},
+    {"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", 'N'},
+    {"hipErrorNoBinaryForGpu", 'A'},
+    {"hipErrorInvalidDeviceFunction", 'A'},
+    {"hipErrorSharedObjectInitFailed", 'A'},
+    {"hipErrorInvalidImage", 'A'},
+};
 
-	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-		if (!strcmp(id, ids[i]))
-			return 1;
+static char no_code_vendor(const char *id)
+{
+	for (size_t i = 0; i < sizeof no_code / sizeof *no_code; i++)
+		if (!strcmp(id, no_code[i].id))
+			return no_code[i].vendor;
 	return 0;
 }
 
@@ -34,14 +54,13 @@ static int has(const char *b, size_t n, const char *w)
 }
 
 /* The frameworks whose own builds the kb's advice is about. */
+static const char *const marks[] = {
+    "torch", "Torch",	"tensorflow",	"TensorFlow",  "jax",	      "ollama",
+    "llama", "ggml",	"ctranslate2",	"CTranslate2", "onnxruntime", "vllm",
+    "comfy", "ComfyUI", "transformers", "diffusers"};
+
 static int names_framework(const char *log, size_t len)
 {
-	static const char *const marks[] = {
-	    "torch",	   "Torch",	  "tensorflow",	  "TensorFlow",
-	    "jax",	   "ollama",	  "llama",	  "ggml",
-	    "ctranslate2", "CTranslate2", "onnxruntime",  "vllm",
-	    "comfy",	   "ComfyUI",	  "transformers", "diffusers"};
-
 	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
 		if (has(log, len, marks[i]))
 			return 1;
@@ -100,19 +119,61 @@ static void amd_fix(const char *prog, const char *t, const char *why, char *out,
 		       prog, why);
 }
 
+/* An interpreter runs GPU code that is not its own (a Python package's
+ * extension): the fix is not to rebuild python3. */
+static int interpreter(const char *p)
+{
+	static const char *const names[] = {
+	    "python", "pypy", "java", "node", "ruby", "perl", "Rscript",
+	    "julia",  "sh",   "bash", "dash", "zsh",  "env",  "uv"};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		size_t n = strlen(names[i]);
+
+		/* python, python3, python3.12 */
+		if (!strncmp(p, names[i], n) &&
+		    (!p[n] || strspn(p + n, "0123456789.") == strlen(p + n)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Which vendor's fix: 'A' AMD, 'N' NVIDIA; '?' by the log's own words,
+ * then by the GPUs here. */
+static int amd_side(char v, const char *log, size_t len,
+		    const struct gd_machine *m)
+{
+	if (v != '?')
+		return v == 'A';
+	if (has(log, len, "HIP error") || has(log, len, "hipError") ||
+	    has(log, len, "ROCm error"))
+		return 1;
+	if (first_of(m, GD_VENDOR_NVIDIA))
+		return 0;
+	if (first_of(m, GD_VENDOR_AMD))
+		return 1;
+	return !has(log, len, "CUDA error") && !has(log, len, "cudaError");
+}
+
 int gd_explain_program_fix(const char *sig_id, const char *log, size_t len,
 			   const char *program, const struct gd_machine *m,
 			   char *out, size_t cap)
 {
-	int amd = strncmp(sig_id, "hip-", 4) == 0;
-	const struct gd_gpu *g =
-	    first_of(m, amd ? GD_VENDOR_AMD : GD_VENDOR_NVIDIA);
-	const char *t = g ? gd_gpu_code_target(g) : NULL;
+	char v = no_code_vendor(sig_id);
+	int amd;
+	const struct gd_gpu *g;
+	const char *t;
 	char prog[200];
 
 	out[0] = '\0';
-	if (!no_code_signature(sig_id) || names_framework(log, len))
+	if (!v || names_framework(log, len) ||
+	    (program && names_framework(program, strlen(program))))
 		return 0;
+	if (program && interpreter(program))
+		program = NULL;
+	amd = amd_side(v, log, len, m);
+	g = first_of(m, amd ? GD_VENDOR_AMD : GD_VENDOR_NVIDIA);
+	t = g ? gd_gpu_code_target(g) : NULL;
 	gd_fmt(prog, sizeof prog, "%s%s%s", program ? "'" : "",
 	       program ? program : "The program", program ? "'" : "");
 	if (amd)

@@ -66,6 +66,19 @@ if command -v jq >/dev/null; then
 	check "json list has 44 targets" test "$(jq '.result.targets | length' "$tmp/jl")" = 44
 	"$GPUDOCTOR" kb --json sm_120 >"$tmp/jn" 2>&1
 	check "json nvidia sm_120" test "$(jq -r .result.compute_capability.arch "$tmp/jn")" != null
+	# kb audit 3 (docs/kb-audit-3-status.md): the release each target first
+	# appears in AMD's lists, and what the 7.14 pages say of the Ryzen APUs.
+	linux() { "$GPUDOCTOR" --json kb "$1" | jq -r ".result.target.rocm_linux.$2"; }
+	for g in gfx1101 gfx1200 gfx1201; do
+		check "$g on Linux since 6.4.1 (matrix 6.4.1 column)" test "$(linux $g since)" = 6.4.1
+	done
+	for g in gfx1150 gfx1152 gfx1153; do
+		check "$g supported on Linux (ROCm 7.14)" test "$(linux $g status)" = supported
+	done
+	check "gfx1150 first release not pinned" test "$(linux gfx1150 since)" = null
+	check "gfx1153 since 7.14 (release notes)" test "$(linux gfx1153 since)" = 7.14
+	check "gfx950 note names the 7.x matrix" test "$(linux gfx950 note | grep -c 'not retrieved')" = 0
+	check "gfx1153 has no PyTorch wheel" test "$("$GPUDOCTOR" --json kb gfx1153 | jq -r .result.target.pytorch_wheels.status)" = no
 else
 	echo "note: jq not installed, JSON checks skipped"
 fi

@@ -146,4 +146,14 @@ check "an override libhsakmt would reject is refused" \
 check "a missing named profile is an error" \
 	'[ $? -eq 125 ] && grep -q "no profile .nosuch." "$tmp/err"'
 
+# 6. No profile: env shows the kb's workaround commented out, applies nothing.
+fx="$(cd "$(dirname "$0")/../fixtures" && pwd)/rx5700xt/root"
+XDG_CONFIG_HOME="$tmp/empty" "$GPUDOCTOR" --root "$fx" env --shell sh >"$tmp/untried" 2>&1
+check "no profile: the kb's workaround is shown as a comment" \
+	'grep -qx "#   export HSA_OVERRIDE_GFX_VERSION='"'10.3.0'"'" "$tmp/untried" &&
+	 grep -q "^# not applied: .*gpudoctor try --save" "$tmp/untried"'
+check "... and evaluating the lines sets nothing" \
+	'[ -z "$(env -u HSA_OVERRIDE_GFX_VERSION sh -c ". \"$tmp/untried\"; printf %s \"\${HSA_OVERRIDE_GFX_VERSION-}\"")" ]'
+check "... every line is a comment" '! grep -qv "^#" "$tmp/untried"'
+
 exit $fail

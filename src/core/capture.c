@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "devnodes.h"
 #include "tar.h"
 
 struct rec {
@@ -452,6 +453,32 @@ static void put_partial(struct writer *w)
 			sizeof note - 1);
 }
 
+/* The GPU device nodes (devnodes.h): a tar cannot hold them, so the live
+ * machine's are listed in .gpudoctor/devnodes; a tree keeps the list it
+ * has (stored above when discovery read it) and gets none when it has
+ * none: its /dev was never recorded (docs/devnodes.md). */
+static void put_devnodes(struct writer *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!w->ctx->fs.is_slash || seen(w->c, GD_DEVNODES_FILE + 1))
+		return;
+	rc = gd_devnodes_collect(&w->ctx->fs, &buf, &len);
+	if (rc == -ENOSYS)
+		return;
+	if (rc < 0) {
+		fail(w, GD_DEVNODES_FILE + 1, strerror(-rc));
+		return;
+	}
+	if (!seen(w->c, ".gpudoctor"))
+		gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
+	if (gd_tar_add_file(w->tar, GD_DEVNODES_FILE + 1, 0644, buf, len) == 0)
+		w->st->files++;
+	free(buf);
+}
+
 int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 		     const struct gd_tar_opts *o, struct gd_capture_stats *st,
 		     char *err, size_t errlen)
@@ -473,6 +500,7 @@ int gd_capture_write(struct gd_capture *c, gd_ctx *ctx, const char *tarpath,
 	put_all(&w, 'd');
 	put_all(&w, 's');
 	put_environ(&w);
+	put_devnodes(&w);
 	put_partial(&w);
 	put_links(&w);
 	if (c->filter.finish)

@@ -82,6 +82,20 @@ struct gd_access {
 	 * not judged. docs/virtual.md. */
 	int nv_nodes, nv_libcuda;
 	char nv_caps[96]; /* NVIDIA_DRIVER_CAPABILITIES, "" when unset */
+	/* Append-only: the NVIDIA GPU's own nodes, in or out of a container
+	 * (docs/virtual.md). nv_minor: "Device Minor" of its procfs
+	 * information, -1 unknown. nv_dev (/dev/nvidia<minor>) and nv_uvm
+	 * (/dev/nvidia-uvm, judged when nv_dev is 1): 1 read-write, 0
+	 * absent, 2 present without read-write (nv_why: path, mode, group;
+	 * nv_group: the group to join, "" when that would not help), -1 not
+	 * judged (minor unknown, or /dev not recorded). */
+	int nv_minor, nv_dev, nv_uvm;
+	char nv_why[160], nv_group[32];
+	/* nv_dev 0 because the container's /proc/driver/nvidia/gpus has
+	 * other GPUs' entries but not this one's (the toolkit's way) */
+	int nv_hidden;
+	int nv_modprobe; /* nvidia-modprobe is installed (/usr/bin,
+			    /usr/local/bin) */
 };
 
 /* A display-class PCI device that is not a GPU for compute. */

@@ -35,14 +35,34 @@ static int list_has(struct gd_kb_list l, const char *v, int fragment)
 	return 0;
 }
 
+/* Windows' adapter names carry marks pci.ids does not: "Intel(R)
+ * Arc(TM) B580 Graphics" -> "Intel Arc B580 Graphics". */
+static void unmark(const char *in, char *out, size_t cap)
+{
+	size_t k = 0;
+
+	while (*in && k + 1 < cap) {
+		if (!strncasecmp(in, "(R)", 3) || !strncasecmp(in, "(TM)", 4)) {
+			in += in[2] == ')' ? 3 : 4;
+			continue;
+		}
+		out[k++] = *in++;
+	}
+	out[k] = '\0';
+}
+
 void gd_intel_family(gd_ctx *ctx, struct gd_gpu *g)
 {
+	char name[160];
 	const char *names[2] = {
 	    gd_known(&g->pci_name) ? g->pci_name.v : "",
-	    gd_known(&g->name) ? g->name.v : "",
+	    name,
 	};
+
 	size_t n = gd_kb_intel_family_count(ctx->kb);
 	struct gd_kb_intel_family f;
+
+	unmark(gd_known(&g->name) ? g->name.v : "", name, sizeof name);
 
 	/* the kernel platform of the embedded id tables (docs/ids.md) */
 	if (!g->intel.platform[0] && g->idrow && g->idrow->target)

@@ -3,7 +3,8 @@
  *    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar ..."
  *    (open modules: "NVIDIA UNIX Open Kernel Module for x86_64  570.86.15 ...")
  *  /proc/driver/nvidia/gpus/<bdf>/information, "Key:\t value" lines:
- *    Model, IRQ, GPU UUID, Video BIOS, Bus Type, DMA Size, ..., Bus Location
+ *    Model, IRQ, GPU UUID, Video BIOS, Bus Type, DMA Size, ..., Bus Location,
+ *    Device Minor (the N of /dev/nvidiaN)
  * (nvidia kernel module, nv-procfs.c). */
 #include <ctype.h>
 #include <errno.h>
@@ -84,12 +85,14 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 {
 	char path[192], buf[4096], v[160];
 	const char *sm;
+	uint32_t minor;
 	int rc;
 
 	/* the directory is named by the lower-case bus id, as sysfs is */
 	gd_fmt(path, sizeof path, "/proc/driver/nvidia/gpus/%s/information",
 	       g->pci.bdf);
 	rc = gd_fs_read(&ctx->fs, path, buf, sizeof buf, NULL);
+	g->access.nv_minor = -1;
 	if (rc < 0 && rc != -EFBIG) {
 		gd_text_unknown(&g->nv.model, GD_UNKNOWN, "no %s (%s)", path,
 				gd_fs_strerror(rc));
@@ -106,6 +109,10 @@ void gd_nvidia_fill(gd_ctx *ctx, struct gd_gpu *g)
 		else
 			gd_text_unknown(&g->nv.uuid, GD_UNKNOWN,
 					"no GPU UUID line");
+		/* "Device Minor: \t 0": the N of /dev/nvidiaN */
+		if (gd_nv_info_get(buf, "Device Minor", v, sizeof v) == 0 &&
+		    gd_parse_u32(v, 10, &minor) == 0 && minor < 256)
+			g->access.nv_minor = (int)minor;
 		if (gd_nv_info_get(buf, "Video BIOS", v, sizeof v) == 0 && v[0])
 			gd_text_set(&g->nv.vbios, v, "nvidia information");
 		else

@@ -14,6 +14,7 @@
 
 #include "core/wincap.h"
 #include "disc_int.h"
+#include "ids_table.h"
 #include "vendor.h"
 
 #define CLASS_KEY                                                              \
@@ -227,6 +228,19 @@ static int identify(const gd_reg_key *k, const char *id, const char *enum_id,
 	return 0;
 }
 
+/* The embedded id tables' facts (docs/ids.md) for an adapter with a PCI
+ * id, through the vendor's named hook as on Linux: NVIDIA's sm and
+ * architecture, Intel's family (by name too, for an adapter without a
+ * PCI id). AMD's hook reads KFD and DRM: not here. */
+static void named(gd_ctx *ctx, struct gd_gpu *g)
+{
+	const struct gd_vendor_ops *ops = gd_vendor_ops(g->vendor);
+
+	g->idrow = gd_ids_lookup(g->pci.vendor_id, g->pci.device_id);
+	if (ops->named)
+		ops->named(ctx, g);
+}
+
 /* 0: a GPU; 1: a display that is no GPU (*what: what it is). */
 static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 		   struct gd_gpu *g, const char **what)
@@ -257,8 +271,10 @@ static int adapter(gd_ctx *ctx, const gd_reg_key *k, const char *enum_id,
 	g->first_agent = -1;
 	if (g->vendor == GD_VENDOR_AMD)
 		amd(ctx, g);
-	else
+	else {
 		gd_fmt(g->gfx_why, sizeof g->gfx_why, "not an AMD GPU");
+		named(ctx, g);
+	}
 	return 0;
 }
 

@@ -206,6 +206,16 @@
 	X(GD_C_CONTAINER_NO_LIBCUDA, "container.no_libcuda",                   \
 	  "the GPU's nodes are in the container, the driver's libcuda.so.1 "   \
 	  "is not")                                                            \
+	X(GD_C_CONTAINER_GPU_NOT_PASSED, "container.gpu_not_passed",           \
+	  "a container with NVIDIA GPUs, but not this one: no "                \
+	  "/dev/nvidia<minor>")                                                \
+	X(GD_C_NVIDIA_NODE_MISSING, "nvidia.node_missing",                     \
+	  "the GPU's /dev/nvidia<minor> does not exist")                       \
+	X(GD_C_NVIDIA_NODE_ACCESS, "nvidia.node_access",                       \
+	  "the GPU's /dev/nvidia<minor> or /dev/nvidia-uvm is not "            \
+	  "read-write for this user")                                          \
+	X(GD_C_NVIDIA_UVM_MISSING, "nvidia.uvm_missing",                       \
+	  "/dev/nvidia-uvm, which CUDA opens, does not exist")                 \
 	X(GD_C_AMD_SRIOV_HOST_GIM, "amd.sriov_host_gim",                       \
 	  "the GPU is an SR-IOV physical function driven by AMD's gim host "   \
 	  "driver")                                                            \
@@ -383,6 +393,14 @@
 	  "the NVIDIA driver (nvcuda.dll) and the CUDA level it runs")         \
 	X(GD_C_WIN_NVIDIA_NO_NVCUDA, "win.nvidia.no_nvcuda",                   \
 	  "nvcuda.dll is missing from System32")                               \
+	X(GD_C_WIN_INTEL_PYTORCH_XPU, "win.intel.pytorch_xpu",                 \
+	  "an Intel GPU on Windows: what PyTorch's XPU build does for its "    \
+	  "family")                                                            \
+	X(GD_C_WIN_INTEL_VULKAN, "win.intel.vulkan",                           \
+	  "an Intel GPU on Windows: llama.cpp's Vulkan backend through "       \
+	  "Intel's graphics driver")                                           \
+	X(GD_C_WIN_NVIDIA_NVCUDA_UNCHECKED, "win.nvidia.nvcuda_unchecked",     \
+	  "nvcuda.dll not checked: the capture holds no System32 listing")     \
 	X(GD_C_WIN_NVIDIA_REINSTALL, "win.nvidia.reinstall",                   \
 	  "reinstall the NVIDIA driver")                                       \
 	X(GD_C_WIN_CUDA_TOOLKIT, "win.cuda_toolkit",                           \

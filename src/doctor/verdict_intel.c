@@ -8,9 +8,8 @@
 
 #include "verdict_util.h"
 
-/* The kb entry of the GPU's family, or -1 when none matched. */
-static int family_of(gd_ctx *ctx, const struct gd_gpu *g,
-		     struct gd_kb_intel_family *f)
+int gd_v_intel_family_of(gd_ctx *ctx, const struct gd_gpu *g,
+			 struct gd_kb_intel_family *f)
 {
 	size_t n = gd_kb_intel_family_count(ctx->kb);
 
@@ -203,7 +202,7 @@ void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 		  g->pci.vendor_id, g->pci.device_id,
 		  gd_known(&g->pci.driver) ? g->pci.driver.v : "none");
 	runtime_fact(v, inv);
-	if (family_of(ctx, g, &f) < 0) {
+	if (gd_v_intel_family_of(ctx, g, &f) < 0) {
 		v->status = GD_V_UNKNOWN;
 		gd_v_fact(v, GD_C_INTEL_FAMILY_UNKNOWN,
 			  "architecture unknown: neither the kernel platform "

@@ -258,7 +258,8 @@ void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,
 		gd_v_workloads_for_stack(ctx, v, "cuda", "needs-setup");
 		return;
 	}
-	if (gd_v_nvidia_container(ctx, g, title, v))
+	if (gd_v_nvidia_container(ctx, g, title, v) ||
+	    gd_v_nvidia_nodes(ctx, g, title, v))
 		return;
 	for (size_t i = 0; inv && i < inv->n_cuda_checks; i++) {
 		const struct gd_cuda_check *c = &inv->cuda_checks[i];

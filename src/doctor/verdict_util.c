@@ -159,13 +159,15 @@ void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g)
 {
 	const struct gd_access *a = &g->access;
 
-	if (a->kfd.st == GD_KNOWN && !a->kfd_ok)
-		gd_v_fact(v, GD_C_ACCESS_KFD, "/dev/kfd: %s", a->kfd.v);
-	if (a->render.st == GD_KNOWN && !a->render_ok)
-		gd_v_fact(v, GD_C_ACCESS_RENDER, "render node: %s",
-			  a->render.v);
-	if ((a->kfd.st == GD_KNOWN && !a->kfd_ok) ||
-	    (a->render.st == GD_KNOWN && !a->render_ok)) {
+	/* a node this user cannot open is GD_FAILED, its why the finding
+	 * ("/dev/kfd: no read-write access (mode 660, group render, ...)");
+	 * GD_UNKNOWN is a node not there or not recorded */
+	if (a->kfd.st == GD_FAILED)
+		gd_v_fact(v, GD_C_ACCESS_KFD, "%s", a->kfd.why);
+	if (a->render.st == GD_FAILED)
+		gd_v_fact(v, GD_C_ACCESS_RENDER, "render node %s",
+			  a->render.why);
+	if (gd_v_access_blocked(g)) {
 		if (a->fix[0])
 			gd_v_step(v, GD_C_ACCESS_GRANT,
 				  "Give your user access to the GPU: %s",
@@ -179,8 +181,8 @@ void gd_v_access_steps(struct gd_verdict *v, const struct gd_gpu *g)
 
 int gd_v_access_blocked(const struct gd_gpu *g)
 {
-	return (g->access.kfd.st == GD_KNOWN && !g->access.kfd_ok) ||
-	       (g->access.render.st == GD_KNOWN && !g->access.render_ok);
+	return g->access.kfd.st == GD_FAILED ||
+	       g->access.render.st == GD_FAILED;
 }
 
 /* The install the dynamic loader would use first (inventory lists them in

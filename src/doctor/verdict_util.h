@@ -62,11 +62,18 @@ void gd_v_deps(gd_ctx *ctx, const struct gd_machine *m,
  * judged as the Windows host's GPU (verdict_wsl.c); 0 when g is not it. */
 int gd_v_judge_wsl(gd_ctx *ctx, const struct gd_machine *m,
 		   const struct gd_gpu *g, struct gd_verdict *v);
+/* The kb intel.families entry of the GPU's family (discover/intel.c), or
+ * -1 (f zeroed) when none matched. */
+int gd_v_intel_family_of(gd_ctx *ctx, const struct gd_gpu *g,
+			 struct gd_kb_intel_family *f);
 void gd_v_judge_intel(gd_ctx *ctx, const struct gd_machine *m,
 		      const struct gd_inventory *inv, const struct gd_gpu *g,
 		      struct gd_verdict *v);
 /* An NVIDIA GPU in a container started without it, or without the
  * driver's libcuda.so.1 (verdict_container.c): 1 when judged so. */
+/* The GPU's own nodes (verdict_nvnodes.c): 1 when v was filled. */
+int gd_v_nvidia_nodes(gd_ctx *ctx, const struct gd_gpu *g, const char *title,
+		      struct gd_verdict *v);
 int gd_v_nvidia_container(gd_ctx *ctx, const struct gd_gpu *g,
 			  const char *title, struct gd_verdict *v);
 void gd_v_judge_nvidia(gd_ctx *ctx, const struct gd_inventory *inv,

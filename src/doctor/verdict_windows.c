@@ -432,6 +432,14 @@ static const char *nvidia_backend(const struct gd_win_inventory *wi,
 	return "CUDA";
 }
 
+/* Intel: PyTorch's XPU where the family is validated, else the CPU. */
+static const char *intel_backend(const struct gd_win_inventory *wi,
+				 const struct gd_win_verdict *v)
+{
+	(void)wi;
+	return v->usable ? "XPU" : "CPU";
+}
+
 static const struct {
 	enum gd_vendor vendor;
 	win_judge_fn judge;
@@ -440,6 +448,7 @@ static const struct {
 } win_judges[] = {
     {GD_VENDOR_AMD, gd_win_verdict_amd, amd_backend},
     {GD_VENDOR_NVIDIA, gd_win_verdict_nvidia, nvidia_backend},
+    {GD_VENDOR_INTEL, gd_win_verdict_intel, intel_backend},
 };
 
 void gd_win_judge(gd_ctx *ctx, const struct gd_gpu *g,

@@ -83,6 +83,11 @@ void gd_win_cuda_min_table(gd_ctx *ctx, struct gd_cuda_min_table *t);
 
 /* NVIDIA on Windows: nvcuda.dll, the driver's CUDA level, each Python
  * framework's CUDA against the driver (verdict_windows_nv.c). */
+/* Intel (verdict_windows_intel.c): the family's PyTorch XPU and Vulkan. */
+void gd_win_verdict_intel(gd_ctx *ctx, const struct gd_gpu *g,
+			  const struct gd_win_inventory *wi,
+			  const struct gd_win_python *py,
+			  struct gd_win_verdict *v);
 void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 			   const struct gd_win_inventory *wi,
 			   const struct gd_win_python *py,

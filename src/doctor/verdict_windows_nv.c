@@ -79,7 +79,16 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 	v->sdk = -1;
 	gd_win_cuda_min_table(ctx, &t);
 	gd_cuda_driver_api(&t, drv, v->cuda_level, sizeof v->cuda_level);
-	if (!wi->has_nvcuda) {
+	if (!wi->sys32_listed) {
+		/* a registry-only capture: System32 was not captured, so
+		 * nvcuda.dll's absence proves nothing */
+		gd_win_fact(v, GD_WIN_WARN, GD_C_WIN_NVIDIA_NVCUDA_UNCHECKED,
+			    "NVIDIA driver %s runs CUDA %s (the kb's minimum "
+			    "drivers); nvcuda.dll could not be checked: this "
+			    "capture holds no System32 listing (no fs/ part)",
+			    drv ? drv : "(version unknown)",
+			    v->cuda_level[0] ? v->cuda_level : "(unknown)");
+	} else if (!wi->has_nvcuda) {
 		gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_NVIDIA_NO_NVCUDA,
 			    "nvcuda.dll is missing from System32: no CUDA "
 			    "program can start");
@@ -107,14 +116,18 @@ void gd_win_verdict_nvidia(gd_ctx *ctx, const struct gd_gpu *g,
 		    "so it matters only for building extensions",
 		    wi->cuda_versions[i], wi->cuda_path[0] ? " = " : "",
 		    wi->cuda_path);
-	v->usable = wi->has_nvcuda;
+	v->usable = wi->has_nvcuda || !wi->sys32_listed;
 	for (int i = 0; i < v->n_facts; i++)
 		if (v->facts[i].level == GD_WIN_BAD)
 			v->usable = 0;
 	gd_fmt(v->summary, sizeof v->summary, "NVIDIA driver %s: %s",
 	       drv ? drv : "(version unknown)",
-	       !wi->has_nvcuda ? "nvcuda.dll is missing; reinstall the driver"
-	       : v->usable     ? "CUDA works"
-			       : "the driver is older than an installed "
-				 "framework's CUDA");
+	       !wi->sys32_listed ? (v->usable ? "CUDA should work "
+						"(nvcuda.dll not captured)"
+					      : "the driver is older than an "
+						"installed framework's CUDA")
+	       : !wi->has_nvcuda ? "nvcuda.dll is missing; reinstall the driver"
+	       : v->usable	 ? "CUDA works"
+				 : "the driver is older than an installed "
+				   "framework's CUDA");
 }

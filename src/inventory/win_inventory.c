@@ -79,6 +79,7 @@ static void system32(gd_ctx *ctx, struct gd_win_inventory *wi)
 	       root && *root ? root : "C:\\Windows");
 	if (gd_win_list(ctx, dir, &v) < 0)
 		return;
+	wi->sys32_listed = 1;
 	for (size_t i = 0; i < v.n; i++) {
 		const char *n = v.v[i];
 		int m = gd_win_hip_major(n);

@@ -102,6 +102,9 @@ struct gd_win_inventory {
 	int n_app_missing;
 	struct gd_win_app_unread app_unread[GD_WIN_MAX_APP_UNREAD];
 	int n_app_unread;
+	/* System32 was listed: 0 for a capture without its fs/ part (a
+	 * registry export only), where no DLL there can be judged absent */
+	int sys32_listed;
 };
 
 void gd_win_inventory_collect(gd_ctx *ctx, struct gd_win_inventory *wi);

@@ -192,8 +192,13 @@ json_t *gd_render_win_inventory_json(const struct gd_win_inventory *wi)
 	json_object_set_new(o, "app_hip_runtimes", apps_json(wi));
 	json_object_set_new(o, "app_scan_cut", json_boolean(wi->app_scan_cut));
 	json_object_set_new(o, "app_missing_imports", missing_json(wi));
-	json_object_set_new(nv, "nvcuda_dll", json_boolean(wi->has_nvcuda));
-	json_object_set_new(nv, "nvml_dll", json_boolean(wi->has_nvml));
+	/* null: System32 was not captured (a registry-only capture) */
+	json_object_set_new(nv, "nvcuda_dll",
+			    wi->sys32_listed ? json_boolean(wi->has_nvcuda)
+					     : json_null());
+	json_object_set_new(nv, "nvml_dll",
+			    wi->sys32_listed ? json_boolean(wi->has_nvml)
+					     : json_null());
 	json_object_set_new(nv, "cuda_path",
 			    wi->cuda_path[0] ? gd_json_str(wi->cuda_path)
 					     : json_null());

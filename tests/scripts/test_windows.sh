@@ -280,5 +280,23 @@ printf '%s' "$out" | jq -e '.exit_code == 1 and .gpus[0].verdict.status != "work
 ok $? "E11 JSON: no win.app_dll_unreadable fact, or works"
 rm -rf "$e11"
 
+# issue #22: a hybrid laptop (Intel UHD 630 + RTX 2060, registry only, no
+# fs/): both adapters judged, the NVIDIA one for CUDA (sm_75) and never
+# "nvcuda.dll is missing" of a System32 not captured, the iGPU as Gen9
+opt=$FX/windows-optimus-uhd630-rtx2060-dxdiag/root
+who="optimus text" out=$("$GPUDOCTOR" --root "$opt" --no-probe 2>/dev/null)
+has 'nvcuda.dll could not be checked: this capture holds no System32 listing'
+has 'Intel(R) UHD Graphics 630 (gen9) on Windows: no PyTorch XPU'
+printf '%s' "$out" | grep -q 'nvcuda.dll is missing'
+ok $((! $?)) "$who: says nvcuda.dll is missing of a System32 not captured"
+out=$("$GPUDOCTOR" --root "$opt" --no-probe --json 2>/dev/null)
+printf '%s' "$out" | jq -e '(.gpus | length) == 2
+  and .gpus[1].verdict.label == "NVIDIA GeForce RTX 2060 (sm_75)"
+  and .gpus[1].verdict.backend == "CUDA" and .gpus[1].verdict.usable
+  and .windows.nvidia.nvcuda_dll == null
+  and ([.gpus[1].verdict.facts[].code] | index("win.nvidia.nvcuda_unchecked") != null)
+  and ([.gpus[0].verdict.facts[].code] | index("win.intel.pytorch_xpu") != null)' >/dev/null
+ok $? "optimus JSON: both adapters not judged as expected"
+
 echo "test_windows: $checks checks, $fail failed"
 [ "$fail" = 0 ]

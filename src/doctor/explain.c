@@ -102,6 +102,9 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 	mt->detail[0] = '\0';
 	if (!strcmp(s->kb.id, "cuda-oom"))
 		gd_explain_oom(line, mt->detail, sizeof mt->detail);
+	else if (!strcmp(s->kb.id, "nvrm-xid") ||
+		 !strcmp(s->kb.id, "k8s-device-plugin-xid"))
+		gd_explain_xid(line, mt->detail, sizeof mt->detail);
 	s->found = 1;
 	return 0;
 }

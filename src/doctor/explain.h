@@ -128,6 +128,11 @@ int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
  * numbers; writes "" and returns 0 when the line does not say. */
 int gd_explain_oom(const char *line, char *out, size_t cap);
 
+/* What an "NVRM: Xid (PCI:…): N" line's Xid number is (NVIDIA's Xid
+ * catalog: the application, GPU memory, NVLink, PCIe, GSP) and what to do
+ * first; writes "" and returns 0 when the line holds no Xid number. */
+int gd_explain_xid(const char *line, char *out, size_t cap);
+
 /* For the "no code for this GPU" family (sig_id: a signature id such as
  * cuda-no-kernel-image, or a runtime error code's name such as
  * CUDA_ERROR_NO_BINARY_FOR_GPU or hipErrorSharedObjectInitFailed) in a log

@@ -1,0 +1,21 @@
+/* libFuzzer: the Xid line decoder (doctor/explain_xid.c) on any
+ * bytes, as a NUL-terminated line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor/explain.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *line = malloc(size + 1), out[320];
+
+	if (!line)
+		return 0;
+	memcpy(line, data, size);
+	line[size] = '\0';
+	gd_explain_xid(line, out, sizeof out);
+	free(line);
+	return 0;
+}

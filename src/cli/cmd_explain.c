@@ -221,7 +221,9 @@ static json_t *code_json(const struct explain_run *x,
 			    e->c->cause[0] ? gd_json_str(e->c->cause)
 					   : json_null());
 	json_object_set_new(o, "matched",
-			    gd_json_str(e->by_number ? "number" : "name"));
+			    gd_json_str(e->by_number == GD_CODE_BY_TEXT ? "text"
+					: e->by_number ? "number"
+						       : "name"));
 	json_object_set_new(o, "line", json_integer((json_int_t)e->line));
 	json_object_set_new(o, "in_tail", json_boolean(e->in_tail));
 	json_object_set_new(o, "text", gd_wa_jstr(e->text));
@@ -294,7 +296,7 @@ static void print_codes(struct explain_run *x)
 	if (!x->r.codes.n)
 		return;
 	printf("\n%sError codes in the log%s (decoded from the runtimes' "
-	       "headers):\n",
+	       "headers and error texts):\n",
 	       gd_c_bold(cli), gd_c_off(cli));
 	for (size_t i = 0; i < x->r.codes.n; i++) {
 		const struct gd_explain_code *e = &x->r.codes.v[i];

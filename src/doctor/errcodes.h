@@ -28,6 +28,16 @@ extern const unsigned gd_errcode_n_apis;
 extern const struct gd_errcode gd_errcodes[]; /* grouped by api */
 extern const unsigned gd_errcode_n;
 
+/* A text a runtime's own string function returns for one of its codes
+ * (cudaGetErrorString ...): tools/gen_errtexts.py, errtexts_gen.c. */
+struct gd_errtext {
+	const char *api; /* an id of gd_errcode_apis */
+	long long value;
+	const char *text;
+};
+extern const struct gd_errtext gd_errtexts[];
+extern const unsigned gd_errtext_n;
+
 /* The API whose id is id ("cudart"), or -1. */
 int gd_errcode_api_find(const char *id);
 /* The code of api with this value (the first name the header gives it),

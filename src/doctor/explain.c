@@ -367,15 +367,18 @@ static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
 	for (size_t i = 0; i < s->n; i++)
 		s->v[i].found = 0;
 	rc = scan_lines(s->v, s->n, buf, len, r, 0);
-	if (!rc && gd_explain_codes_scan(s->codes, buf, len, 0, r) < 0)
+	if (!rc && (gd_explain_codes_scan(s->codes, buf, len, 0, r) < 0 ||
+		    gd_explain_texts_scan(buf, len, 0, r) < 0))
 		rc = -ENOMEM;
 	if (!rc && tail) {
 		char *nl = memchr(tail, '\n', tail_len);
 		size_t cut = nl ? (size_t)(nl - tail) + 1 : tail_len;
 
 		rc = scan_lines(s->v, s->n, tail + cut, tail_len - cut, r, 1);
-		if (!rc && gd_explain_codes_scan(s->codes, tail + cut,
-						 tail_len - cut, 1, r) < 0)
+		if (!rc && (gd_explain_codes_scan(s->codes, tail + cut,
+						  tail_len - cut, 1, r) < 0 ||
+			    gd_explain_texts_scan(tail + cut, tail_len - cut, 1,
+						  r) < 0))
 			rc = -ENOMEM;
 	}
 	return rc;

@@ -38,7 +38,8 @@ struct gd_explain_code {
 	const struct gd_errcode *c; /* into gd_errcodes[] (errcodes.h) */
 	unsigned long line;
 	int in_tail;
-	int by_number;	/* the log gave the number, not the name */
+	int by_number;	/* GD_CODE_BY_NAME, _NUMBER or _TEXT: what the log
+			 * gave (historic name: 0 is the name) */
 	char text[320]; /* the line, sanitised */
 };
 
@@ -122,6 +123,19 @@ void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
 struct gd_errcode_index;
 int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
 			  size_t len, int in_tail, struct gd_explain_result *r);
+/* The runtimes' error texts quoted in buf after a word naming the runtime
+ * ("CUDA error: an illegal memory access was encountered"), appended the
+ * same way (explain_texts.c). */
+int gd_explain_texts_scan(const char *buf, size_t len, int in_tail,
+			  struct gd_explain_result *r);
+
+#define GD_CODES_MAX 32 /* decoded codes per log */
+enum { GD_CODE_BY_NAME, GD_CODE_BY_NUMBER, GD_CODE_BY_TEXT };
+/* Append code c found on the line starting at ls (buffer end: end) once
+ * per result; how: GD_CODE_BY_*. 0, or -1 when out of memory. */
+int gd_explain_code_add(struct gd_explain_result *r, const struct gd_errcode *c,
+			unsigned long ln, const char *ls, const char *end,
+			int in_tail, int how);
 
 /* Which out-of-memory case a PyTorch "CUDA out of memory. Tried to
  * allocate" line is (larger than the GPU, fragmentation, full), from its

@@ -22,7 +22,6 @@
 #include "errcodes.h"
 #include "explain.h"
 
-#define GD_CODES_MAX 32	  /* decoded codes per log */
 #define GD_PENDING_MAX 16 /* generic numbers waiting for their runtime */
 #define GD_WORD_SLOTS 128
 #define GD_N_WORDS 64 /* room for words[] */
@@ -83,8 +82,9 @@ static int api(const char *id)
 	return gd_errcode_api_find(id);
 }
 
-static int add(struct cscan *s, const struct gd_errcode *c, unsigned long ln,
-	       const char *ls, int by_number)
+int gd_explain_code_add(struct gd_explain_result *r, const struct gd_errcode *c,
+			unsigned long ln, const char *ls, const char *end,
+			int in_tail, int how)
 {
 	struct gd_explain_code *e;
 	const char *nl;
@@ -92,28 +92,36 @@ static int add(struct cscan *s, const struct gd_errcode *c, unsigned long ln,
 
 	if (gd_errcode_is_success(c))
 		return 0;
-	for (size_t i = 0; i < s->r->codes.n; i++)
-		if (s->r->codes.v[i].c == c)
+	for (size_t i = 0; i < r->codes.n; i++)
+		if (r->codes.v[i].c == c)
 			return 0;
-	if (s->r->codes.n >= GD_CODES_MAX)
+	if (r->codes.n >= GD_CODES_MAX)
 		return 0;
-	e = gd_vec_push(&s->r->codes);
+	e = gd_vec_push(&r->codes);
 	if (!e)
 		return -1;
 	e->c = c;
 	e->line = ln;
-	e->in_tail = s->in_tail;
-	e->by_number = by_number;
-	while (ls < s->end && (*ls == ' ' || *ls == '\t'))
+	e->in_tail = in_tail;
+	e->by_number = how;
+	while (ls < end && (*ls == ' ' || *ls == '\t'))
 		ls++;
-	nl = memchr(ls, '\n', (size_t)(s->end - ls));
-	n = (size_t)((nl ? nl : s->end) - ls);
+	nl = memchr(ls, '\n', (size_t)(end - ls));
+	n = (size_t)((nl ? nl : end) - ls);
 	if (n >= sizeof e->text)
 		n = sizeof e->text - 1;
 	memcpy(e->text, ls, n);
 	e->text[n] = '\0';
 	gd_sanitize(e->text);
 	return 0;
+}
+
+static int add(struct cscan *s, const struct gd_errcode *c, unsigned long ln,
+	       const char *ls, int by_number)
+{
+	return gd_explain_code_add(s->r, c, ln, ls, s->end, s->in_tail,
+				   by_number ? GD_CODE_BY_NUMBER
+					     : GD_CODE_BY_NAME);
 }
 
 /* The words explain knows, by kind: a product names its runtime

@@ -14,9 +14,10 @@ command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/root"
-python3 - "$GPUDOCTOR" "$GD_SRCDIR/src/doctor/errcodes_gen.c" "$tmp" <<'PY'
+python3 "$GD_SRCDIR/tools/gen_errtexts.py" --check || exit 1
+python3 - "$GPUDOCTOR" "$GD_SRCDIR/src/doctor/errcodes_gen.c" "$tmp" "$GD_SRCDIR/src/doctor/errtexts_gen.c" <<'PY'
 import json, re, subprocess, sys
-gd, gen, tmp = sys.argv[1:4]
+gd, gen, tmp, gentexts = sys.argv[1:5]
 src = open(gen).read()
 apis = re.findall(r'\{"(\w+)", "(\w+)",\s*"', src.split("gd_errcode_apis[] = {")[1].split("};")[0])
 codes = [(n, int(v), int(a)) for n, v, a in
@@ -105,6 +106,38 @@ for lines in (["CUDA available: yes", "Process exited with error code 1"],
     if got:
         print(f"FAIL: {lines!r} decoded as {got[0]['name']}: no runtime names the number")
         fail += 1
+# by text: every text a runtime's own string function returns
+# (errtexts_gen.c), as programs print it after the runtime's name
+tsrc = open(gentexts).read().split("gd_errtexts[] = {")[1]
+texts = [(a, int(v), t.encode().decode("unicode_escape")) for a, v, t in
+         re.findall(r'\{"(\w+)",\s*(-?\d+)LL,\s*"((?:[^"\\]|\\.)*)"\}', tsrc)]
+assert len(texts) > 250, len(texts)
+word = {"cudart": "RuntimeError: CUDA error: {t}", "cu": "CUDA driver error: {t}",
+        "hip": "RuntimeError: HIP error: {t}", "nccl": "NCCL error in: nccl.cpp:42, {t}",
+        "cublas": "cuBLAS error: {t}", "nvrtc": "NVRTC error: {t}"}
+bytext = {}
+for a, v, t in texts:
+    bytext.setdefault((a, t), v)  # the first code a text belongs to
+typ = dict(apis)
+ntext = 0
+for (a, t), v in bytext.items():
+    if a == "cu" and any(x == "cudart" and y == t for x, y in bytext):
+        continue  # "CUDA error: TEXT" is the runtime's code first
+    n = first.get(([x for x, _ in apis].index(a), v))
+    if n is None or success(n, v):
+        continue
+    got = run([word[a].format(t=t)])
+    checked += 1
+    ntext += 1
+    if not any(c["type"] == typ[a] and c["value"] == v and c["matched"] == "text" for c in got):
+        print(f"FAIL by text: {word[a].format(t=t)!r} not decoded as {typ[a]} {v} ({n})")
+        fail += 1
+# a text with no runtime named on its line is not decoded
+got = run(["error: invalid argument", "tool: out of memory"])
+checked += 1
+if got:
+    print(f"FAIL: {got[0]['name']} decoded from a line that names no runtime"); fail += 1
+print(f"{ntext} texts decoded")
 print(f"{checked} decodings checked over {len(codes)} codes of {len(apis)} tables, {fail} failed")
 sys.exit(1 if fail else 0)
 PY

@@ -405,6 +405,9 @@
 	  "Intel's graphics driver")                                           \
 	X(GD_C_WIN_NVIDIA_NVCUDA_UNCHECKED, "win.nvidia.nvcuda_unchecked",     \
 	  "nvcuda.dll not checked: the capture holds no System32 listing")     \
+	X(GD_C_WIN_HIP_UNCHECKED, "win.hip_unchecked",                         \
+	  "HIP runtime and SDK not checked: the capture holds no file "        \
+	  "listing")                                                           \
 	X(GD_C_WIN_NVIDIA_REINSTALL, "win.nvidia.reinstall",                   \
 	  "reinstall the NVIDIA driver")                                       \
 	X(GD_C_WIN_CUDA_TOOLKIT, "win.cuda_toolkit",                           \

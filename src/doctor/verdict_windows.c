@@ -102,6 +102,15 @@ static void runtime_facts(const struct gd_win_inventory *wi,
 		     wi->sdks[v->sdk].version, wi->sdks[v->sdk].runtime);
 		return;
 	}
+	if (!wi->driver_hip_major && !wi->sys32_listed) {
+		/* a registry-only capture: no file was captured, so neither
+		 * the driver's runtime nor an SDK can be judged absent */
+		FACT(v, GD_WIN_WARN, GD_C_WIN_HIP_UNCHECKED,
+		     "the HIP runtime (amdhip64*.dll in System32, from AMD "
+		     "Software) and the HIP SDK could not be checked: this "
+		     "capture holds no file listing (no fs/ part)");
+		return;
+	}
 	if (!wi->driver_hip_major) {
 		FACT(v, GD_WIN_BAD, GD_C_WIN_NO_DRIVER_HIP,
 		     "no HIP runtime (amdhip64*.dll) in System32: the AMD "
@@ -359,7 +368,11 @@ void gd_win_verdict_amd(gd_ctx *ctx, const struct gd_gpu *g,
 		return;
 	}
 	if (v->sdk < 0) {
-		gd_strlcpy(v->summary, "no HIP runtime from the driver",
+		gd_strlcpy(v->summary,
+			   wi->sys32_listed
+			       ? "no HIP runtime from the driver"
+			       : "HIP runtime not captured (no file listing): "
+				 "not judged",
 			   sizeof v->summary);
 		return;
 	}

@@ -269,7 +269,9 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 			wi->sys_runtime_ver[i][0] ? " " : "",
 			wi->sys_runtime_ver[i]);
 	fprintf(f, "%s\n",
-		wi->n_sys_runtimes ? " (System32)" : "none in System32");
+		wi->n_sys_runtimes ? " (System32)"
+		: wi->sys32_listed ? "none in System32"
+				   : "not captured (no System32 listing)");
 	for (int i = 0; i < wi->n_sdks; i++) {
 		const struct gd_win_sdk *s = &wi->sdks[i];
 
@@ -285,8 +287,10 @@ void gd_render_win_inventory_text(struct gd_cli *cli, FILE *f,
 	}
 	if (!wi->n_sdks)
 		fprintf(
-		    f,
-		    "  HIP SDK      none under %%ProgramFiles%%\\AMD\\ROCm\n");
+		    f, wi->sys32_listed
+			   ? "  HIP SDK      none under "
+			     "%%ProgramFiles%%\\AMD\\ROCm\n"
+			   : "  HIP SDK      not captured (no file listing)\n");
 	for (int i = 0; i < wi->n_apps; i++)
 		fprintf(f, "  app HIP      %s: %s%s%s (%s)\n", wi->apps[i].dir,
 			wi->apps[i].dll, wi->apps[i].ver[0] ? " " : "",

@@ -67,8 +67,8 @@ void gd_win_verdict_intel(gd_ctx *ctx, const struct gd_gpu *g,
 			    f.llamacpp_sycl ? "; the SYCL backend (oneAPI) "
 					      "supports this GPU too"
 					    : "");
-	gd_fmt(v->summary, sizeof v->summary, "%s (%s) on Windows: %s%s",
-	       gd_known(&g->name) ? g->name.v : "Intel GPU", f.id,
+	/* the GPU's name and family are the verdict's label already */
+	gd_fmt(v->summary, sizeof v->summary, "on Windows: %s%s",
 	       v->usable ? "PyTorch XPU works" : "no PyTorch XPU (the CPU)",
 	       vk ? "; llama.cpp through Vulkan" : "");
 }

@@ -54,8 +54,8 @@ static void dump_plain(const char *api, const char *const *libs,
 }
 
 /* cuGetErrorString / hsa_status_string: status out-parameter. */
-static void dump_out(const char *api, const char *const *libs,
-		     const char *sym, int lo, int hi)
+static void dump_out(const char *api, const char *const *libs, const char *sym,
+		     int lo, int hi)
 {
 	void *h = open_any(libs);
 	cu_str_fn fn;
@@ -74,16 +74,16 @@ static void dump_out(const char *api, const char *const *libs,
 
 int main(void)
 {
-	static const char *const cudart[] = {
-	    "libcudart.so", "libcudart.so.13", "libcudart.so.12", NULL};
+	static const char *const cudart[] = {"libcudart.so", "libcudart.so.13",
+					     "libcudart.so.12", NULL};
 	static const char *const cu[] = {"libcuda.so.1", NULL};
-	static const char *const cublas[] = {
-	    "libcublas.so", "libcublas.so.13", "libcublas.so.12", NULL};
+	static const char *const cublas[] = {"libcublas.so", "libcublas.so.13",
+					     "libcublas.so.12", NULL};
 	static const char *const cudnn[] = {"libcudnn.so", "libcudnn.so.9",
 					    "libcudnn_graph.so.9", NULL};
 	static const char *const nccl[] = {"libnccl.so", "libnccl.so.2", NULL};
-	static const char *const nvrtc[] = {
-	    "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", NULL};
+	static const char *const nvrtc[] = {"libnvrtc.so", "libnvrtc.so.13",
+					    "libnvrtc.so.12", NULL};
 	static const char *const hip[] = {"libamdhip64.so", "libamdhip64.so.5",
 					  "libamdhip64.so.6", NULL};
 	static const char *const hsa[] = {"libhsa-runtime64.so.1", NULL};

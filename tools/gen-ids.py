@@ -72,18 +72,22 @@ NV_CHIPS = [
     ("GH100", "Hopper", "sm_90"),
     ("GB100", "Blackwell", "sm_100"),
     ("GB102", "Blackwell", "sm_100"),
-    # no published compute capability for these chips (docs/ids.md)
-    ("GB110", "Blackwell", ""),
-    ("GB120", "Blackwell", ""),
+    ("GB10B", "Blackwell", "sm_110"),  # Jetson AGX Thor (T5000, T4000)
+    ("GB110", "Blackwell", "sm_103"),  # B300, GB300 (pci.ids names them)
     ("GB20", "Blackwell", "sm_120"),
-    ("GB20B", "Blackwell", ""),
+    ("GB20B", "Blackwell", "sm_121"),  # GB10 (DGX Spark), N1X
+    # no published compute capability for these chips (docs/ids.md)
+    ("GB112", "Blackwell", ""),
+    ("GB120", "Blackwell", ""),
+    ("GR1", "Rubin", ""),
 ]
 # A pci.ids NVIDIA entry is a GPU when its name is a chip code name alone or
 # followed by "[Product]" ("GA102 [GeForce RTX 3090]", "GF100GL"); "GA102
 # High Definition Audio Controller" and "MCP79 SMBus" are not.
 NV_GPU_RE = re.compile(
-    r"^(NV[0-9]+|G[0-9]{2}|GT2[0-9]{2}|G[FKMPVAHB][0-9]{3}|TU[0-9]{3}|"
+    r"^(NV[0-9]+|G[0-9]{2}|GT2[0-9]{2}|G[FKMPVAHBR][0-9]{2}[0-9A-Z]|TU[0-9]{3}|"
     r"AD[0-9]{3}|C[5-8][0-9A]|MCP[78][0-9A])[A-Z0-9]*( / [^[]*)?( \[.*\])?$")
+NV_PLACEHOLDER_RE = re.compile(r"^Reserved Dev ID|^Desktop Device$|Generic-GPU$")
 NV_IGP_RE = re.compile(r"GeForce|ION|nForce|Quadro|Graphics")
 
 # ---- AMD ------------------------------------------------------------------
@@ -140,12 +144,15 @@ AMD_CODENAMES = [
     ("Granite Ridge", "GC_10_3_6"),  # Ryzen 9000: Raphael's 2-CU iGPU
     ("Navi 31", "GC_11_0_0"), ("Navi 32", "GC_11_0_3"), ("Navi32", "GC_11_0_3"),
     ("Navi 33", "GC_11_0_2"), ("Phoenix", "GC_11_0_1"),
-    ("Hawk Point", "GC_11_0_1"), ("Strix Halo", "GC_11_5_1"),
+    ("Hawk Point", "GC_11_0_1"), ("HawkPoint", "GC_11_0_1"), ("Strix Halo", "GC_11_5_1"),
     ("Strix", "GC_11_5_0"), ("Krackan", "GC_11_5_2"),
     ("Navi 44", "GC_12_0_0"), ("Navi 48", "GC_12_0_1"),
     ("Aqua Vanjaram", "GC_9_4_3"),
+    # pci.ids 2026.08 also files the MI350 series under "Aqua Vanjaram";
+    # they are GC 9.5.0 (docs/ids.md)
+    ("Aqua Vanjaram [Instinct MI35", "GC_9_5_0"),
 ]
-AMD_APU_RE = (r"Raphael|Granite Ridge|Mendocino|Phoenix|Hawk Point|Strix|Krackan|VanGogh|"
+AMD_APU_RE = (r"Raphael|Granite Ridge|Mendocino|Phoenix|Hawk ?Point|Strix|Krackan|VanGogh|"
               r"Van Gogh|Sephiroth|Rembrandt|Yellow Carp|Raven|Picasso|"
               r"Renoir|Lucienne|Cezanne|Barcelo|Kaveri|Kabini|Mullins|"
               r"Carrizo|Stoney|Aqua Vanjaram \[Instinct MI300A")
@@ -295,7 +302,10 @@ def nvidia_rows(pci, readme):
         hit = longest_prefix(NV_CHIPS, chip)
         if not hit:
             sys.exit("gen-ids: no NVIDIA chip row for %s (%s)" % (chip, name))
-        rows[dev] = dict(name=names.get(dev, bracket(name)), chip=chip,
+        pname = bracket(name)
+        if NV_PLACEHOLDER_RE.search(pname):
+            pname = chip  # pci.ids' placeholder, not a product name
+        rows[dev] = dict(name=names.get(dev, pname), chip=chip,
                          arch=hit[1], target=hit[2], src="pci.ids", flags=[])
         if dev in names:
             rows[dev]["src"] = "pci.ids, nvidia-open README"
@@ -401,7 +411,7 @@ def intel_rows(pci, hdr, xe):
     leaf = {}
     for m in re.finditer(r"#define INTEL_(\w+)_IDS\(MACRO__, \.\.\.\) \\\n"
                          r"((?:.*\\\n)*.*)", hdr):
-        for dev in re.findall(r"MACRO__\(0x([0-9A-Fa-f]{4})", m.group(2)):
+        for dev in re.findall(r"MACRO__\(0[xX]([0-9A-Fa-f]{4})", m.group(2)):
             leaf.setdefault(int(dev, 16), m.group(1))
     xe_plat = re.findall(r"INTEL_(\w+)_IDS\(INTEL_", xe)
     macros = dict(re.findall(r"#define INTEL_(\w+)_IDS\(MACRO__, \.\.\.\) "
@@ -409,7 +419,7 @@ def intel_rows(pci, hdr, xe):
 
     def expand(mac, seen=()):
         body = macros.get(mac, "")
-        ids = {int(d, 16) for d in re.findall(r"MACRO__\(0x([0-9A-Fa-f]{4})",
+        ids = {int(d, 16) for d in re.findall(r"MACRO__\(0[xX]([0-9A-Fa-f]{4})",
                                               body)}
         for sub in re.findall(r"INTEL_(\w+)_IDS\(MACRO__", body):
             if sub not in seen:
@@ -495,10 +505,10 @@ def main():
     versions = [
         "pci.ids %s (%s)" % (header_field(pci_text, "Version"),
                              header_field(pci_text, "Date")),
-        "amdgpu.ids (libdrm-common 2.4.124-2)",
+        "amdgpu.ids (libdrm main 369990d9, 2025-12-19, after 2.4.131)",
         "Linux 7.3.4 amdgpu_drv.c pciidlist, include/drm/intel/pciids.h, "
         "xe_pci.c (linux-source-7.3 7.3.4-1~bpo13+1)",
-        "NVIDIA open kernel modules README 550.163.01",
+        "NVIDIA open kernel modules README 595.45.04 (2026-03-05)",
     ]
     text = render(rows, revs, versions)
     if "--check" in sys.argv:

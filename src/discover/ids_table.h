@@ -46,7 +46,7 @@ const char *gd_ids_amd_name(unsigned device, unsigned revision);
  * and `gpudoctor kb`. */
 const struct gd_id_row *gd_ids_rows(size_t *n);
 const struct gd_id_rev *gd_ids_revs(size_t *n);
-/* "pci.ids 2025.06.09 (2025-06-09); amdgpu.ids (...); ..." */
+/* "pci.ids 2026.08.22 (2026-08-22); amdgpu.ids (...); ..." */
 extern const char *const gd_ids_inputs;
 
 #endif

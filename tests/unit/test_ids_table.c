@@ -37,7 +37,7 @@ static void test_rows(void)
 	CHECK(gd_ids_lookup(0, 0) == NULL);
 	CHECK(gd_ids_lookup(0xffff, 0xffff) == NULL);
 	CHECK(gd_ids_lookup(0x10de, 0x0001) == NULL);
-	CHECK(strstr(gd_ids_inputs, "pci.ids 2025.06.09") != NULL);
+	CHECK(strstr(gd_ids_inputs, "pci.ids 2026.08.22") != NULL);
 }
 
 static void test_known_ids(void)
@@ -70,6 +70,38 @@ static void test_known_ids(void)
 	CHECK(gd_ids_lookup(0x10de, 0x0be5) == NULL); /* GF100 HD audio */
 }
 
+/* Ids real machines showed that the 2025 lists did not know, and the
+ * compute capability of each Blackwell chip (docs/ids.md). */
+static void test_blackwell_ids(void)
+{
+	static const struct {
+		unsigned vendor, device;
+		const char *chip, *target;
+	} want[] = {
+	    {0x10de, 0x2e12, "GB20B", "sm_121"},   /* GB10, DGX Spark */
+	    {0x10de, 0x2b8c, "GB202", "sm_120"},   /* RTX 5090 D v2 */
+	    {0x10de, 0x31c2, "GB110", "sm_103"},   /* GB300 */
+	    {0x10de, 0x3182, "GB110", "sm_103"},   /* B300 SXM6 AC */
+	    {0x10de, 0x2901, "GB100", "sm_100"},   /* B200 */
+	    {0x10de, 0x2b00, "GB10B", "sm_110"},   /* Jetson AGX Thor */
+	    {0x10de, 0x2d98, "GB207M", "sm_120"},  /* RTX 5050 laptop */
+	    {0x10de, 0x2c3a, "GB203GL", "sm_120"}, /* RTX PRO 4500 Server */
+	    {0x1002, 0x75a0, "Aqua Vanjaram", "gfx950"}, /* MI350X */
+	    {0x1002, 0x1900, "HawkPoint1", "gfx1103"},
+	    {0x8086, 0xd754, "nvlp", "nvl-p"}, /* written 0XD754 */
+	};
+	const struct gd_id_row *gb10 = gd_ids_lookup(0x10de, 0x2e12);
+
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct gd_id_row *r =
+		    gd_ids_lookup(want[i].vendor, want[i].device);
+
+		CHECK(r && !strcmp(r->chip, want[i].chip) &&
+		      !strcmp(r->target, want[i].target));
+	}
+	CHECK(gb10 && !strcmp(gb10->name, "GB10"));
+}
+
 static void test_amd_names(void)
 {
 	const char *s = gd_ids_amd_name(0x744c, 0xc8);
@@ -85,6 +117,7 @@ int main(void)
 {
 	test_rows();
 	test_known_ids();
+	test_blackwell_ids();
 	test_amd_names();
 	return t_done("test_ids_table");
 }

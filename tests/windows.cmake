@@ -34,3 +34,7 @@ foreach(major 7 6)
   set_target_properties(fake_amdhip64_${major} PROPERTIES PREFIX ""
                         OUTPUT_NAME amdhip64_${major})
 endforeach()
+
+# The real program of test_run_explain.sh, built for Windows: `run` under
+# Wine passes its output through and explains its runtime error text.
+add_executable(run_child ${CMAKE_CURRENT_SOURCE_DIR}/run/run_child.c)

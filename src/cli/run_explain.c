@@ -92,7 +92,11 @@ int gd_run_explained(struct gd_cli *cli, const struct gd_machine *m,
 			   ? RUN_EXIT_NOTFOUND
 			   : RUN_EXIT_NOEXEC;
 	}
-	status = o.signo ? 128 + o.signo : o.exit_code;
+	/* a shell's 128 + N; Windows: the NTSTATUS itself (0xC0000005), as
+	 * cmd.exe reports a crashed program's exit code */
+	status = !o.signo		   ? o.exit_code
+		 : (unsigned)o.signo < 128 ? 128 + o.signo
+					   : o.signo;
 	if (status && !o.by_user) {
 		gd_cli_explain_output(cli, m, prog, o.log, o.log_len, &c);
 		/* what the program's file carries against this machine's

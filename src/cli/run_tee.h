@@ -1,6 +1,7 @@
 /* `gpudoctor run`: CMD as our child, its output passed through to our
  * stdout and stderr as it comes, byte for byte, while its last lines are
- * kept for explain (run_tee_posix.c; Windows: not available, run execs).
+ * kept for explain (run_tee_posix.c; Windows: run_tee_win32.c, its
+ * differences there).
  *
  * The child keeps our process group, stdin and controlling terminal (it
  * can read the terminal and Ctrl-C reaches it directly); each of stdout and
@@ -23,7 +24,8 @@ struct gd_run_out {
 	int start_errno; /* CMD could not be executed: why (ENOENT: not
 			    found); nothing else is set */
 	int exit_code;	 /* -1 when it died of a signal */
-	int signo;	 /* the signal it died of, 0 none */
+	int signo;	 /* the signal it died of, 0 none; Windows: the
+			    NTSTATUS of the exception that ended it */
 	int cored;	 /* ...and dumped core */
 	int crashed;	 /* the signal is a fault's (SIGSEGV, SIGBUS, SIGILL,
 			    SIGFPE, SIGABRT, SIGTRAP, SIGSYS) */
@@ -39,7 +41,8 @@ struct gd_run_out {
 
 /* Runs cmd (looked up in env's PATH) with env. Returns 0 when CMD ran or
  * could not be executed (o->start_errno), -ENOSYS where this is not
- * available (Windows), or -errno when the child could not be started. */
+ * available, or -errno when the child could not be started. On Windows a
+ * crash's NTSTATUS (0xC0000005) is both o->exit_code and o->signo. */
 int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o);
 void gd_run_out_free(struct gd_run_out *o);
 

@@ -14,27 +14,17 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "run_keep.h"
 #include "run_tee.h"
 
 extern char **environ;
-
-#define LINE_MAX_KEPT 4096
-
-/* What explain reads: the first bytes, then a ring of the last ones. */
-struct keep {
-	char *head, *ring;
-	size_t head_len, ring_pos;
-	int ring_full;
-	unsigned long long total;
-};
 
 /* One of CMD's output streams: a pipe or a pseudo-terminal's master. */
 struct stream {
 	int in, out; /* we read in and write out (1 or 2) */
 	int slave;   /* the child's end */
 	int out_ok;  /* 0 once writing out failed: CMD's end is closed */
-	char line[LINE_MAX_KEPT];
-	size_t n;
+	struct gd_run_line line;
 };
 
 /* The child, for the signal handler: the one piece of state a handler
@@ -60,60 +50,6 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		kill(tee_child, sig);
 }
 
-static void keep_add(struct keep *k, const char *b, size_t n)
-{
-	size_t h = 0;
-
-	k->total += n;
-	if (k->head_len < GD_RUN_HEAD_BYTES) {
-		h = GD_RUN_HEAD_BYTES - k->head_len;
-		h = h < n ? h : n;
-		memcpy(k->head + k->head_len, b, h);
-		k->head_len += h;
-	}
-	for (b += h, n -= h; n;) {
-		size_t c = GD_RUN_TAIL_BYTES - k->ring_pos;
-
-		c = c < n ? c : n;
-		memcpy(k->ring + k->ring_pos, b, c);
-		k->ring_pos += c;
-		b += c;
-		n -= c;
-		if (k->ring_pos == GD_RUN_TAIL_BYTES) {
-			k->ring_pos = 0;
-			k->ring_full = 1;
-		}
-	}
-}
-
-/* Whole lines reach the kept log, so that stdout and stderr interleave
- * by line, not in the middle of one. */
-static void stream_keep(struct stream *s, struct keep *k, const char *b,
-			size_t n)
-{
-	while (n) {
-		const char *nl = memchr(b, '\n', n);
-		size_t take = nl ? (size_t)(nl - b) + 1 : n;
-
-		if (!s->n && nl) { /* whole lines: no copy into line[] */
-			keep_add(k, b, take);
-			b += take;
-			n -= take;
-			continue;
-		}
-		if (take > sizeof s->line - s->n)
-			take = sizeof s->line - s->n;
-		memcpy(s->line + s->n, b, take);
-		s->n += take;
-		b += take;
-		n -= take;
-		if (s->line[s->n - 1] == '\n' || s->n == sizeof s->line) {
-			keep_add(k, s->line, s->n);
-			s->n = 0;
-		}
-	}
-}
-
 static int write_all(int fd, const char *b, size_t n)
 {
 	while (n) {
@@ -136,7 +72,7 @@ static int write_all(int fd, const char *b, size_t n)
 }
 
 /* Reads what is there; returns 0, or -1 at the end of the stream. */
-static int stream_read(struct stream *s, struct keep *k)
+static int stream_read(struct stream *s, struct gd_run_keep *k)
 {
 	char buf[65536];
 	ssize_t r = read(s->in, buf, sizeof buf);
@@ -144,9 +80,7 @@ static int stream_read(struct stream *s, struct keep *k)
 	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (r <= 0) { /* EIO: a pseudo-terminal whose other end is closed */
-		if (s->n)
-			keep_add(k, s->line, s->n);
-		s->n = 0;
+		gd_run_keep_flush(k, &s->line);
 		close(s->in);
 		s->in = -1;
 		return -1;
@@ -155,12 +89,12 @@ static int stream_read(struct stream *s, struct keep *k)
 		/* our reader went away: so does CMD's, as without us (its
 		 * next write gets EPIPE or SIGPIPE) */
 		s->out_ok = 0;
-		stream_keep(s, k, buf, (size_t)r);
+		gd_run_keep_lines(k, &s->line, buf, (size_t)r);
 		close(s->in);
 		s->in = -1;
 		return -1;
 	}
-	stream_keep(s, k, buf, (size_t)r);
+	gd_run_keep_lines(k, &s->line, buf, (size_t)r);
 	return 0;
 }
 
@@ -279,7 +213,8 @@ static void child_exec(char *const *cmd, char *const *env, const struct sigs *g,
 /* Reads both streams until they end; once the child is gone, until a
  * moment passes without output (something it left running may hold
  * them open). */
-static void pump(struct stream *st, struct keep *k, pid_t pid, int *status)
+static void pump(struct stream *st, struct gd_run_keep *k, pid_t pid,
+		 int *status)
 {
 	int reaped = 0;
 
@@ -313,30 +248,6 @@ static void pump(struct stream *st, struct keep *k, pid_t pid, int *status)
 			;
 		tee_child = 0;
 	}
-}
-
-/* The kept log, head then tail, as one string. */
-static int keep_finish(struct keep *k, struct gd_run_out *o)
-{
-	size_t tail = k->ring_full ? GD_RUN_TAIL_BYTES : k->ring_pos;
-	char *s = malloc(k->head_len + 1 + tail + 1);
-
-	if (!s)
-		return -ENOMEM;
-	memcpy(s, k->head, k->head_len);
-	o->log_len = k->head_len;
-	if (k->ring_full) { /* bytes were lost between: a line break */
-		s[o->log_len++] = '\n';
-		memcpy(s + o->log_len, k->ring + k->ring_pos,
-		       GD_RUN_TAIL_BYTES - k->ring_pos);
-		o->log_len += GD_RUN_TAIL_BYTES - k->ring_pos;
-	}
-	memcpy(s + o->log_len, k->ring, k->ring_pos);
-	o->log_len += k->ring_pos;
-	s[o->log_len] = '\0';
-	o->log = s;
-	o->total = k->total;
-	return 0;
 }
 
 static void streams_close(struct stream *st)
@@ -377,23 +288,19 @@ static void result(int status, struct gd_run_out *o)
 
 /* The buffers, both streams and the exec-error pipe; 0 or -errno (all
  * closed and freed). */
-static int tee_open(struct stream *st, struct keep *k, int err[2])
+static int tee_open(struct stream *st, struct gd_run_keep *k, int err[2])
 {
 	int rc = 0;
 
 	st[0].in = st[0].slave = st[1].in = st[1].slave = -1;
-	k->head = malloc(GD_RUN_HEAD_BYTES);
-	k->ring = malloc(GD_RUN_TAIL_BYTES);
-	if (!k->head || !k->ring)
-		rc = -ENOMEM;
+	rc = gd_run_keep_init(k);
 	if (!rc && (rc = stream_open(&st[0], 1)) == 0)
 		rc = stream_open(&st[1], 2);
 	if (!rc && pipe2(err, O_CLOEXEC) < 0)
 		rc = -errno;
 	if (rc) {
 		streams_close(st);
-		free(k->head);
-		free(k->ring);
+		gd_run_keep_free(k);
 	}
 	return rc;
 }
@@ -401,7 +308,7 @@ static int tee_open(struct stream *st, struct keep *k, int err[2])
 int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)
 {
 	struct stream st[2];
-	struct keep k = {0};
+	struct gd_run_keep k;
 	struct sigs g;
 	struct sigaction pipe_old;
 	sigset_t all, mask;
@@ -435,14 +342,13 @@ int gd_run_tee(char *const *cmd, char *const *env, struct gd_run_out *o)
 		o->start_errno = exec_error(err[0]);
 		pump(st, &k, pid, &status);
 		result(status, o);
-		rc = keep_finish(&k, o);
+		rc = gd_run_keep_finish(&k, o);
 	} else {
 		close(err[0]);
 	}
 	sigs_restore(&g, &pipe_old);
 	streams_close(st);
-	free(k.head);
-	free(k.ring);
+	gd_run_keep_free(&k);
 	return rc;
 }
 

@@ -24,6 +24,13 @@ const char *gd_cli_program_name(const char *argv0)
 	if (!argv0)
 		return NULL;
 	s = strrchr(argv0, '/');
+#ifdef _WIN32
+	{ /* C:\dir\prog.exe, or a/b\prog.exe */
+		const char *b = strrchr(s ? s : argv0, '\\');
+
+		s = b ? b : s;
+	}
+#endif
 	return s ? s + 1 : argv0;
 }
 

@@ -12,20 +12,23 @@
  *            on stderr and exit 42
  *   raise N  die of signal N
  *   tty      "stdout tty=%d stderr tty=%d stdin tty=%d"
- *   stdin    copy stdin to stdout, exit 0 */
+ *   stdin    copy stdin to stdout, exit 0
+ * Built for Windows too (tests/windows.cmake, for test_windows.sh), where
+ * term and raise are not; instead:
+ *   crash    an access violation (0xC0000005)
+ *   ctrlc catch|die  a Ctrl-C to the console's processes
+ *            (GenerateConsoleCtrlEvent: run's and this one's); catch:
+ *            "child got Ctrl-C" on stderr and exit 42; die: the default
+ *            handler ends it (0xC000013A). Exit 77 with a line on stderr
+ *            when no Ctrl-C arrives (no console: under Wine, a pipe). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t got_term;
-
-static void on_term(int sig)
-{
-	(void)sig;
-	got_term = 1;
-}
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 static void bytes(FILE *f, int salt)
 {
@@ -35,6 +38,55 @@ static void bytes(FILE *f, int salt)
 		fputc('a' + (i + salt) % 26, f);
 	fputc('\n', f);
 	fputs("no newline at the end", f);
+}
+
+#ifdef _WIN32
+static volatile LONG got_ctrl;
+
+static BOOL WINAPI on_ctrl(DWORD ev)
+{
+	(void)ev;
+	InterlockedExchange(&got_ctrl, 1);
+	return TRUE;
+}
+
+static int ctrlc(const char *how)
+{
+	int i;
+
+	if (!strcmp(how, "catch"))
+		SetConsoleCtrlHandler(on_ctrl, TRUE);
+	if (!GenerateConsoleCtrlEvent(CTRL_C_EVENT, 0)) {
+		fprintf(stderr, "no console to send Ctrl-C on (error %lu)\n",
+			(unsigned long)GetLastError());
+		return 77;
+	}
+	for (i = 0; i < 100 && !got_ctrl; i++)
+		Sleep(50);
+	if (!got_ctrl) {
+		fprintf(stderr, "no Ctrl-C arrived\n");
+		return 77;
+	}
+	fprintf(stderr, "child got Ctrl-C\n");
+	return 42;
+}
+
+static int crash(void)
+{
+	volatile int *p = (volatile int *)(size_t)8;
+
+	fprintf(stderr, "about to fault\n");
+	fflush(stderr);
+	*p = 1;
+	return 99;
+}
+#else
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	got_term = 1;
 }
 
 static int term(void)
@@ -53,6 +105,7 @@ static int term(void)
 	fprintf(stderr, "child got SIGTERM\n");
 	return 42;
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -80,6 +133,12 @@ int main(int argc, char **argv)
 		bytes(stderr, 7);
 		return 3;
 	}
+#ifdef _WIN32
+	if (!strcmp(m, "crash"))
+		return crash();
+	if (!strcmp(m, "ctrlc") && argc > 2)
+		return ctrlc(argv[2]);
+#else
 	if (!strcmp(m, "term"))
 		return term();
 	if (!strcmp(m, "raise") && argc > 2) {
@@ -87,6 +146,7 @@ int main(int argc, char **argv)
 		raise(atoi(argv[2]));
 		return 99;
 	}
+#endif
 	if (!strcmp(m, "tty")) {
 		printf("stdout tty=%d stderr tty=%d stdin tty=%d\n", isatty(1),
 		       isatty(2), isatty(0));

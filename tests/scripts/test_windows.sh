@@ -144,6 +144,83 @@ wine_supervisor() {
 	ok $? "$who: a process left behind outlived run or try (Job Object)"
 }
 
+# ---- run explains a failing program under Wine (issue #23 point 5): a
+# real mingw-built program (tests/run/run_child.c, as test_run_explain.sh
+# uses on Linux) prints the CUDA runtime's text for a missing kernel image
+# and exits 1; its output passes through, its status is run's, the cause
+# and the fix for it follow on stderr; on an NVIDIA H200's tree the fix
+# names sm_90. Also: byte-exact passthrough, an access violation by name,
+# --json, --no-explain, and a console Ctrl-C (GenerateConsoleCtrlEvent)
+# reaching the program while run waits.
+wine_run_explain() {
+	local rc_exe h200=fixtures/nvidia-h200/root rc o e
+	rc_exe=$(dirname "$EXE")/tests/run_child.exe
+	[ -f "$rc_exe" ] || { echo "skipped (Wine run explain): $rc_exe not built"; return; }
+	who="wine run explain"
+	W --root "$h200" run -q -- "$rc_exe" fail >"$tmp/o" 2>"$tmp/e"; rc=$?
+	o=$(tr -d '\r' <"$tmp/o") e=$(tr -d '\r' <"$tmp/e")
+	ok $((rc != 1)) "$who: exit $rc, want 1"
+	[ "$o" = "Initialized device 0 with 81079 MB of memory" ]
+	ok $? "$who: stdout not the program's alone: $o"
+	out=$e
+	has "Couldn't init a GPU test: Error in load module: no kernel image is available for execution on the device"
+	has "gpudoctor run: 'run_child.exe' exited with status 1"
+	has "gpudoctor run: why (gpudoctor explain on its output): "
+	has "(cuda-no-kernel-image; log: Couldn't init a GPU test:"
+	has "gpudoctor run: fix: 'run_child.exe' has no code for this GPU (sm_90): rebuild it for sm_90"
+	[ "$(printf '%s\n' "$e" | grep -n "^Couldn't init" | cut -d: -f1)" -lt \
+	  "$(printf '%s\n' "$e" | grep -n '^gpudoctor run: why' | cut -d: -f1)" ] 2>/dev/null
+	ok $? "$who: the explanation not under the program's output"
+	W --root "$h200" --json run -- "$rc_exe" fail 2>&1 >/dev/null | tr -d '\r' | tail -1 >"$tmp/j"
+	jq -e '.exit_code == 1 and .signal == null and .cause_id == "cuda-no-kernel-image"
+	  and (.cause_fix | test("sm_90")) and .argv[-1] == "fail"' "$tmp/j" >/dev/null
+	ok $? "$who: --json outcome document: $(cat "$tmp/j")"
+	# byte for byte (every byte value, a 70000-byte line, no final
+	# newline): what the program writes alone, stdout and stderr apart
+	"$WINE_RUN" "$GD_SRCDIR/build-win" "$rc_exe" bytes >"$tmp/d.out" 2>"$tmp/d.err"
+	W run -q -- "$rc_exe" bytes >"$tmp/r.out" 2>"$tmp/r.err"; rc=$?
+	[ $rc = 3 ] && [ -s "$tmp/d.out" ] && cmp -s "$tmp/d.out" "$tmp/r.out" && cmp -s "$tmp/d.err" "$tmp/r.err"
+	ok $? "$who: bytes: rc $rc, passthrough differs: $(cmp "$tmp/d.out" "$tmp/r.out"; cmp "$tmp/d.err" "$tmp/r.err")"
+	W run -q -- "$rc_exe" crash >"$tmp/o" 2>&1; rc=$?
+	out=$(tr -d '\r' <"$tmp/o")
+	ok $((rc != 5)) "$who: crash: exit $rc, want 0xC0000005's low byte 5"
+	has "about to fault"
+	has "gpudoctor run: 'run_child.exe' crashed: 0xC0000005 (access violation)"
+	W --root "$h200" run -q --no-explain -- "$rc_exe" fail >/dev/null 2>"$tmp/e"; rc=$?
+	out=$(tr -d '\r' <"$tmp/e")
+	ok $((rc != 1)) "$who: --no-explain: exit $rc, want 1"
+	has "Couldn't init a GPU test"
+	! grep -q '^gpudoctor' "$tmp/e"
+	ok $? "$who: --no-explain: gpudoctor said something: $out"
+	# Ctrl-C on the console (GenerateConsoleCtrlEvent to all its
+	# processes): the program's handler gets it, run, which got it too,
+	# waits and passes the program's status on. Wine gives a program a
+	# console only on a terminal: script(1) makes one; without script, or
+	# when no Ctrl-C arrives, the case is skipped, visibly.
+	if ! command -v script >/dev/null; then
+		echo "skipped (Wine Ctrl-C): no script(1) for a terminal"
+		return
+	fi
+	script -qec "'$WINE_RUN' '$GD_SRCDIR/build-win' '$EXE' run -q -- '$rc_exe' ctrlc catch" \
+		/dev/null </dev/null >"$tmp/o" 2>&1; rc=$?
+	out=$(tr -d '\r' <"$tmp/o")
+	if [ $rc = 77 ]; then
+		echo "skipped (Wine Ctrl-C): no console Ctrl-C here: $out"
+		return
+	fi
+	ok $((rc != 42)) "$who: Ctrl-C: exit $rc, want the program's 42: $out"
+	has "child got Ctrl-C"
+	# unhandled, Ctrl-C ends the program with the status it ends with
+	# alone (Windows: 0xC000013A; Wine 8: 0), and run says nothing
+	script -qec "'$WINE_RUN' '$GD_SRCDIR/build-win' '$rc_exe' ctrlc die" \
+		/dev/null </dev/null >/dev/null 2>&1; e=$?
+	script -qec "'$WINE_RUN' '$GD_SRCDIR/build-win' '$EXE' run -q -- '$rc_exe' ctrlc die" \
+		/dev/null </dev/null >"$tmp/o" 2>&1; rc=$?
+	ok $((rc != e)) "$who: Ctrl-C unhandled: exit $rc, the program alone $e"
+	! grep -q 'gpudoctor' "$tmp/o"
+	ok $? "$who: Ctrl-C unhandled: gpudoctor said something: $(cat -v "$tmp/o")"
+}
+
 # ---- the supervisor's self-test under Wine: real child processes under
 # Job Objects (hang, busy loop, access violation, abort, wrong result,
 # 64 MiB of output, a cut-off message, a grandchild that never ends, a
@@ -262,6 +339,7 @@ else
 	has 'not in the Windows build yet'
 	wine_probe
 	wine_supervisor
+	wine_run_explain
 	wine_selftest
 fi
 # issue #20 E11: the app's HIP backend DLL is not a PE file ("MZ" alone):

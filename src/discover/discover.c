@@ -339,7 +339,7 @@ static void wsl_facts(gd_ctx *ctx, struct gd_machine *m)
 		}
 }
 
-static void count_vf(gd_ctx *ctx, struct gd_pci *pf, const struct gd_pci *vf)
+static void count_vf(struct gd_pci *pf, const struct gd_pci *vf)
 {
 	if (!pf->n_vfs++)
 		gd_strlcpy(pf->vf_first, vf->bdf, sizeof pf->vf_first);
@@ -349,10 +349,6 @@ static void count_vf(gd_ctx *ctx, struct gd_pci *pf, const struct gd_pci *vf)
 	else if (gd_known(&vf->driver) && !pf->n_vfs_host++)
 		gd_strlcpy(pf->vf_host_driver, vf->driver.v,
 			   sizeof pf->vf_host_driver);
-	gd_diag_add(ctx, GD_DIAG_INFO, vf->bdf,
-		    "SR-IOV virtual function of %s (physfn): counted under it, "
-		    "not as a GPU of its own",
-		    vf->physfn);
 }
 
 /* SR-IOV virtual functions on the host (a physfn link) are no GPUs of
@@ -372,11 +368,19 @@ static void fold_vfs(gd_ctx *ctx, struct gd_pci *pcis, size_t *n)
 		if (!pf)
 			vf->physfn[0] = '\0'; /* its PF is not here: a GPU */
 		else
-			count_vf(ctx, pf, vf);
+			count_vf(pf, vf);
 	}
-	for (size_t i = 0; i < *n; i++)
+	for (size_t i = 0; i < *n; i++) {
+		if (pcis[i].n_vfs)
+			gd_diag_add(ctx, GD_DIAG_INFO, pcis[i].bdf,
+				    "%d SR-IOV virtual functions (%s to %s, "
+				    "physfn links) counted under this GPU, not "
+				    "as GPUs of their own",
+				    pcis[i].n_vfs, pcis[i].vf_first,
+				    pcis[i].vf_last);
 		if (!pcis[i].physfn[0])
 			pcis[out++] = pcis[i];
+	}
 	*n = out;
 }
 

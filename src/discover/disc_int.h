@@ -104,10 +104,12 @@ const char *gd_kbref_nvidia_arch(gd_ctx *ctx, const char *sm);
  * supported (family and gfx filled): 1 by PCI id, 2 by chip name; else 0. */
 int gd_kbref_amd_no_kfd(gd_ctx *ctx, unsigned device_id, const char *pci_name,
 			char *family, size_t fcap, char *gfx, size_t gcap);
-/* kb pci_not_gpu: 1 when vendor:device is a display device that is no GPU
- * (kind "bmc" / "emulated" and its name filled), else 0. */
-int gd_kbref_not_gpu(gd_ctx *ctx, unsigned vendor, unsigned device, char *kind,
-		     size_t kcap, char *name, size_t ncap);
+/* kb pci_not_gpu: 1 when vendor:device (of PCI class class_code, 0 when
+ * unknown) is a display device or accelerator that is no GPU (kind "bmc",
+ * "emulated", "npu", "accelerator" and its name filled), else 0. */
+int gd_kbref_not_gpu(gd_ctx *ctx, unsigned vendor, unsigned device,
+		     unsigned class_code, char *kind, size_t kcap, char *name,
+		     size_t ncap);
 
 /* win_adapters.c: the machine of a Windows capture or of Windows itself,
  * from the registry (ctx->reg); no GPU runtime, no KFD. */

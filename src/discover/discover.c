@@ -282,7 +282,9 @@ const char *gd_not_gpu_what(const char *kind)
 {
 	return !strcmp(kind, "bmc") ? "a server management controller's display"
 	       : !strcmp(kind, "npu") ? "a neural processing unit (NPU)"
-				      : "an emulated display adapter";
+	       : !strcmp(kind, "accelerator")
+		   ? "an AI accelerator (gpudoctor does not judge it)"
+		   : "an emulated display adapter";
 }
 
 /* Say what was left out, and why no GPU when nothing else is there. */
@@ -303,13 +305,15 @@ static void note_not_gpus(gd_ctx *ctx, struct gd_machine *m)
 		return;
 	if (m->n_not_gpus == 1)
 		gd_fmt(m->pci_why, sizeof m->pci_why,
-		       "the only display device, %s at %s, is not a GPU",
+		       "the only %s device, %s at %s, is not a GPU",
+		       (first->class_code >> 16) == 0x12 ? "accelerator"
+							 : "display",
 		       first->name, first->bdf);
 	else
-		gd_fmt(
-		    m->pci_why, sizeof m->pci_why,
-		    "none of the %zu display devices is a GPU (%s at %s, ...)",
-		    m->n_not_gpus, first->name, first->bdf);
+		gd_fmt(m->pci_why, sizeof m->pci_why,
+		       "none of the %zu display or accelerator devices is a "
+		       "GPU (%s at %s, ...)",
+		       m->n_not_gpus, first->name, first->bdf);
 }
 
 /* WSL2: the Windows host's GPU reached through dxgkrnl (/dev/dxg), the
@@ -335,6 +339,51 @@ static void wsl_facts(gd_ctx *ctx, struct gd_machine *m)
 		}
 }
 
+static void count_vf(struct gd_pci *pf, const struct gd_pci *vf)
+{
+	if (!pf->n_vfs++)
+		gd_strlcpy(pf->vf_first, vf->bdf, sizeof pf->vf_first);
+	gd_strlcpy(pf->vf_last, vf->bdf, sizeof pf->vf_last);
+	if (gd_known(&vf->driver) && !strcmp(vf->driver.v, "vfio-pci"))
+		pf->n_vfs_vfio++;
+	else if (gd_known(&vf->driver) && !pf->n_vfs_host++)
+		gd_strlcpy(pf->vf_host_driver, vf->driver.v,
+			   sizeof pf->vf_host_driver);
+}
+
+/* SR-IOV virtual functions on the host (a physfn link) are no GPUs of
+ * their own: each is counted under its physical function when that is
+ * listed too, and left out (docs/virtual.md). A guest sees no physfn, so
+ * its VF stays a GPU. Keeps PCI order. */
+static void fold_vfs(gd_ctx *ctx, struct gd_pci *pcis, size_t *n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		struct gd_pci *vf = &pcis[i], *pf = NULL;
+
+		for (size_t j = 0; vf->physfn[0] && j < *n && !pf; j++)
+			if (j != i && !strcmp(pcis[j].bdf, vf->physfn))
+				pf = &pcis[j];
+		if (!pf)
+			vf->physfn[0] = '\0'; /* its PF is not here: a GPU */
+		else
+			count_vf(pf, vf);
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (pcis[i].n_vfs)
+			gd_diag_add(ctx, GD_DIAG_INFO, pcis[i].bdf,
+				    "%d SR-IOV virtual functions (%s to %s, "
+				    "physfn links) counted under this GPU, not "
+				    "as GPUs of their own",
+				    pcis[i].n_vfs, pcis[i].vf_first,
+				    pcis[i].vf_last);
+		if (!pcis[i].physfn[0])
+			pcis[out++] = pcis[i];
+	}
+	*n = out;
+}
+
 int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 {
 	gpu_vec gpus = {0};
@@ -356,6 +405,7 @@ int gd_discover(gd_ctx *ctx, struct gd_machine *m)
 			 m->pci_why, sizeof m->pci_why);
 	if (rc < 0)
 		goto oom;
+	fold_vfs(ctx, pcis, &n_pci);
 	rc = gd_kfd_scan(ctx, &nodes, &n_nodes, m->kfd_why, sizeof m->kfd_why);
 	if (rc < 0)
 		goto oom;

@@ -34,6 +34,17 @@ struct gd_pci {
 	/* append-only: neither the driver link nor uevent is in the tree,
 	 * so whether a driver is bound is not known (driver.why says so) */
 	int driver_unseen;
+	/* append-only, SR-IOV (docs/virtual.md): physfn, a virtual
+	 * function's physical function ("0000:00:02.0", from its physfn
+	 * link; "" when none, as on a PF or in a guest). On a PF:
+	 * sriov_numvfs (VFs enabled), and the VFs folded under it: n_vfs in
+	 * all, n_vfs_host bound to a driver on this host other than vfio-pci
+	 * (vf_host_driver: the first such), n_vfs_vfio bound to vfio-pci. */
+	char physfn[16];
+	gd_num sriov_numvfs;
+	int n_vfs, n_vfs_host, n_vfs_vfio;
+	char vf_host_driver[24];
+	char vf_first[16], vf_last[16]; /* the folded VFs' range */
 };
 
 /* One KFD topology node that belongs to a GPU. */
@@ -102,7 +113,7 @@ struct gd_access {
 struct gd_not_gpu {
 	char bdf[16];
 	uint32_t vendor_id, device_id, class_code;
-	char kind[24]; /* "bmc", "emulated", "npu" (kb pci_not_gpu kind) */
+	char kind[24]; /* "bmc", "emulated", "npu", "accelerator" (kb) */
 	char name[96]; /* the kb's name for it */
 };
 

@@ -57,12 +57,14 @@ int gd_kbref_apu_for_gfx(gd_ctx *ctx, const char *gfx)
 	return t.apu;
 }
 
-int gd_kbref_not_gpu(gd_ctx *ctx, unsigned vendor, unsigned device, char *kind,
-		     size_t kcap, char *name, size_t ncap)
+int gd_kbref_not_gpu(gd_ctx *ctx, unsigned vendor, unsigned device,
+		     unsigned class_code, char *kind, size_t kcap, char *name,
+		     size_t ncap)
 {
 	struct gd_kb_not_gpu ng;
 
-	if (!ctx->kb || gd_kb_not_gpu_get(ctx->kb, vendor, device, &ng) < 0)
+	if (!ctx->kb ||
+	    gd_kb_not_gpu_get(ctx->kb, vendor, device, class_code, &ng) < 0)
 		return 0;
 	gd_strlcpy(kind, ng.kind ? ng.kind : "", kcap);
 	gd_strlcpy(name, ng.name ? ng.name : "", ncap);

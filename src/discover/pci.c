@@ -214,6 +214,28 @@ static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f,
 	}
 }
 
+/* SR-IOV (Documentation/ABI/testing/sysfs-bus-pci): a virtual function
+ * has a physfn link to its physical function ("../0000:00:02.0"); a PF
+ * has sriov_numvfs (VFs enabled, decimal). */
+static void sriov_attrs(gd_ctx *ctx, const char *dir, struct gd_pci *p)
+{
+	char path[256], target[256];
+	const char *base;
+	uint32_t d, b, v, f;
+
+	num_attr(ctx, dir, "sriov_numvfs", 10, &p->sriov_numvfs);
+	gd_fmt(path, sizeof path, "%s/physfn", dir);
+	if (gd_fs_readlink(&ctx->fs, path, target, sizeof target) < 0)
+		return;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (gd_pci_bdf_parse(base, &d, &b, &v, &f) == 0)
+		gd_strlcpy(p->physfn, base, sizeof p->physfn);
+	else
+		gd_diag_add(ctx, GD_DIAG_WARN, path,
+			    "not a link to a PCI function: %.60s", target);
+}
+
 /* Fill one device: 1 a GPU, 2 a display device that is no GPU (ng
  * filled), 0 anything else. */
 static int read_device(gd_ctx *ctx, const char *name, struct gd_pci *p,
@@ -231,8 +253,9 @@ static int read_device(gd_ctx *ctx, const char *name, struct gd_pci *p,
 	if ((p->class_code >> 16) != 0x03 && (p->class_code >> 16) != 0x12)
 		return 0;
 	gd_strlcpy(p->bdf, name, sizeof p->bdf);
-	if (gd_kbref_not_gpu(ctx, p->vendor_id, p->device_id, ng->kind,
-			     sizeof ng->kind, ng->name, sizeof ng->name)) {
+	if (gd_kbref_not_gpu(ctx, p->vendor_id, p->device_id, p->class_code,
+			     ng->kind, sizeof ng->kind, ng->name,
+			     sizeof ng->name)) {
 		gd_strlcpy(ng->bdf, name, sizeof ng->bdf);
 		ng->vendor_id = p->vendor_id;
 		ng->device_id = p->device_id;
@@ -251,6 +274,7 @@ static int read_device(gd_ctx *ctx, const char *name, struct gd_pci *p,
 	num_attr(ctx, dir, "max_link_width", 10, &p->max_link_width);
 	num_attr(ctx, dir, "numa_node", 10, &p->numa_node);
 	num_attr(ctx, dir, "boot_vga", 10, &p->boot_vga);
+	sriov_attrs(ctx, dir, p);
 	return 1;
 }
 

@@ -314,8 +314,9 @@ static int not_gpu(gd_ctx *ctx, struct gd_machine *m, struct gd_gpu *g)
 
 	memset(&ng, 0, sizeof ng);
 	if (!g->pci.device_id ||
-	    !gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id, ng.kind,
-			      sizeof ng.kind, ng.name, sizeof ng.name))
+	    !gd_kbref_not_gpu(ctx, g->pci.vendor_id, g->pci.device_id,
+			      g->pci.class_code, ng.kind, sizeof ng.kind,
+			      ng.name, sizeof ng.name))
 		return 0;
 	gd_strlcpy(ng.bdf, g->win.class_key, sizeof ng.bdf);
 	ng.vendor_id = g->pci.vendor_id;

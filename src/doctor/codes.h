@@ -223,6 +223,9 @@
 	  "driver")                                                            \
 	X(GD_C_GPU_VIRTUAL_FUNCTION, "gpu.virtual_function",                   \
 	  "the GPU is an SR-IOV virtual function (a slice of a physical GPU)") \
+	X(GD_C_GPU_SRIOV_PF, "gpu.sriov_pf",                                   \
+	  "the GPU is an SR-IOV physical function: its virtual functions, "    \
+	  "listed under it, are made for virtual machines")                    \
 	X(GD_C_NVIDIA_PRE_CUDA, "nvidia.pre_cuda",                             \
 	  "a GPU older than CUDA (Curie and before): no CUDA at all")          \
 	X(GD_C_NVIDIA_COMPUTE_CAPABILITY_UNKNOWN,                              \

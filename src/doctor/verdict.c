@@ -115,6 +115,41 @@ static void judge_cpu(gd_ctx *ctx, struct gd_verdict *v,
 		  "stack");
 }
 
+/* An SR-IOV physical function on the host: its virtual functions (physfn
+ * links) were folded under it by discover/, not listed as GPUs. */
+static void sriov_pf(const struct gd_gpu *g, struct gd_verdict *v)
+{
+	const struct gd_pci *p = &g->pci;
+	char en[64] = "virtual functions", use[160];
+
+	if (!p->n_vfs && !(gd_known(&p->sriov_numvfs) && p->sriov_numvfs.v))
+		return;
+	if (gd_known(&p->sriov_numvfs))
+		gd_fmt(en, sizeof en,
+		       "%llu virtual functions enabled (sriov_numvfs)",
+		       (unsigned long long)p->sriov_numvfs.v);
+	if (!p->n_vfs) {
+		gd_v_fact(v, GD_C_GPU_SRIOV_PF,
+			  "SR-IOV physical function, %s: made for virtual "
+			  "machines",
+			  en);
+		return;
+	}
+	if (p->n_vfs_host)
+		gd_fmt(use, sizeof use,
+		       "%d bound to %s on this host, which drives them here; "
+		       "%d to vfio-pci for virtual machines",
+		       p->n_vfs_host, p->vf_host_driver, p->n_vfs_vfio);
+	else
+		gd_fmt(use, sizeof use,
+		       "made for virtual machines (%d bound to vfio-pci)",
+		       p->n_vfs_vfio);
+	gd_v_fact(v, GD_C_GPU_SRIOV_PF,
+		  "SR-IOV physical function, %s; the %d in this tree (%s to "
+		  "%s) are listed under it, not as GPUs of their own: %s",
+		  en, p->n_vfs, p->vf_first, p->vf_last, use);
+}
+
 static int judge_one(gd_ctx *ctx, const struct gd_machine *m,
 		     const struct gd_inventory *inv, size_t idx,
 		     struct gd_verdict *v)
@@ -123,6 +158,7 @@ static int judge_one(gd_ctx *ctx, const struct gd_machine *m,
 
 	v->gpu_index = (int)idx;
 	judge_for(g->vendor)(ctx, m, inv, g, v);
+	sriov_pf(g, v);
 	return 0;
 }
 

@@ -231,14 +231,18 @@ int gd_kb_nvidia_chip_get(const gd_kb *kb, const char *chip,
 			  struct gd_kb_nvidia_chip *out);
 
 /* pci_not_gpu[]: a display-class PCI device that is no GPU (a BMC's VGA,
- * an emulated adapter). 0, or -1 (out zeroed) when not listed. */
+ * an emulated adapter, an NPU or AI accelerator), by vendor and device id,
+ * or by vendor and PCI base class (an entry with "class": "0x12" and no
+ * device_ids: every device of that vendor and class). class_code: the
+ * device's 24-bit class (0x120000), 0 when unknown. 0, or -1 (out zeroed)
+ * when not listed. */
 struct gd_kb_not_gpu {
-	const char *kind; /* "bmc", "emulated" */
+	const char *kind; /* "bmc", "emulated", "npu", "accelerator" */
 	const char *name, *note;
 	struct gd_kb_list sources;
 };
 int gd_kb_not_gpu_get(const gd_kb *kb, unsigned vendor_id, unsigned device_id,
-		      struct gd_kb_not_gpu *out);
+		      unsigned class_code, struct gd_kb_not_gpu *out);
 
 /* amd_no_kfd[]: an AMD family KFD never supported, by PCI id or else by
  * the chip its pci.ids name starts with ("Cape Verde PRO [...]", not

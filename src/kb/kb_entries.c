@@ -393,16 +393,20 @@ int gd_kb_nvidia_chip_get(const gd_kb *kb, const char *chip,
 }
 
 int gd_kb_not_gpu_get(const gd_kb *kb, unsigned vendor_id, unsigned device_id,
-		      struct gd_kb_not_gpu *out)
+		      unsigned class_code, struct gd_kb_not_gpu *out)
 {
-	const json_t *e;
+	const json_t *e, *cls;
 	size_t i;
 
 	memset(out, 0, sizeof *out);
 	json_array_foreach(gd_kb_get(kb, GD_KBK_PCI_NOT_GPU), i, e)
 	{
-		if (hex_of(json_object_get(e, GD_KBK_VENDOR_ID)) != vendor_id ||
-		    !has_hex(json_object_get(e, GD_KBK_DEVICE_IDS), device_id))
+		cls = json_object_get(e, GD_KBK_CLASS);
+		if (hex_of(json_object_get(e, GD_KBK_VENDOR_ID)) != vendor_id)
+			continue;
+		if (!has_hex(json_object_get(e, GD_KBK_DEVICE_IDS),
+			     device_id) &&
+		    !(cls && class_code && hex_of(cls) == class_code >> 16))
 			continue;
 		out->kind = str(e, GD_KBK_KIND);
 		out->name = str(e, GD_KBK_NAME);

@@ -104,6 +104,7 @@
 /* pci_not_gpu[] */
 #define GD_KBK_VENDOR_ID "vendor_id"
 #define GD_KBK_DEVICE_IDS "device_ids"
+#define GD_KBK_CLASS "class" /* PCI base class, "0x12" */
 
 /* nvidia_chips[], amd_no_kfd[] (with family, gfx, pci_ids) */
 #define GD_KBK_CHIPS "chips"

@@ -3,6 +3,7 @@
  * and nvidia_chips. Split out of kb_validate.c (over 600 lines): these
  * lists are checked on their own, apart from the AMD targets, issues and
  * strategies (their "sources" are checked with everyone's there). */
+#include <ctype.h>
 #include <string.h>
 
 #include "kb_validate.h"
@@ -55,27 +56,44 @@ int gd_kbv_check_nvidia(struct gd_kb_vctx *v, const json_t *nv)
 	return 0;
 }
 
+/* "0x12": a PCI base class. */
+static int is_base_class(const char *s)
+{
+	return s && s[0] == '0' && s[1] == 'x' &&
+	       isxdigit((unsigned char)s[2]) && isxdigit((unsigned char)s[3]) &&
+	       !s[4];
+}
+
 /* Optional hardware lists: pci_not_gpu (display devices that are no GPU),
  * amd_no_kfd (AMD families KFD never supported) and nvidia_chips (pci.ids
  * chip-name prefix -> sm). */
 int gd_kbv_check_hw(struct gd_kb_vctx *v, const json_t *root)
 {
-	static const char *const kinds[] = {"bmc", "emulated", "npu", NULL};
+	static const char *const kinds[] = {"bmc", "emulated", "npu",
+					    "accelerator", NULL};
 	const json_t *o, *id;
 	size_t i, j;
 
 	json_array_foreach(json_object_get(root, "pci_not_gpu"), i, o)
 	{
+		const char *cls = gd_kbv_str(o, "class");
+
 		gd_kbv_enter(v, "name", gd_kbv_str(o, "name"));
+		if (json_object_get(o, "class") && !is_base_class(cls))
+			return gd_kbv_fail(v, "class", 1,
+					   "\"class\" is a PCI base class: "
+					   "\"0x\" and 2 hex digits (0x12)");
 		if (!gd_kbv_is_pci(gd_kbv_str(o, "vendor_id")) ||
 		    !gd_kbv_str(o, "name") ||
 		    !gd_kbv_one_of(gd_kbv_str(o, "kind"), kinds) ||
-		    !json_array_size(json_object_get(o, "device_ids")))
+		    (!cls &&
+		     !json_array_size(json_object_get(o, "device_ids"))))
 			return gd_kbv_fail(
 			    v, "pci_not_gpu", 1,
 			    "each entry needs "
-			    "\"vendor_id\" (0x1a03), \"device_ids\", "
-			    "\"kind\" (bmc, emulated, npu) and \"name\"");
+			    "\"vendor_id\" (0x1a03), \"device_ids\" or "
+			    "\"class\", \"kind\" (bmc, emulated, npu, "
+			    "accelerator) and \"name\"");
 		json_array_foreach(json_object_get(o, "device_ids"), j, id) if (
 		    !gd_kbv_is_pci(json_string_value(
 			id))) return gd_kbv_fail(v, "device_ids", 1,

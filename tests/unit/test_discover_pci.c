@@ -163,6 +163,67 @@ static void test_tree(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* NVIDIA SR-IOV host (vGPU): `sriov-manage -e 0001:04:00.0` on an RTX PRO
+ * 6000 Blackwell Server Edition (10de:2bb5) gave virtfn0 -> 0001:04:00.2,
+ * virtfn1 -> 00.3, virtfn2 -> 00.4 ... (bigstack-oss/cubecos issue 312);
+ * each VF links back with physfn. The VFs are counted under the PF, not
+ * listed as GPUs; a VF whose PF is not in the tree stays a GPU. */
+static void test_sriov(void)
+{
+	static const char *const vfs[] = {"0001:04:00.2", "0001:04:00.3",
+					  "0001:04:00.4"};
+	char *env[] = {NULL}, cmd[160];
+	struct gd_machine m;
+	gd_ctx ctx;
+
+	strcpy(tmpl, "/tmp/gd-pci-XXXXXX");
+	if (!mkdtemp(tmpl)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	gpu("0001:04:00.0", "0x2bb5\n");
+	mk("sys/bus/pci/devices/0001:04:00.0/sriov_numvfs", "3\n");
+	for (size_t i = 0; i < 3; i++) {
+		gpu(vfs[i], "0x2bb5\n");
+		snprintf(cmd, sizeof cmd,
+			 "ln -s ../0001:04:00.0 '%s/sys/bus/pci/devices/%s/"
+			 "physfn'",
+			 tmpl, vfs[i]);
+		CHECK(system(cmd) == 0);
+	}
+	gpu("0002:04:00.4", "0x2bb5\n");
+	snprintf(cmd, sizeof cmd,
+		 "ln -s ../0002:04:00.0 '%s/sys/bus/pci/devices/0002:04:00.4/"
+		 "physfn'",
+		 tmpl);
+	CHECK(system(cmd) == 0);
+	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
+		CHECK(!"ctx");
+		return;
+	}
+	ctx.kb = gd_kb_load_embedded();
+	CHECK_INT(gd_discover(&ctx, &m), 0);
+	CHECK_INT(m.n_gpus, 2);
+	if (m.n_gpus == 2) {
+		const struct gd_pci *pf = &m.gpus[0].pci;
+
+		CHECK_STR(pf->bdf, "0001:04:00.0");
+		CHECK_INT(pf->n_vfs, 3);
+		CHECK_STR(pf->vf_first, "0001:04:00.2");
+		CHECK_STR(pf->vf_last, "0001:04:00.4");
+		CHECK(gd_known(&pf->sriov_numvfs) && pf->sriov_numvfs.v == 3);
+		CHECK_STR(m.gpus[1].pci.bdf, "0002:04:00.4");
+		CHECK_INT(m.gpus[1].pci.n_vfs, 0);
+	}
+	CHECK(diag_has(&ctx, "3 SR-IOV virtual functions (0001:04:00.2 to"));
+	gd_machine_free(&m);
+	gd_kb_free(ctx.kb);
+	ctx.kb = NULL;
+	gd_ctx_free(&ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+	CHECK(system(cmd) == 0);
+}
+
 /* An APU whose only memory figure is its KFD bank: shared system memory,
  * not VRAM. Strix Halo (1002:1586, an APU in the kb); the bank and GTT
  * both 120 GiB as a Strix Halo owner noted after ttm.pages_limit=31457280
@@ -302,5 +363,6 @@ int main(void)
 	test_bdf();
 	test_uevent();
 	test_tree();
+	test_sriov();
 	return t_done("test_discover_pci");
 }

@@ -33,6 +33,33 @@ static void test_embedded(void)
 	gd_kb_free(kb);
 }
 
+/* pci_not_gpu: by device id, or for a whole vendor by PCI base class
+ * (Habana: every 1da3 device of class 0x12 is an AI accelerator; its
+ * Gaudi 3, 1da3:1060, is not among the listed ids). */
+static void test_not_gpu(void)
+{
+	gd_kb *kb = gd_kb_load_embedded();
+	struct gd_kb_not_gpu ng;
+
+	CHECK(kb != NULL);
+	if (!kb)
+		return;
+	CHECK(gd_kb_not_gpu_get(kb, 0x1da3, 0x1060, 0x120000, &ng) == 0);
+	CHECK_STR(ng.kind, "accelerator");
+	CHECK(gd_kb_not_gpu_get(kb, 0x1da3, 0x1020, 0, &ng) == 0);
+	CHECK(gd_kb_not_gpu_get(kb, 0x1da3, 0x1060, 0, &ng) == -1);
+	CHECK(gd_kb_not_gpu_get(kb, 0x1da3, 0x1060, 0x030000, &ng) == -1);
+	CHECK(gd_kb_not_gpu_get(kb, 0x1e52, 0x401e, 0x120000, &ng) == 0);
+	CHECK(gd_kb_not_gpu_get(kb, 0x17cb, 0xa100, 0x120000, &ng) == 0);
+	/* Qualcomm by id only: its other devices are modems, Wi-Fi */
+	CHECK(gd_kb_not_gpu_get(kb, 0x17cb, 0x1101, 0x120000, &ng) == -1);
+	CHECK(gd_kb_not_gpu_get(kb, 0x1022, 0x17f0, 0x118000, &ng) == 0);
+	CHECK_STR(ng.kind, "npu");
+	CHECK(gd_kb_not_gpu_get(kb, 0x1a03, 0x2000, 0x030000, &ng) == 0);
+	CHECK_STR(ng.kind, "bmc");
+	gd_kb_free(kb);
+}
+
 /* Parse text expected to fail; the message must start with want. */
 static void expect_error(const char *text, const char *want, const char *line)
 {
@@ -109,7 +136,13 @@ static void test_errors(void)
 	    "\"targets\": [],\n\"pci_not_gpu\": [\n"
 	    "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"0x2000\"], "
 	    "\"kind\": \"gpu\", \"name\": \"n\"}],\n" TAIL,
-	    "\"kind\" (bmc, emulated, npu)", "t.json:");
+	    "\"kind\" (bmc, emulated, npu, accelerator)", "t.json:");
+	/* a vendor-wide entry needs a PCI base class, not a class code */
+	expect_error(HEAD SRCS
+		     "\"targets\": [],\n\"pci_not_gpu\": [\n"
+		     "{\"vendor_id\": \"0x1da3\", \"class\": \"0x1200\", "
+		     "\"kind\": \"accelerator\", \"name\": \"n\"}],\n" TAIL,
+		     "\"class\" is a PCI base class", "t.json:");
 	expect_error(HEAD SRCS
 		     "\"targets\": [],\n\"pci_not_gpu\": [\n"
 		     "{\"vendor_id\": \"0x1a03\", \"device_ids\": [\"2000\"], "
@@ -156,6 +189,7 @@ static void test_errors(void)
 int main(void)
 {
 	test_embedded();
+	test_not_gpu();
 	test_errors();
 	return t_done("test_kb");
 }

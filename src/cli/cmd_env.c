@@ -263,6 +263,18 @@ static void line_cmd(FILE *f, const struct gd_prof_item *it)
 }
 
 /* -1 (nothing printed, why in why) when a value cannot go to cmd.exe. */
+static void line_any(FILE *f, enum shell sh, const struct gd_prof_item *it)
+{
+	if (sh == SH)
+		line_sh(f, it);
+	else if (sh == FISH)
+		line_fish(f, it);
+	else if (sh == PWSH)
+		line_pwsh(f, it);
+	else
+		line_cmd(f, it);
+}
+
 static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
 		       const char *desc, char *why, size_t whycap)
 {
@@ -283,18 +295,8 @@ static int print_lines(FILE *f, enum shell sh, const struct gd_pick *pk,
 		gd_sanitize(note);
 		fprintf(f, "%s note: %s\n", rem, note);
 	}
-	for (size_t i = 0; i < p->items.n; i++) {
-		const struct gd_prof_item *it = &p->items.v[i];
-
-		if (sh == SH)
-			line_sh(f, it);
-		else if (sh == FISH)
-			line_fish(f, it);
-		else if (sh == PWSH)
-			line_pwsh(f, it);
-		else
-			line_cmd(f, it);
-	}
+	for (size_t i = 0; i < p->items.n; i++)
+		line_any(f, sh, &p->items.v[i]);
 	for (size_t i = 0; (sh == PWSH || sh == CMD) && i < p->items.n; i++) {
 		if (p->items.v[i].op != GD_PROF_PREPEND)
 			continue;
@@ -351,18 +353,6 @@ static const char *jstr(const json_t *o, const char *key)
 	const char *v = json_string_value(json_object_get(o, key));
 
 	return v ? v : "";
-}
-
-static void line_any(FILE *f, enum shell sh, const struct gd_prof_item *it)
-{
-	if (sh == SH)
-		line_sh(f, it);
-	else if (sh == FISH)
-		line_fish(f, it);
-	else if (sh == PWSH)
-		line_pwsh(f, it);
-	else
-		line_cmd(f, it);
 }
 
 /* No profile: the verdict's workaround is shown, commented out. run

@@ -202,9 +202,21 @@ static int legacy_steps(const struct gd_gpu *g, const char *last,
  * driver 390 / 470, kb nvidia_chips): setting the driver up would not
  * give a usable CUDA, so say so rather than "needs setup". Every current
  * framework release is built for CUDA 12 or newer (kb workloads). */
+void gd_v_nv_legacy_text(const struct gd_gpu *g, const char *last, char *buf,
+			 size_t cap)
+{
+	gd_fmt(buf, cap,
+	       "%s (%s): CUDA %s and the %s driver series were the last to "
+	       "support it; no current framework build runs on it",
+	       g->nv.arch[0] ? g->nv.arch : "this architecture", g->nv.sm, last,
+	       g->nv.last_driver);
+}
+
 static int legacy_only(gd_ctx *ctx, const struct gd_gpu *g, const char *last,
 		       struct gd_verdict *v, const char *title)
 {
+	char text[400];
+
 	if (!last || !g->nv.last_driver[0] || strtoul(last, NULL, 10) >= 12)
 		return 0;
 	v->status = GD_V_UNSUPPORTED;
@@ -213,11 +225,8 @@ static int legacy_only(gd_ctx *ctx, const struct gd_gpu *g, const char *last,
 		      "GPUs (last CUDA %s, last driver series %s)",
 		      g->nv.arch[0] ? g->nv.arch : g->nv.sm, last,
 		      g->nv.last_driver);
-	gd_v_fact(v, GD_C_NVIDIA_ARCH_UNSUPPORTED,
-		  "%s (%s): CUDA %s and the %s driver series were the last "
-		  "to support it; no current framework build runs on it",
-		  g->nv.arch[0] ? g->nv.arch : "this architecture", g->nv.sm,
-		  last, g->nv.last_driver);
+	gd_v_nv_legacy_text(g, last, text, sizeof text);
+	gd_v_fact(v, GD_C_NVIDIA_ARCH_UNSUPPORTED, "%s", text);
 	gd_v_step(v, GD_C_CPU_RUN_ON_CPU,
 		  "For GPU compute with current software, use a newer GPU; "
 		  "the CPU builds of the frameworks run here as they are");

@@ -13,6 +13,10 @@ void gd_v_step(struct gd_verdict *v, enum gd_code code, const char *fmt, ...)
 void gd_v_headline(struct gd_verdict *v, const char *label, const char *fmt,
 		   ...) __attribute__((format(printf, 3, 4)));
 void gd_v_source(struct gd_verdict *v, const char *id);
+/* The fact of an NVIDIA architecture no current CUDA supports (last: its
+ * last CUDA), the same on Linux and Windows. */
+void gd_v_nv_legacy_text(const struct gd_gpu *g, const char *last, char *buf,
+			 size_t cap);
 void gd_v_sources(struct gd_verdict *v, struct gd_kb_list ids);
 /* Titles and URLs of the cited sources, from the kb (once, at the end). */
 void gd_v_resolve_sources(gd_ctx *ctx, struct gd_verdict *v);

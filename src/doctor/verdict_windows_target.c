@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "verdict_util.h"
 #include "verdict_windows.h"
 
 /* A workload advice that works on Windows without ROCm, or a ROCm route
@@ -123,6 +124,7 @@ int gd_win_nvidia_arch_support(gd_ctx *ctx, const struct gd_gpu *g,
 {
 	struct gd_kb_cc cc;
 	const char *last = last_cuda(ctx, g, &cc);
+	char text[400];
 	int pre_cuda = !g->nv.sm[0] && g->idrow && !g->idrow->target[0] &&
 		       strstr(g->idrow->arch, "Curie");
 
@@ -144,11 +146,9 @@ int gd_win_nvidia_arch_support(gd_ctx *ctx, const struct gd_gpu *g,
 		       g->idrow->arch);
 		return 1;
 	}
-	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_NVIDIA_ARCH_UNSUPPORTED,
-		    "%s (%s): CUDA %s and the %s driver series were the last "
-		    "to support it; no current framework build runs on it",
-		    g->nv.arch[0] ? g->nv.arch : "this architecture", g->nv.sm,
-		    last, g->nv.last_driver);
+	gd_v_nv_legacy_text(g, last, text, sizeof text);
+	gd_win_fact(v, GD_WIN_BAD, GD_C_WIN_NVIDIA_ARCH_UNSUPPORTED, "%s",
+		    text);
 	gd_win_step(v, GD_C_CPU_RUN_ON_CPU,
 		    "for GPU compute with current software use a newer GPU; "
 		    "the CPU builds of the frameworks run here as they are "

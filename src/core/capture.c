@@ -463,18 +463,18 @@ static void put_devnodes(struct writer *w)
 	size_t len = 0;
 	int rc;
 
-	if (!w->ctx->fs.is_slash || seen(w->c, GD_DEVNODES_FILE + 1))
+	if (!w->ctx->fs.is_slash || seen(w->c, &GD_DEVNODES_FILE[1]))
 		return;
 	rc = gd_devnodes_collect(&w->ctx->fs, &buf, &len);
 	if (rc == -ENOSYS)
 		return;
 	if (rc < 0) {
-		fail(w, GD_DEVNODES_FILE + 1, strerror(-rc));
+		fail(w, &GD_DEVNODES_FILE[1], strerror(-rc));
 		return;
 	}
 	if (!seen(w->c, ".gpudoctor"))
 		gd_tar_add_dir(w->tar, ".gpudoctor", 0755);
-	if (gd_tar_add_file(w->tar, GD_DEVNODES_FILE + 1, 0644, buf, len) == 0)
+	if (gd_tar_add_file(w->tar, &GD_DEVNODES_FILE[1], 0644, buf, len) == 0)
 		w->st->files++;
 	free(buf);
 }

@@ -1,5 +1,6 @@
 /* explain: read a log, its start and its end when long (a ring over the
  * rest), then decode it (explain_decode.c). Matching is explain.c's. */
+#include "core/util.h"
 #include "explain.h"
 
 #include <errno.h>
@@ -36,16 +37,14 @@ static long long read_ring(int fd, char *ring, size_t cap, int *cut)
 			break;
 		}
 		size_t want = cap - pos < 65536 ? cap - pos : 65536;
-		ssize_t k = read(fd, ring + pos, want);
+		long k = gd_read_full(fd, ring + pos, want);
 
-		if (k < 0 && errno == EINTR)
-			continue;
 		if (k < 0)
-			return -errno;
-		if (k == 0)
-			break;
+			return k;
 		seen += (size_t)k;
 		pos = (pos + (size_t)k) % cap;
+		if ((size_t)k < want) /* end of input */
+			break;
 	}
 	if (seen > cap && pos) { /* rotate: ring[pos..] is the oldest */
 		reverse(ring, pos);

@@ -871,8 +871,10 @@ const struct gd_errcode gd_errcodes[] = {
     {"VK_ERROR_INCOMPATIBLE_DRIVER", -9LL, 11,
      "no Vulkan driver supports the requested API version, or none is "
      "installed",
-     "no ICD for the GPU (missing Mesa/vendor Vulkan driver or ICD json), or a "
-     "driver too old for the requested version"},
+     "no ICD for the GPU (missing Mesa/vendor Vulkan driver or ICD json), a "
+     "driver too old for the requested version, or on macOS (MoltenVK) a "
+     "program that does not enable VK_KHR_portability_enumeration, which the "
+     "Vulkan loader requires since 1.3.216"},
     {"VK_ERROR_TOO_MANY_OBJECTS", -10LL, 11, "too many objects", ""},
     {"VK_ERROR_FORMAT_NOT_SUPPORTED", -11LL, 11, "format not supported", ""},
     {"VK_ERROR_FRAGMENTED_POOL", -12LL, 11, "fragmented pool", ""},

@@ -22,6 +22,8 @@ struct sig {
 	struct gd_kb_signature kb;
 	const gd_kb *from; /* the kb, for the sources' URLs */
 	regex_t re;
+	regex_t unless; /* valid when has_unless */
+	int has_unless;
 	int found;
 	size_t nlit;
 	const char *lit[GD_SIG_MAX_LIT];
@@ -67,6 +69,15 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 				    "%s: bad regex: %s; skipped", k->id, msg);
 			continue;
 		}
+		s[n].has_unless = k->unless != NULL;
+		if (k->unless && (rc = regcomp(&s[n].unless, k->unless,
+					       flags | REG_NOSUB))) {
+			regerror(rc, &s[n].unless, msg, sizeof msg);
+			gd_diag_add(ctx, GD_DIAG_WARN, "kb signatures",
+				    "%s: bad unless: %s; skipped", k->id, msg);
+			regfree(&s[n].re);
+			continue;
+		}
 		s[n].found = 0;
 		s[n].from = ctx->kb;
 		literals_of(&s[n]);
@@ -87,6 +98,7 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 	if (!mt)
 		return -ENOMEM;
 	mt->sig = s->kb;
+	mt->seq = r->m.n - 1;
 	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
 	gd_kb_source_urls(s->from, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
@@ -129,7 +141,9 @@ static int try_line(struct sig *s, const char *ls, const char *at,
 		n = cap - 1;
 	memcpy(copy, ls, n);
 	copy[n] = '\0';
-	return regexec(&s->re, copy, 1, pm, 0) == 0;
+	if (regexec(&s->re, copy, 1, pm, 0) != 0)
+		return 0;
+	return !s->has_unless || regexec(&s->unless, copy, 0, NULL, 0) != 0;
 }
 
 /* The literal index: every literal's first 4 bytes hashed into a bitmap,
@@ -278,7 +292,9 @@ static int cmp_pos(const void *a, const void *b)
 
 	if (x->in_tail != y->in_tail)
 		return x->in_tail - y->in_tail;
-	return x->line < y->line ? -1 : x->line > y->line;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq; /* qsort is not stable */
 }
 
 /* Each signature's first matching line; the matches are then put in log
@@ -348,8 +364,11 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		regfree(&s->v[i].re);
+		if (s->v[i].has_unless)
+			regfree(&s->v[i].unless);
+	}
 	free(s->codes);
 	free(s->v);
 	free(s);

@@ -24,6 +24,7 @@ struct gd_explain_match {
 	unsigned long line; /* 1-based line of the first match */
 	char text[320];	    /* the matched text, sanitised */
 	int in_tail;	    /* line counts from the start of the tail part */
+	size_t seq;	    /* found order: on one line, the earlier literal */
 	char urls[1024];    /* the signature's public sources, space-separated,
 			       resolved from the kb so renderers need not */
 	char detail[320];   /* what the line's own numbers say, or "" */

@@ -385,6 +385,31 @@ static void on_number(struct cscan *s, const char *at, long long v)
 	s->ctx = CTX_NONE;
 }
 
+/* A negative code printed as an unsigned 32-bit number ("%u" of -9 is
+ * "Failed to create Vulkan instance 4294967287"): no one numbers anything
+ * else up there, so no word before it is needed; the runtime is the line's,
+ * or the log's one runtime, as for a negative number. */
+#define GD_WRAP_END 0x100000000LL
+#define GD_WRAP_MIN (GD_WRAP_END - 0x10000)
+
+static int wrapped_at(const char *p, const char *end)
+{
+	return end - p >= 10 && !memcmp(p, "42949", 5);
+}
+
+static void on_wrapped(struct cscan *s, long long v)
+{
+	const struct gd_errcode *c;
+
+	if (s->line_api >= 0) {
+		c = gd_errcode_by_value((unsigned)s->line_api, v);
+		if (c && add(s, c, s->ln, s->ls, 1) < 0)
+			s->oom = 1;
+	} else if (s->np < GD_PENDING_MAX) {
+		s->p[s->np++] = (struct pending){v, s->ln, s->ls};
+	}
+}
+
 static void end_line(struct cscan *s)
 {
 	for (size_t i = 0; i < s->np; i++)
@@ -527,12 +552,15 @@ static void scan_text(struct cscan *s)
 			    cls[(unsigned char)p[1]] & C_DIGIT)) {
 			long long v;
 			const char *q =
-			    s->ctx == CTX_NONE || (p > s->buf && p[-1] == '.')
+			    (s->ctx == CTX_NONE && !wrapped_at(p, end)) ||
+				    (p > s->buf && p[-1] == '.')
 				? NULL
 				: number(p, end, &v);
 
-			if (q)
+			if (q && s->ctx != CTX_NONE)
 				on_number(s, p, v);
+			else if (q && v >= GD_WRAP_MIN && v < GD_WRAP_END)
+				on_wrapped(s, v - GD_WRAP_END);
 			p = q ? q : p + 1;
 			while (p < end &&
 			       cls[(unsigned char)*p] & (C_ALPHA | C_DIGIT))

@@ -1,7 +1,7 @@
 /* explain: evidence over symptom. A signature that names the common cause of
  * a symptom ("no CUDA device", "no kernel image", "no ROCm device") is
- * checked against the log's other lines: a container, WSL2, the CUDA the
- * driver supports against the CUDA the program was built with. When a
+ * checked against the log's other lines: a container, WSL2, macOS, the CUDA
+ * the driver supports against the CUDA the program was built with. When a
  * set-up cause fits too, the match says so ("alternative"): first the one
  * the log's own lines point to, and what tells the two apart. */
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "explain.h"
 
 struct marks {
-	int container, wsl;
+	int container, wsl, macos;
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
 };
@@ -75,7 +75,13 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 					  "/dev/dxg", "wsl", NULL};
 	int v;
 
+	static const char *const macos[] = {"MoltenVK", "macOS",    "Darwin",
+					    "Mac OS X", ".dylib",   "homebrew",
+					    "Apple M1", "Apple M2", "Apple M3",
+					    "Apple M4", NULL};
+
 	m->container |= any(b, n, container);
+	m->macos |= any(b, n, macos);
 	m->wsl |= any(b, n, wsl);
 	if (!m->drv_cuda)
 		m->drv_cuda = version_after(b, n, "CUDA Version:");
@@ -107,6 +113,8 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 					     NULL};
 	static const char *const no_code[] = {"cuda-no-kernel-image",
 					      "cublas-execution-failed", NULL};
+	static const char *const no_vk[] = {"vk-incompatible-driver",
+					    "vk-icd-no-create-instance", NULL};
 
 	if ((m->container || m->container_here) && is_one_of(mt->id, no_nv))
 		gd_fmt(
@@ -127,6 +135,16 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
 		    "the native KFD and group checks do not apply. Tells them "
 		    "apart: uname -r ends in microsoft-standard-WSL2.");
+	else if (m->macos && is_one_of(mt->id, no_vk))
+		gd_fmt(mt->alternative, sizeof mt->alternative, "%s",
+		       "more likely here: the log is from macOS, where Vulkan "
+		       "is MoltenVK, which the Vulkan loader (1.3.216 and "
+		       "later) shows only to programs that enable "
+		       "VK_KHR_portability_enumeration and set "
+		       "VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR; the "
+		       "program must do that (update it or report it). Tells "
+		       "them apart: vulkaninfo lists the GPU but the program "
+		       "fails.");
 	else if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
 		 m->drv_cuda < m->built_cuda)
 		gd_fmt(

@@ -185,6 +185,8 @@ int gd_kb_check_from_name(const char *name);	  /* -1: not a check */
 struct gd_kb_signature {
 	const char *id, *regex, *title, *meaning, *fix, *example;
 	const char *check_name; /* as written; NULL when absent */
+	const char *unless; /* a line that also matches it is not this failure
+			       (a warning the program recovers from); NULL */
 	enum gd_kb_check check; /* NONE when absent or unknown */
 	int icase;
 	struct gd_kb_list literals; /* strings one of which every match holds */

@@ -261,6 +261,7 @@ static int signature_of(const json_t *sg, struct gd_kb_signature *out)
 		return -1;
 	out->id = str(sg, GD_KBK_ID);
 	out->regex = str(sg, GD_KBK_REGEX);
+	out->unless = str(sg, GD_KBK_UNLESS);
 	out->title = str(sg, GD_KBK_TITLE);
 	out->meaning = str(sg, GD_KBK_MEANING);
 	out->fix = str(sg, GD_KBK_FIX);

@@ -79,6 +79,7 @@
 
 /* signatures[] */
 #define GD_KBK_REGEX "regex"
+#define GD_KBK_UNLESS "unless"
 #define GD_KBK_ICASE "icase"
 #define GD_KBK_MEANING "meaning"
 #define GD_KBK_FIX "fix"

@@ -430,6 +430,19 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 				   gd_kbv_str(sg, "id"), why);
 	}
 	regfree(&rx);
+	re = gd_kbv_str(sg, "unless");
+	if (json_object_get(sg, "unless") && (!re || !*re))
+		return gd_kbv_fail(v, "unless", 1,
+				   "\"unless\" must be a non-empty regex");
+	if (re && (rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))) {
+		regerror(rc, &rx, why, sizeof why);
+		return gd_kbv_fail(v, "unless", 1,
+				   "signature \"%s\": \"unless\" does not "
+				   "compile (POSIX ERE): %s",
+				   gd_kbv_str(sg, "id"), why);
+	}
+	if (re)
+		regfree(&rx);
 	return check_origin(v, json_object_get(sg, "origin"));
 }
 

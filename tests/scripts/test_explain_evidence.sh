@@ -7,6 +7,8 @@
 #  - "no ROCm-capable device" on WSL2: no /dev/kfd there;
 #  - "no kernel image" with nvidia-smi's "CUDA Version: 11.4" and a
 #    +cu121 PyTorch: the driver is older than the build's CUDA;
+#  - VK_ERROR_INCOMPATIBLE_DRIVER in a log from macOS (MoltenVK's own
+#    start-up line): the program lacks portability enumeration;
 #  - the machine's own facts: a WSL2 kernel (osrelease) with a silent log.
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
@@ -44,6 +46,11 @@ printf '%s\n' '| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Versi
 	'torch 2.1.0+cu121' \
 	'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/new.log"
 check "driver new enough: nothing added" "$T/new.log" cuda-no-kernel-image none
+printf '%s\n' '[mvk-info] MoltenVK version 1.2.4, supporting Vulkan version 1.2.250.' \
+	'[CLVK] Could not create the instance : VK_ERROR_INCOMPATIBLE_DRIVER' >"$T/mac.log"
+check "macOS: portability enumeration named" "$T/mac.log" vk-incompatible-driver "VK_KHR_portability_enumeration"
+echo '[CLVK] Could not create the instance : VK_ERROR_INCOMPATIBLE_DRIVER' >"$T/vk.log"
+check "not macOS: nothing added" "$T/vk.log" vk-incompatible-driver none
 # the machine itself: a WSL2 kernel (a captured root), the log silent
 mkdir -p "$T/wslroot/proc/sys/kernel"
 echo 5.15.167.4-microsoft-standard-WSL2 >"$T/wslroot/proc/sys/kernel/osrelease"

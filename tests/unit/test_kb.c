@@ -129,6 +129,17 @@ static void test_errors(void)
 	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
 	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
 	    "signature \"bad-re\": regex does not compile", "t.json:7:");
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n"
+	    "\"issues\": [], \"strategies\": [],\n"
+	    "\"signatures\": [\n{\"id\": \"bad-unless\", \"title\": \"t\","
+	    " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+	    " \"regex\": \"ab\", \"unless\": \"a(b\"}],\n"
+	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+	    "signature \"bad-unless\": \"unless\" does not compile",
+	    "t.json:7:");
 	expect_error("{\"a\": 1, \"a\": 2}", "duplicate", "t.json:1:");
 	/* the hardware lists discovery reads */
 	expect_error(

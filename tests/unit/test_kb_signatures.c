@@ -25,6 +25,32 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* Some line matches "regex" and not "unless". */
+static int matches_unless(const json_t *sig, const char *text, int flags)
+{
+	regex_t rx, un;
+	int found = 0;
+
+	if (regcomp(&rx, gd_kb_str(sig, "regex"), flags))
+		return -1;
+	if (regcomp(&un, gd_kb_str(sig, "unless"), flags)) {
+		regfree(&rx);
+		return -1;
+	}
+	for (const char *p = text; *p && !found;) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+
+		found = line && regexec(&rx, line, 0, NULL, 0) == 0 &&
+			regexec(&un, line, 0, NULL, 0) != 0;
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	regfree(&rx);
+	regfree(&un);
+	return found;
+}
+
 static int matches(const json_t *sig, const char *text)
 {
 	regex_t rx;
@@ -36,7 +62,10 @@ static int matches(const json_t *sig, const char *text)
 		return -1;
 	rc = regexec(&rx, text, 0, NULL, 0) == 0;
 	regfree(&rx);
-	return rc;
+	if (!rc || !gd_kb_str(sig, "unless"))
+		return rc;
+	/* explain's rule: a line that matches "unless" does not count */
+	return matches_unless(sig, text, flags);
 }
 
 static void test_signatures(const gd_kb *kb, const char *srcdir)

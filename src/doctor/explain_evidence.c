@@ -13,6 +13,8 @@
 
 struct marks {
 	int container, wsl, macos;
+	int cudnn_older; /* a framework says its cuDNN is older than its build's
+			  */
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
 };
@@ -82,6 +84,10 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 
 	m->container |= any(b, n, container);
 	m->macos |= any(b, n, macos);
+	/* PaddlePaddle's own check (gpu_resources.cc) warns so; often harmless
+	 * (docs/workarounds.md), so it is evidence, not a signature */
+	m->cudnn_older |=
+	    find(b, n, "The installed Paddle is compiled with CUDNN") != NULL;
 	m->wsl |= any(b, n, wsl);
 	if (!m->drv_cuda)
 		m->drv_cuda = version_after(b, n, "CUDA Version:");
@@ -113,6 +119,8 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 					     NULL};
 	static const char *const no_code[] = {"cuda-no-kernel-image",
 					      "cublas-execution-failed", NULL};
+	static const char *const no_lib[] = {"cudnn-win-load-error",
+					     "cuda-libs-missing", NULL};
 	static const char *const no_vk[] = {"vk-incompatible-driver",
 					    "vk-icd-no-create-instance", NULL};
 
@@ -135,6 +143,13 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
 		    "the native KFD and group checks do not apply. Tells them "
 		    "apart: uname -r ends in microsoft-standard-WSL2.");
+	else if (m->cudnn_older && is_one_of(mt->id, no_lib))
+		gd_fmt(mt->alternative, sizeof mt->alternative, "%s",
+		       "the log says Paddle was compiled with a newer cuDNN "
+		       "than the machine's: install the cuDNN it names, or the "
+		       "Paddle build made for the machine's cuDNN. Tells them "
+		       "apart: the cuDNN DLLs are on PATH but of the older "
+		       "version.");
 	else if (m->macos && is_one_of(mt->id, no_vk))
 		gd_fmt(mt->alternative, sizeof mt->alternative, "%s",
 		       "more likely here: the log is from macOS, where Vulkan "

@@ -84,7 +84,7 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 
 	m->container |= any(b, n, container);
 	m->macos |= any(b, n, macos);
-	/* PaddlePaddle's own check (gpu_resources.cc) warns so; often harmless
+	/* PaddlePaddle's own version check warns so; often harmless
 	 * (docs/workarounds.md), so it is evidence, not a signature */
 	m->cudnn_older |=
 	    find(b, n, "The installed Paddle is compiled with CUDNN") != NULL;

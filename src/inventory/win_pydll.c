@@ -94,13 +94,14 @@ static int rocm_sdk_dirs(gd_ctx *ctx, const gd_strvec *ents,
 	return n;
 }
 
-/* What each package's import passes to os.add_dll_directory on Windows:
- *  torch/__init__.py _load_dll_libraries: torch\lib and sys.exec_prefix\
- *    Library\bin (conda); ROCm wheels preload the rocm_sdk DLLs first;
- *  ctranslate2/__init__.py (>= 4.7.1): the package folder, the rocm_sdk
- *    folders, and only when none exists %HIP_PATH%\bin [A.4];
- *  llama_cpp/_ctypes_extensions.py: llama_cpp\lib, %CUDA_PATH%\bin and
- *    \lib, %HIP_PATH%\bin and \lib, whatever SDK HIP_PATH names;
+/* What each package's import passes to os.add_dll_directory on Windows
+ * (docs/windows.md, A.4):
+ *  torch: torch\lib and sys.exec_prefix\Library\bin (conda); ROCm wheels
+ *    preload the rocm_sdk DLLs first;
+ *  ctranslate2 (>= 4.7.1): the package folder, the rocm_sdk folders, and
+ *    only when none exists %HIP_PATH%\bin [A.4];
+ *  llama_cpp: llama_cpp\lib, %CUDA_PATH%\bin and \lib, %HIP_PATH%\bin
+ *    and \lib, whatever SDK HIP_PATH names;
  *  onnxruntime: nothing (its DLLs sit beside the .pyd in capi). */
 static void dll_dirs(gd_ctx *ctx, const struct gd_winpy_env *env,
 		     const gd_strvec *ents, struct gd_winpy_fw *fw)
@@ -152,7 +153,7 @@ static int found(gd_ctx *ctx, const char *dir, const char *how,
 }
 
 /* LOAD_WITH_ALTERED_SEARCH_PATH with a full path (ONNX Runtime loads its
- * provider DLLs so: onnxruntime/core/platform/windows/env.cc), and an
+ * provider DLLs so, docs/windows.md A.4), and an
  * .exe's own imports: the DLL's (or .exe's) folder, System32, the Windows
  * folder, then PATH; no os.add_dll_directory folders (Microsoft
  * "Dynamic-link library search order", standard and alternate order). */

@@ -1,4 +1,4 @@
-/* Rendering of the Windows facts and verdicts (check_windows.c). */
+/* Rendering of the Windows facts and verdicts (check_win.c). */
 #ifndef GD_RENDER_WINDOWS_H
 #define GD_RENDER_WINDOWS_H
 

@@ -14,7 +14,7 @@
 
 #include "core/ctx.h"
 
-/* Exit codes (documented in the man page and docs/exit-codes.md); the
+/* Exit codes (documented in man/gpudoctor.1.in and docs/json.md); the
  * C API returns the same numbers (include/gpudoctor.h). */
 enum {
 	GD_EXIT_OK = 0, /* every GPU found works for ML as the machine is */

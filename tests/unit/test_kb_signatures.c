@@ -128,7 +128,8 @@ static void test_coverage(const gd_kb *kb)
 		CHECK(json_is_object(json_object_get(t, "override")));
 		CHECK(json_is_object(json_object_get(t, "advice")));
 	}
-	/* Real ids from the ids files and KFD captures (MATRIX.md §1, §5). */
+	/* Real ids from the captured machines (tests/fixtures/rx5700xt,
+	 * tests/fixtures/strixhalo). */
 	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x731f), "gfx"),
 		  "gfx1010");
 	CHECK_STR(gd_kb_str(gd_kb_target_for_pci(kb, 0x1586), "gfx"),

@@ -94,7 +94,7 @@ static void override_bad(const char *v)
 
 static void test_override_rule(void)
 {
-	/* The values MATRIX.md lists, decoded as ROCm does. */
+	/* The values docs/workarounds.md lists, decoded as libhsakmt does. */
 	override_ok("10.3.0", "gfx1030");
 	override_ok("11.0.0", "gfx1100");
 	override_ok("9.0.10", "gfx90a");

@@ -46,9 +46,6 @@ const struct gd_errcode *gd_errcode_by_value(unsigned api, long long v)
 	for (unsigned i = 0; i < gd_errcode_n; i++)
 		if (gd_errcodes[i].api == api && gd_errcodes[i].value == v)
 			return &gd_errcodes[i];
-	/* a negative code printed with %u: 4294967287 is -9 */
-	if (v >= 0xFFFF0000LL && v <= 0xFFFFFFFFLL)
-		return gd_errcode_by_value(api, v - 0x100000000LL);
 	return NULL;
 }
 

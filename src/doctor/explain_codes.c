@@ -361,6 +361,20 @@ static void on_ident(struct cscan *s, const char *w, size_t n)
 	s->w1_end = w + n;
 }
 
+/* A number whose runtime the line names, before it or later on it. */
+static void by_line(struct cscan *s, long long v)
+{
+	const struct gd_errcode *c;
+
+	if (s->line_api >= 0) {
+		c = gd_errcode_by_value((unsigned)s->line_api, v);
+		if (c && add(s, c, s->ln, s->ls, 1) < 0)
+			s->oom = 1;
+	} else if (s->np < GD_PENDING_MAX) {
+		s->p[s->np++] = (struct pending){v, s->ln, s->ls};
+	}
+}
+
 static void on_number(struct cscan *s, const char *at, long long v)
 {
 	const struct gd_errcode *c;
@@ -375,39 +389,19 @@ static void on_number(struct cscan *s, const char *at, long long v)
 		c = gd_errcode_by_value((unsigned)s->ctx, v);
 		if (c && add(s, c, s->ln, s->ls, 1) < 0)
 			s->oom = 1;
-	} else if (s->line_api >= 0) {
-		c = gd_errcode_by_value((unsigned)s->line_api, v);
-		if (c && add(s, c, s->ln, s->ls, 1) < 0)
-			s->oom = 1;
-	} else if (s->np < GD_PENDING_MAX) {
-		s->p[s->np++] = (struct pending){v, s->ln, s->ls};
+	} else {
+		by_line(s, v);
 	}
 	s->ctx = CTX_NONE;
 }
 
 /* A negative code printed as an unsigned 32-bit number ("%u" of -9 is
- * "Failed to create Vulkan instance 4294967287"): no one numbers anything
- * else up there, so no word before it is needed; the runtime is the line's,
- * or the log's one runtime, as for a negative number. */
-#define GD_WRAP_END 0x100000000LL
-#define GD_WRAP_MIN (GD_WRAP_END - 0x10000)
-
+ * "Failed to create Vulkan instance 4294967287"): number() reads it as the
+ * negative number, and since no one numbers anything else up there, no word
+ * before it is needed. */
 static int wrapped_at(const char *p, const char *end)
 {
 	return end - p >= 10 && !memcmp(p, "42949", 5);
-}
-
-static void on_wrapped(struct cscan *s, long long v)
-{
-	const struct gd_errcode *c;
-
-	if (s->line_api >= 0) {
-		c = gd_errcode_by_value((unsigned)s->line_api, v);
-		if (c && add(s, c, s->ln, s->ls, 1) < 0)
-			s->oom = 1;
-	} else if (s->np < GD_PENDING_MAX) {
-		s->p[s->np++] = (struct pending){v, s->ln, s->ls};
-	}
 }
 
 static void end_line(struct cscan *s)
@@ -453,6 +447,8 @@ static const char *number(const char *p, const char *end, long long *v)
 		return NULL; /* "04": codes are not printed with leading zeros
 			      */
 	*v = neg ? -(long long)x : (long long)x;
+	if (!neg && x >= 0xFFFF0000ull && x <= 0xFFFFFFFFull)
+		*v = (long long)x - 0x100000000LL; /* "%u" of a negative code */
 	return q;
 }
 
@@ -559,8 +555,8 @@ static void scan_text(struct cscan *s)
 
 			if (q && s->ctx != CTX_NONE)
 				on_number(s, p, v);
-			else if (q && v >= GD_WRAP_MIN && v < GD_WRAP_END)
-				on_wrapped(s, v - GD_WRAP_END);
+			else if (q && v < 0) /* wrapped_at: a "%u" code */
+				by_line(s, v);
 			p = q ? q : p + 1;
 			while (p < end &&
 			       cls[(unsigned char)*p] & (C_ALPHA | C_DIGIT))

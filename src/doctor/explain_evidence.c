@@ -12,9 +12,8 @@
 #include "explain.h"
 
 struct marks {
-	int container, wsl, macos;
-	int cudnn_older; /* a framework says its cuDNN is older than its build's
-			  */
+	int container, wsl;
+	unsigned want, seen; /* marker_rules[] to look for; found, a bit each */
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
 };
@@ -23,6 +22,41 @@ static const char *find(const char *b, size_t n, const char *w)
 {
 	return memmem(b, n, w, strlen(w));
 }
+
+/* A cause only the log's own lines point to: a match of one of ids gets
+ * text as its alternative when the log holds one of markers. */
+struct marker_rule {
+	const char *const *ids, *const *markers;
+	const char *text;
+};
+
+static const char *const no_lib[] = {"cudnn-win-load-error",
+				     "cuda-libs-missing", NULL};
+/* PaddlePaddle's own version check warns so; often harmless
+ * (docs/workarounds.md), so it is evidence, not a signature */
+static const char *const paddle_cudnn[] = {
+    "The installed Paddle is compiled with CUDNN", NULL};
+static const char *const no_vk[] = {"vk-incompatible-driver",
+				    "vk-icd-no-create-instance", NULL};
+static const char *const macos[] = {
+    "MoltenVK", "macOS",    "Darwin",	"Mac OS X", ".dylib", "homebrew",
+    "Apple M1", "Apple M2", "Apple M3", "Apple M4", NULL};
+
+static const struct marker_rule marker_rules[] = {
+    {no_lib, paddle_cudnn,
+     "the log says Paddle was compiled with a newer cuDNN than the "
+     "machine's: install the cuDNN it names, or the Paddle build made for "
+     "the machine's cuDNN. Tells them apart: the cuDNN DLLs are on PATH but "
+     "of the older version."},
+    {no_vk, macos,
+     "more likely here: the log is from macOS, where Vulkan is MoltenVK, "
+     "which the Vulkan loader (1.3.216 and later) shows only to programs "
+     "that enable VK_KHR_portability_enumeration and set "
+     "VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR; the program must do "
+     "that (update it or report it). Tells them apart: vulkaninfo lists the "
+     "GPU but the program fails."},
+};
+#define GD_N_MARKER_RULES (sizeof marker_rules / sizeof *marker_rules)
 
 static int any(const char *b, size_t n, const char *const *w)
 {
@@ -77,18 +111,12 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 					  "/dev/dxg", "wsl", NULL};
 	int v;
 
-	static const char *const macos[] = {"MoltenVK", "macOS",    "Darwin",
-					    "Mac OS X", ".dylib",   "homebrew",
-					    "Apple M1", "Apple M2", "Apple M3",
-					    "Apple M4", NULL};
-
 	m->container |= any(b, n, container);
-	m->macos |= any(b, n, macos);
-	/* PaddlePaddle's own version check warns so; often harmless
-	 * (docs/workarounds.md), so it is evidence, not a signature */
-	m->cudnn_older |=
-	    find(b, n, "The installed Paddle is compiled with CUDNN") != NULL;
 	m->wsl |= any(b, n, wsl);
+	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
+		if ((m->want & ~m->seen) >> i & 1 &&
+		    any(b, n, marker_rules[i].markers))
+			m->seen |= 1u << i;
 	if (!m->drv_cuda)
 		m->drv_cuda = version_after(b, n, "CUDA Version:");
 	if (!m->built_cuda && (v = torch_cuda(b, n)))
@@ -119,10 +147,6 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 					     NULL};
 	static const char *const no_code[] = {"cuda-no-kernel-image",
 					      "cublas-execution-failed", NULL};
-	static const char *const no_lib[] = {"cudnn-win-load-error",
-					     "cuda-libs-missing", NULL};
-	static const char *const no_vk[] = {"vk-incompatible-driver",
-					    "vk-icd-no-create-instance", NULL};
 
 	if ((m->container || m->container_here) && is_one_of(mt->id, no_nv))
 		gd_fmt(
@@ -143,23 +167,6 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
 		    "the native KFD and group checks do not apply. Tells them "
 		    "apart: uname -r ends in microsoft-standard-WSL2.");
-	else if (m->cudnn_older && is_one_of(mt->id, no_lib))
-		gd_fmt(mt->alternative, sizeof mt->alternative, "%s",
-		       "the log says Paddle was compiled with a newer cuDNN "
-		       "than the machine's: install the cuDNN it names, or the "
-		       "Paddle build made for the machine's cuDNN. Tells them "
-		       "apart: the cuDNN DLLs are on PATH but of the older "
-		       "version.");
-	else if (m->macos && is_one_of(mt->id, no_vk))
-		gd_fmt(mt->alternative, sizeof mt->alternative, "%s",
-		       "more likely here: the log is from macOS, where Vulkan "
-		       "is MoltenVK, which the Vulkan loader (1.3.216 and "
-		       "later) shows only to programs that enable "
-		       "VK_KHR_portability_enumeration and set "
-		       "VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR; the "
-		       "program must do that (update it or report it). Tells "
-		       "them apart: vulkaninfo lists the GPU but the program "
-		       "fails.");
 	else if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
 		 m->drv_cuda < m->built_cuda)
 		gd_fmt(
@@ -172,6 +179,10 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    "VERSION, 222), and 'gpudoctor scan' showing PTX only.",
 		    m->drv_cuda / 10, m->drv_cuda % 10, m->built_cuda / 10,
 		    m->built_cuda % 10);
+	for (unsigned i = 0; !mt->alternative[0] && i < GD_N_MARKER_RULES; i++)
+		if (m->seen >> i & 1 && is_one_of(mt->id, marker_rules[i].ids))
+			gd_strlcpy(mt->alternative, marker_rules[i].text,
+				   sizeof mt->alternative);
 }
 
 /* The markers are looked for in a log's first and last
@@ -204,6 +215,10 @@ void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
 		    strstr(here->kernel.release.v, "microsoft") != NULL;
 	for (size_t i = 0; here && i < here->n_gpus; i++)
 		m.container_here |= here->gpus[i].access.in_container;
+	for (unsigned k = 0; k < GD_N_MARKER_RULES; k++) /* only when needed */
+		for (size_t i = 0; i < r->m.n; i++)
+			if (is_one_of(r->m.v[i].id, marker_rules[k].ids))
+				m.want |= 1u << k;
 	marks_window(head, head_len, &m);
 	if (tail)
 		marks_window(tail, tail_len, &m);

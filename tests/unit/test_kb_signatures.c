@@ -25,19 +25,24 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Some line matches "regex" and not "unless". */
-static int matches_unless(const json_t *sig, const char *text, int flags)
+/* Some line matches "regex" and not "unless" (explain's rule). */
+static int matches(const json_t *sig, const char *text)
 {
+	const char *unless = gd_kb_str(sig, "unless");
 	regex_t rx, un;
-	int found = 0;
+	int found = 0, flags = REG_EXTENDED | REG_NOSUB | REG_NEWLINE;
 
+	if (json_is_true(json_object_get(sig, "icase")))
+		flags |= REG_ICASE;
 	if (regcomp(&rx, gd_kb_str(sig, "regex"), flags))
 		return -1;
-	if (regcomp(&un, gd_kb_str(sig, "unless"), flags)) {
+	if (unless && regcomp(&un, unless, flags)) {
 		regfree(&rx);
 		return -1;
 	}
-	for (const char *p = text; *p && !found;) {
+	if (!unless)
+		found = regexec(&rx, text, 0, NULL, 0) == 0;
+	for (const char *p = text; unless && *p && !found;) {
 		size_t n = strcspn(p, "\n");
 		char *line = strndup(p, n);
 
@@ -47,25 +52,9 @@ static int matches_unless(const json_t *sig, const char *text, int flags)
 		p += n + (p[n] == '\n');
 	}
 	regfree(&rx);
-	regfree(&un);
+	if (unless)
+		regfree(&un);
 	return found;
-}
-
-static int matches(const json_t *sig, const char *text)
-{
-	regex_t rx;
-	int rc, flags = REG_EXTENDED | REG_NOSUB | REG_NEWLINE;
-
-	if (json_is_true(json_object_get(sig, "icase")))
-		flags |= REG_ICASE;
-	if (regcomp(&rx, gd_kb_str(sig, "regex"), flags))
-		return -1;
-	rc = regexec(&rx, text, 0, NULL, 0) == 0;
-	regfree(&rx);
-	if (!rc || !gd_kb_str(sig, "unless"))
-		return rc;
-	/* explain's rule: a line that matches "unless" does not count */
-	return matches_unless(sig, text, flags);
 }
 
 static void test_signatures(const gd_kb *kb, const char *srcdir)

@@ -137,6 +137,17 @@ got = run(["error: invalid argument", "tool: out of memory"])
 checked += 1
 if got:
     print(f"FAIL: {got[0]['name']} decoded from a line that names no runtime"); fail += 1
+# a negative code printed with %u (MoltenVK's -9 as 4294967287), the runtime
+# named on its line; a large number that is no such code stays undecoded
+for line, want in (("Failed to create Vulkan instance 4294967287", ("VkResult", -9)),
+                   ("clEnqueueNDRangeKernel error code 4294967291", ("cl_int", -5)),
+                   ("Vulkan heap of 4294900000 bytes", None)):
+    got = run([line])
+    checked += 1
+    if want and not any((c["type"], c["value"]) == want for c in got):
+        print(f"FAIL: {line!r} not decoded as {want}"); fail += 1
+    if not want and got:
+        print(f"FAIL: {line!r} decoded as {got[0]['name']}"); fail += 1
 print(f"{ntext} texts decoded")
 print(f"{checked} decodings checked over {len(codes)} codes of {len(apis)} tables, {fail} failed")
 sys.exit(1 if fail else 0)

@@ -10,7 +10,11 @@ Signatures may be written from train logs only; held-out logs only measure.
 
 explain's top cause is its first match (explain lists matches in the order it
 ranks them). CAUSES.tsv maps each signature id to the causes it names, in
-order ("sig<TAB>id<TAB>cause[,cause2]"). A log is
+order ("sig<TAB>id<TAB>cause[,cause2]"), and each alternative explain may
+add from the log's other lines (its "alternative_id") to its cause
+("alt<TAB>id<TAB>cause"): an alternative explain calls likelier
+("alternative_first") comes before the signature's causes, another after
+them. A log is
   right     the top signature's first cause is the thread's cause
   hedged    a later cause of the top signature is the thread's cause
   wrong     the top signature names other causes only (a confident wrong one)
@@ -58,7 +62,7 @@ def read_index(corpus):
 
 
 def read_causes(corpus):
-    causes, sigs = {}, {}
+    causes, sigs, alts = {}, {}, {}
     with open(os.path.join(corpus, "CAUSES.tsv"), encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if line.startswith("#") or not line.strip():
@@ -68,15 +72,21 @@ def read_causes(corpus):
                 causes[cols[1]] = cols[2]
             elif cols[0] == "sig" and len(cols) == 3:
                 sigs[cols[1]] = cols[2].split(",")
+            elif cols[0] == "alt" and len(cols) == 3:
+                alts[cols[1]] = cols[2]
             else:
-                sys.exit("CAUSES.tsv:%d: want 'cause\\tCODE\\tTEXT' or "
-                         "'sig\\tID\\tCAUSE[,CAUSE]'" % n)
+                sys.exit("CAUSES.tsv:%d: want 'cause\\tCODE\\tTEXT', "
+                         "'sig\\tID\\tCAUSE[,CAUSE]' or 'alt\\tID\\tCAUSE'" % n)
     for sid, cs in sigs.items():
         for c in cs:
             if c not in causes:
                 sys.exit("CAUSES.tsv: signature %s names unknown cause %s" %
                          (sid, c))
-    return causes, sigs
+    for aid, c in alts.items():
+        if c not in causes:
+            sys.exit("CAUSES.tsv: alternative %s names unknown cause %s" %
+                     (aid, c))
+    return causes, sigs, alts
 
 
 def top_match(gd, root, path):
@@ -88,15 +98,21 @@ def top_match(gd, root, path):
         sys.exit("explain --json gave no JSON for %s (exit %d)" %
                  (path, p.returncode))
     m = doc.get("matches") or []
-    return m[0]["id"] if m else None
+    if not m:
+        return None
+    return (m[0]["id"], m[0].get("alternative_id"),
+            bool(m[0].get("alternative_first")))
 
 
-def judge(top, expected, sigs):
+def judge(top, expected, sigs, alts):
     if top is None:
         return "none"
-    if top not in sigs:
+    sid, aid, first = top
+    if sid not in sigs or (aid and aid not in alts):
         return "unmapped"
-    cs = sigs[top]
+    cs = list(sigs[sid])
+    if aid:
+        cs = [alts[aid]] + cs if first else cs + [alts[aid]]
     if cs[0] == expected:
         return "right"
     return "hedged" if expected in cs[1:] else "wrong"
@@ -127,7 +143,7 @@ def main():
     ap.add_argument("--check-floor", action="store_true")
     a = ap.parse_args()
     rows = read_index(a.corpus)
-    causes, sigs = read_causes(a.corpus)
+    causes, sigs, alts = read_causes(a.corpus)
     kinds = ("right", "hedged", "wrong", "none", "unmapped")
     tally = {s: dict.fromkeys(kinds, 0) for s in ("train", "held-out")}
     fail = []
@@ -145,12 +161,12 @@ def main():
                 continue
             half = split_of(url)
             top = top_match(a.gpudoctor, root, path)
-            k = judge(top, cause, sigs)
+            k = judge(top, cause, sigs, alts)
             tally[half][k] += 1
             kind_of[file] = (half, k)
             if a.verbose or (k != "right" and half == "train"):
                 print("%-8s %-8s %s: got %s, thread: %s" %
-                      (half, k.upper(), file, top or "-", cause))
+                      (half, k.upper(), file, top[0] if top else "-", cause))
     for f in sorted(os.listdir(a.corpus)):
         if f.endswith(".txt") and f not in listed:
             fail.append("%s: not in INDEX.tsv" % f)

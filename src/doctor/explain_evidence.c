@@ -27,7 +27,7 @@ static const char *find(const char *b, size_t n, const char *w)
  * text as its alternative when the log holds one of markers. */
 struct marker_rule {
 	const char *const *ids, *const *markers;
-	const char *text;
+	const char *alt_id, *text;
 };
 
 static const char *const no_lib[] = {"cudnn-win-load-error",
@@ -43,12 +43,12 @@ static const char *const macos[] = {
     "Apple M1", "Apple M2", "Apple M3", "Apple M4", NULL};
 
 static const struct marker_rule marker_rules[] = {
-    {no_lib, paddle_cudnn,
+    {no_lib, paddle_cudnn, "cudnn-older-than-build",
      "the log says Paddle was compiled with a newer cuDNN than the "
      "machine's: install the cuDNN it names, or the Paddle build made for "
      "the machine's cuDNN. Tells them apart: the cuDNN DLLs are on PATH but "
      "of the older version."},
-    {no_vk, macos,
+    {no_vk, macos, "moltenvk-portability",
      "more likely here: the log is from macOS, where Vulkan is MoltenVK, "
      "which the Vulkan loader (1.3.216 and later) shows only to programs "
      "that enable VK_KHR_portability_enumeration and set "
@@ -94,6 +94,37 @@ static int torch_cuda(const char *b, size_t n)
 	return (int)v;
 }
 
+/* "2024-06-10T10:42:32.734513517Z ": the time stamp docker logs -t and
+ * kubectl logs --timestamps put before each line (RFC 3339, nanoseconds). */
+static int stamp_at(const char *p, const char *end)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddddddddZ ";
+
+	if ((size_t)(end - p) < sizeof shape - 1)
+		return 0;
+	for (size_t i = 0; i < sizeof shape - 1; i++)
+		if (shape[i] == 'd' ? p[i] < '0' || p[i] > '9'
+				    : p[i] != shape[i])
+			return 0;
+	return 1;
+}
+
+/* Any of the first lines stamped so: the log came from a container. */
+static int container_stamped(const char *b, size_t n)
+{
+	const char *p = b, *end = b + n;
+
+	for (int i = 0; i < 16 && p < end; i++) {
+		if (stamp_at(p, end))
+			return 1;
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
 static void marks_of(const char *b, size_t n, struct marks *m)
 {
 	static const char *const container[] = {"docker",
@@ -111,7 +142,7 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 					  "/dev/dxg", "wsl", NULL};
 	int v;
 
-	m->container |= any(b, n, container);
+	m->container |= any(b, n, container) || container_stamped(b, n);
 	m->wsl |= any(b, n, wsl);
 	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
 		if ((m->want & ~m->seen) >> i & 1 &&
@@ -134,10 +165,15 @@ static int is_one_of(const char *id, const char *const *ids)
 	return 0;
 }
 
-static void alternative(const struct marks *m, struct gd_explain_match *mt)
+/* The machine's set-up, when the log or this machine shows it: a container
+ * or WSL2 is then the likelier cause of "no GPU" (its own checks differ). */
+static int setup_alternative(const struct marks *m, struct gd_explain_match *mt)
 {
 	static const char *const no_nv[] = {
 	    "cuda-no-device", "nvidia-driver-missing", "ollama-no-gpu", NULL};
+	static const char *const wsl_nv[] = {
+	    "cuda-no-device", "cuda-devices-unavailable",
+	    "cuda-unknown-error-uvm", "nvidia-driver-missing", NULL};
 	static const char *const no_kfd[] = {"rocm-no-device",
 					     "kfd-permission",
 					     "kfd-open-failed",
@@ -145,10 +181,33 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 					     "hip-hsa-init-failed",
 					     "hsa-out-of-resources",
 					     NULL};
-	static const char *const no_code[] = {"cuda-no-kernel-image",
-					      "cublas-execution-failed", NULL};
+	int wsl = m->wsl || m->wsl_here;
 
-	if ((m->container || m->container_here) && is_one_of(mt->id, no_nv))
+	if (wsl && is_one_of(mt->id, no_kfd)) {
+		mt->alt_id = "wsl-no-kfd";
+		gd_fmt(
+		    mt->alternative, sizeof mt->alternative, "%s%s",
+		    m->wsl ? "the log is from WSL2" : "this machine is WSL2",
+		    ", which has no /dev/kfd: ROCm there "
+		    "goes through /dev/dxg with AMD's WSL driver and the ROCm "
+		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
+		    "the native KFD and group checks do not apply. Tells them "
+		    "apart: uname -r ends in microsoft-standard-WSL2.");
+	} else if (wsl && is_one_of(mt->id, wsl_nv)) {
+		mt->alt_id = "wsl-gpu-passthrough";
+		gd_fmt(
+		    mt->alternative, sizeof mt->alternative, "%s%s",
+		    m->wsl ? "the log is from WSL2" : "this machine is WSL2",
+		    ", where the GPU comes from the Windows driver through "
+		    "/dev/dxg and /usr/lib/wsl/lib: a Windows NVIDIA driver or "
+		    "WSL kernel too old or broken, a Linux NVIDIA driver "
+		    "installed inside WSL over it, or libcuda not from "
+		    "/usr/lib/wsl/lib. Tells them apart: nvidia-smi inside WSL "
+		    "fails while it works in Windows; wsl --update and the "
+		    "current Windows driver fix most.");
+	} else if ((m->container || m->container_here) &&
+		   is_one_of(mt->id, no_nv)) {
+		mt->alt_id = "container-no-gpu-runtime";
 		gd_fmt(
 		    mt->alternative, sizeof mt->alternative, "%s%s",
 		    m->container ? "the log is from a container"
@@ -158,17 +217,22 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    "--runtime=nvidia; Kubernetes: a nvidia.com/gpu limit and "
 		    "the device plugin). Tells them apart: nvidia-smi works on "
 		    "the host but not inside the container.");
-	else if ((m->wsl || m->wsl_here) && is_one_of(mt->id, no_kfd))
-		gd_fmt(
-		    mt->alternative, sizeof mt->alternative, "%s%s",
-		    m->wsl ? "the log is from WSL2" : "this machine is WSL2",
-		    ", which has no /dev/kfd: ROCm there "
-		    "goes through /dev/dxg with AMD's WSL driver and the ROCm "
-		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
-		    "the native KFD and group checks do not apply. Tells them "
-		    "apart: uname -r ends in microsoft-standard-WSL2.");
-	else if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
-		 m->drv_cuda < m->built_cuda)
+	} else
+		return 0;
+	return 1;
+}
+
+static void alternative(const struct marks *m, struct gd_explain_match *mt)
+{
+	static const char *const no_code[] = {"cuda-no-kernel-image",
+					      "cublas-execution-failed", NULL};
+
+	mt->alt_first = 1; /* each rule below names the likelier cause */
+	if (setup_alternative(m, mt))
+		return;
+	if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
+	    m->drv_cuda < m->built_cuda) {
+		mt->alt_id = "driver-older-than-ptx";
 		gd_fmt(
 		    mt->alternative, sizeof mt->alternative,
 		    "more likely here: the driver supports CUDA %d.%d but "
@@ -179,10 +243,17 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    "VERSION, 222), and 'gpudoctor scan' showing PTX only.",
 		    m->drv_cuda / 10, m->drv_cuda % 10, m->built_cuda / 10,
 		    m->built_cuda % 10);
-	for (unsigned i = 0; !mt->alternative[0] && i < GD_N_MARKER_RULES; i++)
-		if (m->seen >> i & 1 && is_one_of(mt->id, marker_rules[i].ids))
+		return;
+	}
+	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
+		if (m->seen >> i & 1 &&
+		    is_one_of(mt->id, marker_rules[i].ids)) {
+			mt->alt_id = marker_rules[i].alt_id;
 			gd_strlcpy(mt->alternative, marker_rules[i].text,
 				   sizeof mt->alternative);
+			return;
+		}
+	mt->alt_first = 0;
 }
 
 /* The markers are looked for in a log's first and last
@@ -224,6 +295,7 @@ void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
 		marks_window(tail, tail_len, &m);
 	for (size_t i = 0; i < r->m.n; i++) {
 		r->m.v[i].alternative[0] = '\0';
+		r->m.v[i].alt_id = NULL;
 		alternative(&m, &r->m.v[i]);
 	}
 }

@@ -9,7 +9,12 @@
 #    +cu121 PyTorch: the driver is older than the build's CUDA;
 #  - VK_ERROR_INCOMPATIBLE_DRIVER in a log from macOS (MoltenVK's own
 #    start-up line): the program lacks portability enumeration;
-#  - the machine's own facts: a WSL2 kernel (osrelease) with a silent log.
+#  - the machine's own facts: a WSL2 kernel (osrelease) with a silent log;
+#  - "all CUDA-capable devices are busy or unavailable" on WSL2: the GPU
+#    passthrough, not the compute mode;
+#  - a log whose lines carry docker logs -t time stamps is from a container.
+# Each alternative has a name (alternative_id) and says whether the log
+# makes it the likelier cause (alternative_first).
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
 command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
@@ -65,4 +70,30 @@ got=$("$GPUDOCTOR" --root "$T/wslroot" explain --json "$T/rocm.log" |
 	jq -r '.matches[] | select(.id == "rocm-no-device") | .alternative // "none"')
 case $got in "this machine is WSL2"*) echo "ok: a WSL2 machine" ;; *) echo "FAIL: WSL2 machine: $got"; fail=1 ;; esac
 check "not WSL2: nothing added" "$T/rocm.log" rocm-no-device none
+altid() { # LOGFILE ID: "alternative_id alternative_first"
+	"$GPUDOCTOR" --root "$T/root" explain --json "$1" |
+		jq -r --arg id "$2" '.matches[] | select(.id == $id) | "\(.alternative_id) \(.alternative_first)"'
+}
+checkid() { # NAME LOGFILE ID WANT
+	got=$(altid "$2" "$3")
+	[ "$got" = "$4" ] && echo "ok: $1" || { echo "FAIL: $1: got '$got', want '$4'"; fail=1; }
+}
+checkid "container: named, likelier" "$T/docker.log" cuda-no-device "container-no-gpu-runtime true"
+checkid "no container: no name" "$T/plain.log" cuda-no-device "null false"
+checkid "WSL2 ROCm: named" "$T/wsl.log" rocm-no-device "wsl-no-kfd true"
+checkid "old driver: named" "$T/old.log" cuda-no-kernel-image "driver-older-than-ptx true"
+checkid "macOS: named" "$T/mac.log" vk-incompatible-driver "moltenvk-portability true"
+checkid "Paddle: named" "$T/paddle.log" cudnn-win-load-error "cudnn-older-than-build true"
+# coollabsio/coolify#2430: the container's log as docker logs -t shows it
+printf '%s\n' '2024-06-10T10:42:32.734568571Z     torch._C._cuda_init()' \
+	'2024-06-10T10:42:32.734587025Z RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx' >"$T/stamped.log"
+checkid "docker logs -t stamps: a container" "$T/stamped.log" nvidia-driver-missing "container-no-gpu-runtime true"
+# a stamp of another shape (milliseconds, no Z) says nothing
+printf '%s\n' '2024-06-10 10:42:32,734 RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx' >"$T/unstamped.log"
+checkid "other time stamps: no container" "$T/unstamped.log" nvidia-driver-missing "null false"
+printf '%s\n' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' \
+	'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/wslbusy.log"
+checkid "WSL2: busy devices are the passthrough" "$T/wslbusy.log" cuda-devices-unavailable "wsl-gpu-passthrough true"
+echo 'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/busy.log"
+checkid "not WSL2: no name" "$T/busy.log" cuda-devices-unavailable "null false"
 exit $fail

@@ -99,6 +99,7 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 		return -ENOMEM;
 	mt->sig = s->kb;
 	mt->seq = r->m.n - 1;
+	mt->minor = s->kb.minor;
 	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
 	gd_kb_source_urls(s->from, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
@@ -290,6 +291,8 @@ static int cmp_pos(const void *a, const void *b)
 {
 	const struct gd_explain_match *x = a, *y = b;
 
+	if (x->minor != y->minor) /* a recoverable warning explains less */
+		return x->minor - y->minor;
 	if (x->in_tail != y->in_tail)
 		return x->in_tail - y->in_tail;
 	if (x->line != y->line)
@@ -298,7 +301,8 @@ static int cmp_pos(const void *a, const void *b)
 }
 
 /* Each signature's first matching line; the matches are then put in log
- * order (a failure that came first usually caused those after it). */
+ * order (a failure that came first usually caused those after it), those
+ * of "minor" signatures (often a warning the program gets past) last. */
 static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		      struct gd_explain_result *r, int in_tail)
 {
@@ -400,6 +404,8 @@ static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
 						  r) < 0))
 			rc = -ENOMEM;
 	}
+	if (!rc && r->m.n > 1) /* a minor match of the head after the tail's */
+		qsort(r->m.v, r->m.n, sizeof *r->m.v, cmp_pos);
 	return rc;
 }
 

@@ -189,6 +189,8 @@ struct gd_kb_signature {
 			       (a warning the program recovers from); NULL */
 	enum gd_kb_check check; /* NONE when absent or unknown */
 	int icase;
+	int minor; /* often a warning the program recovers from: ranked after
+		     the log's other matches */
 	struct gd_kb_list literals; /* strings one of which every match holds */
 	struct gd_kb_list sources;
 };

@@ -270,6 +270,7 @@ static int signature_of(const json_t *sg, struct gd_kb_signature *out)
 	c = gd_kb_check_from_name(out->check_name);
 	out->check = c < 0 ? GD_KB_CHECK_NONE : (enum gd_kb_check)c;
 	out->icase = json_is_true(json_object_get(sg, GD_KBK_ICASE));
+	out->minor = json_is_true(json_object_get(sg, GD_KBK_MINOR));
 	out->literals = list_of(sg, GD_KBK_LITERALS);
 	out->sources = list_of(sg, GD_KBK_SOURCES);
 	return 0;

@@ -81,6 +81,7 @@
 #define GD_KBK_REGEX "regex"
 #define GD_KBK_UNLESS "unless"
 #define GD_KBK_ICASE "icase"
+#define GD_KBK_MINOR "minor"
 #define GD_KBK_MEANING "meaning"
 #define GD_KBK_FIX "fix"
 #define GD_KBK_CHECK "check"

@@ -140,6 +140,16 @@ static void test_errors(void)
 	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
 	    "signature \"bad-unless\": \"unless\" does not compile",
 	    "t.json:7:");
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n"
+	    "\"issues\": [], \"strategies\": [],\n"
+	    "\"signatures\": [\n{\"id\": \"bad-minor\", \"title\": \"t\","
+	    " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+	    " \"regex\": \"ab\", \"minor\": \"yes\"}],\n"
+	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+	    "\"minor\" must be true or false", "t.json:7:");
 	expect_error("{\"a\": 1, \"a\": 2}", "duplicate", "t.json:1:");
 	/* the hardware lists discovery reads */
 	expect_error(

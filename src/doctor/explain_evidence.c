@@ -167,59 +167,62 @@ static int is_one_of(const char *id, const char *const *ids)
 
 /* The machine's set-up, when the log or this machine shows it: a container
  * or WSL2 is then the likelier cause of "no GPU" (its own checks differ). */
+static const char *const no_nv[] = {"cuda-no-device", "nvidia-driver-missing",
+				    "ollama-no-gpu", NULL};
+static const char *const wsl_nv[] = {
+    "cuda-no-device", "cuda-devices-unavailable", "cuda-unknown-error-uvm",
+    "nvidia-driver-missing", NULL};
+static const char *const no_kfd[] = {"rocm-no-device",
+				     "kfd-permission",
+				     "kfd-open-failed",
+				     "kfd-not-supported",
+				     "hip-hsa-init-failed",
+				     "hsa-out-of-resources",
+				     NULL};
+
+static const struct setup_rule {
+	int wsl; /* 1: WSL2, 0: a container */
+	const char *const *ids;
+	const char *alt_id, *text;
+} setup_rules[] = {
+    {1, no_kfd, "wsl-no-kfd",
+     ", which has no /dev/kfd: ROCm there goes through /dev/dxg with AMD's "
+     "WSL driver and the ROCm for WSL packages, and only on the GPUs AMD "
+     "lists for WSL; the native KFD and group checks do not apply. Tells "
+     "them apart: uname -r ends in microsoft-standard-WSL2."},
+    {1, wsl_nv, "wsl-gpu-passthrough",
+     ", where the GPU comes from the Windows driver through /dev/dxg and "
+     "/usr/lib/wsl/lib: a Windows NVIDIA driver or WSL kernel too old or "
+     "broken, a Linux NVIDIA driver installed inside WSL over it, or libcuda "
+     "not from /usr/lib/wsl/lib. Tells them apart: nvidia-smi inside WSL "
+     "fails while it works in Windows; wsl --update and the current Windows "
+     "driver fix most."},
+    {0, no_nv, "container-no-gpu-runtime",
+     ": it may have been started without the NVIDIA runtime (docker run "
+     "--gpus all or --runtime=nvidia; Kubernetes: a nvidia.com/gpu limit and "
+     "the device plugin). Tells them apart: nvidia-smi works on the host but "
+     "not inside the container."},
+};
+
 static int setup_alternative(const struct marks *m, struct gd_explain_match *mt)
 {
-	static const char *const no_nv[] = {
-	    "cuda-no-device", "nvidia-driver-missing", "ollama-no-gpu", NULL};
-	static const char *const wsl_nv[] = {
-	    "cuda-no-device", "cuda-devices-unavailable",
-	    "cuda-unknown-error-uvm", "nvidia-driver-missing", NULL};
-	static const char *const no_kfd[] = {"rocm-no-device",
-					     "kfd-permission",
-					     "kfd-open-failed",
-					     "kfd-not-supported",
-					     "hip-hsa-init-failed",
-					     "hsa-out-of-resources",
-					     NULL};
-	int wsl = m->wsl || m->wsl_here;
+	for (size_t i = 0; i < sizeof setup_rules / sizeof *setup_rules; i++) {
+		const struct setup_rule *r = &setup_rules[i];
+		int in_log = r->wsl ? m->wsl : m->container;
+		int here = r->wsl ? m->wsl_here : m->container_here;
 
-	if (wsl && is_one_of(mt->id, no_kfd)) {
-		mt->alt_id = "wsl-no-kfd";
-		gd_fmt(
-		    mt->alternative, sizeof mt->alternative, "%s%s",
-		    m->wsl ? "the log is from WSL2" : "this machine is WSL2",
-		    ", which has no /dev/kfd: ROCm there "
-		    "goes through /dev/dxg with AMD's WSL driver and the ROCm "
-		    "for WSL packages, and only on the GPUs AMD lists for WSL; "
-		    "the native KFD and group checks do not apply. Tells them "
-		    "apart: uname -r ends in microsoft-standard-WSL2.");
-	} else if (wsl && is_one_of(mt->id, wsl_nv)) {
-		mt->alt_id = "wsl-gpu-passthrough";
-		gd_fmt(
-		    mt->alternative, sizeof mt->alternative, "%s%s",
-		    m->wsl ? "the log is from WSL2" : "this machine is WSL2",
-		    ", where the GPU comes from the Windows driver through "
-		    "/dev/dxg and /usr/lib/wsl/lib: a Windows NVIDIA driver or "
-		    "WSL kernel too old or broken, a Linux NVIDIA driver "
-		    "installed inside WSL over it, or libcuda not from "
-		    "/usr/lib/wsl/lib. Tells them apart: nvidia-smi inside WSL "
-		    "fails while it works in Windows; wsl --update and the "
-		    "current Windows driver fix most.");
-	} else if ((m->container || m->container_here) &&
-		   is_one_of(mt->id, no_nv)) {
-		mt->alt_id = "container-no-gpu-runtime";
-		gd_fmt(
-		    mt->alternative, sizeof mt->alternative, "%s%s",
-		    m->container ? "the log is from a container"
-				 : "this machine is a container",
-		    ": it may have been started "
-		    "without the NVIDIA runtime (docker run --gpus all or "
-		    "--runtime=nvidia; Kubernetes: a nvidia.com/gpu limit and "
-		    "the device plugin). Tells them apart: nvidia-smi works on "
-		    "the host but not inside the container.");
-	} else
-		return 0;
-	return 1;
+		if (!(in_log || here) || !is_one_of(mt->id, r->ids))
+			continue;
+		mt->alt_id = r->alt_id;
+		gd_fmt(mt->alternative, sizeof mt->alternative, "%s%s",
+		       r->wsl ? (in_log ? "the log is from WSL2"
+					: "this machine is WSL2")
+			      : (in_log ? "the log is from a container"
+					: "this machine is a container"),
+		       r->text);
+		return 1;
+	}
+	return 0;
 }
 
 static void alternative(const struct marks *m, struct gd_explain_match *mt)

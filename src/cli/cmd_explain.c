@@ -196,7 +196,7 @@ static json_t *match_json(struct explain_run *x,
 	json_object_set_new(o, "alternative_id",
 			    mt->alt_id ? gd_json_str(mt->alt_id) : json_null());
 	json_object_set_new(o, "alternative_first",
-			    json_boolean(mt->alt_id && mt->alt_first));
+			    json_boolean(mt->alt_id != NULL));
 	json_object_set_new(o, "fix",
 			    gd_wa_jstr(fix_of(x, mt, pfix, sizeof pfix)));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
@@ -283,8 +283,7 @@ static void print_match(struct explain_run *x, size_t k,
 					? mt->sig.meaning
 					: "(the knowledge base says nothing)");
 	if (mt->alternative[0])
-		printf("    %s %s\n", mt->alt_first ? "likelier:" : "or:      ",
-		       mt->alternative);
+		printf("    likelier: %s\n", mt->alternative);
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
 	fix = fix_of(x, mt, pfix, sizeof pfix);

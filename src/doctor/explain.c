@@ -99,7 +99,6 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 		return -ENOMEM;
 	mt->sig = s->kb;
 	mt->seq = r->m.n - 1;
-	mt->minor = s->kb.minor;
 	gd_strlcpy(mt->id, s->kb.id, sizeof mt->id);
 	gd_kb_source_urls(s->from, s->kb.sources, mt->urls, sizeof mt->urls);
 	mt->line = ln;
@@ -291,8 +290,8 @@ static int cmp_pos(const void *a, const void *b)
 {
 	const struct gd_explain_match *x = a, *y = b;
 
-	if (x->minor != y->minor) /* a recoverable warning explains less */
-		return x->minor - y->minor;
+	if (x->sig.minor != y->sig.minor) /* a recoverable warning says less */
+		return x->sig.minor - y->sig.minor;
 	if (x->in_tail != y->in_tail)
 		return x->in_tail - y->in_tail;
 	if (x->line != y->line)
@@ -300,15 +299,13 @@ static int cmp_pos(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq; /* qsort is not stable */
 }
 
-/* Each signature's first matching line; the matches are then put in log
- * order (a failure that came first usually caused those after it), those
- * of "minor" signatures (often a warning the program gets past) last. */
+/* Each signature's first matching line (sigs_scan_parts orders them). */
 static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		      struct gd_explain_result *r, int in_tail)
 {
 	struct scan sc = {sigs,	   ns,	 buf,	    len, r,
 			  in_tail, NULL, 64 * 1024, 1,	 buf};
-	size_t first = r->m.n, ne = 0;
+	size_t ne = 0;
 	struct lit_ent *e = calloc(ns * GD_SIG_MAX_LIT + 1, sizeof *e);
 	int rc;
 
@@ -332,8 +329,6 @@ static int scan_lines(struct sig *sigs, size_t ns, char *buf, size_t len,
 		rc = scan_plain(&sc);
 	free(e);
 	free(sc.copy);
-	if (r->m.n > first) /* no matches: r->m.v may be NULL */
-		qsort(r->m.v + first, r->m.n - first, sizeof *r->m.v, cmp_pos);
 	return rc;
 }
 
@@ -404,7 +399,10 @@ static int sigs_scan_parts(struct gd_explain_sigs *s, char *buf, size_t len,
 						  r) < 0))
 			rc = -ENOMEM;
 	}
-	if (!rc && r->m.n > 1) /* a minor match of the head after the tail's */
+	/* log order (a failure that came first usually caused those after
+	 * it), head before tail, "minor" signatures (often a warning the
+	 * program gets past) last. No matches: r->m.v may be NULL. */
+	if (!rc && r->m.n > 1)
 		qsort(r->m.v, r->m.n, sizeof *r->m.v, cmp_pos);
 	return rc;
 }

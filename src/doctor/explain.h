@@ -30,9 +30,8 @@ struct gd_explain_match {
 	char detail[320];   /* what the line's own numbers say, or "" */
 	char alternative[600]; /* another cause the log's other lines point
 				  to, and what tells them apart, or "" */
-	int minor;	       /* the signature's "minor": ranked last */
-	const char *alt_id;    /* that cause's name (docs/json.md), or NULL */
-	int alt_first;	       /* the log's lines make it the likelier cause */
+	const char *alt_id; /* that cause's name (docs/json.md), or NULL; every
+			       alternative is the likelier cause */
 };
 
 /* A runtime error code the log names (explain_codes.c), by its name or by

@@ -230,7 +230,6 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 	static const char *const no_code[] = {"cuda-no-kernel-image",
 					      "cublas-execution-failed", NULL};
 
-	mt->alt_first = 1; /* each rule below names the likelier cause */
 	if (setup_alternative(m, mt))
 		return;
 	if (is_one_of(mt->id, no_code) && m->drv_cuda && m->built_cuda &&
@@ -256,7 +255,6 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 				   sizeof mt->alternative);
 			return;
 		}
-	mt->alt_first = 0;
 }
 
 /* The markers are looked for in a log's first and last

@@ -101,17 +101,50 @@ static int diag_has(const gd_ctx *ctx, const char *s)
 	return 0;
 }
 
+/* A fresh capture tree under /tmp for one test (its path in tmpl). */
+static int tree_new(const char *name)
+{
+	snprintf(tmpl, sizeof tmpl, "/tmp/%s-XXXXXX", name);
+	if (!mkdtemp(tmpl)) {
+		CHECK(!"mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
+/* Discovery over the tree, with the embedded kb, as gpudoctor runs it. */
+static int tree_discover(gd_ctx *ctx, struct gd_machine *m)
+{
+	static char *env[] = {NULL};
+
+	if (gd_ctx_init(ctx, tmpl, env) < 0) {
+		CHECK(!"ctx");
+		return -1;
+	}
+	ctx->kb = gd_kb_load_embedded();
+	CHECK_INT(gd_discover(ctx, m), 0);
+	return 0;
+}
+
+static void tree_done(gd_ctx *ctx, struct gd_machine *m)
+{
+	char cmd[128];
+
+	gd_machine_free(m);
+	gd_kb_free(ctx->kb);
+	ctx->kb = NULL;
+	gd_ctx_free(ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+	CHECK(system(cmd) == 0);
+}
+
 static void test_tree(void)
 {
-	char *env[] = {NULL}, cmd[128];
 	struct gd_machine m;
 	gd_ctx ctx;
 
-	strcpy(tmpl, "/tmp/gd-pci-XXXXXX");
-	if (!mkdtemp(tmpl)) {
-		CHECK(!"mkdtemp");
+	if (tree_new("gd-pci") < 0)
 		return;
-	}
 	/* buses of the DGX-2 (hwloc nvidiaDGX2.xml), natural name order
 	 * "3b" < "34" and "e7" after "10000:": numeric order must win */
 	gpu("0000:3b:00.0", "0x1db8\n");
@@ -127,12 +160,8 @@ static void test_tree(void)
 	mk("sys/bus/pci/devices/0000:00:02.0/class", "0x030000\n");
 	mk("sys/bus/pci/devices/0000:00:02.0/vendor", "0x1234\n");
 	mk("sys/bus/pci/devices/0000:00:02.0/device", "0x1111\n");
-	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
-		CHECK(!"ctx");
+	if (tree_discover(&ctx, &m) < 0)
 		return;
-	}
-	ctx.kb = gd_kb_load_embedded();
-	CHECK_INT(gd_discover(&ctx, &m), 0);
 	CHECK_INT(m.n_gpus, 5);
 	if (m.n_gpus == 5) {
 		CHECK_STR(m.gpus[0].pci.bdf, "0000:04:00.0");
@@ -155,12 +184,7 @@ static void test_tree(void)
 	CHECK(diag_has(&ctx, "read from"));
 	CHECK(diag_has(&ctx, "no driver link"));
 	CHECK(diag_has(&ctx, "not a GPU"));
-	gd_machine_free(&m);
-	gd_kb_free(ctx.kb);
-	ctx.kb = NULL;
-	gd_ctx_free(&ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-	CHECK(system(cmd) == 0);
+	tree_done(&ctx, &m);
 }
 
 /* NVIDIA SR-IOV host (vGPU): `sriov-manage -e 0001:04:00.0` on an RTX PRO
@@ -172,15 +196,12 @@ static void test_sriov(void)
 {
 	static const char *const vfs[] = {"0001:04:00.2", "0001:04:00.3",
 					  "0001:04:00.4"};
-	char *env[] = {NULL}, cmd[160];
+	char cmd[160];
 	struct gd_machine m;
 	gd_ctx ctx;
 
-	strcpy(tmpl, "/tmp/gd-pci-XXXXXX");
-	if (!mkdtemp(tmpl)) {
-		CHECK(!"mkdtemp");
+	if (tree_new("gd-pci") < 0)
 		return;
-	}
 	gpu("0001:04:00.0", "0x2bb5\n");
 	mk("sys/bus/pci/devices/0001:04:00.0/sriov_numvfs", "3\n");
 	for (size_t i = 0; i < 3; i++) {
@@ -197,12 +218,8 @@ static void test_sriov(void)
 		 "physfn'",
 		 tmpl);
 	CHECK(system(cmd) == 0);
-	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
-		CHECK(!"ctx");
+	if (tree_discover(&ctx, &m) < 0)
 		return;
-	}
-	ctx.kb = gd_kb_load_embedded();
-	CHECK_INT(gd_discover(&ctx, &m), 0);
 	CHECK_INT(m.n_gpus, 2);
 	if (m.n_gpus == 2) {
 		const struct gd_pci *pf = &m.gpus[0].pci;
@@ -216,12 +233,7 @@ static void test_sriov(void)
 		CHECK_INT(m.gpus[1].pci.n_vfs, 0);
 	}
 	CHECK(diag_has(&ctx, "3 SR-IOV virtual functions (0001:04:00.2 to"));
-	gd_machine_free(&m);
-	gd_kb_free(ctx.kb);
-	ctx.kb = NULL;
-	gd_ctx_free(&ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-	CHECK(system(cmd) == 0);
+	tree_done(&ctx, &m);
 }
 
 /* An APU whose only memory figure is its KFD bank: shared system memory,
@@ -230,15 +242,11 @@ static void test_sriov(void)
  * (31457280 pages of 4 KiB). */
 static void test_apu_memory(void)
 {
-	char *env[] = {NULL}, cmd[128];
 	struct gd_machine m;
 	gd_ctx ctx;
 
-	strcpy(tmpl, "/tmp/gd-apu-XXXXXX");
-	if (!mkdtemp(tmpl)) {
-		CHECK(!"mkdtemp");
+	if (tree_new("gd-apu") < 0)
 		return;
-	}
 	mk("sys/bus/pci/devices/0000:c5:00.0/class", "0x038000\n");
 	mk("sys/bus/pci/devices/0000:c5:00.0/vendor", "0x1002\n");
 	mk("sys/bus/pci/devices/0000:c5:00.0/device", "0x1586\n");
@@ -249,12 +257,8 @@ static void test_apu_memory(void)
 	   "location_id 50432\ndomain 0\n");
 	mk("sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties",
 	   "heap_type 1\nsize_in_bytes 128849018880\n");
-	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
-		CHECK(!"ctx");
+	if (tree_discover(&ctx, &m) < 0)
 		return;
-	}
-	ctx.kb = gd_kb_load_embedded();
-	CHECK_INT(gd_discover(&ctx, &m), 0);
 	CHECK_INT(m.n_gpus, 1);
 	if (m.n_gpus == 1) {
 		CHECK(m.gpus[0].integrated);
@@ -265,12 +269,7 @@ static void test_apu_memory(void)
 		    m.gpus[0].shared_src,
 		    "kfd mem_banks (frame buffer heaps) = mem_info_gtt_total");
 	}
-	gd_machine_free(&m);
-	gd_kb_free(ctx.kb);
-	ctx.kb = NULL;
-	gd_ctx_free(&ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-	CHECK(system(cmd) == 0);
+	tree_done(&ctx, &m);
 }
 
 /* NVIDIA without /proc/driver/nvidia and without a kb entry for the PCI
@@ -280,27 +279,19 @@ static void test_apu_memory(void)
  * the pci.ids lines are verbatim from pci.ids 2023.04.10. */
 static void test_nvidia_chip(void)
 {
-	char *env[] = {NULL}, cmd[128];
 	struct gd_machine m;
 	gd_ctx ctx;
 
-	strcpy(tmpl, "/tmp/gd-nv-XXXXXX");
-	if (!mkdtemp(tmpl)) {
-		CHECK(!"mkdtemp");
+	if (tree_new("gd-nv") < 0)
 		return;
-	}
 	mk("sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
 	mk("sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
 	mk("sys/bus/pci/devices/0000:01:00.0/device", "0x1287\n");
 	mk("sys/bus/pci/devices/0000:01:00.0/revision", "0xa1\n");
 	mk("usr/share/misc/pci.ids", "10de  NVIDIA Corporation\n"
 				     "\t1287  GK208B [GeForce GT 730]\n");
-	if (gd_ctx_init(&ctx, tmpl, env) < 0) {
-		CHECK(!"ctx");
+	if (tree_discover(&ctx, &m) < 0)
 		return;
-	}
-	ctx.kb = gd_kb_load_embedded();
-	CHECK_INT(gd_discover(&ctx, &m), 0);
 	CHECK_INT(m.n_gpus, 1);
 	if (m.n_gpus == 1) {
 		CHECK_STR(m.gpus[0].nv.sm, "sm_35");
@@ -309,12 +300,7 @@ static void test_nvidia_chip(void)
 		CHECK_STR(m.gpus[0].nv.last_driver, "470");
 		CHECK_STR(m.gpus[0].nv.last_cuda, "11.8");
 	}
-	gd_machine_free(&m);
-	gd_kb_free(ctx.kb);
-	ctx.kb = NULL;
-	gd_ctx_free(&ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-	CHECK(system(cmd) == 0);
+	tree_done(&ctx, &m);
 }
 
 /* AMD families KFD never supported, by PCI id and by pci.ids chip name

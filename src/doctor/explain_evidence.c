@@ -42,7 +42,26 @@ static const char *const macos[] = {
     "MoltenVK", "macOS",    "Darwin",	"Mac OS X", ".dylib", "homebrew",
     "Apple M1", "Apple M2", "Apple M3", "Apple M4", NULL};
 
+/* rocminfo decides "ROCk module is NOT loaded" from lsmod (or
+ * /sys/module/amdgpu) and goes on: its later lines show whether the
+ * kernel driver is there after all (docs/workarounds.md). */
+static const char *const no_rock[] = {"rocm-kfd-not-loaded", NULL};
+static const char *const no_lsmod[] = {"lsmod: not found",
+				       "lsmod: command not found", NULL};
+static const char *const kfd_open[] = {"Able to open /dev/kfd read-write",
+				       "HSA Agents", NULL};
+
 static const struct marker_rule marker_rules[] = {
+    {no_rock, no_lsmod, "rocminfo-no-lsmod",
+     "more likely here: lsmod is missing (a container image without kmod), "
+     "so rocminfo cannot see the amdgpu module even when it is loaded; "
+     "the GPU may well work (install kmod in the image to silence it). "
+     "Tells them apart: rocminfo goes on to list the GPU as an HSA agent."},
+    {no_rock, kfd_open, "rocminfo-kfd-present",
+     "more likely here: rocminfo went on to open /dev/kfd (or list HSA "
+     "agents), so the kernel driver is there; its module check fails when "
+     "amdgpu is built into the kernel or lsmod is missing, and the message "
+     "is harmless. Tells them apart: your GPU is listed as an agent."},
     {no_lib, paddle_cudnn, "cudnn-older-than-build",
      "the log says Paddle was compiled with a newer cuDNN than the "
      "machine's: install the cuDNN it names, or the Paddle build made for "

@@ -84,6 +84,17 @@ checkid "WSL2 ROCm: named" "$T/wsl.log" rocm-no-device "wsl-no-kfd true"
 checkid "old driver: named" "$T/old.log" cuda-no-kernel-image "driver-older-than-ptx true"
 checkid "macOS: named" "$T/mac.log" vk-incompatible-driver "moltenvk-portability true"
 checkid "Paddle: named" "$T/paddle.log" cudnn-win-load-error "cudnn-older-than-build true"
+# rocminfo as ROCm threads show it in a container without kmod and with amdgpu
+# built in: its module check fails, then it opens /dev/kfd and goes on
+printf '%s\n' 'sh: 1: lsmod: not found' 'ROCk module is NOT loaded, possibly no GPU devices' \
+	'Able to open /dev/kfd read-write' >"$T/nolsmod.log"
+checkid "rocminfo without lsmod: named" "$T/nolsmod.log" rocm-kfd-not-loaded "rocminfo-no-lsmod true"
+printf '%s\n' 'ROCk module is NOT loaded, possibly no GPU devices' 'fireburn is member of video group' \
+	'=====================    ' 'HSA System Attributes    ' '=====================    ' \
+	'==========               ' 'HSA Agents               ' '==========               ' >"$T/kfdok.log"
+checkid "rocminfo that lists agents: named" "$T/kfdok.log" rocm-kfd-not-loaded "rocminfo-kfd-present true"
+echo 'ROCk module is NOT loaded, possibly no GPU devices' >"$T/norock.log"
+checkid "rocminfo alone: no name" "$T/norock.log" rocm-kfd-not-loaded "null false"
 # coollabsio/coolify#2430: the container's log as docker logs -t shows it
 printf '%s\n' '2024-06-10T10:42:32.734568571Z     torch._C._cuda_init()' \
 	'2024-06-10T10:42:32.734587025Z RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx' >"$T/stamped.log"

@@ -21,10 +21,10 @@
 #include "core/util.h"
 #include "errcodes.h"
 #include "explain.h"
+#include "explain_words.h"
 
 #define GD_PENDING_MAX 16 /* generic numbers waiting for their runtime */
 #define GD_WORD_SLOTS 128
-#define GD_N_WORDS 64 /* room for words[] */
 #define CTX_NONE (-1)
 #define CTX_GENERIC (-2)
 
@@ -47,7 +47,7 @@ struct cscan {
 	const char *w1_end;
 	int w1_api; /* the runtime of the last word when it is a function */
 	int oom;
-	unsigned char slot[GD_WORD_SLOTS]; /* words[] index + 1 */
+	unsigned char slot[GD_WORD_SLOTS]; /* gd_code_words[] index + 1 */
 	uint16_t pre[26 * 26]; /* first two letters -> lengths, a bit each */
 	/* the first two bytes of every identifier on_ident may care about:
 	 * codes' names, words in any case, API function prefixes */
@@ -124,68 +124,6 @@ static int add(struct cscan *s, const struct gd_errcode *c, unsigned long ln,
 					     : GD_CODE_BY_NAME);
 }
 
-/* The words explain knows, by kind: a product names its runtime
- * ("CUDA", "OpenCL"), a type names it for the number after it
- * ("VkResult"), a generic word asks the line which runtime it is. */
-enum { W_PRODUCT, W_TYPE, W_GENERIC };
-static const struct word {
-	const char *w;
-	int kind;
-	const char *id;
-} words[] = {
-    {"cuda", W_PRODUCT, "cudart"},
-    {"cublas", W_PRODUCT, "cublas"},
-    {"cudnn", W_PRODUCT, "cudnn"},
-    {"nccl", W_PRODUCT, "nccl"},
-    {"nvrtc", W_PRODUCT, "nvrtc"},
-    {"hip", W_PRODUCT, "hip"},
-    {"hsa", W_PRODUCT, "hsa"},
-    {"rocblas", W_PRODUCT, "rocblas"},
-    {"hipblas", W_PRODUCT, "hipblas"},
-    {"miopen", W_PRODUCT, "miopen"},
-    {"vulkan", W_PRODUCT, "vk"},
-    {"opencl", W_PRODUCT, "cl"},
-    {"levelzero", W_PRODUCT, "ze"},
-    {"level_zero", W_PRODUCT, "ze"},
-    {"cudaerror_t", W_TYPE, "cudart"},
-    {"cudaerror", W_TYPE, "cudart"},
-    {"curesult", W_TYPE, "cu"},
-    {"cublasstatus_t", W_TYPE, "cublas"},
-    {"cudnnstatus_t", W_TYPE, "cudnn"},
-    {"ncclresult_t", W_TYPE, "nccl"},
-    {"nvrtcresult", W_TYPE, "nvrtc"},
-    {"hiperror_t", W_TYPE, "hip"},
-    {"hsa_status_t", W_TYPE, "hsa"},
-    {"rocblas_status", W_TYPE, "rocblas"},
-    {"hipblasstatus_t", W_TYPE, "hipblas"},
-    {"miopenstatus_t", W_TYPE, "miopen"},
-    {"vkresult", W_TYPE, "vk"},
-    {"cl_int", W_TYPE, "cl"},
-    {"ze_result_t", W_TYPE, "ze"},
-    {"ur_result_t", W_TYPE, "ur"},
-    {"error", W_GENERIC, NULL},
-    {"err", W_GENERIC, NULL},
-    {"status", W_GENERIC, NULL},
-    {"code", W_GENERIC, NULL},
-    {"result", W_GENERIC, NULL},
-    {"returned", W_GENERIC, NULL},
-    {"returns", W_GENERIC, NULL},
-    {"return", W_GENERIC, NULL},
-    {"failed", W_GENERIC, NULL},
-    {"errorcode", W_GENERIC, NULL},
-    {"error_code", W_GENERIC, NULL},
-    {"rc", W_GENERIC, NULL},
-    {"runtime", W_GENERIC + 1, NULL},
-    {"driver", W_GENERIC + 1, NULL},
-    {"api", W_GENERIC + 1, NULL},
-    {"level", W_GENERIC + 2, NULL},
-    {"zero", W_GENERIC + 3, "ze"},
-};
-#define W_QUALIFIER (W_GENERIC + 1) /* "cuda runtime error" */
-#define W_LEVEL (W_GENERIC + 2)	    /* "Level Zero" */
-#define W_ZERO (W_GENERIC + 3)
-_Static_assert(sizeof words / sizeof *words <= GD_N_WORDS, "words[]");
-
 static unsigned word_hash(const char *s)
 {
 	unsigned h = 5381;
@@ -197,15 +135,17 @@ static unsigned word_hash(const char *s)
 
 static void words_index(struct cscan *s)
 {
-	for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
-		unsigned h = word_hash(words[i].w);
+	for (size_t i = 0; i < gd_n_code_words; i++) {
+		unsigned h = word_hash(gd_code_words[i].w);
 
 		while (s->slot[h])
 			h = (h + 1) & (GD_WORD_SLOTS - 1);
 		s->slot[h] = (unsigned char)(i + 1);
-		s->wlen[i] = strlen(words[i].w);
-		s->wapi[i] = words[i].id ? api(words[i].id) : -1;
-		s->pre[(words[i].w[0] - 'a') * 26 + words[i].w[1] - 'a'] |=
+		s->wlen[i] = strlen(gd_code_words[i].w);
+		s->wapi[i] =
+		    gd_code_words[i].id ? api(gd_code_words[i].id) : -1;
+		s->pre[(gd_code_words[i].w[0] - 'a') * 26 +
+		       gd_code_words[i].w[1] - 'a'] |=
 		    (uint16_t)(1u << s->wlen[i]);
 	}
 }
@@ -216,59 +156,9 @@ static const struct word *word_find(const struct cscan *s, const char *lw,
 	for (unsigned h = word_hash(lw); s->slot[h];
 	     h = (h + 1) & (GD_WORD_SLOTS - 1))
 		if (s->wlen[s->slot[h] - 1] == n &&
-		    !memcmp(words[s->slot[h] - 1].w, lw, n))
-			return &words[s->slot[h] - 1];
+		    !memcmp(gd_code_words[s->slot[h] - 1].w, lw, n))
+			return &gd_code_words[s->slot[h] - 1];
 	return NULL;
-}
-
-/* An API function ("clBuildProgram", "cuInit", "hsa_init") names its
- * runtime. Only words with a capital or '_' inside are looked at. */
-static int function_api(const char *w, size_t n)
-{
-	static const struct {
-		const char *pre, *id;
-	} fns[] = {{"cudnn", "cudnn"},
-		   {"cublas", "cublas"},
-		   {"cuda", "cudart"},
-		   {"nccl", "nccl"},
-		   {"nvrtc", "nvrtc"},
-		   {"cu", "cu"},
-		   {"hipblas", "hipblas"},
-		   {"hip", "hip"},
-		   {"hsa_", "hsa"},
-		   {"rocblas_", "rocblas"},
-		   {"miopen", "miopen"},
-		   {"vk", "vk"},
-		   {"cl", "cl"},
-		   {"ze", "ze"},
-		   {"ur", "ur"}};
-	int inner = 0;
-
-	switch (w[0]) {
-	case 'c':
-	case 'h':
-	case 'n':
-	case 'r':
-	case 'm':
-	case 'v':
-	case 'z':
-	case 'u':
-		break;
-	default:
-		return -1;
-	}
-	for (size_t i = 2; i < n && i < 10 && !inner; i++)
-		inner = isupper((unsigned char)w[i]) || w[i] == '_';
-	if (!inner || !islower((unsigned char)w[0]))
-		return -1;
-	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
-		size_t k = strlen(fns[i].pre);
-
-		if (n > k + 1 && !strncmp(w, fns[i].pre, k) &&
-		    (fns[i].pre[k - 1] == '_' || isupper((unsigned char)w[k])))
-			return api(fns[i].id);
-	}
-	return -1;
 }
 
 /* What a number right after this word is: a code of one runtime
@@ -282,11 +172,11 @@ static int context_of(const struct cscan *s, const struct word *wd)
 	if (!wd)
 		return CTX_NONE;
 	if (wd->kind == W_TYPE)
-		return s->wapi[wd - words];
+		return s->wapi[wd - gd_code_words];
 	if (wd->kind != W_GENERIC)
 		return CTX_NONE;
 	if (w1 && w1->kind == W_PRODUCT)
-		return s->wapi[w1 - words];
+		return s->wapi[w1 - gd_code_words];
 	if (w1 && w1->kind == W_ZERO && w2 && w2->kind == W_LEVEL)
 		return api("ze"); /* "Level Zero error 0x78000001" */
 	if (s->w1_api >= 0)
@@ -294,7 +184,7 @@ static int context_of(const struct cscan *s, const struct word *wd)
 	if (w1 && w1->kind == W_QUALIFIER && w2 && w2->kind == W_PRODUCT)
 		return !strcmp(w1->w, "driver") && !strcmp(w2->id, "cudart")
 			   ? api("cu")
-			   : s->wapi[w2 - words];
+			   : s->wapi[w2 - gd_code_words];
 	return CTX_GENERIC;
 }
 
@@ -341,12 +231,15 @@ static void on_ident(struct cscan *s, const char *w, size_t n)
 	}
 	wd = word_of(s, w, n);
 	if (fam < 0 && wd && wd->kind == W_PRODUCT)
-		fam = s->wapi[wd - words];
+		fam = s->wapi[wd - gd_code_words];
 	if (fam < 0 && wd && wd->kind == W_ZERO && s->w1 &&
 	    s->w1->kind == W_LEVEL && w - s->w1_end <= 2)
 		fam = api("ze");
-	if (fam < 0 && !wd)
-		fam = function_api(w, n);
+	if (fam < 0 && !wd) {
+		const char *id = gd_code_function_api(w, n);
+
+		fam = id ? api(id) : -1;
+	}
 	if (fam >= 0) {
 		s->line_api = fam;
 		s->seen |= 1u << fam;
@@ -477,12 +370,13 @@ static void start2_index(struct cscan *s)
 	for (unsigned i = 0; i < gd_errcode_n; i++)
 		start2_set(s, key2((unsigned char)gd_errcodes[i].name[0],
 				   (unsigned char)gd_errcodes[i].name[1]));
-	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+	for (size_t i = 0; i < gd_n_code_words; i++)
 		for (unsigned c = 0; c < 4; c++)
-			start2_set(s, key2((unsigned char)(words[i].w[0] ^
-							   (c & 1 ? 32 : 0)),
-					   (unsigned char)(words[i].w[1] ^
-							   (c & 2 ? 32 : 0))));
+			start2_set(s,
+				   key2((unsigned char)(gd_code_words[i].w[0] ^
+							(c & 1 ? 32 : 0)),
+					(unsigned char)(gd_code_words[i].w[1] ^
+							(c & 2 ? 32 : 0))));
 	for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
 		start2_set(s, key2((unsigned char)fns[i][0],
 				   (unsigned char)fns[i][1]));

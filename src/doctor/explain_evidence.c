@@ -51,7 +51,21 @@ static const char *const no_lsmod[] = {"lsmod: not found",
 static const char *const kfd_open[] = {"Able to open /dev/kfd read-write",
 				       "HSA Agents", NULL};
 
+/* nvidia-smi or the kernel saying the GPU fell off: "no device" and "busy"
+ * after it are its consequences, not a set-up to repair. */
+static const char *const nv_gone[] = {"cuda-no-device",
+				      "cuda-devices-unavailable",
+				      "nvml-driver-not-loaded", NULL};
+static const char *const gpu_lost[] = {"GPU is lost", "fallen off the bus",
+				       NULL};
+
 static const struct marker_rule marker_rules[] = {
+    {nv_gone, gpu_lost, "gpu-lost-in-log",
+     "more likely here: the log also says the GPU was lost (fell off the "
+     "bus), so the CUDA error is its consequence: power, heat, the PCIe "
+     "link or failing hardware (a reboot brings it back for a while). "
+     "Tells them apart: nvidia-smi reports the GPU lost or dmesg shows Xid "
+     "79."},
     {no_rock, no_lsmod, "rocminfo-no-lsmod",
      "more likely here: lsmod is missing (a container image without kmod), "
      "so rocminfo cannot see the amdgpu module even when it is loaded; "

@@ -84,6 +84,10 @@ checkid "WSL2 ROCm: named" "$T/wsl.log" rocm-no-device "wsl-no-kfd true"
 checkid "old driver: named" "$T/old.log" cuda-no-kernel-image "driver-older-than-ptx true"
 checkid "macOS: named" "$T/mac.log" vk-incompatible-driver "moltenvk-portability true"
 checkid "Paddle: named" "$T/paddle.log" cudnn-win-load-error "cudnn-older-than-build true"
+# a CUDA error and, later in the same log, nvidia-smi saying the GPU is lost
+printf '%s\n' 'CUDA Error: no CUDA-capable device is detected' \
+	'Unable to determine the device handle for GPU 0000:03:00.0: GPU is lost.  Reboot' >"$T/lost.log"
+checkid "GPU lost later in the log: named" "$T/lost.log" cuda-no-device "gpu-lost-in-log true"
 # rocminfo as ROCm threads show it in a container without kmod and with amdgpu
 # built in: its module check fails, then it opens /dev/kfd and goes on
 printf '%s\n' 'sh: 1: lsmod: not found' 'ROCk module is NOT loaded, possibly no GPU devices' \

@@ -182,4 +182,16 @@ sed '5s/"checked": "[0-9-]*"/"checked": "2099-01-01"/' "$GD_SRCDIR/src/kb/gpudoc
 "$GPUDOCTOR" --kb "$tmp/bad4.json" kb gfx1010 >/dev/null 2>"$tmp/b4.err"
 check "checked after kb_date refused" has "$tmp/b4.err" "$tmp/bad4.json:5: .*after kb_date"
 
+# explain reads a log once, looking for every signature's literals, and runs
+# a regex only on lines holding one of its own: a shipped signature without
+# literals, or case-insensitive (which drops them), costs a regex on every
+# line of a 16 MiB log (bench/explain.sh, docs/kb.md)
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$tmp/nolit" <<'PY'
+import json, sys
+for s in json.load(open(sys.argv[1]))["signatures"]:
+    if s.get("icase") or not s.get("literals"):
+        print(s["id"])
+PY
+check "every signature has literals, none case-insensitive" test ! -s "$tmp/nolit"
+
 exit $fail

@@ -3,7 +3,8 @@
  *   Tried to allocate X. GPU 0 has a total capacity of Y of which F is
  *   free. ... and R is reserved by PyTorch but unallocated.
  * Older wording: Tried to allocate X (GPU 0; Y total capacity; A already
- * allocated; F free; T reserved in total by PyTorch). */
+ * allocated; F free; T reserved in total by PyTorch). PyTorch 2.1 printed
+ * "total capacty of". */
 #include "explain.h"
 
 #include <stdlib.h>
@@ -76,6 +77,8 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	double others;
 	char w[32], t[32], f[32], r[64], o[32];
 
+	if (total < 0) /* PyTorch 2.1's spelling */
+		total = size_near(line, "total capacty of ", 0);
 	if (total < 0) /* older wording */
 		total = size_near(line, " total capacity", 1);
 	if (freeb < 0)
@@ -147,3 +150,4 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 		       f, t, w, spare >= 0 ? ", " : "", spare >= 0 ? r : "");
 	return out[0] != '\0';
 }
+

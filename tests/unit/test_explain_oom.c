@@ -67,6 +67,13 @@ int main(void)
 	       "unallocated.",
 	       "about 69.46 GiB of the 128.00 GiB is held outside");
 	/* no numbers: nothing said */
+	/* lllyasviel/Fooocus #780: PyTorch 2.1 spelled it "capacty" */
+	expect("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+	       "allocate 14.00 MiB. GPU 0 has a total capacty of 6.00 GiB of "
+	       "which 3.55 GiB is free. Of the allocated memory 1.36 GiB is "
+	       "allocated by PyTorch, and 77.12 MiB is reserved by PyTorch but "
+	       "unallocated.",
+	       "3.55 GiB is free, more than the 14 MiB requested");
 	expect("RuntimeError: CUDA out of memory.", "");
 	return t_done("test_explain_oom");
 }

@@ -150,4 +150,3 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 		       f, t, w, spare >= 0 ? ", " : "", spare >= 0 ? r : "");
 	return out[0] != '\0';
 }
-

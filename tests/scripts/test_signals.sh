@@ -44,7 +44,8 @@ sig_case() {
 	shift 3
 	"$@" >/dev/null 2>"$tmp/err" &
 	pid=$!
-	for i in $(seq 100); do alive && break; sleep 0.1; done
+	# a loaded 2-core machine can take seconds to start it: wait up to 30 s
+	for i in $(seq 300); do alive && break; sleep 0.1; done
 	if ! alive; then
 		bad "$name SIG$sig: the grandchild never started"
 		kill -9 $pid 2>/dev/null
@@ -56,7 +57,7 @@ sig_case() {
 	wait $pid
 	rc=$?
 	[ "$want" = - ] && want=$((128 + $(kill -l "$sig")))
-	for i in $(seq 30); do alive || break; sleep 0.1; done
+	for i in $(seq 100); do alive || break; sleep 0.1; done
 	if [ $rc -eq $want ] && ! alive; then
 		ok "$name SIG$sig: exit $rc, the grandchild did not survive"
 	else

@@ -12,6 +12,7 @@
 #include "discover/disc_int.h"
 #include "kb/kb.h"
 #include "t.h"
+#include "t_machine.h"
 
 static void test_bdf(void)
 {
@@ -128,14 +129,8 @@ static int tree_discover(gd_ctx *ctx, struct gd_machine *m)
 
 static void tree_done(gd_ctx *ctx, struct gd_machine *m)
 {
-	char cmd[128];
-
-	gd_machine_free(m);
-	gd_kb_free(ctx->kb);
-	ctx->kb = NULL;
-	gd_ctx_free(ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-	CHECK(system(cmd) == 0);
+	t_machine_free(ctx, m);
+	t_rm_tree(tmpl);
 }
 
 static void test_tree(void)

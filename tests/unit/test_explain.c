@@ -13,6 +13,7 @@
 #include "doctor/strategy.h"
 #include "kb/kb.h"
 #include "t.h"
+#include "t_machine.h"
 
 static const char *srcdir(void)
 {
@@ -344,13 +345,6 @@ static void test_checks_facts(gd_ctx *kc)
 	CHECK(strstr(text, "no system rocBLAS") != NULL);
 }
 
-static void machine_done(gd_ctx *ctx, struct gd_machine *m)
-{
-	gd_machine_free(m);
-	gd_kb_free(ctx->kb);
-	gd_ctx_free(ctx);
-}
-
 /* Discover a captured machine (with a GPU) in its own environment. */
 static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
 		      struct gd_machine *m)
@@ -365,7 +359,7 @@ static int machine_at(const char *fixture, char **env, gd_ctx *ctx,
 	}
 	ctx->kb = gd_kb_load_embedded();
 	if (gd_discover(ctx, m) < 0 || !ctx->kb) {
-		machine_done(ctx, m);
+		t_machine_free(ctx, m);
 		t_fail++;
 		fprintf(stderr, "cannot discover %s\n", dir);
 		return -1;
@@ -410,21 +404,21 @@ static void test_checks_memfault(void)
 			  GD_CHECK_CONFIRMED);
 		CHECK(strstr(text, "gfx1010") && strstr(text, "as gfx1030"));
 		CHECK(strstr(text, "#2527") != NULL); /* the kb caveat */
-		machine_done(&ctx, &m);
+		t_machine_free(&ctx, &m);
 	}
 	if (machine_at("rx5700xt-rocm-6.2.4", own, &ctx, &m))
 		return;
 	CHECK_INT(sig_verdict(&ctx, ids[0], &m, text, sizeof text),
 		  GD_CHECK_NA);
 	CHECK(strstr(text, "another cause") != NULL);
-	machine_done(&ctx, &m);
+	t_machine_free(&ctx, &m);
 	if (machine_at("rx5700xt-rocm-6.2.4", none, &ctx, &m))
 		return;
 	CHECK_INT(sig_verdict(&ctx, ids[1], &m, text, sizeof text),
 		  GD_CHECK_NA);
 	CHECK(gd_startswith(text, "no override here: the fault has another "
 				  "cause"));
-	machine_done(&ctx, &m);
+	t_machine_free(&ctx, &m);
 	if (machine_at("rx5700xt-rocm-6.2.4", bad, &ctx, &m))
 		return;
 	CHECK_INT(sig_verdict(&ctx, ids[2], &m, text, sizeof text),
@@ -433,7 +427,7 @@ static void test_checks_memfault(void)
 	/* ...and override-invalid itself still says so */
 	CHECK_INT(sig_verdict(&ctx, "override-invalid", &m, text, sizeof text),
 		  GD_CHECK_CONFIRMED);
-	machine_done(&ctx, &m);
+	t_machine_free(&ctx, &m);
 }
 
 /* A captured RX 5700: the GPU is there, /dev/kfd is not in the capture;
@@ -469,7 +463,7 @@ static void test_checks_kfd_unknown(gd_ctx *kc)
 	/* a GPU KFD skipped: no node */
 	CHECK(m.n_gpus == 1);
 	if (!m.n_gpus) {
-		machine_done(&ctx, &m);
+		t_machine_free(&ctx, &m);
 		return;
 	}
 	free(m.gpus[0].kfd_nodes);
@@ -479,7 +473,7 @@ static void test_checks_kfd_unknown(gd_ctx *kc)
 	    gd_explain_check(kc, ck("kfd-node"), &m, NULL, text, sizeof text),
 	    GD_CHECK_CONFIRMED);
 	CHECK(strstr(text, "no KFD node") != NULL);
-	machine_done(&ctx, &m);
+	t_machine_free(&ctx, &m);
 
 	if (machine_at("no-gpu", none, &ctx, &m))
 		return;
@@ -489,7 +483,7 @@ static void test_checks_kfd_unknown(gd_ctx *kc)
 	CHECK_INT(
 	    gd_explain_check(kc, ck("gpu-fault"), &m, NULL, text, sizeof text),
 	    GD_CHECK_NA);
-	machine_done(&ctx, &m);
+	t_machine_free(&ctx, &m);
 }
 
 int main(void)

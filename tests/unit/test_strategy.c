@@ -11,6 +11,7 @@
 #include "doctor/strategy.h"
 #include "kb/kb_raw.h"
 #include "t.h"
+#include "t_machine.h"
 
 static const char kb_text[] =
     "{\"sources\": {\"s1\": {\"title\": \"t\", \"url\": \"https://x/1\"}},"
@@ -190,9 +191,7 @@ static int captured(const char *name, gd_ctx *ctx, struct gd_machine *m,
 static void done(gd_ctx *ctx, struct gd_machine *m, struct gd_strategy_list *l)
 {
 	gd_strategy_list_free(l);
-	gd_machine_free(m);
-	gd_kb_free(ctx->kb);
-	gd_ctx_free(ctx);
+	t_machine_free(ctx, m);
 }
 
 static void test_captured(void)

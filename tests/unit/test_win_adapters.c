@@ -18,6 +18,7 @@
 #include "inventory/win_inventory.h"
 #include "kb/kb.h"
 #include "t.h"
+#include "t_machine.h"
 
 #ifndef _WIN32
 #define CLASS                                                                  \
@@ -54,14 +55,8 @@ static void discover(struct gd_machine *m, gd_ctx *ctx)
 
 static void done(struct gd_machine *m, gd_ctx *ctx)
 {
-	char cmd[300];
-
-	gd_machine_free(m);
-	gd_kb_free(ctx->kb);
-	ctx->kb = NULL;
-	gd_ctx_free(ctx);
-	gd_fmt(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-	CHECK_INT(system(cmd), 0);
+	t_machine_free(ctx, m);
+	t_rm_tree(tmp);
 }
 
 /* Only displays that are no GPU: Microsoft's (its name localized), a

@@ -405,8 +405,8 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 	if (ic && !json_is_boolean(ic))
 		return gd_kbv_fail(v, "icase", 1,
 				   "\"icase\" must be true or false");
-	ic = json_object_get(sg, "minor");
-	if (ic && !json_is_boolean(ic))
+	if (json_object_get(sg, "minor") &&
+	    !json_is_boolean(json_object_get(sg, "minor")))
 		return gd_kbv_fail(v, "minor", 1,
 				   "\"minor\" must be true or false");
 	if (json_array_size(json_object_get(sg, "literals")) > 6)

@@ -46,6 +46,7 @@ struct cscan {
 	const struct word *w1, *w2; /* the last two words, when known */
 	const char *w1_end;
 	int w1_api; /* the runtime of the last word when it is a function */
+	int cl;	    /* OpenCL's api index */
 	int oom;
 	unsigned char slot[GD_WORD_SLOTS]; /* gd_code_words[] index + 1 */
 	uint16_t pre[26 * 26]; /* first two letters -> lengths, a bit each */
@@ -382,6 +383,31 @@ static void start2_index(struct cscan *s)
 				   (unsigned char)fns[i][1]));
 }
 
+/* A cl_int name without its "CL_" on a line that names OpenCL, as
+ * pyopencl prints them ("clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR",
+ * "clCreateContextFromType failed: DEVICE_NOT_FOUND"). */
+static int cl_bare(struct cscan *s, const char *w, size_t n)
+{
+	char name[64];
+	const struct gd_errcode *c;
+
+	if (s->line_api != s->cl || n < 4 || n + 3 >= sizeof name)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isupper((unsigned char)w[i]) &&
+		    !is_digit((unsigned char)w[i]) && w[i] != '_')
+			return 0;
+	memcpy(name, "CL_", 3);
+	memcpy(name + 3, w, n);
+	name[n + 3] = '\0';
+	c = gd_errcode_lookup(s->x, name, n + 3);
+	if (!c || (int)c->api != s->cl)
+		return 0;
+	if (add(s, c, s->ln, s->ls, 0) < 0)
+		s->oom = 1;
+	return 1;
+}
+
 /* An identifier none of the tables starts like: what on_ident would do
  * with a word it does not know. */
 static void other_ident(struct cscan *s, const char *w, size_t n)
@@ -433,10 +459,12 @@ static void scan_text(struct cscan *s)
 			while (p < end &&
 			       cls[(unsigned char)*p] & (C_ALPHA | C_DIGIT))
 				p++;
-			if (p - w >= 2 && start2_has(s, w))
-				on_ident(s, w, (size_t)(p - w));
+			size_t n = (size_t)(p - w);
+
+			if (!cl_bare(s, w, n) && n >= 2 && start2_has(s, w))
+				on_ident(s, w, n);
 			else
-				other_ident(s, w, (size_t)(p - w));
+				other_ident(s, w, n);
 		} else if ((k & C_DIGIT) ||
 			   (p + 1 < end &&
 			    cls[(unsigned char)p[1]] & C_DIGIT)) {
@@ -477,6 +505,7 @@ int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
 	s.line_api = -1;
 	s.ctx = CTX_NONE;
 	s.w1_api = -1;
+	s.cl = api("cl");
 	words_index(&s);
 	start2_index(&s);
 	scan_text(&s);

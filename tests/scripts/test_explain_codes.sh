@@ -87,6 +87,25 @@ for a, (aid, typ) in enumerate(apis):
                 if (typ, v, "number") not in got:
                     print(f"FAIL by number: {form.format(v=v, h=hexv(v))!r} not decoded as {typ} {v} ({n})")
                     fail += 1
+# pyopencl's errors name the status without its "CL_" ("clGetPlatformIDs
+# failed: PLATFORM_NOT_FOUND_KHR"): every cl_int code so, on a line naming an
+# OpenCL function; the same word on a line that names no OpenCL (or another
+# runtime) stays undecoded
+cl = [x for x, _ in apis].index("cl")
+bare = [(n, v) for n, v, a in codes if a == cl and n.startswith("CL_") and not success(n, v)]
+for i in range(0, len(bare), 20):
+    chunk = bare[i:i + 20]
+    got = {c["name"] for c in run([f"pyopencl._cl.LogicError: clCreateContextFromType failed: {n[3:]}"
+                                   for n, v in chunk])}
+    for n, v in chunk:
+        checked += 1
+        if n not in got:
+            print(f"FAIL bare: {n[3:]!r} after an OpenCL function not decoded as {n}"); fail += 1
+for lines in (["error: INVALID_VALUE in config"], ["vkCreateDevice failed: DEVICE_NOT_FOUND"]):
+    got = run(lines)
+    checked += 1
+    if got:
+        print(f"FAIL: {lines!r} decoded as {got[0]['name']}"); fail += 1
 # a generic number needs its runtime: on the line, or (negative) the log's one
 got = run(["OpenCL platform scan", "clBuildProgram: error code -11"])
 checked += 1

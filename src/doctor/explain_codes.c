@@ -298,10 +298,29 @@ static int wrapped_at(const char *p, const char *end)
 	return end - p >= 10 && !memcmp(p, "42949", 5);
 }
 
+/* Level Zero's results are 0x7XXXXXXX and printed in hex ("zeInit: 0x78000001",
+ * "zeInit failed with 0x78000001"): a word before one is not needed, the
+ * runtime the line (or the log) names decides. Nothing else is numbered up
+ * there in hex with 8 digits. */
+static int ze_hex_at(const char *p, const char *end)
+{
+	if (end - p < 10 || p[0] != '0' || (p[1] | 32) != 'x' || p[2] != '7')
+		return 0;
+	for (int i = 3; i < 10; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+static int late_ok(long long v)
+{
+	return v < 0 || (v >= 0x70000000LL && v <= 0x7fffffffLL);
+}
+
 static void end_line(struct cscan *s)
 {
 	for (size_t i = 0; i < s->np; i++)
-		if (s->p[i].v < 0 && s->nlate < GD_PENDING_MAX)
+		if (late_ok(s->p[i].v) && s->nlate < GD_PENDING_MAX)
 			s->late[s->nlate++] = s->p[i];
 	s->np = 0;
 	s->line_api = -1;
@@ -470,14 +489,15 @@ static void scan_text(struct cscan *s)
 			    cls[(unsigned char)p[1]] & C_DIGIT)) {
 			long long v;
 			const char *q =
-			    (s->ctx == CTX_NONE && !wrapped_at(p, end)) ||
+			    (s->ctx == CTX_NONE && !wrapped_at(p, end) &&
+			     !ze_hex_at(p, end)) ||
 				    (p > s->buf && p[-1] == '.')
 				? NULL
 				: number(p, end, &v);
 
 			if (q && s->ctx != CTX_NONE)
 				on_number(s, p, v);
-			else if (q && v < 0) /* wrapped_at: a "%u" code */
+			else if (q && late_ok(v)) /* wrapped_at, ze_hex_at */
 				by_line(s, v);
 			p = q ? q : p + 1;
 			while (p < end &&

@@ -92,7 +92,8 @@ for a, (aid, typ) in enumerate(apis):
 # function, with no word between: decoded by the runtime the line names
 ze = [x for x, _ in apis].index("ze")
 zev = [(v, n) for (x, v), n in first.items() if x == ze and v >= 0x70000000]
-for form in ("zeInit: {h}", "ze_lib Context Init() zeInitDrivers or zeInit failed with {h}"):
+for form in ("zeInit: {h}", "ze_lib Context Init() zeInitDrivers or zeInit failed with {h}",
+             "RuntimeError: Triton Error [ZE]: {h}"):
     for i in range(0, len(zev), 20):
         chunk = zev[i:i + 20]
         got = {(c["type"], c["value"]) for c in run([form.format(h=hexv(v)) for v, n in chunk])}

@@ -46,6 +46,7 @@ struct cscan {
 	const struct word *w1, *w2; /* the last two words, when known */
 	const char *w1_end;
 	int w1_api; /* the runtime of the last word when it is a function */
+	int cl;	    /* OpenCL's api index */
 	int oom;
 	unsigned char slot[GD_WORD_SLOTS]; /* gd_code_words[] index + 1 */
 	uint16_t pre[26 * 26]; /* first two letters -> lengths, a bit each */
@@ -297,10 +298,29 @@ static int wrapped_at(const char *p, const char *end)
 	return end - p >= 10 && !memcmp(p, "42949", 5);
 }
 
+/* Level Zero's results are 0x7XXXXXXX and printed in hex ("zeInit: 0x78000001",
+ * "zeInit failed with 0x78000001"): a word before one is not needed, the
+ * runtime the line (or the log) names decides. Nothing else is numbered up
+ * there in hex with 8 digits. */
+static int ze_hex_at(const char *p, const char *end)
+{
+	if (end - p < 10 || p[0] != '0' || (p[1] | 32) != 'x' || p[2] != '7')
+		return 0;
+	for (int i = 3; i < 10; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+static int late_ok(long long v)
+{
+	return v < 0 || (v >= 0x70000000LL && v <= 0x7fffffffLL);
+}
+
 static void end_line(struct cscan *s)
 {
 	for (size_t i = 0; i < s->np; i++)
-		if (s->p[i].v < 0 && s->nlate < GD_PENDING_MAX)
+		if (late_ok(s->p[i].v) && s->nlate < GD_PENDING_MAX)
 			s->late[s->nlate++] = s->p[i];
 	s->np = 0;
 	s->line_api = -1;
@@ -382,6 +402,31 @@ static void start2_index(struct cscan *s)
 				   (unsigned char)fns[i][1]));
 }
 
+/* A cl_int name without its "CL_" on a line that names OpenCL, as
+ * pyopencl prints them ("clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR",
+ * "clCreateContextFromType failed: DEVICE_NOT_FOUND"). */
+static int cl_bare(struct cscan *s, const char *w, size_t n)
+{
+	char name[64];
+	const struct gd_errcode *c;
+
+	if (s->line_api != s->cl || n < 4 || n + 3 >= sizeof name)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isupper((unsigned char)w[i]) &&
+		    !is_digit((unsigned char)w[i]) && w[i] != '_')
+			return 0;
+	memcpy(name, "CL_", 3);
+	memcpy(name + 3, w, n);
+	name[n + 3] = '\0';
+	c = gd_errcode_lookup(s->x, name, n + 3);
+	if (!c || (int)c->api != s->cl)
+		return 0;
+	if (add(s, c, s->ln, s->ls, 0) < 0)
+		s->oom = 1;
+	return 1;
+}
+
 /* An identifier none of the tables starts like: what on_ident would do
  * with a word it does not know. */
 static void other_ident(struct cscan *s, const char *w, size_t n)
@@ -433,23 +478,26 @@ static void scan_text(struct cscan *s)
 			while (p < end &&
 			       cls[(unsigned char)*p] & (C_ALPHA | C_DIGIT))
 				p++;
-			if (p - w >= 2 && start2_has(s, w))
-				on_ident(s, w, (size_t)(p - w));
+			size_t n = (size_t)(p - w);
+
+			if (!cl_bare(s, w, n) && n >= 2 && start2_has(s, w))
+				on_ident(s, w, n);
 			else
-				other_ident(s, w, (size_t)(p - w));
+				other_ident(s, w, n);
 		} else if ((k & C_DIGIT) ||
 			   (p + 1 < end &&
 			    cls[(unsigned char)p[1]] & C_DIGIT)) {
 			long long v;
 			const char *q =
-			    (s->ctx == CTX_NONE && !wrapped_at(p, end)) ||
+			    (s->ctx == CTX_NONE && !wrapped_at(p, end) &&
+			     !ze_hex_at(p, end)) ||
 				    (p > s->buf && p[-1] == '.')
 				? NULL
 				: number(p, end, &v);
 
 			if (q && s->ctx != CTX_NONE)
 				on_number(s, p, v);
-			else if (q && v < 0) /* wrapped_at: a "%u" code */
+			else if (q && late_ok(v)) /* wrapped_at, ze_hex_at */
 				by_line(s, v);
 			p = q ? q : p + 1;
 			while (p < end &&
@@ -477,6 +525,7 @@ int gd_explain_codes_scan(const struct gd_errcode_index *x, const char *buf,
 	s.line_api = -1;
 	s.ctx = CTX_NONE;
 	s.w1_api = -1;
+	s.cl = api("cl");
 	words_index(&s);
 	start2_index(&s);
 	scan_text(&s);

@@ -20,6 +20,7 @@ const struct word gd_code_words[] = {
     {"opencl", W_PRODUCT, "cl"},
     {"levelzero", W_PRODUCT, "ze"},
     {"level_zero", W_PRODUCT, "ze"},
+    {"ze", W_PRODUCT, "ze"}, /* Triton XPU: "Triton Error [ZE]: 0x70000004" */
     {"cudaerror_t", W_TYPE, "cudart"},
     {"cudaerror", W_TYPE, "cudart"},
     {"curesult", W_TYPE, "cu"},

@@ -4,7 +4,8 @@
 # by its name, and by its number in the forms the runtimes and frameworks
 # print ("CUDA error: 700", "cuda runtime error (2)", "hipError_t 98",
 # "CUresult 999", "VkResult -4", "clGetPlatformIDs returned -1001", "error
-# code -5" in an OpenCL log, "zeInit returned 0x78000001"). Each must come
+# code -5" in an OpenCL log, "zeInit returned 0x78000001", "zeInit:
+# 0x78000001"). Each must come
 # back decoded: its type, and its name (by name) or its value (by number).
 # A positive number with no runtime named must not be decoded.
 set -u
@@ -87,6 +88,40 @@ for a, (aid, typ) in enumerate(apis):
                 if (typ, v, "number") not in got:
                     print(f"FAIL by number: {form.format(v=v, h=hexv(v))!r} not decoded as {typ} {v} ({n})")
                     fail += 1
+# Level Zero's error results (0x7XXXXXXX) printed bare in hex after a ze
+# function, with no word between: decoded by the runtime the line names
+ze = [x for x, _ in apis].index("ze")
+zev = [(v, n) for (x, v), n in first.items() if x == ze and v >= 0x70000000]
+for form in ("zeInit: {h}", "ze_lib Context Init() zeInitDrivers or zeInit failed with {h}",
+             "RuntimeError: Triton Error [ZE]: {h}"):
+    for i in range(0, len(zev), 20):
+        chunk = zev[i:i + 20]
+        got = {(c["type"], c["value"]) for c in run([form.format(h=hexv(v)) for v, n in chunk])}
+        for v, n in chunk:
+            checked += 1
+            if ("ze_result_t", v) not in got:
+                print(f"FAIL bare hex: {form.format(h=hexv(v))!r} not decoded as {n}"); fail += 1
+# pyopencl's errors name the status without its "CL_" ("clGetPlatformIDs
+# failed: PLATFORM_NOT_FOUND_KHR"): every cl_int code so, on a line naming an
+# OpenCL function; the same word on a line that names no OpenCL (or another
+# runtime) stays undecoded
+cl = [x for x, _ in apis].index("cl")
+bare = [(n, v) for n, v, a in codes if a == cl and n.startswith("CL_") and not success(n, v)]
+for i in range(0, len(bare), 20):
+    chunk = bare[i:i + 20]
+    got = {c["name"] for c in run([f"pyopencl._cl.LogicError: clCreateContextFromType failed: {n[3:]}"
+                                   for n, v in chunk])}
+    for n, v in chunk:
+        checked += 1
+        if n not in got:
+            print(f"FAIL bare: {n[3:]!r} after an OpenCL function not decoded as {n}"); fail += 1
+for lines in (["error: INVALID_VALUE in config"], ["vkCreateDevice failed: DEVICE_NOT_FOUND"],
+              # a Level Zero result is 0x7 and 8 hex digits: not a pointer
+              ["zeMemAllocHost gave 0x7fff12345678"]):
+    got = run(lines)
+    checked += 1
+    if got:
+        print(f"FAIL: {lines!r} decoded as {got[0]['name']}"); fail += 1
 # a generic number needs its runtime: on the line, or (negative) the log's one
 got = run(["OpenCL platform scan", "clBuildProgram: error code -11"])
 checked += 1

@@ -12,7 +12,8 @@
 #  - the machine's own facts: a WSL2 kernel (osrelease) with a silent log;
 #  - "all CUDA-capable devices are busy or unavailable" on WSL2: the GPU
 #    passthrough, not the compute mode;
-#  - a log whose lines carry docker logs -t time stamps is from a container.
+#  - a log whose lines carry docker logs -t time stamps is from a container;
+#  - "driver version is insufficient" in a container: the GPU not requested.
 # Each alternative has a name (alternative_id) and says whether the log
 # makes it the likelier cause (alternative_first).
 set -u
@@ -106,6 +107,13 @@ checkid "docker logs -t stamps: a container" "$T/stamped.log" nvidia-driver-miss
 # a stamp of another shape (milliseconds, no Z) says nothing
 printf '%s\n' '2024-06-10 10:42:32,734 RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx' >"$T/unstamped.log"
 checkid "other time stamps: no container" "$T/unstamped.log" nvidia-driver-missing "null false"
+# CTranslate2's "driver version is insufficient" (cudart's error 35, also its
+# answer when no libcuda is there at all) from a container: the GPU not requested
+printf '%s\n' '$ docker run --rm lscr.io/linuxserver/faster-whisper:gpu' \
+	'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff.log"
+checkid "insufficient driver in a container: named" "$T/insuff.log" cuda-driver-insufficient "container-no-gpu-runtime true"
+echo 'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff0.log"
+checkid "insufficient driver, no container: no name" "$T/insuff0.log" cuda-driver-insufficient "null false"
 printf '%s\n' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' \
 	'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/wslbusy.log"
 checkid "WSL2: busy devices are the passthrough" "$T/wslbusy.log" cuda-devices-unavailable "wsl-gpu-passthrough true"

@@ -199,9 +199,9 @@ static int is_one_of(const char *id, const char *const *ids)
 }
 
 /* The machine's set-up, when the log or this machine shows it: a container
- * or WSL2 is then the likelier cause of "no GPU" (its own checks differ). */
-/* cudart answers "driver version is insufficient" (35) also when it finds
- * no libcuda at all, as in a container started without the GPU */
+ * or WSL2 is then the likelier cause of "no GPU" (its own checks differ).
+ * cudart answers "driver version is insufficient" (35) also when it finds
+ * no libcuda at all, as in a container started without the GPU. */
 static const char *const no_nv[] = {"cuda-no-device", "nvidia-driver-missing",
 				    "ollama-no-gpu", "cuda-driver-insufficient",
 				    NULL};

@@ -1,7 +1,7 @@
 /* probe/trace_hang: which hooked calls are in flight, and what /proc says
  * the thread is doing (see trace.h). The parent of the traced program may
  * read /proc/P/task/T/{stat,wchan,syscall} and /proc/P/fd even under Yama
- * ptrace_scope=1 (proc(5); fs/proc/base.c access checks). These are live
+ * ptrace_scope=1 (docs/trace.md, "Sources"). These are live
  * kernel files of our own child, so they are opened directly, not under
  * the --root of captured machines. */
 #include <fcntl.h>

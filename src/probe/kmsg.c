@@ -27,10 +27,10 @@ int gd_kmsg_is_gpu_line(const char *msg)
 }
 
 /* A /dev/kmsg record is "prio,seq,usec,flags[,...];message\n" followed by
- * optional " KEY=value" continuation lines (Documentation/ABI/testing/
- * dev-kmsg). rec holds len bytes plus one writable byte. Returns a pointer to
- * the message text within rec (ended at the first newline, which is replaced),
- * or NULL when rec is not a record. */
+ * optional " KEY=value" continuation lines (the kernel's ABI document:
+ * docs/probe.md, "Sources"). rec holds len bytes plus one writable byte.
+ * Returns a pointer to the message text within rec (ended at the first newline,
+ * which is replaced), or NULL when rec is not a record. */
 const char *gd_kmsg_parse(char *rec, size_t len, unsigned long long *usec)
 {
 	char *semi = memchr(rec, ';', len);

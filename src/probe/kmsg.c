@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Substrings of kernel messages that concern GPUs (drivers/gpu/drm/amd,
+/* Substrings of kernel messages that concern GPUs (the amdgpu driver,
  * NVIDIA's nvidia.ko "NVRM:" prefix, the KFD). */
 static const char *const gpu_words[] = {
     "amdgpu", "NVRM",	  "Xid",	"kfd",	     "KFD",

@@ -32,7 +32,7 @@ static void read_small(const char *path, char *buf, size_t cap)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl) of the
+/* x86-64 syscall numbers (docs/trace.md, "Sources") of the
  * calls a blocked runtime thread sits in. */
 static const char *syscall_name(long nr)
 {

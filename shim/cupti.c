@@ -80,8 +80,8 @@ static const char *const quiet_calls[] = {
     "cuThreadExchangeStreamCaptureMode", "cuOccupancy"};
 
 /* What a callback id means: our API id and where its arguments sit in
- * the functionParams struct (generated_cuda_runtime_api_meta.h /
- * generated_cuda_meta.h: the parameters in order, natural alignment).
+ * the functionParams struct (CUPTI's generated headers, docs/trace.md
+ * "Sources": the parameters in order, natural alignment).
  * -1: not read. kind_const: a copy kind the name implies. */
 struct api_info {
 	const char *name; /* without _v<N> / _ptsz / _ptds */

@@ -8,18 +8,19 @@
  * rocm-6.2.0 (dd7f957), f9f995c (6.3 dev) and ROCm/rocm-systems
  * projects/clr at 04c29c5; rocprofiler-register at 24041c4 and 11a4668
  * (ROCm/rocprofiler-register) and rocm-systems 04e1fbc; rocprofiler-sdk
- * registration.cpp at rocm-systems 0028ad5 (full hashes: docs/trace.md):
+ * at rocm-systems 0028ad5 (files and full hashes: docs/trace.md, "HIP on
+ * ROCm >= 6.2: the dispatch table"):
  *  - every export is `return hip::GetHipDispatchTable()->hipX_fn(...)`
- *    from 6.1 (hipamd/src/hip_table_interface.cpp); the compiler entry
- *    points (__hipPushCallConfiguration, __hipRegister*) go through a
- *    second table, HipCompilerDispatchTable; 7.x adds a third, hip_tools.
+ *    from 6.1; the compiler entry points (__hipPushCallConfiguration,
+ *    __hipRegister*) go through a second table,
+ *    HipCompilerDispatchTable; 7.x adds a third, hip_tools.
  *  - from 6.2 (absent at 6.1.0) clr registers each table on first use
- *    (hipamd/src/hip_api_trace.cpp, ToolInit/ToolsInit):
- *    rocprofiler_register_library_api_table(name, import_fn, version,
- *    {&table}, 1, &id) with name "hip" (runtime), "hip_compiler" or
- *    "hip_tools", version 10000*major + 100*minor (patch 0: 60200 for
- *    6.2), and the table itself, the static object every export calls
- *    through (not a copy): what we swap is what the exports use.
+ *    (ToolInit/ToolsInit): rocprofiler_register_library_api_table(name,
+ *    import_fn, version, {&table}, 1, &id) with name "hip" (runtime),
+ *    "hip_compiler" or "hip_tools", version 10000*major + 100*minor
+ *    (patch 0: 60200 for 6.2), and the table itself, the static object
+ *    every export calls through (not a copy): what we swap is what the
+ *    exports use.
  *  - the table: a size_t size = sizeof(table), then function pointers;
  *    HIP_ENFORCE_ABI asserts offsetof(entry N) == 8 + 8*N, append-only
  *    (HIP_RUNTIME_API_TABLE_STEP_VERSION 3 at 6.2.0: 452 entries; 6 at
@@ -50,7 +51,7 @@
  * (dlsym(RTLD_NEXT)) or, when none is loaded but the environment asks for
  * a tool, loads the SDK as register would have. rocprofiler_configure
  * answers NULL ("not a tool") and does not chain: rocprofiler-sdk finds
- * every rocprofiler_configure itself (registration.cpp find_clients:
+ * every rocprofiler_configure itself (its find_clients, docs/trace.md:
  * RTLD_DEFAULT, RTLD_NEXT, each library of the link map), so chaining
  * would configure the next tool twice.
  *

@@ -7,11 +7,11 @@
  *
  * `<<<>>>` launches: since CUDA 12.4 the nvcc stub calls the internal
  * export __cudaLaunchKernel(cudaKernel_t, dim3, dim3, void **, size_t,
- * cudaStream_t) (crt/device_functions.h, CUDA 13.0), not cudaLaunchKernel:
- * an nvcc 13 program imports only __cudaLaunchKernel@libcudart.so.13;
- * with --default-stream per-thread the _ptsz variants. cudaKernel_t and
- * the host stub pointer are both one pointer: the hook only passes it
- * on. */
+ * cudaStream_t) (CUDA 13.0's headers, docs/trace.md "Sources"), not
+ * cudaLaunchKernel: an nvcc 13 program imports only
+ * __cudaLaunchKernel@libcudart.so.13; with --default-stream per-thread
+ * the _ptsz variants. cudaKernel_t and the host stub pointer are both one
+ * pointer: the hook only passes it on. */
 #include <stddef.h>
 
 #include "shim.h"
@@ -36,7 +36,8 @@ CUDA_HOOK(cudaError_t, __cudaLaunchKernel, LAUNCH_PARAMS, (f, g, b, a, sh, s),
 CUDA_HOOK(cudaError_t, __cudaLaunchKernel_ptsz, LAUNCH_PARAMS,
 	  (f, g, b, a, sh, s), 0, 0, s)
 /* cudaLaunchConfig_t: gridDim, blockDim, dynamicSmemBytes, stream, ...
- * (driver_types.h); only the stream is read, at its documented offset. */
+ * (docs/trace.md, "Sources"); only the stream is read, at its documented
+ * offset. */
 struct cuda_launch_config {
 	cuda_dim3 grid, block;
 	size_t smem;

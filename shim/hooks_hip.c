@@ -1,6 +1,6 @@
-/* HIP hooks of libgpudoctor-trace.so. Signatures from HIP's
- * hip_runtime_api.h (ROCm/clr hipamd/include; all exported since the
- * hip_4.2 version node, hipGraphLaunch since hip_4.3 — hip_hcc.map.in).
+/* HIP hooks of libgpudoctor-trace.so. Signatures from HIP's runtime API
+ * header (all exported since the hip_4.2 version node, hipGraphLaunch
+ * since hip_4.3; sources: docs/trace.md, "Sources").
  * The types are declared here, as src/probe/hip_api.h does: handles are
  * pointers, hipError_t and hipMemcpyKind are ints. This route misses
  * callers that use dlsym(handle) or hipGetProcAddress, and HIP's own
@@ -16,7 +16,7 @@ typedef struct {
 	uint32_t x, y, z;
 } dim3;
 
-/* hip_runtime_api.h: hipHostMallocCoherent / hipHostMallocNonCoherent */
+/* hipHostMallocCoherent / hipHostMallocNonCoherent (docs/trace.md) */
 #define HIP_HOST_COHERENT 0x40000000u
 #define HIP_HOST_NONCOHERENT 0x80000000u
 /* hipMemcpyKind hipMemcpyDeviceToDevice, for peer copies */
@@ -62,8 +62,8 @@ SHIM_HOOK(hipError_t, hipMemcpyPeerAsync,
 	  (void *d, int dd, const void *s, int sd, size_t n, hipStream_t st),
 	  (d, dd, s, sd, n, st), n, HIP_D2D, st)
 SHIM_HOOK(hipError_t, hipMalloc, (void **p, size_t n), (p, n), n, 0, NULL)
-/* hipExtMallocWithFlags: the flags are an enumeration (compared with ==
- * in clr hip_memory.cpp): recorded, never rewritten or combined. */
+/* hipExtMallocWithFlags: the flags are an enumeration (clr compares them
+ * with ==, docs/trace.md "Sources"): recorded, never rewritten or combined. */
 SHIM_HOOK(hipError_t, hipExtMallocWithFlags, (void **p, size_t n, unsigned f),
 	  (p, n, f), n, f, NULL)
 SHIM_HOOK(hipError_t, hipMallocManaged, (void **p, size_t n, unsigned f),

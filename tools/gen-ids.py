@@ -92,8 +92,8 @@ NV_IGP_RE = re.compile(r"GeForce|ION|nForce|Quadro|Graphics")
 
 # ---- AMD ------------------------------------------------------------------
 # kernel CHIP_* family -> (gfx target, architecture). The gfx targets are
-# the KFD's gfx_target_version where KFD supports the chip (amdkfd
-# kfd_device.c), else LLVM AMDGPUUsage's processor table (docs/ids.md).
+# the KFD's gfx_target_version where KFD supports the chip, else LLVM
+# AMDGPUUsage's processor table (sources: docs/ids.md, "Hand tables").
 AMD_CHIPS = {
     "TAHITI": ("gfx600", "GCN 1"), "PITCAIRN": ("gfx601", "GCN 1"),
     "VERDE": ("gfx601", "GCN 1"), "OLAND": ("gfx602", "GCN 1"),
@@ -165,8 +165,9 @@ AMD_CHIPS.update({
     "GC_12_0_0": ("gfx1200", "RDNA 4"), "GC_12_0_1": ("gfx1201", "RDNA 4"),
     "GC_9_4_3": ("gfx942", "CDNA 3"), "GC_9_5_0": ("gfx950", "CDNA 4"),
 })
-# Linux radeon CHIP_* families before GCN (drm_pciids.h): no gfx target,
-# no ROCm, no Vulkan driver; the architecture only (docs/ids.md).
+# Linux radeon CHIP_* families before GCN (data/ids/drm_pciids.h.txt): no
+# gfx target, no ROCm, no Vulkan driver; the architecture only
+# (docs/ids.md).
 AMD_PRE_GCN = {}
 for _fams, _arch in (
         ("R100 RV100 RS100 RV200 RS200 R200 RV250 RS300 RV280",
@@ -187,8 +188,9 @@ GFX_ARCH = [("gfx60", "GCN 1"), ("gfx70", "GCN 2"), ("gfx80", "GCN 3"),
             ("gfx115", "RDNA 3.5"), ("gfx120", "RDNA 4")]
 
 # ---- Intel: platform macro (without INTEL_ and _IDS) -> (arch, target) ----
-# target: the kernel's platform name. arch: the graphics IP (xe_pci.c's
-# graphics_ips[] names for Xe, the i915 generation before).
+# target: the kernel's platform name. arch: the graphics IP (the xe
+# driver's graphics_ips[] names for Xe, the i915 generation before;
+# docs/ids.md, "Hand tables and their sources").
 INTEL_PLATFORMS = [
     ("I810", "Gen2", "i810"), ("I815", "Gen2", "i815"),
     ("I830", "Gen2", "i830"), ("I845G", "Gen2", "i845g"),

@@ -1,10 +1,8 @@
 /* AMDGPU code objects (.hsaco, .co, bundle entries): the gfx target and the
  * target-id features come from the ELF header alone.
- * Source: LLVM llvm/include/llvm/BinaryFormat/ELF.h (EF_AMDGPU_MACH_*,
- * EF_AMDGPU_FEATURE_*_V2/V3/V4, EF_AMDGPU_GENERIC_VERSION) and
- * llvm/docs/AMDGPUUsage.rst ("AMDGPU ELF Header", "Code Object V2..V6
- * Metadata"): EI_OSABI 64 = ELFOSABI_AMDGPU_HSA, EI_ABIVERSION 0..4 =
- * code object v2..v6. */
+ * Sources: docs/scan.md, "Sources" (LLVM's EF_AMDGPU_MACH_* and
+ * EF_AMDGPU_FEATURE_* flags): EI_OSABI 64 = ELFOSABI_AMDGPU_HSA,
+ * EI_ABIVERSION 0..4 = code object v2..v6. */
 #include <string.h>
 
 #include "binscan.h"

@@ -1,7 +1,7 @@
 /* ELF64 little-endian reader over mapped bytes. Layouts from the System V
- * gABI and glibc <elf.h> (Elf64_Ehdr/Shdr/Phdr/Dyn/Sym, GNU symbol
- * versioning: Elf64_Verneed/Vernaux/Verdef/Verdaux). Every read is checked
- * against the buffer; nothing is copied. */
+ * gABI and glibc (docs/scan.md, "Sources"): Elf64_Ehdr/Shdr/Phdr/Dyn/Sym,
+ * GNU symbol versioning Elf64_Verneed/Vernaux/Verdef/Verdaux. Every read is
+ * checked against the buffer; nothing is copied. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,8 +4,8 @@
  * is a valid ELF64 with the original header fields (class, data, OS ABI,
  * type, machine, flags) and five sections: .dynstr holding only the names
  * used, .dynamic (DT_NEEDED, DT_SONAME, DT_RUNPATH, DT_RPATH),
- * .gnu.version_r and .gnu.version_d (System V gABI / glibc <elf.h>
- * Elf64_Verneed/Vernaux/Verdef/Verdaux layouts), .shstrtab. A file that
+ * .gnu.version_r and .gnu.version_d (Elf64_Verneed/Vernaux/Verdef/Verdaux
+ * layouts, docs/scan.md "Sources"), .shstrtab. A file that
  * is not a 64-bit ELF keeps its first 64 bytes: enough to say what it is. */
 #include <fcntl.h>
 #include <stdlib.h>

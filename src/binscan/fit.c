@@ -1,5 +1,6 @@
 /* Does the code in a file run on a GPU?
- * AMD (llvm/docs/AMDGPUUsage.rst, "Target ID" and "Generic Processors"):
+ * Rules and their sources: docs/scan.md, "Fit rules" and "Sources".
+ * AMD (LLVM AMDGPUUsage, "Target ID" and "Generic Processors"):
  *   the code object's processor must equal the GPU's, or be a generic
  *   target that lists it; a feature given as + or - must match the GPU's
  *   mode (xnack, sramecc); a feature left out ("any") runs either way.

@@ -1,11 +1,11 @@
 /* The whole DT_NEEDED closure of one of the machine's libraries, as ld.so
- * loads it (glibc elf/dl-deps.c: breadth first, a name already loaded by
- * its DT_SONAME is reused; elf/dl-load.c _dl_map_object: the search order
- * of gd_ldresolve, with the DT_RPATHs of the loader chain when the object
- * has no DT_RUNPATH; a candidate of the wrong class or machine is skipped,
- * and when nothing else is found ld.so says "wrong ELF class"), then
- * elf/dl-version.c _dl_check_map_versions: each DT_VERNEED version must be
- * among the DT_VERDEF versions of the library it names, a library without
+ * loads it (glibc's code, cited in docs/scan.md, "Sources"): breadth
+ * first, a name already loaded by its DT_SONAME is reused; the search
+ * order of gd_ldresolve, with the DT_RPATHs of the loader chain when the
+ * object has no DT_RUNPATH; a candidate of the wrong class or machine is
+ * skipped, and when nothing else is found ld.so says "wrong ELF class";
+ * then the version check: each DT_VERNEED version must be among the
+ * DT_VERDEF versions of the library it names, a library without
  * DT_VERDEF only warns. Bounded by GD_LD_MAX_DEPTH / GD_LD_MAX_OBJECTS;
  * every read goes through the checked ELF reader. */
 #include <fcntl.h>
@@ -397,7 +397,7 @@ static void load_all(struct walk *w)
 			w->objs.v[i].child[k] = c;
 		}
 		/* dlopen from the root's code: its RUNPATH/RPATH apply, as
-		 * for its DT_NEEDED (glibc _dl_map_object with the caller) */
+		 * for its DT_NEEDED (docs/scan.md, "Sources") */
 		for (size_t k = 0; i == 0 && w->env.root_dlopens &&
 				   w->env.root_dlopens[k] && k < 64;
 		     k++)

@@ -3,7 +3,7 @@
  * (only when there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH,
  * /etc/ld.so.cache, then the default directories. A candidate counts only
  * when it is an ELF of the same machine, as ld.so skips the others.
- * Cache format: glibc elf/cache.c / sysdeps/generic/dl-cache.h,
+ * Cache format (glibc's; docs/scan.md, "Sources"):
  * "glibc-ld.so.cache1.1": 48-byte header (u32 nlibs at 20), then nlibs
  * 24-byte entries {i32 flags, u32 key, u32 value, u32 osversion, u64
  * hwcap}; key/value are offsets from the header start. */
@@ -196,7 +196,7 @@ static int try_cache(gd_ctx *ctx, const struct gd_bs_env *env,
 
 		if (cache_entry(env, i, &k, &v, &fl))
 			break;
-		/* 0x0303 = FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 (dl-cache.h) */
+		/* 0x0303 = FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 (docs/scan.md) */
 		if (f->machine == 62 && (fl & 0xff00) != 0x0300)
 			continue;
 		if (!strcmp(k, soname) && usable(ctx, v, 1, f->machine)) {

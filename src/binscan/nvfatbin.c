@@ -1,8 +1,7 @@
 /* NVIDIA fatbin containers (.nv_fatbin, __nv_relfatbin, .fatbin files).
- * NVIDIA does not document the format; the layout below is the one used by
- * n-eiling/cuda-fatbin-decompression (fatbin-decompress.h) and
- * jiegec/fatbinary (src/lib.rs), checked against nvcc 13.0 output and
- * cuobjdump (the oracle):
+ * NVIDIA does not document the format; the layout below is the one two
+ * open readers use (docs/scan.md, "Sources"), checked against nvcc 13.0
+ * output and cuobjdump (the oracle):
  *   container: u32 magic 0xBA55ED50, u16 version 1, u16 header size (16),
  *              u64 size of the entries that follow.
  *   entry:     u16 kind (1 PTX, 2 ELF/cubin, 4 LTO-IR), u16 ?, u32 header

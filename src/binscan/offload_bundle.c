@@ -1,12 +1,12 @@
 /* Clang offload bundles, as written by clang-offload-bundler into the
  * .hip_fatbin section of HIP programs and libraries.
  *
- * Uncompressed (clang/lib/Driver/OffloadBundler.cpp, BinaryFileHandler):
+ * Layouts (sources: docs/scan.md, "Sources"). Uncompressed:
  *   "__CLANG_OFFLOAD_BUNDLE__" (24 bytes), u64 NumberOfEntries, then per
  *   entry u64 Offset, u64 Size, u64 TripleSize, TripleSize bytes of the
  *   bundle entry ID ("hipv4-amdgcn-amd-amdhsa--gfx1030:xnack-"); offsets
  *   are relative to the start of the bundle.
- * Compressed (same file, RawCompressedBundleHeader; LLVM 17+):
+ * Compressed (LLVM 17+):
  *   CommonFields: u32 Magic "CCOB", u16 Version, u16 Method
  *     (llvm::compression::Format: 0 = zlib, 1 = zstd)
  *   V1: Common, u32 UncompressedFileSize, u64 Hash                (20 bytes)

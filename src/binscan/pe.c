@@ -1,10 +1,9 @@
 /* PE32 / PE32+ reader over mapped bytes (Windows .dll, .pyd, .exe).
- * Layouts from the Microsoft "PE Format" specification
- * (https://learn.microsoft.com/windows/win32/debug/pe-format); each
- * structure below names its section there. Every read is checked against
- * the buffer through gd_bs_rd*; nothing is copied.
+ * Layouts from the Microsoft "PE Format" specification (docs/scan.md,
+ * "Sources"); each structure below names its section there. Every read is
+ * checked against the buffer through gd_bs_rd*; nothing is copied.
  *
- * GPU code: clang (clang/lib/CodeGen/CGCUDANV.cpp) puts the HIP offload
+ * GPU code: clang (docs/scan.md, "Sources") puts the HIP offload
  * bundle in section ".hip_fatbin" and its wrapper {u32 magic "HIPF"
  * 0x48495046, u32 version, void *bundle, void *} in ".hipFatBinSegment";
  * CUDA uses ".nv_fatbin" and ".nvFatBinSegment" (magic 0x466243b1). PE
@@ -133,7 +132,7 @@ int gd_pe_open(struct gd_pe *p, const uint8_t *b, size_t n, char *err,
 }
 
 /* "/1234": decimal offset into the string table; "//AAAAAA": base-64
- * (LLVM's encoding past 9999999, COFFObjectFile.cpp). */
+ * (LLVM's encoding past 9999999; docs/scan.md, "Sources"). */
 static int long_name_off(const char *raw, uint64_t *off)
 {
 	uint64_t v = 0;

@@ -1,5 +1,5 @@
 /* The version of a Windows PE file, as Explorer's "File version" and
- * "Product version" show it: VS_FIXEDFILEINFO (winver.h) inside the
+ * "Product version" show it: VS_FIXEDFILEINFO (docs/scan.md) inside the
  * RT_VERSION resource, found by its signature 0xFEEF04BD (dwSignature)
  * followed by dwStrucVersion 0x00010000, at a 4-byte boundary as the
  * VS_VERSIONINFO layout aligns it. Searching the bytes instead of walking

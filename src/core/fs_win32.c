@@ -309,7 +309,7 @@ int gd_fs_list(const gd_fs *fs, const char *path, gd_strvec *out)
 	return 0;
 }
 
-/* REPARSE_DATA_BUFFER (ntifs.h): tag, lengths, then for a symlink
+/* REPARSE_DATA_BUFFER (docs/windows.md §S): tag, lengths, then for a symlink
  * (IO_REPARSE_TAG_SYMLINK) SubstituteName/PrintName offsets and lengths and
  * Flags (1: relative) before the names; for a junction
  * (IO_REPARSE_TAG_MOUNT_POINT) the same without Flags. */

@@ -1,4 +1,4 @@
-/* Kubernetes label values (k8s.io/apimachinery validation.go): at most 63
+/* Kubernetes label values (deploy/kubernetes/README.md): at most 63
  * characters of [A-Za-z0-9._-], beginning and ending alphanumeric, or
  * empty. Used by `gpudoctor nfd`; pure, no I/O. */
 #ifndef GD_K8S_LABEL_H

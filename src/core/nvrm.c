@@ -22,7 +22,7 @@ static int is_version_token(const char *s, size_t n)
 	return dots >= 1;
 }
 
-/* NVIDIA's kernel module (nv.c, nv_procfs) prints "NVRM version: NVIDIA UNIX
+/* NVIDIA's kernel module (docs/discover.md) prints "NVRM version: NVIDIA UNIX
  * <arch> Kernel Module  <ver>  <date>"; the open module "NVIDIA UNIX Open
  * Kernel Module for <arch>  <ver>  Release Build ...". The version is the
  * first dotted number after "Kernel Module". */

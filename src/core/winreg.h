@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Value types, numbered as winnt.h's REG_* (hex(N) in an export). */
+/* Value types, numbered as the SDK's REG_* (hex(N) in an export;
+ * docs/windows.md §S). */
 enum {
 	GD_REG_NONE = 0,
 	GD_REG_SZ = 1,

@@ -291,8 +291,8 @@ static void nv_gpu_nodes(gd_ctx *ctx, const struct gd_devnodes *dn,
 }
 
 /* The NVIDIA Container Toolkit puts a tmpfs over /proc/driver/nvidia and
- * binds in gpus/<bdf> of the GPUs it passes only (libnvidia-container,
- * nvc_mount.c: mount_procfs, mount_procfs_gpu): a GPU sysfs shows but
+ * binds in gpus/<bdf> of the GPUs it passes only (libnvidia-container;
+ * docs/discover.md, "NVIDIA"): a GPU sysfs shows but
  * without its entry, while others have theirs, was not passed in. */
 static int toolkit_hid(gd_ctx *ctx, const char *bdf)
 {

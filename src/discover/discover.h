@@ -256,8 +256,7 @@ void gd_machine_free(struct gd_machine *m);
 /* ---- Pure parsers (bytes in, struct out; unit-tested and fuzzed) ---- */
 
 /* A KFD properties file: "key value\n" lines, value a decimal u64
- * (kernel: drivers/gpu/drm/amd/amdkfd/kfd_topology.c node_show(),
- * sysfs_show_64bit_prop / sysfs_show_32bit_prop). Unknown keys are kept,
+ * (the kernel's node_show(): docs/discover.md). Unknown keys are kept,
  * no key is required, bad lines are counted and skipped. */
 #define GD_KFD_MAX_PROPS 96
 struct gd_kfd_props {
@@ -277,20 +276,21 @@ int gd_kfd_props_get(const struct gd_kfd_props *p, const char *key,
 void gd_kfd_node_from_props(struct gd_kfd_node *n, unsigned id,
 			    const struct gd_kfd_props *p);
 /* gfx_target_version -> "gfx90a": major decimal, minor and stepping one
- * hex digit each (kernel kfd_device.c kgd2kfd_probe() table). Returns 0,
- * or -1 (out "") for 0 or a value whose minor/stepping do not fit. */
+ * hex digit each (the kernel's kgd2kfd_probe() table, docs/discover.md).
+ * Returns 0, or -1 (out "") for 0 or a value whose minor/stepping do not
+ * fit. */
 int gd_gfx_from_version(uint32_t v, char *out, size_t cap);
 /* major.minor.stepping -> "gfx1030" (the same rule). */
 int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step, char *out,
 		      size_t cap);
 
-/* HSA_OVERRIDE_GFX_VERSION as libhsakmt topology.c parses it:
+/* HSA_OVERRIDE_GFX_VERSION as libhsakmt parses it (docs/discover.md):
  * sscanf("%u.%u.%u%c") must give exactly 3, major <= 63, minor and
  * stepping <= 255. Returns 0 and fills o->gfx, or -1 with o->why set to
  * "ROCm will refuse to start: ...". */
 int gd_hsa_override_parse(const char *value, struct gd_override *o);
 
-/* amdgpu.ids (libdrm data/amdgpu.ids: "DEVICE,\tREV,\tNAME"): name for
+/* amdgpu.ids (libdrm's, docs/ids.md: "DEVICE,\tREV,\tNAME"): name for
  * device AND revision. Returns 1 found, 0 not. */
 int gd_amdgpu_ids_lookup(const char *buf, size_t len, unsigned device,
 			 unsigned revision, char *name, size_t cap);

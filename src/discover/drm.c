@@ -1,6 +1,5 @@
 /* DRM facts of an amdgpu device: mem_info_vram_total / _used and
- * mem_info_gtt_total (bytes, decimal; drivers/gpu/drm/amd/amdgpu/
- * amdgpu_vram_mgr.c and amdgpu_gtt_mgr.c, Documentation/gpu/amdgpu), the
+ * mem_info_gtt_total (bytes, decimal; amdgpu's, docs/discover.md), the
  * render node from the device's drm/ directory, and the decision
  * integrated (APU / iGPU) vs discrete with the rule that fired. */
 #include <errno.h>

@@ -1,9 +1,9 @@
 /* Device names from the system's own id files under the root:
- *  - amdgpu.ids (libdrm data/amdgpu.ids, read by libdrm's
- *    amdgpu_parse_asic_ids()): "DEVICE,\tREVISION,\tNAME", uppercase hex,
+ *  - amdgpu.ids (libdrm's; sources: docs/ids.md, "The machine's own id
+ *    files"): "DEVICE,\tREVISION,\tNAME", uppercase hex,
  *    '#' comments, a version line ("1.0.0") first; matched on device AND
  *    revision, exactly as libdrm does.
- *  - pci.ids (pciutils / hwdata, lib/names-parse.c): "vvvv  Vendor" at
+ *  - pci.ids (pciutils / hwdata, docs/ids.md): "vvvv  Vendor" at
  *    column 0, "\tdddd  Device" under it, "\t\t..." subsystems, and a class
  *    section starting with "C " at the end.
  * The knowledge base is the fallback when neither knows the device. */

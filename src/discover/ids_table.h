@@ -15,7 +15,7 @@
 #define GD_IDF_IGPU                                                            \
 	2u	     /* integrated: AMD_IS_APU, an APU code name, an           \
 		      * Intel platform without dedicated memory */
-#define GD_IDF_XE 4u /* Intel: the xe driver lists it (xe_pci.c) */
+#define GD_IDF_XE 4u /* Intel: the xe driver lists it (docs/ids.md) */
 
 struct gd_id_row {
 	uint16_t vendor, device;

@@ -1,12 +1,12 @@
 /* The AMD KFD topology: /sys/class/kfd/kfd/topology/nodes/N/properties.
  *
  * Format: one "key value" pair per line, value a decimal integer, printed
- * by node_show() in the kernel's drivers/gpu/drm/amd/amdkfd/kfd_topology.c
- * (sysfs_show_32bit_prop / sysfs_show_64bit_prop). libhsakmt reads it with
- * sscanf("%s %llu\n") in topology_sysfs_get_node_props(). Keys differ by
- * kernel age (2017 kernels lack gfx_target_version, domain,
- * drm_render_minor, ...), so none is required: an absent key is an
- * unknown fact with its reason, never an error. */
+ * by the kernel's node_show() and read by libhsakmt with
+ * sscanf("%s %llu\n") (sources: docs/discover.md, "AMD: KFD topology and
+ * HSA_OVERRIDE_GFX_VERSION"). Keys differ by kernel age (2017 kernels
+ * lack gfx_target_version, domain, drm_render_minor, ...), so none is
+ * required: an absent key is an unknown fact with its reason, never an
+ * error. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +100,7 @@ int gd_gfx_from_parts(unsigned major, unsigned minor, unsigned step, char *out,
 {
 	if (cap)
 		out[0] = '\0';
-	/* The kernel table (kfd_device.c) only has minor/stepping < 16; a
+	/* The kernel table (docs/discover.md) only has minor/stepping < 16; a
 	 * target name spells each as one hex digit, so larger ones have no
 	 * gfx name. */
 	if (major == 0 || minor > 15 || step > 15)
@@ -196,8 +196,8 @@ int gd_kfd_node_is_gpu(const struct gd_kfd_node *n)
 	return gd_known(&n->simd_count) && n->simd_count.v > 0;
 }
 
-/* Frame-buffer heaps (HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC 1 / PRIVATE 2 in
- * hsakmttypes.h) of nodes/N/mem_banks/M/properties. */
+/* Frame-buffer heaps (HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC 1 / PRIVATE 2,
+ * libhsakmt's; docs/discover.md) of nodes/N/mem_banks/M/properties. */
 static void read_mem_banks(gd_ctx *ctx, const char *dir, struct gd_kfd_node *n)
 {
 	char path[256], buf[1024];

@@ -8,9 +8,8 @@
 #include "disc_int.h"
 
 /* The parameters worth reading per module: those the field reports and
- * ROCm/NVIDIA documents name (amdgpu: Documentation/gpu/amdgpu/
- * module-parameters.rst; ttm: ttm_device.c pages_limit/page_pool_size;
- * nvidia: NVIDIA's README "kernel module parameters"). */
+ * ROCm/NVIDIA documents name (docs/discover.md, "AMD: DRM attributes,
+ * kernel parameters, firmware"). */
 static const char *const want[GD_KMOD_N][GD_KPARAM_MAX] = {
     [GD_KMOD_AMDGPU] = {"cwsr_enable", "mtype_local", "noretry", "gttsize",
 			"mes", "sched_policy", "lockup_timeout",

@@ -75,8 +75,8 @@ struct gd_kstate {
 };
 
 /* The firmware versions of one amdgpu device, device/fw_version/ (files
- * such as mes_fw_version holding "0x00000083"; amdgpu_psp.c / amdgpu_ucode.c
- * FW_VERSION_ATTR, readable without root). */
+ * such as mes_fw_version holding "0x00000083", readable without root;
+ * amdgpu's FW_VERSION_ATTR, docs/discover.md). */
 #define GD_FW_MAX 32
 struct gd_fw {
 	size_t n;

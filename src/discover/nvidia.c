@@ -5,7 +5,7 @@
  *  /proc/driver/nvidia/gpus/<bdf>/information, "Key:\t value" lines:
  *    Model, IRQ, GPU UUID, Video BIOS, Bus Type, DMA Size, ..., Bus Location,
  *    Device Minor (the N of /dev/nvidiaN)
- * (nvidia kernel module, nv-procfs.c). */
+ * (the nvidia kernel module's procfs; docs/discover.md, "NVIDIA"). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>

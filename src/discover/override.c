@@ -1,6 +1,7 @@
 /* HSA_OVERRIDE_GFX_VERSION and the *_VISIBLE_DEVICES variables.
  *
- * Override: libhsakmt topology.c, topology_sysfs_get_node_props():
+ * Override: libhsakmt's topology_sysfs_get_node_props() (source file:
+ * docs/discover.md, "AMD: KFD topology and HSA_OVERRIDE_GFX_VERSION"):
  *   snprintf(per_node_override, ..., "HSA_OVERRIDE_GFX_VERSION_%d", node_id);
  *   if ((envvar = getenv(per_node_override)) ||
  *       (envvar = getenv("HSA_OVERRIDE_GFX_VERSION"))) {

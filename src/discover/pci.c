@@ -1,6 +1,6 @@
 /* PCI devices from sysfs: /sys/bus/pci/devices/<bdf>/ (a symlink into
  * /sys/devices/pci.../ on a real machine, a directory in some captures).
- * Attributes (Documentation/ABI/testing/sysfs-bus-pci): class, vendor,
+ * Attributes (docs/discover.md, "PCI"): class, vendor,
  * device, subsystem_vendor, subsystem_device (hex "0x...\n"), revision,
  * current_link_speed ("16.0 GT/s PCIe"), current_link_width, max_link_*,
  * numa_node (decimal, -1 when none), boot_vga (0/1, VGA class only),
@@ -23,7 +23,7 @@ int gd_pci_bdf_parse(const char *s, uint32_t *dom, uint32_t *bus, uint32_t *dev,
 	int used = 0;
 
 	/* Linux prints the domain with "%04x": 4 digits, 5 for the domains
-	 * Intel VMD creates from 0x10000 up (drivers/pci/controller/vmd.c) */
+	 * Intel VMD creates from 0x10000 up (docs/discover.md, "PCI") */
 	if (!s || sscanf(s, "%5x:%2x:%2x.%1x%n", &d, &b, &v, &f, &used) != 4 ||
 	    s[used] != '\0' || (used != 12 && used != 13) || v > 0x1f ||
 	    f > 7 || (used == 13 && d < 0x10000))
@@ -214,7 +214,7 @@ static void driver_from_uevent(gd_ctx *ctx, const char *dir, gd_text *f,
 	}
 }
 
-/* SR-IOV (Documentation/ABI/testing/sysfs-bus-pci): a virtual function
+/* SR-IOV (docs/discover.md, "PCI"): a virtual function
  * has a physfn link to its physical function ("../0000:00:02.0"); a PF
  * has sriov_numvfs (VFs enabled, decimal). */
 static void sriov_attrs(gd_ctx *ctx, const char *dir, struct gd_pci *p)

@@ -1,8 +1,8 @@
 /* Pure parsers for the places a PCI device's ids can come from when its
  * sysfs `vendor` / `device` / `class` files are missing (a partial
  * capture, a copy that kept only some attributes):
- *  - uevent, written by the kernel's pci_uevent() (drivers/pci/
- *    pci-driver.c): "PCI_CLASS=%04X" (the 24-bit class), "PCI_ID=%04X:%04X",
+ *  - uevent, written by the kernel's pci_uevent() (docs/discover.md,
+ *    "PCI"): "PCI_CLASS=%04X" (the 24-bit class), "PCI_ID=%04X:%04X",
  *    "PCI_SUBSYS_ID=%04X:%04X", "PCI_SLOT_NAME=", "MODALIAS="; the driver
  *    core adds "DRIVER=<name>" while a driver is bound (dev_uevent()).
  *  - config, the configuration space (PCI Local Bus spec, type 0 header):

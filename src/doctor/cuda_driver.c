@@ -67,7 +67,7 @@ static const char *kb_min_major(const struct gd_cuda_min_table *t,
 }
 
 /* NVIDIA CUDA Compatibility guide, "Minor Version Compatibility"
- * (https://docs.nvidia.com/deploy/cuda-compatibility/): since CUDA 11, an
+ * (docs/json-runtimes.md, "kind: cuda-driver"): since CUDA 11, an
  * application built with any toolkit X.y runs on a driver >= the minimum
  * driver of X.0 (e.g. >= 525.60.13 for every 12.y on Linux), except that
  * features needing a newer driver fail and PTX newer than the driver cannot

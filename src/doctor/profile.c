@@ -97,8 +97,9 @@ int gd_override_parse(const char *s, char *gfx, size_t gfxcap, char *why,
 	unsigned major = 0, minor = 0, step = 0;
 	char dummy;
 
-	/* Exactly libhsakmt topology.c: the same sscanf, the same limits, so
-	 * " 10.3.0" passes and "10.3.0 ", "10.3", "gfx1030" fail as there. */
+	/* Exactly libhsakmt (docs/discover.md): the same sscanf, the same
+	 * limits, so " 10.3.0" passes and "10.3.0 ", "10.3", "gfx1030" fail as
+	 * there. */
 	if (sscanf(s, "%u.%u.%u%c", &major, &minor, &step, &dummy) != 3) {
 		gd_fmt(
 		    why, whycap,

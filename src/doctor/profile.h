@@ -69,7 +69,7 @@ int gd_profile_parse(const char *buf, size_t len, struct gd_profile *p,
 int gd_profile_validate(const struct gd_profile *p, char *err, size_t errlen);
 int gd_env_name_valid(const char *name);
 
-/* HSA_OVERRIDE_GFX_VERSION as libhsakmt topology.c reads it:
+/* HSA_OVERRIDE_GFX_VERSION as libhsakmt reads it (docs/discover.md):
  * sscanf("%u.%u.%u%c") must convert exactly three numbers, major <= 63,
  * minor and stepping <= 255, each part decimal ("10.3.0" -> gfx1030,
  * "9.0.10" -> gfx90a). Returns 0 and the gfx name, or -1 with why. */

@@ -5,8 +5,8 @@
 
 #include "inv_int.h"
 
-/* Vulkan-Loader docs/LoaderDriverInterface.md, "Driver Manifest File
- * Format": {"file_format_version": "1.0.1", "ICD": {"library_path": ...,
+/* The Vulkan loader's "Driver Manifest File Format" (docs/json-runtimes.md,
+ * "Sources"): {"file_format_version": "1.0.1", "ICD": {"library_path": ...,
  * "api_version": "1.3.239", "library_arch": "64",
  * "is_portability_driver": false}}. file_format_version and
  * ICD.library_path are required; the loader skips a manifest without them. */
@@ -60,7 +60,7 @@ int gd_vk_manifest_parse(const char *buf, size_t len, struct gd_icd *icd)
 	return icd->error[0] ? -1 : 0;
 }
 
-/* ocl-icd (ocl_icd_loader.c _load_icd) and the Khronos loader read the
+/* ocl-icd and the Khronos loader (docs/json-runtimes.md) read the
  * first line of each vendors/NAME.icd file as the library to dlopen. */
 int gd_ocl_icd_parse(const char *buf, size_t len, struct gd_icd *icd)
 {

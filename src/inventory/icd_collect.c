@@ -1,9 +1,10 @@
 /* Finding the ICD files the Vulkan and OpenCL loaders would use, and
- * whether the library each names exists. Search orders:
- *  - Vulkan-Loader docs/LoaderInterfaceArchitecture.md ("Linux Driver
- *    Discovery"): VK_DRIVER_FILES (or the older VK_ICD_FILENAMES) replaces
- *    the search with its colon-separated files/directories; otherwise
- *    $XDG_CONFIG_HOME, $XDG_CONFIG_DIRS (/etc/xdg), /etc, $XDG_DATA_HOME
+ * whether the library each names exists. Search orders (sources:
+ * docs/json-runtimes.md, "Sources"):
+ *  - the Vulkan loader's "Linux Driver Discovery": VK_DRIVER_FILES (or
+ *    the older VK_ICD_FILENAMES) replaces the search with its
+ *    colon-separated files/directories; otherwise $XDG_CONFIG_HOME,
+ *    $XDG_CONFIG_DIRS (/etc/xdg), /etc, $XDG_DATA_HOME
  *    (~/.local/share), $XDG_DATA_DIRS (/usr/local/share:/usr/share), each
  *    + /vulkan/icd.d; VK_ADD_DRIVER_FILES adds to it.
  *  - ocl-icd: OCL_ICD_VENDORS (a directory, or one .icd file) replaces

@@ -219,7 +219,7 @@ gd_rocblas_kind_name(enum gd_rocblas_kind kind); /* "tensile-lazy" ... */
 size_t gd_rocblas_scan_names(char *const *names, size_t n,
 			     struct gd_rocblas_dir *dir);
 
-/* Vulkan ICD manifest JSON (loader's LoaderDriverInterface.md): fills
+/* Vulkan ICD manifest JSON (docs/json-runtimes.md, "Sources"): fills
  * library, api_version, file_format_version. 0, or -1 with icd->error. */
 int gd_vk_manifest_parse(const char *buf, size_t len, struct gd_icd *icd);
 /* OpenCL vendor .icd file: the first line is a library path or name. */

@@ -2,8 +2,8 @@
  * ld.so(8) "Shared object dependencies are searched in: DT_RPATH,
  * LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache, the default paths";
  * ldconfig(8) builds the cache from /etc/ld.so.conf, whose "include" lines
- * take glob patterns relative to the including file's directory (glibc
- * elf/ldconfig.c parse_conf_include). */
+ * take glob patterns relative to the including file's directory (glibc's
+ * ldconfig; docs/scan.md, "Sources"). */
 #include "ldpath.h"
 
 #include <ctype.h>

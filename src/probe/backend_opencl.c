@@ -8,7 +8,7 @@
 #include "device.h"
 #include "opencl_api.h"
 
-#define GD_CL_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_ext.h, cl_khr_icd */
+#define GD_CL_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_khr_icd (docs/probe.md) */
 
 const char *gd_cl_err(cl_int e)
 {

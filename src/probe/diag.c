@@ -52,9 +52,9 @@ const struct gd_probe_diag *gd_probe_diag_for(const struct gd_probe_report *r,
 	return NULL;
 }
 
-/* --- ld.so's LD_DEBUG=libs lines: "     PID:\t<what>" (glibc elf/dl-load.c
+/* --- ld.so's LD_DEBUG=libs lines: "     PID:\t<what>" (glibc's
  * "find library=%s [%lu]; searching", " search path=%s\t\t(%s)",
- * "  trying file=%s"; elf/dl-init.c "calling init: %s"). */
+ * "  trying file=%s", "calling init: %s"; docs/probe.md, "Sources"). */
 
 static void add_missing(struct gd_lddebug *d, const char *name)
 {

@@ -1,15 +1,16 @@
 /* probe/hip_math_api: the few hipBLAS, rocBLAS and MIOpen types, enum
  * values and entry points the HIP probe calls, declared here so no ROCm
  * header is needed to build. Every library is dlopen'ed; every enum is a
- * plain int at the ABI level. Sources (values checked against them):
+ * plain int at the ABI level. The headers and versions they come from
+ * (values checked against them): docs/probe.md, "Sources".
  *
- *  - hipBLAS library/include/hipblas.h, ROCm 5.x-6.x (hipBLAS 0.x-2.x):
+ *  - hipBLAS, ROCm 5.x-6.x (hipBLAS 0.x-2.x):
  *    hipblasStatus_t 0..11, hipblasOperation_t HIPBLAS_OP_N = 111,
  *    hipblasDatatype_t HIPBLAS_R_16F = 150, HIPBLAS_R_32F = 151,
  *    HIPBLAS_R_16B = 168, hipblasGemmAlgo_t HIPBLAS_GEMM_DEFAULT = 160;
  *    hipblasComputeType_t (added in hipBLAS 2.0, ROCm 6.0)
  *    HIPBLAS_COMPUTE_32F = 2.
- *  - hip/library_types.h (HIP 5.x-7.x): hipDataType HIP_R_32F = 0,
+ *  - HIP (HIP 5.x-7.x): hipDataType HIP_R_32F = 0,
  *    HIP_R_16F = 2, HIP_R_16BF = 14 (the cudaDataType values).
  *  - The two GemmEx ABIs. hipBLAS 2.x (libhipblas.so.2, ROCm 6.x) exports
  *    hipblasGemmEx with hipblasDatatype_t for the matrices and the compute
@@ -19,10 +20,10 @@
  *    hipblasDatatype_t and the _v2 names: its hipblasGemmEx has the v2
  *    signature (hipBLAS docs, "Deprecations by version", Removed in 3.0).
  *    hipBLAS 1.x and older (ROCm 5.x) have only v1.
- *  - rocBLAS library/include/internal/rocblas-types.h (rocBLAS 2.x-4.x):
+ *  - rocBLAS (rocBLAS 2.x-4.x):
  *    rocblas_operation_none = 111, rocblas_status 0..13; rocblas_int is
  *    int32_t (LP64 build, the one ROCm ships).
- *  - MIOpen include/miopen/miopen.h (MIOpen 2.x-3.x): miopenStatus_t
+ *  - MIOpen (MIOpen 2.x-3.x): miopenStatus_t
  *    0..10, miopenDataType_t miopenFloat = 1, miopenConvolutionMode_t
  *    miopenConvolution = 0 (cross-correlation); miopenConvAlgoPerf_t is
  *    { union of int enums; float time; size_t memory; }. The filter is a

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Substrings of kernel messages that concern GPUs (drivers/gpu/drm/amd,
+/* Substrings of kernel messages that concern GPUs (the amdgpu driver,
  * NVIDIA's nvidia.ko "NVRM:" prefix, the KFD). */
 static const char *const gpu_words[] = {
     "amdgpu", "NVRM",	  "Xid",	"kfd",	     "KFD",
@@ -27,10 +27,10 @@ int gd_kmsg_is_gpu_line(const char *msg)
 }
 
 /* A /dev/kmsg record is "prio,seq,usec,flags[,...];message\n" followed by
- * optional " KEY=value" continuation lines (Documentation/ABI/testing/
- * dev-kmsg). rec holds len bytes plus one writable byte. Returns a pointer to
- * the message text within rec (ended at the first newline, which is replaced),
- * or NULL when rec is not a record. */
+ * optional " KEY=value" continuation lines (the kernel's ABI document:
+ * docs/probe.md, "Sources"). rec holds len bytes plus one writable byte.
+ * Returns a pointer to the message text within rec (ended at the first newline,
+ * which is replaced), or NULL when rec is not a record. */
 const char *gd_kmsg_parse(char *rec, size_t len, unsigned long long *usec)
 {
 	char *semi = memchr(rec, ';', len);

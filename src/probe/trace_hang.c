@@ -1,7 +1,7 @@
 /* probe/trace_hang: which hooked calls are in flight, and what /proc says
  * the thread is doing (see trace.h). The parent of the traced program may
  * read /proc/P/task/T/{stat,wchan,syscall} and /proc/P/fd even under Yama
- * ptrace_scope=1 (proc(5); fs/proc/base.c access checks). These are live
+ * ptrace_scope=1 (docs/trace.md, "Sources"). These are live
  * kernel files of our own child, so they are opened directly, not under
  * the --root of captured machines. */
 #include <fcntl.h>
@@ -32,7 +32,7 @@ static void read_small(const char *path, char *buf, size_t cap)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl) of the
+/* x86-64 syscall numbers (docs/trace.md, "Sources") of the
  * calls a blocked runtime thread sits in. */
 static const char *syscall_name(long nr)
 {

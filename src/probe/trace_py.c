@@ -1,6 +1,6 @@
 /* probe/trace_py: the Python stack of a stuck thread, from the traceback
  * that Python's faulthandler writes (see trace.h). faulthandler
- * (CPython Python/traceback.c, _Py_DumpTracebackThreads) prints, for
+ * (CPython's format: docs/trace.md, "Sources") prints, for
  * each thread, a header "Thread 0x00007f0c2c1ff6c0 (most recent call
  * first):" ("Current thread 0x..." for the one that took the signal;
  * newer versions may add a name before the parenthesis), then one line a

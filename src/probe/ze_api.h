@@ -1,7 +1,7 @@
 /* probe/ze_api: the few oneAPI Level Zero entry points and types the probe
- * uses (Level Zero API 1.0 core, ze_api.h; layouts unchanged since). Loaded
- * at run time from the loader libze_loader.so.1 (Windows: ze_loader.dll),
- * never linked. Run against Debian's real loader (libze1) by
+ * uses (Level Zero API 1.0 core, docs/probe.md "Sources"; layouts unchanged
+ * since). Loaded at run time from the loader libze_loader.so.1 (Windows:
+ * ze_loader.dll), never linked. Run against Debian's real loader (libze1) by
  * tests/scripts/test_probe.sh. */
 #ifndef GD_ZE_API_H
 #define GD_ZE_API_H

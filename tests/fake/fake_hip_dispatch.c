@@ -2,7 +2,8 @@
  * tests/scripts/test_trace_hip_table.sh: Debian's HIP 5.2 has no table,
  * so this library builds one from the REAL HIP 5.2 functions (dlopen of
  * libamdhip64.so.5, dlsym on that handle) and does with it what clr does
- * (ROCm/clr at rocm-6.2.0, dd7f957; no code taken):
+ * (ROCm/clr at rocm-6.2.0, dd7f957, as docs/trace.md "HIP on ROCm >= 6.2:
+ * the dispatch table" records it; no code taken):
  *  - HipDispatchTable: a size_t size = sizeof(table), then one function
  *    pointer per entry in clr's order, entry N at byte 8 + 8*N
  *    (HIP_ENFORCE_ABI); ROCm 6.2.0 has 452 entries
@@ -13,12 +14,12 @@
  *    a real table's end would be.
  *  - HipCompilerDispatchTable: 9 entries, __hipPopCallConfiguration 0,
  *    __hipPushCallConfiguration 1, ... (HIP_COMPILER_API_TABLE_STEP 0).
- *  - each table is registered once, on first use (hip_api_trace.cpp
- *    ToolInit): rocprofiler_register_library_api_table("hip_compiler" or
- *    "hip", import, 60200 (10000*6 + 100*2 + 0), {&table}, 1, &id); the
+ *  - each table is registered once, on first use (clr's ToolInit):
+ *    rocprofiler_register_library_api_table("hip_compiler" or "hip",
+ *    import, 60200 (10000*6 + 100*2 + 0), {&table}, 1, &id); the
  *    compiler table first (a HIP program registers its fat binary at
  *    start-up, before its first runtime call);
- *  - the exports call through the table (hip_table_interface.cpp):
+ *  - the exports call through the table (clr's exports):
  *    `return GetHipDispatchTable()->hipX_fn(...)`. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -205,7 +206,7 @@ int fake_hip_second_runtime(void **table2)
 	    "hip", import_hip, HIP_VERSION_62, tables, 1, &id);
 }
 
-/* The exports the test program calls by name (hip_table_interface.cpp). */
+/* The exports the test program calls by name, as clr's do (docs/trace.md). */
 typedef int hipError_t;
 hipError_t hipInit(unsigned f);
 hipError_t hipMalloc(void **p, size_t n);

@@ -1,7 +1,7 @@
 /* Stand-in for librocprofiler-register (ROCm >= 6.2), which Debian does
  * not ship, for tests/scripts/test_trace_hip_table.sh. It does what
  * ROCm/rocprofiler-register's rocprofiler_register_library_api_table does
- * (source/lib/rocprofiler-register/rocprofiler_register.cpp, read at
+ * (docs/trace.md, "HIP on ROCm >= 6.2: the dispatch table", read at
  * 11a4668 and at ROCm/rocm-systems 04e1fbc; written here from that
  * reading, no code taken):
  *  - rocprofiler_configure and rocprofiler_set_api_table are weak

@@ -85,7 +85,8 @@ fi
 
 # the same under the NVIDIA Container Toolkit (--gpus '"device=4"'): its
 # tmpfs over /proc/driver/nvidia holds gpus/<bdf> of the passed GPU only
-# (libnvidia-container nvc_mount.c), so the 7 others have no minor
+# (libnvidia-container; docs/discover.md, "NVIDIA"), so the 7 others have
+# no minor
 for b in 18 2a 3a 5d ab ba db; do rm -rf "$tmp/p/proc/driver/nvidia/gpus/0000:$b:00.0"; done
 out=$(env -i PATH=/usr/bin:/bin LANG=C HOME=/nonexistent "$GPUDOCTOR" --root "$tmp/p" --json check --no-probe 2>/dev/null)
 n_not=$(jq '[.gpus[] | select(.verdict.facts | map(.code) | index("container.gpu_not_passed"))] | length' <<<"$out")

@@ -57,7 +57,7 @@ printf '%s\n' '[mvk-info] MoltenVK version 1.2.4, supporting Vulkan version 1.2.
 check "macOS: portability enumeration named" "$T/mac.log" vk-incompatible-driver "VK_KHR_portability_enumeration"
 echo '[CLVK] Could not create the instance : VK_ERROR_INCOMPATIBLE_DRIVER' >"$T/vk.log"
 check "not macOS: nothing added" "$T/vk.log" vk-incompatible-driver none
-# PaddlePaddle's own warning, in the words of its gpu_resources.cc
+# PaddlePaddle's own warning, in its own words (source: docs/workarounds.md)
 printf '%s\n' 'W1114 22:57:33.949204    32 gpu_resources.cc:201] WARNING: device: 0. The installed Paddle is compiled with CUDNN 8.1, but CUDNN version in your machine is 8.0, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.' \
 	'Could not load library cudnn_cnn_infer64_8.dll. Error code 193' >"$T/paddle.log"
 check "Paddle: cuDNN older than the build" "$T/paddle.log" cudnn-win-load-error "compiled with a newer cuDNN"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The committed .clang-format is the style (STYLE.md habit 11): every C file
+# The committed .clang-format is the style (docs/style.md habit 11): every C file
 # of the tree must already be formatted by it. Reformat with
 #   clang-format -i $(git ls-files '*.c' '*.h')
 # clang-format's output differs between major versions: the check uses the

@@ -6,7 +6,7 @@
 # scan must list exactly the targets requested. Build outputs go to a temp
 # dir. HIP 5.2's hipcc/clang 15 has no --offload-compress and its
 # clang-offload-bundler no -compress, so the CCOB cases wrap hipcc's real
-# bundle in the documented header (OffloadBundler.cpp) with real zstd and
+# bundle in the documented header (docs/scan.md, "Sources") with real zstd and
 # zlib compression.
 set -u
 GD=${GPUDOCTOR:?GPUDOCTOR not set}

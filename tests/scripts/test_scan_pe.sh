@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpudoctor scan on real Windows PE files built here with MinGW-w64: the
-# RDNA1 field report's failure (rdna1-ctranslate2-windows-build-plan.md)
+# RDNA1 field report's failure (docs/windows.md, F)
 # rebuilt in miniature. amdhip64_6.dll is a real DLL exporting hipInit (what
 # HIP SDK 6.2 installs); ct2.dll imports hipInit from amdhip64_7.dll through
 # an import library made by dlltool from a .def file (what the ROCm 7
@@ -125,7 +125,7 @@ if [ -n "$bundle" ]; then
 	# shellcheck disable=SC2086
 	expect_targets "$T/ct2-long.dll" $hipwant
 	# the same bundle compressed (CCOB v3, zstd), as clang --offload-compress
-	# writes it (header: clang/lib/Driver/OffloadBundler.cpp)
+	# writes it (header: docs/scan.md, "Sources")
 	if have zstd; then
 		zstd -q -19 -c "$bundle" >"$T/b.zst"
 		perl -e 'print pack("a4vvQ<Q<Q<", "CCOB", 3, 1, 32 + $ARGV[0], $ARGV[1], 0)' \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Killed by any catchable signal whose default ends a process, gpudoctor
-# first ends what its children started (docs/try.md, "Interrupting"):
+# first ends what its children started (docs/workarounds.md, "gpudoctor
+# try", the "Interrupted" paragraph):
 # `try`, `run --watch` and `probe` each get every such signal while a
 # child's own child (a copy of sleep whose name holds a marker) runs;
 # gpudoctor exits 128 + the signal and the grandchild is gone. Before,

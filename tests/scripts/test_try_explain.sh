@@ -6,8 +6,9 @@
 #    (hipErrorInvalidDevice / hipErrorNoDevice here, no GPU) comes back
 #    decoded as a hipError_t;
 #  - gpu-burn built for sm_80 on an H100/H200 (sm_90): its real output
-#    (gpu_burn-drv.cpp: "Couldn't init a GPU test: %s" with the CUDA error
-#    string, then "No clients are alive! Aborting"), replayed by a stand-in
+#    ("Couldn't init a GPU test: %s" with the CUDA error string, then "No
+#    clients are alive! Aborting"; source: docs/workarounds.md, "Sources of
+#    the messages the tests replay"), replayed by a stand-in
 #    script (no CUDA here): the fix names sm_90 and the program, not the
 #    PyTorch wheels;
 #  - the same error in a PyTorch traceback keeps the kb's framework fix.

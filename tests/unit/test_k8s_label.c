@@ -1,5 +1,5 @@
 /* Kubernetes label values from gpudoctor's facts: target features, product
- * names, versions (k8s apimachinery validation.go rules). */
+ * names, versions (Kubernetes' rules: deploy/kubernetes/README.md). */
 #include <stdio.h>
 #include <string.h>
 

@@ -98,7 +98,7 @@ static void test_syscall(void)
 
 /* Lines in the shape proc(5) documents for /proc/PID/maps; then this
  * process's own maps and the address of a libc function. */
-/* faulthandler's dump (CPython Python/traceback.c format): the stuck
+/* faulthandler's dump (CPython's format, docs/trace.md "Sources"): the stuck
  * thread's innermost user frames, library frames skipped. */
 static void test_pystack(void)
 {

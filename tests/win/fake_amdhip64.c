@@ -6,7 +6,7 @@
  * answered (test_windows.sh). Every other entry point the probe resolves
  * exists and fails. With AMD_LOG_LEVEL set it logs to stderr as ROCclr
  * does, naming the file it was loaded from ("HIP Library Path", the line
- * ../shared/notes/windows-fleet.md A.4 cites): the diagnostics re-run must
+ * docs/windows.md A.4 cites): the diagnostics re-run must
  * run the same DLL again and keep the line. */
 #include <stdio.h>
 #include <stdlib.h>

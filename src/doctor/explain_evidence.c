@@ -59,6 +59,17 @@ static const char *const nv_gone[] = {"cuda-no-device",
 static const char *const gpu_lost[] = {"GPU is lost", "fallen off the bus",
 				       NULL};
 
+/* nvidia-smi is mounted into a container only when it gets the GPU with
+ * the utility capability (docs/workarounds.md). Lines that start or run a
+ * container, not the bare word: a host's diagnostics say "Docker detected
+ * (0 means not installed)". */
+static const char *const no_smi[] = {"nvidia-smi-not-found", NULL};
+static const char *const ctr_run[] = {"docker run",	  "docker exec",
+				      "docker compose",	  "kubectl",
+				      "podman run",	  "container starting",
+				      "/.dockerenv",	  "entrypoint.sh",
+				      "runtimeClassName", NULL};
+
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
      "more likely here: the log also says the GPU was lost (fell off the "
@@ -88,6 +99,13 @@ static const struct marker_rule marker_rules[] = {
      "VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR; the program must do "
      "that (update it or report it). Tells them apart: vulkaninfo lists the "
      "GPU but the program fails."},
+    {no_smi, ctr_run, "container-no-gpu-runtime",
+     "more likely here: the log is from a container, which gets nvidia-smi "
+     "only when started with the GPU (docker run --gpus all, or the nvidia "
+     "runtime with NVIDIA_DRIVER_CAPABILITIES including utility; "
+     "Kubernetes: runtimeClassName nvidia and a nvidia.com/gpu limit). "
+     "Tells them apart: nvidia-smi works on the host but not inside the "
+     "container."},
 };
 #define GD_N_MARKER_RULES (sizeof marker_rules / sizeof *marker_rules)
 

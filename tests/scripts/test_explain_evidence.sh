@@ -13,7 +13,9 @@
 #  - "all CUDA-capable devices are busy or unavailable" on WSL2: the GPU
 #    passthrough, not the compute mode;
 #  - a log whose lines carry docker logs -t time stamps is from a container;
-#  - "driver version is insufficient" in a container: the GPU not requested.
+#  - "driver version is insufficient" in a container: the GPU not requested;
+#  - nvidia-smi not found in a container: the GPU not requested;
+#  - the web UI's CUDA check in its AMD fork: no AMD backend selected.
 # Each alternative has a name (alternative_id) and says whether the log
 # makes it the likelier cause (alternative_first).
 set -u
@@ -119,4 +121,12 @@ printf '%s\n' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 
 checkid "WSL2: busy devices are the passthrough" "$T/wslbusy.log" cuda-devices-unavailable "wsl-gpu-passthrough true"
 echo 'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/busy.log"
 checkid "not WSL2: no name" "$T/busy.log" cuda-devices-unavailable "null false"
+echo 'RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check' >"$T/sd.log"
+checkid "web UI check alone: no name" "$T/sd.log" sdwebui-torch-gpu-check "null false"
+# nvidia-smi missing inside a container (mudler/LocalAI#2117): the GPU not requested
+printf '%s\n' ' ===> LocalAI All-in-One (AIO) container starting...' \
+	'/aio/entrypoint.sh: line 52: nvidia-smi: command not found' >"$T/smictr.log"
+checkid "nvidia-smi missing in a container: named" "$T/smictr.log" nvidia-smi-not-found "container-no-gpu-runtime true"
+echo 'bash: nvidia-smi: command not found' >"$T/smi.log"
+checkid "nvidia-smi missing on a host: no name" "$T/smi.log" nvidia-smi-not-found "null false"
 exit $fail

@@ -13,7 +13,8 @@
 #  - "all CUDA-capable devices are busy or unavailable" on WSL2: the GPU
 #    passthrough, not the compute mode;
 #  - a log whose lines carry docker logs -t time stamps is from a container;
-#  - "driver version is insufficient" in a container: the GPU not requested.
+#  - "driver version is insufficient" in a container: the GPU not requested;
+#  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 # Each alternative has a name (alternative_id) and says whether the log
 # makes it the likelier cause (alternative_first).
 set -u
@@ -119,4 +120,11 @@ printf '%s\n' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 
 checkid "WSL2: busy devices are the passthrough" "$T/wslbusy.log" cuda-devices-unavailable "wsl-gpu-passthrough true"
 echo 'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/busy.log"
 checkid "not WSL2: no name" "$T/busy.log" cuda-devices-unavailable "null false"
+# hipcc (chipStar's, as its CHIP-SPV/chipStar#607 shows it) running nvcc: the
+# NVIDIA platform was taken; nvcc missing without hipcc says nothing of it
+printf '%s\n' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
+	'failed to execute:/usr/local/cuda/bin/nvcc  -Wno-deprecated-gpu-targets -lcuda -lcudart -L/usr/local/cuda/lib64  ./ccompat.o ./saxpy.o -o "ccompat" -g -pthread' >"$T/hipnv.log"
+checkid "hipcc ran nvcc: the platform" "$T/hipnv.log" cuda-toolkit-not-found "hipcc-nvidia-platform true"
+echo 'sh: 1: /usr/local/cuda/bin/nvcc: not found' >"$T/nvcc.log"
+checkid "nvcc missing alone: no name" "$T/nvcc.log" cuda-toolkit-not-found "null false"
 exit $fail

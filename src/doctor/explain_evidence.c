@@ -70,6 +70,15 @@ static const char *const ctr_run[] = {"docker run",	  "docker exec",
 				      "/.dockerenv",	  "entrypoint.sh",
 				      "runtimeClassName", NULL};
 
+/* hipcc ends a failed command with "failed to execute:" (the perl and the
+ * C++ hipcc alike) and runs $CUDA_PATH/bin/nvcc only on the NVIDIA
+ * platform, so that nvcc missing is hipcc's platform choice
+ * (docs/workarounds.md). */
+static const char *const no_nvcc[] = {"cuda-toolkit-not-found", NULL};
+static const char *const hipcc_nvcc[] = {
+    "failed to execute:/usr/local/cuda/bin/nvcc",
+    "failed to execute:/opt/cuda/bin/nvcc", NULL};
+
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
      "more likely here: the log also says the GPU was lost (fell off the "
@@ -77,6 +86,12 @@ static const struct marker_rule marker_rules[] = {
      "link or failing hardware (a reboot brings it back for a while). "
      "Tells them apart: nvidia-smi reports the GPU lost or dmesg shows Xid "
      "79."},
+    {no_nvcc, hipcc_nvcc, "hipcc-nvidia-platform",
+     "more likely here: hipcc ran nvcc, so it took the NVIDIA platform "
+     "(HIP_PLATFORM=nvidia, or unset while it found no ROCm clang): for an "
+     "AMD GPU set HIP_PLATFORM=amd and ROCM_PATH to the ROCm with "
+     "llvm/bin/clang++; for HIP on NVIDIA install the CUDA toolkit. Tells "
+     "them apart: hipconfig --platform."},
     {no_rock, no_lsmod, "rocminfo-no-lsmod",
      "more likely here: lsmod is missing (a container image without kmod), "
      "so rocminfo cannot see the amdgpu module even when it is loaded; "

@@ -16,6 +16,8 @@
 #  - "driver version is insufficient" in a container: the GPU not requested;
 #  - nvidia-smi not found in a container: the GPU not requested;
 #  - the web UI's CUDA check in its AMD fork: no AMD backend selected.
+
+#  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 # Each alternative has a name (alternative_id) and says whether the log
 # makes it the likelier cause (alternative_first).
 set -u
@@ -129,4 +131,12 @@ printf '%s\n' ' ===> LocalAI All-in-One (AIO) container starting...' \
 checkid "nvidia-smi missing in a container: named" "$T/smictr.log" nvidia-smi-not-found "container-no-gpu-runtime true"
 echo 'bash: nvidia-smi: command not found' >"$T/smi.log"
 checkid "nvidia-smi missing on a host: no name" "$T/smi.log" nvidia-smi-not-found "null false"
+
+# hipcc (chipStar's, as its CHIP-SPV/chipStar#607 shows it) running nvcc: the
+# NVIDIA platform was taken; nvcc missing without hipcc says nothing of it
+printf '%s\n' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
+	'failed to execute:/usr/local/cuda/bin/nvcc  -Wno-deprecated-gpu-targets -lcuda -lcudart -L/usr/local/cuda/lib64  ./ccompat.o ./saxpy.o -o "ccompat" -g -pthread' >"$T/hipnv.log"
+checkid "hipcc ran nvcc: the platform" "$T/hipnv.log" cuda-toolkit-not-found "hipcc-nvidia-platform true"
+echo 'sh: 1: /usr/local/cuda/bin/nvcc: not found' >"$T/nvcc.log"
+checkid "nvcc missing alone: no name" "$T/nvcc.log" cuda-toolkit-not-found "null false"
 exit $fail

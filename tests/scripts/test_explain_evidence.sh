@@ -15,7 +15,8 @@
 #  - a log whose lines carry docker logs -t time stamps is from a container;
 #  - "driver version is insufficient" in a container: the GPU not requested.
 # Each alternative has a name (alternative_id) and says whether the log
-# makes it the likelier cause (alternative_first).
+# makes it the likelier cause (alternative_first); the match's causes list
+# its cause first.
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
 command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
@@ -119,4 +120,20 @@ printf '%s\n' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 
 checkid "WSL2: busy devices are the passthrough" "$T/wslbusy.log" cuda-devices-unavailable "wsl-gpu-passthrough true"
 echo 'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/busy.log"
 checkid "not WSL2: no name" "$T/busy.log" cuda-devices-unavailable "null false"
+# The causes a match names (kb cause codes, likeliest first): the
+# alternative's cause comes first, then the signature's own.
+causes() { # LOGFILE ID: the match's cause codes, space-separated
+	"$GPUDOCTOR" --root "$T/root" explain --json "$1" |
+		jq -r --arg id "$2" '[.matches[] | select(.id == $id) | .causes[].id] | join(" ")'
+}
+checkcauses() { # NAME LOGFILE ID WANT
+	got=$(causes "$2" "$3")
+	[ "$got" = "$4" ] && echo "ok: $1" || { echo "FAIL: $1: got '$got', want '$4'"; fail=1; }
+}
+checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"
+checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing"
+checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no-kernel-image "driver-older-than-toolkit cuda-no-kernel-image"
+"$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
+grep -q "causes:  one of 2, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
+	echo "ok: text names both causes in order" || { echo "FAIL: text names both causes in order"; fail=1; }
 exit $fail

@@ -8,18 +8,16 @@ sha256(URL without its #fragment), even = train, odd = held-out. The split is
 fixed by the URL alone, so a thread's logs stay together and nobody chooses.
 Signatures may be written from train logs only; held-out logs only measure.
 
-explain's top cause is its first match (explain lists matches in the order it
-ranks them). CAUSES.tsv maps each signature id to the causes it names, in
-order ("sig<TAB>id<TAB>cause[,cause2]"), and each alternative explain may
-add from the log's other lines (its "alternative_id") to its cause
-("alt<TAB>id<TAB>cause"): an alternative explain calls likelier
-("alternative_first") comes before the signature's causes, another after
-them. A log is
-  right     the top signature's first cause is the thread's cause
-  hedged    a later cause of the top signature is the thread's cause
-  wrong     the top signature names other causes only (a confident wrong one)
+explain's top cause is its first match's first cause: explain lists matches
+in the order it ranks them, and each match's "causes" (kb cause codes,
+docs/kb.md) likeliest first: the one the log's other lines point to (the
+evidence's alternative), then the signature's own. INDEX.tsv's cause column
+uses the same codes (the kb's "causes"). A log is
+  right     the top match's first cause is the thread's cause
+  hedged    a later cause of the top match is the thread's cause
+  wrong     the top match names other causes only (a confident wrong one)
   none      no signature matched
-  unmapped  the top signature has no line in CAUSES.tsv (cannot be judged)
+  unmapped  the top match names no cause (a kb without "causes")
 
   bench/explain-corpus.py [--gpudoctor build/gpudoctor] [--corpus DIR] [-v]
       [--check-floor]   (fail unless train is all right with none wrong and
@@ -95,32 +93,11 @@ def read_index(corpus):
     return rows
 
 
-def read_causes(corpus):
-    causes, sigs, alts = {}, {}, {}
-    with open(os.path.join(corpus, "CAUSES.tsv"), encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.startswith("#") or not line.strip():
-                continue
-            cols = line.rstrip("\n").split("\t")
-            if cols[0] == "cause" and len(cols) == 3:
-                causes[cols[1]] = cols[2]
-            elif cols[0] == "sig" and len(cols) == 3:
-                sigs[cols[1]] = cols[2].split(",")
-            elif cols[0] == "alt" and len(cols) == 3:
-                alts[cols[1]] = cols[2]
-            else:
-                sys.exit("CAUSES.tsv:%d: want 'cause\\tCODE\\tTEXT', "
-                         "'sig\\tID\\tCAUSE[,CAUSE]' or 'alt\\tID\\tCAUSE'" % n)
-    for sid, cs in sigs.items():
-        for c in cs:
-            if c not in causes:
-                sys.exit("CAUSES.tsv: signature %s names unknown cause %s" %
-                         (sid, c))
-    for aid, c in alts.items():
-        if c not in causes:
-            sys.exit("CAUSES.tsv: alternative %s names unknown cause %s" %
-                     (aid, c))
-    return causes, sigs, alts
+def read_causes():
+    """The cause codes the kb defines (what INDEX.tsv's causes must be)."""
+    with open(os.path.join(ROOT, "src", "kb", "gpudoctor-kb.json"),
+              encoding="utf-8") as f:
+        return json.load(f).get("causes", {})
 
 
 def top_match(gd, root, path):
@@ -134,19 +111,15 @@ def top_match(gd, root, path):
     m = doc.get("matches") or []
     if not m:
         return None
-    return (m[0]["id"], m[0].get("alternative_id"),
-            bool(m[0].get("alternative_first")))
+    return (m[0]["id"], [c["id"] for c in m[0].get("causes") or []])
 
 
-def judge(top, expected, sigs, alts):
+def judge(top, expected):
     if top is None:
         return "none"
-    sid, aid, first = top
-    if sid not in sigs or (aid and aid not in alts):
+    cs = top[1]
+    if not cs:
         return "unmapped"
-    cs = list(sigs[sid])
-    if aid:
-        cs = [alts[aid]] + cs if first else cs + [alts[aid]]
     if cs[0] == expected:
         return "right"
     return "hedged" if expected in cs[1:] else "wrong"
@@ -177,7 +150,7 @@ def main():
     ap.add_argument("--check-floor", action="store_true")
     a = ap.parse_args()
     rows = read_index(a.corpus)
-    causes, sigs, alts = read_causes(a.corpus)
+    causes = read_causes()
     kinds = ("right", "hedged", "wrong", "none", "unmapped")
     halves = ("train", "held-out", "cited")
     tally = {s: dict.fromkeys(kinds, 0) for s in halves}
@@ -191,7 +164,8 @@ def main():
             listed.add(file)
             path = os.path.join(a.corpus, file)
             if cause not in causes:
-                fail.append("%s: cause %s not in CAUSES.tsv" % (file, cause))
+                fail.append("%s: cause %s is not one of the kb's causes" %
+                            (file, cause))
             if not os.path.isfile(path):
                 fail.append("%s: listed in INDEX.tsv but missing" % file)
                 continue
@@ -199,7 +173,7 @@ def main():
             if half == "held-out" and thread_key(url) in cited:
                 half = "cited"
             top = top_match(a.gpudoctor, root, path)
-            k = judge(top, cause, sigs, alts)
+            k = judge(top, cause)
             tally[half][k] += 1
             kind_of[file] = (half, k)
             if a.verbose or (k != "right" and half == "train"):

@@ -34,6 +34,13 @@ struct gd_explain_match {
 			       alternative is the likelier cause */
 };
 
+/* The causes mt names (kb cause codes, docs/kb.md), likeliest first: the
+ * evidence's alternative, then the signature's own; at most cap, into
+ * codes (strings of the kb). Returns how many. */
+#define GD_EXPLAIN_MAX_CAUSES 8
+size_t gd_explain_causes(const gd_kb *kb, const struct gd_explain_match *mt,
+			 const char **codes, size_t cap);
+
 /* A runtime error code the log names (explain_codes.c), by its name or by
  * its number after a word that says which runtime it is. */
 struct gd_errcode;

@@ -192,12 +192,18 @@ struct gd_kb_signature {
 	int minor; /* often a warning the program recovers from: ranked after
 		     the log's other matches */
 	struct gd_kb_list literals; /* strings one of which every match holds */
+	struct gd_kb_list causes;   /* the causes it names, likeliest first */
 	struct gd_kb_list sources;
 };
 size_t gd_kb_signature_count(const gd_kb *kb);
 int gd_kb_signature_at(const gd_kb *kb, size_t i, struct gd_kb_signature *out);
 int gd_kb_signature_get(const gd_kb *kb, const char *id,
 			struct gd_kb_signature *out);
+/* causes{}: what a cause code (as signatures[].causes name it) means;
+ * alternatives{}: the cause code of an alternative explain's evidence
+ * names (its alternative_id). NULL when the kb has none. */
+const char *gd_kb_cause_text(const gd_kb *kb, const char *code);
+const char *gd_kb_alternative_cause(const gd_kb *kb, const char *alt_id);
 
 /* nvidia.gpus[] by PCI id; nvidia.compute_capabilities[] by sm, written
  * "sm_90", "sm90", "compute_90", "9.0". */

@@ -272,8 +272,19 @@ static int signature_of(const json_t *sg, struct gd_kb_signature *out)
 	out->icase = json_is_true(json_object_get(sg, GD_KBK_ICASE));
 	out->minor = json_is_true(json_object_get(sg, GD_KBK_MINOR));
 	out->literals = list_of(sg, GD_KBK_LITERALS);
+	out->causes = list_of(sg, GD_KBK_CAUSES);
 	out->sources = list_of(sg, GD_KBK_SOURCES);
 	return 0;
+}
+
+const char *gd_kb_cause_text(const gd_kb *kb, const char *code)
+{
+	return code ? str(gd_kb_get(kb, GD_KBK_CAUSES), code) : NULL;
+}
+
+const char *gd_kb_alternative_cause(const gd_kb *kb, const char *alt_id)
+{
+	return alt_id ? str(gd_kb_get(kb, GD_KBK_ALTERNATIVES), alt_id) : NULL;
 }
 
 size_t gd_kb_signature_count(const gd_kb *kb)

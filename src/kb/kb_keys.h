@@ -87,6 +87,8 @@
 #define GD_KBK_CHECK "check"
 #define GD_KBK_EXAMPLE "example"
 #define GD_KBK_LITERALS "literals"
+#define GD_KBK_CAUSES "causes" /* also the top-level causes{} */
+#define GD_KBK_ALTERNATIVES "alternatives"
 
 /* nvidia */
 #define GD_KBK_GPUS "gpus"

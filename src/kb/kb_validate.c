@@ -536,7 +536,8 @@ int gd_kb_validate(const json_t *root, const char *buf, size_t len,
 		0 ||
 	    gd_kbv_check_nvidia(&v, json_object_get(root, "nvidia")) < 0 ||
 	    gd_kbv_check_hw(&v, root) < 0 ||
-	    gd_kbv_check_libraries(&v, root) < 0)
+	    gd_kbv_check_libraries(&v, root) < 0 ||
+	    gd_kbv_check_causes(&v, root) < 0)
 		return -1;
 	if (gd_kb_validate_kernel(root, err, errlen) < 0 ||
 	    gd_kb_validate_windows(root, err, errlen) < 0 ||

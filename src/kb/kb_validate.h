@@ -1,6 +1,7 @@
 /* kb/: what the parts of the schema check share (kb_validate.c and the
  * files it was split into: kb_validate_ctx.c, kb_validate_hw.c,
- * kb_validate_libs.c). Internal to kb/ and tools/kbgen.c. */
+ * kb_validate_libs.c, kb_validate_causes.c). Internal to kb/ and tools/kbgen.c.
+ */
 #ifndef GD_KB_VALIDATE_H
 #define GD_KB_VALIDATE_H
 
@@ -39,5 +40,8 @@ int gd_kbv_check_hw(struct gd_kb_vctx *v, const json_t *root);
 
 /* kb_validate_libs.c: the optional libraries[]. */
 int gd_kbv_check_libraries(struct gd_kb_vctx *v, const json_t *root);
+
+/* kb_validate_causes.c: causes{}, alternatives{} and signatures' causes. */
+int gd_kbv_check_causes(struct gd_kb_vctx *v, const json_t *root);
 
 #endif

@@ -25,6 +25,7 @@ else()
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_ctx.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_hw.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_libs.c
+                 ${CMAKE_SOURCE_DIR}/src/kb/kb_validate_causes.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_kernel_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_windows_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_intel_check.c

@@ -7,6 +7,7 @@
 # tests/fixtures/logs/README.md ("corpus-floor: N").
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
+command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
 : "${GD_SRCDIR:?set GD_SRCDIR to the source tree}"
 dir="$GD_SRCDIR/tests/fixtures/logs"
 tmp=$(mktemp -d)
@@ -23,7 +24,7 @@ while IFS=$'\t' read -r file url expect _; do
 	fi
 	"$GPUDOCTOR" --root "$tmp/root" explain --json "$dir/$file" \
 		>"$tmp/out" 2>"$tmp/err"
-	got=$(grep -o '"id": "[^"]*"' "$tmp/out" | cut -d'"' -f4 | paste -sd, -)
+	got=$(jq -r '[.matches[].id] | join(",")' "$tmp/out")
 	[ "$expect" = none ] && exp="" || exp=$expect
 	bad=""
 	for id in ${got//,/ }; do

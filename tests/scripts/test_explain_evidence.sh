@@ -19,7 +19,8 @@
 
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 # Each alternative has a name (alternative_id) and says whether the log
-# makes it the likelier cause (alternative_first).
+# makes it the likelier cause (alternative_first); the match's causes list
+# its cause first.
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
 command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
@@ -139,4 +140,21 @@ printf '%s\n' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
 checkid "hipcc ran nvcc: the platform" "$T/hipnv.log" cuda-toolkit-not-found "hipcc-nvidia-platform true"
 echo 'sh: 1: /usr/local/cuda/bin/nvcc: not found' >"$T/nvcc.log"
 checkid "nvcc missing alone: no name" "$T/nvcc.log" cuda-toolkit-not-found "null false"
+
+# The causes a match names (kb cause codes, likeliest first): the
+# alternative's cause comes first, then the signature's own.
+causes() { # LOGFILE ID: the match's cause codes, space-separated
+	"$GPUDOCTOR" --root "$T/root" explain --json "$1" |
+		jq -r --arg id "$2" '[.matches[] | select(.id == $id) | .causes[].id] | join(" ")'
+}
+checkcauses() { # NAME LOGFILE ID WANT
+	got=$(causes "$2" "$3")
+	[ "$got" = "$4" ] && echo "ok: $1" || { echo "FAIL: $1: got '$got', want '$4'"; fail=1; }
+}
+checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"
+checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing"
+checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no-kernel-image "driver-older-than-toolkit cuda-no-kernel-image"
+"$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
+grep -q "causes:  one of 2, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
+	echo "ok: text names both causes in order" || { echo "FAIL: text names both causes in order"; fail=1; }
 exit $fail

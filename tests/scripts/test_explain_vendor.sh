@@ -8,6 +8,7 @@
 # decoded by its own number (the `detail` names "Xid N:").
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
+command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
 : "${GD_SRCDIR:?set GD_SRCDIR to the source tree}"
 list="$GD_SRCDIR/docs/vendor-failures.tsv"
 tmp=$(mktemp -d)
@@ -24,7 +25,7 @@ while IFS=$'\t' read -r msg url read cause want; do
 	fi
 	printf '%s\n' "$msg" |
 		"$GPUDOCTOR" --root "$tmp/root" explain --json - >"$tmp/out" 2>/dev/null
-	first=$(grep -o '"id": "[^"]*"' "$tmp/out" | head -1 | cut -d'"' -f4)
+	first=$(jq -r '.matches[0].id // empty' "$tmp/out")
 	[ "$want" = none ] && exp="" || exp=$want
 	if [ "$first" != "$exp" ]; then
 		echo "FAIL want ${want} got ${first:-nothing}: $msg"

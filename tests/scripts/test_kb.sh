@@ -194,4 +194,35 @@ for s in json.load(open(sys.argv[1]))["signatures"]:
 PY
 check "every signature has literals, none case-insensitive" test ! -s "$tmp/nolit"
 
+# Every shipped signature names its causes (codes of causes{}, likeliest
+# first): explain's JSON gives them to apps, and the corpus is judged on them
+# (docs/kb.md). The validator refuses an undefined or repeated code.
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$tmp/nocause" <<'PY'
+import json, sys
+for s in json.load(open(sys.argv[1]))["signatures"]:
+    if not s.get("causes"):
+        print(s["id"])
+PY
+check "every signature names its causes" test ! -s "$tmp/nocause"
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def bad(name, f):
+    e = json.loads(json.dumps(d))
+    f(e)
+    json.dump(e, open(sys.argv[2] + "/" + name, "w"), indent=1)
+bad("undef.json", lambda e: e["signatures"][0]["causes"].append("no-such-cause"))
+bad("twice.json", lambda e: e["signatures"][0]["causes"].append(e["signatures"][0]["causes"][0]))
+bad("altundef.json", lambda e: e["alternatives"].update({"x-alt": "no-such-cause"}))
+bad("badcode.json", lambda e: e["causes"].update({"Bad Code": "text"}))
+PY
+"$GPUDOCTOR" --kb "$tmp/undef.json" kb gfx1010 >/dev/null 2>"$tmp/c1.err"
+check "a signature's undefined cause refused" has "$tmp/c1.err" "names cause \"no-such-cause\", which causes{} does not define"
+"$GPUDOCTOR" --kb "$tmp/twice.json" kb gfx1010 >/dev/null 2>"$tmp/c2.err"
+check "a cause named twice refused" has "$tmp/c2.err" "twice"
+"$GPUDOCTOR" --kb "$tmp/altundef.json" kb gfx1010 >/dev/null 2>"$tmp/c3.err"
+check "an alternative's undefined cause refused" has "$tmp/c3.err" "alternative \"x-alt\" names \"no-such-cause\""
+"$GPUDOCTOR" --kb "$tmp/badcode.json" kb gfx1010 >/dev/null 2>"$tmp/c4.err"
+check "a cause code outside a-z, 0-9, '-' refused" has "$tmp/c4.err" "\"Bad Code\" is not a code"
+
 exit $fail

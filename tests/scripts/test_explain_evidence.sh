@@ -76,14 +76,17 @@ got=$("$GPUDOCTOR" --root "$T/wslroot" explain --json "$T/rocm.log" |
 	jq -r '.matches[] | select(.id == "rocm-no-device") | .alternative // "none"')
 case $got in "this machine is WSL2"*) echo "ok: a WSL2 machine" ;; *) echo "FAIL: WSL2 machine: $got"; fail=1 ;; esac
 check "not WSL2: nothing added" "$T/rocm.log" rocm-no-device none
-altid() { # LOGFILE ID: "alternative_id alternative_first"
+field() { # LOGFILE ID JQ: JQ on that match's JSON, space-joined
 	"$GPUDOCTOR" --root "$T/root" explain --json "$1" |
-		jq -r --arg id "$2" '.matches[] | select(.id == $id) | "\(.alternative_id) \(.alternative_first)"'
+		jq -r --arg id "$2" "[.matches[] | select(.id == \$id) | $3] | join(\" \")"
 }
-checkid() { # NAME LOGFILE ID WANT
-	got=$(altid "$2" "$3")
-	[ "$got" = "$4" ] && echo "ok: $1" || { echo "FAIL: $1: got '$got', want '$4'"; fail=1; }
+same() { # NAME GOT WANT
+	[ "$2" = "$3" ] && echo "ok: $1" || { echo "FAIL: $1: got '$2', want '$3'"; fail=1; }
 }
+# NAME LOGFILE ID WANT: "alternative_id alternative_first" of that match
+checkid() { same "$1" "$(field "$2" "$3" '"\(.alternative_id) \(.alternative_first)"')" "$4"; }
+# NAME LOGFILE ID WANT: the cause codes that match names, in order
+checkcauses() { same "$1" "$(field "$2" "$3" '.causes[].id')" "$4"; }
 checkid "container: named, likelier" "$T/docker.log" cuda-no-device "container-no-gpu-runtime true"
 checkid "no container: no name" "$T/plain.log" cuda-no-device "null false"
 checkid "WSL2 ROCm: named" "$T/wsl.log" rocm-no-device "wsl-no-kfd true"
@@ -143,14 +146,6 @@ checkid "nvcc missing alone: no name" "$T/nvcc.log" cuda-toolkit-not-found "null
 
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
-causes() { # LOGFILE ID: the match's cause codes, space-separated
-	"$GPUDOCTOR" --root "$T/root" explain --json "$1" |
-		jq -r --arg id "$2" '[.matches[] | select(.id == $id) | .causes[].id] | join(" ")'
-}
-checkcauses() { # NAME LOGFILE ID WANT
-	got=$(causes "$2" "$3")
-	[ "$got" = "$4" ] && echo "ok: $1" || { echo "FAIL: $1: got '$got', want '$4'"; fail=1; }
-}
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"
 checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing"
 checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no-kernel-image "driver-older-than-toolkit cuda-no-kernel-image"

@@ -33,7 +33,13 @@ static void usage(FILE *f)
 	       "  gfx1010, gfx90a:xnack-   an AMD gfx target\n"
 	       "  0x731f, 731f             a PCI device id (AMD, then NVIDIA)\n"
 	       "  sm_90, 9.0               an NVIDIA compute capability\n"
-	       "  rocm-2527                a known issue\n\n"
+	       "  rocm-2527                a known issue\n"
+	       "  cuda-driver-insufficient a signature of explain, with its "
+	       "causes\n"
+	       "  container-gpu-not-requested\n"
+	       "                           a cause (explain --json's "
+	       "causes[].id),\n"
+	       "                           with the signatures that name it\n\n"
 	       "--stale: entries whose newest source was checked more than N\n"
 	       "days before today (SOURCE_DATE_EPOCH overrides today).\n\n"
 	       "Exit status: 0 found (--stale: none stale), 1 some stale,\n"
@@ -181,6 +187,12 @@ static int show(struct gd_cli *cli, const gd_kb *kb, const char *q)
 	if (gpu)
 		cc = gd_kb_nvidia_cc(kb, gd_kb_str(gpu, "sm"));
 	if (!t && !gpu && !cc && !is) {
+		const char *kind = NULL;
+		json_t *found = NULL;
+
+		if (gd_cmd_kb_show_cause(cli, kb, q, &found, &kind))
+			return found ? emit_json(cli, kb, q, kind, found)
+				     : GD_EXIT_OK;
 		fprintf(stderr,
 			"gpudoctor kb: the knowledge base (%s) knows "
 			"nothing about '%s'; 'gpudoctor kb' lists what it "

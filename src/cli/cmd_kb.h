@@ -1,5 +1,6 @@
-/* What cmd_kb.c (options, lookup, --json, --stale) and cmd_kb_text.c (the
- * text rendering) share. Internal to `gpudoctor kb`. */
+/* What cmd_kb.c (options, lookup, --json, --stale), cmd_kb_text.c (the
+ * text rendering) and cmd_kb_causes.c (causes and signatures) share. Internal
+ * to `gpudoctor kb`. */
 #ifndef GD_CMD_KB_H
 #define GD_CMD_KB_H
 
@@ -20,5 +21,11 @@ void gd_cmd_kb_print_nvidia(struct gd_cli *cli, const gd_kb *kb,
 			    const json_t *gpu, const json_t *cc);
 void gd_cmd_kb_print_issue(struct gd_cli *cli, const gd_kb *kb,
 			   const json_t *is);
+
+/* cmd_kb_causes.c: q as a cause code or a signature id. 0: neither; 1:
+ * printed (text) or, with --json, *json and *kind ("cause", "signature")
+ * set for the caller to emit. */
+int gd_cmd_kb_show_cause(struct gd_cli *cli, const gd_kb *kb, const char *q,
+			 json_t **json, const char **kind);
 
 #endif

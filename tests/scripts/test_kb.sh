@@ -225,4 +225,19 @@ check "an alternative's undefined cause refused" has "$tmp/c3.err" "alternative 
 "$GPUDOCTOR" --kb "$tmp/badcode.json" kb gfx1010 >/dev/null 2>"$tmp/c4.err"
 check "a cause code outside a-z, 0-9, '-' refused" has "$tmp/c4.err" "\"Bad Code\" is not a code"
 
+# kb CAUSE and kb SIGNATURE: explain's codes looked up
+"$GPUDOCTOR" kb container-gpu-not-requested >"$tmp/cause.txt" 2>&1; rc=$?
+check "kb CAUSE exits 0" test $rc -eq 0
+check "kb CAUSE prints its text" has "$tmp/cause.txt" "the container was started without the GPU"
+check "kb CAUSE lists a signature naming it first" has "$tmp/cause.txt" "ngc-driver-not-detected  *1 "
+"$GPUDOCTOR" kb cuda-driver-insufficient >"$tmp/sig.txt" 2>&1; rc=$?
+check "kb SIGNATURE exits 0" test $rc -eq 0
+check "kb SIGNATURE names its causes in order" has "$tmp/sig.txt" "(2) nvidia-driver-missing: no NVIDIA driver"
+"$GPUDOCTOR" --json kb gpu-oom >"$tmp/cause.json"
+check "kb --json CAUSE: kind and ranks" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {s["id"]: s["rank"] for s in d["result"]["signatures"]}
+sys.exit(0 if d["kind"] == "cause" and r.get("cuda-oom") == 1 and r.get("cublas-not-initialized") == 2 else 1)' "$tmp/cause.json"
+
 exit $fail

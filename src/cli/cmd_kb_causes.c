@@ -1,0 +1,116 @@
+/* gpudoctor kb CAUSE and kb SIGNATURE: what explain's cause codes and
+ * signature ids mean (docs/kb.md, "causes"), so that a user or an app that
+ * got one from `explain --json` can look it up: a cause with the messages
+ * that name it, a signature with its causes in order. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_kb.h"
+#include "core/json.h"
+#include "kb/kb_raw.h"
+
+/* Where code stands in sig's causes: 1 first, 0 not named. */
+static size_t rank_of(const struct gd_kb_signature *sig, const char *code)
+{
+	for (size_t i = 0; i < gd_kb_list_n(sig->causes); i++)
+		if (gd_streq(gd_kb_list_at(sig->causes, i), code))
+			return i + 1;
+	return 0;
+}
+
+static json_t *cause_json(const gd_kb *kb, const char *code)
+{
+	json_t *r = json_object(), *sigs = json_array();
+	struct gd_kb_signature s;
+	size_t rank;
+
+	json_object_set_new(r, "id", gd_json_str(code));
+	json_object_set_new(r, "text", gd_json_str(gd_kb_cause_text(kb, code)));
+	for (size_t i = 0; i < gd_kb_signature_count(kb); i++)
+		if (gd_kb_signature_at(kb, i, &s) == 0 &&
+		    (rank = rank_of(&s, code)))
+			json_array_append_new(
+			    sigs,
+			    json_pack("{s:s?, s:s?, s:I}", "id", s.id, "title",
+				      s.title, "rank", (json_int_t)rank));
+	json_object_set_new(r, "signatures", sigs);
+	return r;
+}
+
+static json_t *signature_json(const gd_kb *kb, const struct gd_kb_signature *s)
+{
+	json_t *r = json_object(), *causes = json_array();
+
+	json_object_set_new(r, "id", gd_json_str(s->id));
+	json_object_set_new(r, "title", gd_json_str(s->title));
+	json_object_set_new(r, "meaning", gd_json_str(s->meaning));
+	for (size_t i = 0; i < gd_kb_list_n(s->causes); i++) {
+		const char *c = gd_kb_list_at(s->causes, i);
+
+		json_array_append_new(causes,
+				      json_pack("{s:s?, s:s?}", "id", c, "text",
+						gd_kb_cause_text(kb, c)));
+	}
+	json_object_set_new(r, "causes", causes);
+	json_object_set_new(r, "fix", gd_json_str(s->fix));
+	return r;
+}
+
+static void print_cause(struct gd_cli *cli, const json_t *r)
+{
+	const json_t *sigs = json_object_get(r, "signatures"), *s;
+	size_t i;
+
+	printf("%s%s%s  (a cause)\n  %s\n", gd_c_bold(cli), gd_kb_str(r, "id"),
+	       gd_c_off(cli), gd_kb_str(r, "text"));
+	printf("  named by %zu signature%s (rank: 1 = its likeliest cause):\n",
+	       json_array_size(sigs), json_array_size(sigs) == 1 ? "" : "s");
+	json_array_foreach(sigs, i, s)
+	    printf("    %-36s %lld  %s\n", gd_kb_str(s, "id"),
+		   (long long)json_integer_value(json_object_get(s, "rank")),
+		   gd_cmd_kb_str_or(s, "title", ""));
+}
+
+static void print_signature(struct gd_cli *cli, const json_t *r)
+{
+	const json_t *c;
+	size_t i;
+
+	printf("%s%s%s  %s (a signature)\n  %s\n", gd_c_bold(cli),
+	       gd_kb_str(r, "id"), gd_c_off(cli),
+	       gd_cmd_kb_str_or(r, "title", ""),
+	       gd_cmd_kb_str_or(r, "meaning", ""));
+	printf("  causes, likeliest first:\n");
+	json_array_foreach(json_object_get(r, "causes"), i, c)
+	    printf("    (%zu) %s: %s\n", i + 1, gd_kb_str(c, "id"),
+		   gd_cmd_kb_str_or(c, "text", "?"));
+	printf("  fix: %s\n", gd_cmd_kb_str_or(r, "fix", "-"));
+}
+
+int gd_cmd_kb_show_cause(struct gd_cli *cli, const gd_kb *kb, const char *q,
+			 json_t **json, const char **kind)
+{
+	struct gd_kb_signature s;
+	json_t *r;
+
+	if (gd_kb_cause_text(kb, q)) {
+		r = cause_json(kb, q);
+		*kind = "cause";
+	} else if (gd_kb_signature_get(kb, q, &s) == 0 && s.id) {
+		r = signature_json(kb, &s);
+		*kind = "signature";
+	} else {
+		return 0;
+	}
+	if (cli->json) {
+		*json = r;
+		return 1;
+	}
+	if (!strcmp(*kind, "cause"))
+		print_cause(cli, r);
+	else
+		print_signature(cli, r);
+	json_decref(r);
+	*json = NULL;
+	return 1;
+}

@@ -79,6 +79,12 @@ static const char *const hipcc_nvcc[] = {
     "failed to execute:/usr/local/cuda/bin/nvcc",
     "failed to execute:/opt/cuda/bin/nvcc", NULL};
 
+/* A Jetson's driver comes with JetPack (L4T); CUDA libraries built for
+ * arm64 servers (SBSA) do not run on its GPU (docs/workarounds.md). */
+static const char *const ptx_old[] = {"cuda-ptx-toolchain", NULL};
+static const char *const jetson[] = {"Jetson",	"/tegra/",  "Tegra",	 "L4T",
+				     "JetPack", "AGX Orin", "Orin Nano", NULL};
+
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
      "more likely here: the log also says the GPU was lost (fell off the "
@@ -121,6 +127,13 @@ static const struct marker_rule marker_rules[] = {
      "Kubernetes: runtimeClassName nvidia and a nvidia.com/gpu limit). "
      "Tells them apart: nvidia-smi works on the host but not inside the "
      "container."},
+    {ptx_old, jetson, "jetson-server-cuda",
+     "more likely here: the log is from a Jetson, whose driver comes with "
+     "JetPack (L4T) and is not updated on its own; a program built against "
+     "the CUDA libraries for arm64 servers (SBSA) instead of JetPack's does "
+     "not run on its GPU: use a build made for this JetPack, or build it on "
+     "the Jetson. Tells them apart: the same program built on the Jetson "
+     "runs."},
 };
 #define GD_N_MARKER_RULES (sizeof marker_rules / sizeof *marker_rules)
 
@@ -239,8 +252,9 @@ static const char *const no_nv[] = {"cuda-no-device", "nvidia-driver-missing",
 				    "ollama-no-gpu", "cuda-driver-insufficient",
 				    NULL};
 static const char *const wsl_nv[] = {
-    "cuda-no-device", "cuda-devices-unavailable", "cuda-unknown-error-uvm",
-    "nvidia-driver-missing", NULL};
+    "cuda-no-device",	      "cuda-devices-unavailable",
+    "cuda-unknown-error-uvm", "nvidia-driver-missing",
+    "nvidia-smi-no-driver",   NULL};
 static const char *const no_kfd[] = {"rocm-no-device",
 				     "kfd-permission",
 				     "kfd-open-failed",

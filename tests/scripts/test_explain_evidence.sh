@@ -18,6 +18,9 @@
 #  - the web UI's CUDA check in its AMD fork: no AMD backend selected.
 
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
+#  - "the provided PTX was compiled with an unsupported toolchain" on a
+#    Jetson: server CUDA libraries, not the driver's age;
+#  - nvidia-smi "couldn't communicate with the NVIDIA driver" on WSL2.
 # Each alternative has a name (alternative_id) and says whether the log
 # makes it the likelier cause (alternative_first); the match's causes list
 # its cause first.
@@ -135,6 +138,18 @@ printf '%s\n' ' ===> LocalAI All-in-One (AIO) container starting...' \
 checkid "nvidia-smi missing in a container: named" "$T/smictr.log" nvidia-smi-not-found "container-no-gpu-runtime true"
 echo 'bash: nvidia-smi: command not found' >"$T/smi.log"
 checkid "nvidia-smi missing on a host: no name" "$T/smi.log" nvidia-smi-not-found "null false"
+
+# the PTX toolchain error on a Jetson (ollama/ollama#6591's discovery line and
+# #6921's failure): CUDA libraries for arm64 servers, not the driver's age
+printf '%s\n' 'time=2024-08-30T16:57:23.032Z level=DEBUG source=gpu.go:123 msg="detected GPUs" count=1 library=/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1.1' \
+	'Error: llama runner process has terminated: CUDA error: the provided PTX was compiled with an unsupported toolchain.' >"$T/jetson.log"
+checkid "PTX toolchain on a Jetson: named" "$T/jetson.log" cuda-ptx-toolchain "jetson-server-cuda true"
+echo 'Error: llama runner process has terminated: CUDA error: the provided PTX was compiled with an unsupported toolchain.' >"$T/ptx.log"
+checkid "PTX toolchain, no Jetson line: no name" "$T/ptx.log" cuda-ptx-toolchain "null false"
+# nvidia-smi cannot reach the driver in WSL2 (microsoft/WSL#3847's message)
+printf '%s\n' 'Linux DESKTOP 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' \
+	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running." >"$T/wslsmi.log"
+checkid "nvidia-smi no driver in WSL2: named" "$T/wslsmi.log" nvidia-smi-no-driver "wsl-gpu-passthrough true"
 
 # hipcc (chipStar's, as its CHIP-SPV/chipStar#607 shows it) running nvcc: the
 # NVIDIA platform was taken; nvcc missing without hipcc says nothing of it

@@ -7,7 +7,7 @@
 
 #include "cmd_kb.h"
 #include "core/json.h"
-#include "kb/kb_raw.h"
+#include "core/util.h"
 
 /* Where code stands in sig's causes: 1 first, 0 not named. */
 static size_t rank_of(const struct gd_kb_signature *sig, const char *code)
@@ -61,12 +61,13 @@ static void print_cause(struct gd_cli *cli, const json_t *r)
 	const json_t *sigs = json_object_get(r, "signatures"), *s;
 	size_t i;
 
-	printf("%s%s%s  (a cause)\n  %s\n", gd_c_bold(cli), gd_kb_str(r, "id"),
-	       gd_c_off(cli), gd_kb_str(r, "text"));
+	printf("%s%s%s  (a cause)\n  %s\n", gd_c_bold(cli),
+	       gd_cmd_kb_str_or(r, "id", "?"), gd_c_off(cli),
+	       gd_cmd_kb_str_or(r, "text", "?"));
 	printf("  named by %zu signature%s (rank: 1 = its likeliest cause):\n",
 	       json_array_size(sigs), json_array_size(sigs) == 1 ? "" : "s");
 	json_array_foreach(sigs, i, s)
-	    printf("    %-36s %lld  %s\n", gd_kb_str(s, "id"),
+	    printf("    %-36s %lld  %s\n", gd_cmd_kb_str_or(s, "id", "?"),
 		   (long long)json_integer_value(json_object_get(s, "rank")),
 		   gd_cmd_kb_str_or(s, "title", ""));
 }
@@ -77,12 +78,12 @@ static void print_signature(struct gd_cli *cli, const json_t *r)
 	size_t i;
 
 	printf("%s%s%s  %s (a signature)\n  %s\n", gd_c_bold(cli),
-	       gd_kb_str(r, "id"), gd_c_off(cli),
+	       gd_cmd_kb_str_or(r, "id", "?"), gd_c_off(cli),
 	       gd_cmd_kb_str_or(r, "title", ""),
 	       gd_cmd_kb_str_or(r, "meaning", ""));
 	printf("  causes, likeliest first:\n");
 	json_array_foreach(json_object_get(r, "causes"), i, c)
-	    printf("    (%zu) %s: %s\n", i + 1, gd_kb_str(c, "id"),
+	    printf("    (%zu) %s: %s\n", i + 1, gd_cmd_kb_str_or(c, "id", "?"),
 		   gd_cmd_kb_str_or(c, "text", "?"));
 	printf("  fix: %s\n", gd_cmd_kb_str_or(r, "fix", "-"));
 }

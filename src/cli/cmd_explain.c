@@ -98,6 +98,9 @@ static void usage(FILE *f)
 	    "MIOpen, VkResult, OpenCL,\nLevel Zero, Unified Runtime), by name "
 	    "or by number (\"CUDA error: 700\",\n\"hipError_t 98\"), is "
 	    "decoded from tables generated from their headers.\n"
+	    "Where one message has several causes the log cannot tell apart, "
+	    "all are named,\nlikeliest first; --json gives them as cause "
+	    "codes ('gpudoctor kb CODE' says\nwhat each means).\n"
 	    "Exit status: 0 a signature matched or a code was decoded, 1 "
 	    "neither, 3 error.\n\n",
 	    GD_EXPLAIN_MAX_BYTES >> 20, GD_EXPLAIN_HEAD_BYTES >> 20,

@@ -90,6 +90,16 @@ same() { # NAME GOT WANT
 checkid() { same "$1" "$(field "$2" "$3" '"\(.alternative_id) \(.alternative_first)"')" "$4"; }
 # NAME LOGFILE ID WANT: the cause codes that match names, in order
 checkcauses() { same "$1" "$(field "$2" "$3" '.causes[].id')" "$4"; }
+# NAME ID ALT ALONE LINE...: the log of the LINEs gets ALT (first) on match
+# ID; the log of ALONE alone (the failure without the marker) gets none
+pair() {
+	local name=$1 id=$2 alt=$3 alone=$4
+	shift 4
+	printf '%s\n' "$@" >"$T/with.log"
+	printf '%s\n' "$alone" >"$T/alone.log"
+	checkid "$name: named" "$T/with.log" "$id" "$alt true"
+	checkid "$name, alone: no name" "$T/alone.log" "$id" "null false"
+}
 checkid "container: named, likelier" "$T/docker.log" cuda-no-device "container-no-gpu-runtime true"
 checkid "no container: no name" "$T/plain.log" cuda-no-device "null false"
 checkid "WSL2 ROCm: named" "$T/wsl.log" rocm-no-device "wsl-no-kfd true"
@@ -125,39 +135,32 @@ printf '%s\n' '$ docker run --rm lscr.io/linuxserver/faster-whisper:gpu' \
 checkid "insufficient driver in a container: named" "$T/insuff.log" cuda-driver-insufficient "container-no-gpu-runtime true"
 echo 'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff0.log"
 checkid "insufficient driver, no container: no name" "$T/insuff0.log" cuda-driver-insufficient "null false"
-printf '%s\n' 'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' \
-	'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/wslbusy.log"
-checkid "WSL2: busy devices are the passthrough" "$T/wslbusy.log" cuda-devices-unavailable "wsl-gpu-passthrough true"
-echo 'RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable' >"$T/busy.log"
-checkid "not WSL2: no name" "$T/busy.log" cuda-devices-unavailable "null false"
+busy='RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable'
+pair "WSL2: busy devices are the passthrough" cuda-devices-unavailable wsl-gpu-passthrough "$busy" \
+	'Linux DESKTOP-1 5.15.167.4-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' "$busy"
 echo 'RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check' >"$T/sd.log"
 checkid "web UI check alone: no name" "$T/sd.log" sdwebui-torch-gpu-check "null false"
 # nvidia-smi missing inside a container (mudler/LocalAI#2117): the GPU not requested
-printf '%s\n' ' ===> LocalAI All-in-One (AIO) container starting...' \
-	'/aio/entrypoint.sh: line 52: nvidia-smi: command not found' >"$T/smictr.log"
-checkid "nvidia-smi missing in a container: named" "$T/smictr.log" nvidia-smi-not-found "container-no-gpu-runtime true"
-echo 'bash: nvidia-smi: command not found' >"$T/smi.log"
-checkid "nvidia-smi missing on a host: no name" "$T/smi.log" nvidia-smi-not-found "null false"
+pair "nvidia-smi missing in a container" nvidia-smi-not-found container-no-gpu-runtime \
+	'bash: nvidia-smi: command not found' \
+	' ===> LocalAI All-in-One (AIO) container starting...' \
+	'/aio/entrypoint.sh: line 52: nvidia-smi: command not found'
 
 # the PTX toolchain error on a Jetson (ollama/ollama#6591's discovery line and
 # #6921's failure): CUDA libraries for arm64 servers, not the driver's age
-printf '%s\n' 'time=2024-08-30T16:57:23.032Z level=DEBUG source=gpu.go:123 msg="detected GPUs" count=1 library=/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1.1' \
-	'Error: llama runner process has terminated: CUDA error: the provided PTX was compiled with an unsupported toolchain.' >"$T/jetson.log"
-checkid "PTX toolchain on a Jetson: named" "$T/jetson.log" cuda-ptx-toolchain "jetson-server-cuda true"
-echo 'Error: llama runner process has terminated: CUDA error: the provided PTX was compiled with an unsupported toolchain.' >"$T/ptx.log"
-checkid "PTX toolchain, no Jetson line: no name" "$T/ptx.log" cuda-ptx-toolchain "null false"
+ptx='Error: llama runner process has terminated: CUDA error: the provided PTX was compiled with an unsupported toolchain.'
+pair "PTX toolchain on a Jetson" cuda-ptx-toolchain jetson-server-cuda "$ptx" \
+	'time=2024-08-30T16:57:23.032Z level=DEBUG source=gpu.go:123 msg="detected GPUs" count=1 library=/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1.1' "$ptx"
 # nvidia-smi cannot reach the driver in WSL2 (microsoft/WSL#3847's message)
-printf '%s\n' 'Linux DESKTOP 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' \
-	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running." >"$T/wslsmi.log"
-checkid "nvidia-smi no driver in WSL2: named" "$T/wslsmi.log" nvidia-smi-no-driver "wsl-gpu-passthrough true"
+smi="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
+pair "nvidia-smi no driver in WSL2" nvidia-smi-no-driver wsl-gpu-passthrough "$smi" \
+	'Linux DESKTOP 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux' "$smi"
 
 # hipcc (chipStar's, as its CHIP-SPV/chipStar#607 shows it) running nvcc: the
 # NVIDIA platform was taken; nvcc missing without hipcc says nothing of it
-printf '%s\n' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
-	'failed to execute:/usr/local/cuda/bin/nvcc  -Wno-deprecated-gpu-targets -lcuda -lcudart -L/usr/local/cuda/lib64  ./ccompat.o ./saxpy.o -o "ccompat" -g -pthread' >"$T/hipnv.log"
-checkid "hipcc ran nvcc: the platform" "$T/hipnv.log" cuda-toolkit-not-found "hipcc-nvidia-platform true"
-echo 'sh: 1: /usr/local/cuda/bin/nvcc: not found' >"$T/nvcc.log"
-checkid "nvcc missing alone: no name" "$T/nvcc.log" cuda-toolkit-not-found "null false"
+pair "hipcc ran nvcc: the platform" cuda-toolkit-not-found hipcc-nvidia-platform \
+	'sh: 1: /usr/local/cuda/bin/nvcc: not found' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
+	'failed to execute:/usr/local/cuda/bin/nvcc  -Wno-deprecated-gpu-targets -lcuda -lcudart -L/usr/local/cuda/lib64  ./ccompat.o ./saxpy.o -o "ccompat" -g -pthread'
 
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.

@@ -62,14 +62,17 @@ def thread_key(url):
     return u
 
 
-def cited_threads():
-    """Threads a signature was written from: the kb's sources and the
-    signature fixtures' threads."""
-    keys = set()
+def read_kb():
     with open(os.path.join(ROOT, "src", "kb", "gpudoctor-kb.json"),
               encoding="utf-8") as f:
-        for src in json.load(f).get("sources", {}).values():
-            keys.add(thread_key(src.get("url")))
+        return json.load(f)
+
+
+def cited_threads(kb):
+    """Threads a signature was written from: the kb's sources and the
+    signature fixtures' threads."""
+    keys = set(thread_key(src.get("url"))
+               for src in kb.get("sources", {}).values())
     with open(os.path.join(ROOT, "tests", "fixtures", "logs", "INDEX.tsv"),
               encoding="utf-8") as f:
         for line in f:
@@ -91,13 +94,6 @@ def read_index(corpus):
                 sys.exit("INDEX.tsv:%d: want 4 tab-separated columns" % n)
             rows.append(cols)
     return rows
-
-
-def read_causes():
-    """The cause codes the kb defines (what INDEX.tsv's causes must be)."""
-    with open(os.path.join(ROOT, "src", "kb", "gpudoctor-kb.json"),
-              encoding="utf-8") as f:
-        return json.load(f).get("causes", {})
 
 
 def top_match(gd, root, path):
@@ -150,11 +146,12 @@ def main():
     ap.add_argument("--check-floor", action="store_true")
     a = ap.parse_args()
     rows = read_index(a.corpus)
-    causes = read_causes()
+    kb = read_kb()
+    causes = kb.get("causes", {})  # the codes INDEX.tsv's causes must be
     kinds = ("right", "hedged", "wrong", "none", "unmapped")
     halves = ("train", "held-out", "cited")
     tally = {s: dict.fromkeys(kinds, 0) for s in halves}
-    cited = cited_threads()
+    cited = cited_threads(kb)
     fail = []
     listed = set()
     hedged_ok = train_hedged_of(a.corpus)

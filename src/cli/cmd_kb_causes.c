@@ -3,7 +3,6 @@
  * got one from `explain --json` can look it up: a cause with the messages
  * that name it, a signature with its causes in order. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd_kb.h"
 #include "core/json.h"
@@ -92,26 +91,19 @@ int gd_cmd_kb_show_cause(struct gd_cli *cli, const gd_kb *kb, const char *q,
 			 json_t **json, const char **kind)
 {
 	struct gd_kb_signature s;
+	int cause = gd_kb_cause_text(kb, q) != NULL;
 	json_t *r;
 
-	if (gd_kb_cause_text(kb, q)) {
-		r = cause_json(kb, q);
-		*kind = "cause";
-	} else if (gd_kb_signature_get(kb, q, &s) == 0 && s.id) {
-		r = signature_json(kb, &s);
-		*kind = "signature";
-	} else {
+	if (!cause && (gd_kb_signature_get(kb, q, &s) < 0 || !s.id))
 		return 0;
-	}
+	r = cause ? cause_json(kb, q) : signature_json(kb, &s);
+	*kind = cause ? "cause" : "signature";
+	*json = NULL;
 	if (cli->json) {
 		*json = r;
 		return 1;
 	}
-	if (!strcmp(*kind, "cause"))
-		print_cause(cli, r);
-	else
-		print_signature(cli, r);
+	(cause ? print_cause : print_signature)(cli, r);
 	json_decref(r);
-	*json = NULL;
 	return 1;
 }

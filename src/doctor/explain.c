@@ -435,18 +435,32 @@ int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 	return scan_parts(ctx, buf, len, NULL, 0, r);
 }
 
-int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
-			struct gd_explain_result *r)
+int gd_explain_sigs_scan_log(struct gd_explain_sigs *s,
+			     struct gd_explain_log *log,
+			     struct gd_explain_result *r)
 {
 	r->skipped = log->skipped;
 	r->total = log->total;
 	r->truncated = log->skipped > 0;
-	int rc = scan_parts(ctx, log->head, log->head_len, log->tail,
-			    log->tail_len, r);
+	int rc = sigs_scan_parts(s, log->head, log->head_len, log->tail,
+				 log->tail_len, r);
 
 	if (!rc)
 		gd_explain_evidence(log->head, log->head_len, log->tail,
 				    log->tail_len, NULL, r);
+	return rc;
+}
+
+int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
+			struct gd_explain_result *r)
+{
+	struct gd_explain_sigs *s = gd_explain_sigs_new(ctx);
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	rc = gd_explain_sigs_scan_log(s, log, r);
+	gd_explain_sigs_free(s);
 	return rc;
 }
 

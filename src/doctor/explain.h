@@ -111,12 +111,16 @@ int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
 
-/* The kb's signatures compiled once, for many scans (the fuzz target):
- * gd_explain_scan compiles them on every call. */
+/* The kb's signatures compiled once, for many scans (the fuzz target, the
+ * decoding test): gd_explain_scan and _scan_log compile them on every
+ * call. */
 struct gd_explain_sigs;
 struct gd_explain_sigs *gd_explain_sigs_new(gd_ctx *ctx);
 int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
+int gd_explain_sigs_scan_log(struct gd_explain_sigs *s,
+			     struct gd_explain_log *log,
+			     struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
 
 /* Evidence over symptom (explain_evidence.c): each match whose common

@@ -165,9 +165,9 @@ pair "hipcc ran nvcc: the platform" cuda-toolkit-not-found hipcc-nvidia-platform
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"
-checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing"
+checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing container-gpu-not-requested"
 checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no-kernel-image "driver-older-than-toolkit cuda-no-kernel-image"
 "$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
-grep -q "causes:  one of 2, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
-	echo "ok: text names both causes in order" || { echo "FAIL: text names both causes in order"; fail=1; }
+grep -q "causes:  one of 3, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
+	echo "ok: text names the three causes in order" || { echo "FAIL: text names the three causes in order"; fail=1; }
 exit $fail

@@ -112,11 +112,14 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 		gd_mark_cut(mt->text, sizeof mt->text);
 	gd_sanitize(mt->text);
 	mt->detail[0] = '\0';
+	mt->detail_cause = NULL;
 	if (!strcmp(s->kb.id, "cuda-oom"))
-		gd_explain_oom(line, mt->detail, sizeof mt->detail);
+		gd_explain_oom(line, mt->detail, sizeof mt->detail,
+			       &mt->detail_cause);
 	else if (!strcmp(s->kb.id, "nvrm-xid") ||
 		 !strcmp(s->kb.id, "k8s-device-plugin-xid"))
-		gd_explain_xid(line, mt->detail, sizeof mt->detail);
+		gd_explain_xid(line, mt->detail, sizeof mt->detail,
+			       &mt->detail_cause);
 	s->found = 1;
 	return 0;
 }

@@ -28,13 +28,15 @@ struct gd_explain_match {
 	char urls[1024];    /* the signature's public sources, space-separated,
 			       resolved from the kb so renderers need not */
 	char detail[320];   /* what the line's own numbers say, or "" */
-	char alternative[600]; /* another cause the log's other lines point
-				  to, and what tells them apart, or "" */
+	const char *detail_cause; /* the kb cause code they name, or NULL */
+	char alternative[600];	  /* another cause the log's other lines point
+				     to, and what tells them apart, or "" */
 	const char *alt_id; /* that cause's name (docs/json.md), or NULL; every
 			       alternative is the likelier cause */
 };
 
 /* The causes mt names (kb cause codes, docs/kb.md), likeliest first: the
+ * one the line's own numbers name (an Xid, an OOM's sizes), the
  * evidence's alternative, then the signature's own; at most cap, into
  * codes (strings of the kb). Returns how many. */
 #define GD_EXPLAIN_MAX_CAUSES 8
@@ -154,12 +156,12 @@ int gd_explain_code_add(struct gd_explain_result *r, const struct gd_errcode *c,
 /* Which out-of-memory case a PyTorch "CUDA out of memory. Tried to
  * allocate" line is (larger than the GPU, fragmentation, full), from its
  * numbers; writes "" and returns 0 when the line does not say. */
-int gd_explain_oom(const char *line, char *out, size_t cap);
+int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause);
 
 /* What an "NVRM: Xid (PCI:…): N" line's Xid number is (NVIDIA's Xid
  * catalog: the application, GPU memory, NVLink, PCIe, GSP) and what to do
  * first; writes "" and returns 0 when the line holds no Xid number. */
-int gd_explain_xid(const char *line, char *out, size_t cap);
+int gd_explain_xid(const char *line, char *out, size_t cap, const char **cause);
 
 /* For the "no code for this GPU" family (sig_id: a signature id such as
  * cuda-no-kernel-image, or a runtime error code's name such as

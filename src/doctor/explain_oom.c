@@ -53,6 +53,35 @@ static double size_near(const char *line, const char *needle, int before)
 	return -1;
 }
 
+/* How many "Process N has X memory in use" the line lists (PyTorch asks
+ * NVML for every process on the GPU). */
+static int processes_listed(const char *line)
+{
+	int n = 0;
+
+	for (const char *p = line; (p = strstr(p, "Process ")); p++)
+		if (p[8] >= '0' && p[8] <= '9')
+			n++;
+	return n;
+}
+
+/* How much other processes hold (GiB), when the line shows it is theirs
+ * and more than a quarter of the GPU and the request; else -1. Shown by
+ * this process's own total ("Including non-PyTorch memory, this process
+ * has X") or by the other processes the line lists. Without either, an
+ * APU's GPU memory taken by the rest of the system reads the same. */
+static double held_by_others(const char *line, double total, double freeb,
+			     double want, double others)
+{
+	double self = size_near(line, "this process has ", 0);
+
+	if (self >= 0 && freeb >= 0)
+		others = total - freeb - self;
+	else if (processes_listed(line) < 2)
+		return -1;
+	return others > total / 4 && others > want ? others : -1;
+}
+
 /* "3.31 GiB", "432 MiB" */
 static void sz(char *out, size_t cap, double gib)
 {
@@ -62,7 +91,7 @@ static void sz(char *out, size_t cap, double gib)
 		gd_fmt(out, cap, "%.0f MiB", gib * 1024);
 }
 
-int gd_explain_oom(const char *line, char *out, size_t cap)
+int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause)
 {
 	double want = size_near(line, "Tried to allocate ", 0);
 	double total = size_near(line, "total capacity of ", 0);
@@ -74,7 +103,7 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 	const char *conf = strstr(line, "HIP out of memory")
 			       ? "PYTORCH_HIP_ALLOC_CONF"
 			       : "PYTORCH_CUDA_ALLOC_CONF";
-	double others;
+	double others, held;
 	char w[32], t[32], f[32], r[64], o[32];
 
 	if (total < 0) /* PyTorch 2.1's spelling */
@@ -91,6 +120,8 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 		spare = res >= 0 && used >= 0 && res >= used ? res - used : -1;
 	}
 	out[0] = '\0';
+	if (cause)
+		*cause = NULL;
 	if (want < 0 || total < 0)
 		return 0;
 	others = freeb >= 0 && mine >= 0
@@ -133,7 +164,17 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 		    "failed: the free memory is in pieces or a limit applies; "
 		    "try %s=expandable_segments:True",
 		    f, w, conf);
-	else if (others > total / 4 && others > want)
+	else if ((held = held_by_others(line, total, freeb, want, others)) >
+		 0) {
+		sz(o, sizeof o, held);
+		if (cause)
+			*cause = "gpu-memory-held-by-other"; /* docs/kb.md */
+		gd_fmt(out, cap,
+		       "about %s of the %s is held by other processes on "
+		       "this GPU (the line lists them; nvidia-smi shows them): "
+		       "stop them, or give this program another GPU",
+		       o, t);
+	} else if (others > total / 4 && others > want) {
 		gd_fmt(
 		    out, cap,
 		    "about %s of the %s is held outside this "
@@ -141,7 +182,7 @@ int gd_explain_oom(const char *line, char *out, size_t cap)
 		    "of the system sharing that memory): free it, or raise an "
 		    "APU's GPU memory limit (carve-out, GTT)",
 		    o, t);
-	else
+	} else
 		gd_fmt(out, cap,
 		       "the GPU is full (%s free of %s, %s requested"
 		       "%s%s): the model and its activations need more than "

@@ -10,12 +10,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line = malloc(size + 1), out[320];
+	const char *cause = NULL;
 
 	if (!line)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	gd_explain_xid(line, out, sizeof out);
+	gd_explain_xid(line, out, sizeof out, &cause);
+	if (cause && !*cause) /* a cause is NULL or a kb code, never "" */
+		abort();
 	free(line);
 	return 0;
 }

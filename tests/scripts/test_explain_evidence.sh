@@ -20,7 +20,10 @@
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 #  - "the provided PTX was compiled with an unsupported toolchain" on a
 #    Jetson: server CUDA libraries, not the driver's age;
-#  - nvidia-smi "couldn't communicate with the NVIDIA driver" on WSL2.
+#  - nvidia-smi "couldn't communicate with the NVIDIA driver" on WSL2;
+#  - the matched line's own numbers name a cause before all others: an Xid's
+#    class (79: the GPU fell off the bus; 13: the application), a PyTorch
+#    OOM whose sizes show other processes holding the GPU.
 # Each alternative has a name (alternative_id) and says whether the log
 # makes it the likelier cause (alternative_first); the match's causes list
 # its cause first.
@@ -167,6 +170,17 @@ pair "hipcc ran nvcc: the platform" cuda-toolkit-not-found hipcc-nvidia-platform
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"
 checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing container-gpu-not-requested"
 checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no-kernel-image "driver-older-than-toolkit cuda-no-kernel-image"
+# The line's own numbers: an Xid's class (tests/fixtures/logs/nvrm-xid.txt
+# is a real Xid 79), a PyTorch OOM (public run logs as PyTorch 2.x prints
+# them, tests/unit/test_explain_oom.c).
+XID=$(dirname "$0")/../fixtures/logs/nvrm-xid.txt
+checkcauses "Xid 79: the GPU lost first" "$XID" nvrm-xid "gpu-lost nvidia-xid"
+printf '%s\n' "NVRM: Xid (PCI:0000:3b:00): 13, pid=2521, name=python, Graphics Exception: ESR 0x504648=0x2000d" >"$T/xid13.log"
+checkcauses "Xid 13: the application first" "$T/xid13.log" nvrm-xid "program-bug nvidia-xid gpu-lost"
+printf '%s\n' "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.50 GiB. GPU 0 has a total capacity of 79.20 GiB of which 3.50 GiB is free. Process 3283987 has 516.00 MiB memory in use. Process 3284604 has 75.19 GiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated." >"$T/oomother.log"
+checkcauses "OOM, another process holds the GPU: named first" "$T/oomother.log" cuda-oom "gpu-memory-held-by-other gpu-oom"
+printf '%s\n' "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacty of 23.69 GiB of which 3.09 GiB is free. Including non-PyTorch memory, this process has 20.57 GiB memory in use. Of the allocated memory 20.13 GiB is allocated by PyTorch, and 755.50 KiB is reserved by PyTorch but unallocated." >"$T/oomself.log"
+checkcauses "OOM, this process holds the GPU: the GPU's memory only" "$T/oomself.log" cuda-oom "gpu-oom"
 "$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
 grep -q "causes:  one of 3, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
 	echo "ok: text names the three causes in order" || { echo "FAIL: text names the three causes in order"; fail=1; }

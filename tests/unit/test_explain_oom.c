@@ -5,14 +5,25 @@
 #include "doctor/explain.h"
 #include "t.h"
 
-static void expect(const char *line, const char *start)
+/* cause: the kb cause code the numbers name, NULL for none */
+static void expect_cause(const char *line, const char *start, const char *cause)
 {
 	char out[320];
+	const char *got = "unset";
 
-	gd_explain_oom(line, out, sizeof out);
+	gd_explain_oom(line, out, sizeof out, &got);
 	if (strncmp(out, start, strlen(start)))
 		fprintf(stderr, "oom: got '%s', want '%s...'\n", out, start);
 	CHECK(!strncmp(out, start, strlen(start)));
+	if (cause ? !got || strcmp(got, cause) : got != NULL)
+		fprintf(stderr, "oom cause: got %s, want %s\n",
+			got ? got : "none", cause ? cause : "none");
+	CHECK(cause ? got && !strcmp(got, cause) : got == NULL);
+}
+
+static void expect(const char *line, const char *start)
+{
+	expect_cause(line, start, NULL);
 }
 
 int main(void)
@@ -66,6 +77,46 @@ int main(void)
 	       "allocated by PyTorch, and 75.82 MiB is reserved by PyTorch but "
 	       "unallocated.",
 	       "about 69.46 GiB of the 128.00 GiB is held outside");
+	/* Two public run logs, as PyTorch 2.x prints them: another process
+	 * on the GPU holds the memory, seen from this process's own total
+	 * ("this process has") or from the processes NVML lists. */
+	expect_cause(
+	    "CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has "
+	    "a total capacity of 31.74 GiB of which 315.38 MiB is free. "
+	    "Process 3269913 has 1.88 GiB memory in use. Process "
+	    "3269914 has 13.17 GiB memory in use. Including non-PyTorch "
+	    "memory, this process has 16.37 GiB memory in use. Of the "
+	    "allocated memory 16.00 GiB is allocated by PyTorch, and "
+	    "16.00 MiB is reserved by PyTorch but unallocated.",
+	    "about 15.06 GiB of the 31.74 GiB is held by other processes",
+	    "gpu-memory-held-by-other");
+	expect_cause(
+	    "Error: CUDA out of memory. Tried to allocate 5.50 GiB. GPU "
+	    "0 has a total capacity of 79.20 GiB of which 3.50 GiB is "
+	    "free. Process 3283987 has 516.00 MiB memory in use. Process "
+	    "3284604 has 75.19 GiB memory in use. Of the allocated memory "
+	    "0 bytes is allocated by PyTorch, and 0 bytes is reserved by "
+	    "PyTorch but unallocated.",
+	    "about 75.70 GiB of the 79.20 GiB is held by other processes",
+	    "gpu-memory-held-by-other");
+	/* three processes listed, but this one holds the GPU: it is full */
+	expect(
+	    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+	    "32.00 GiB. GPU 0 has a total capacity of 79.18 GiB of which "
+	    "842.75 MiB is free. Process 834991 has 520.00 MiB memory in "
+	    "use. Process 852079 has 75.72 GiB memory in use. Process 859101 "
+	    "has 2.06 GiB memory in use. Of the allocated memory 74.09 GiB is "
+	    "allocated by PyTorch, and 89.93 MiB is reserved by PyTorch but "
+	    "unallocated.",
+	    "the GPU is full");
+	/* vllm #2140: this process holds nearly all of it */
+	expect("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+	       "allocate 3.50 GiB. GPU 0 has a total capacty of 23.69 GiB of "
+	       "which 3.09 GiB is free. Including non-PyTorch memory, this "
+	       "process has 20.57 GiB memory in use. Of the allocated memory "
+	       "20.13 GiB is allocated by PyTorch, and 755.50 KiB is reserved "
+	       "by PyTorch but unallocated.",
+	       "the GPU is full");
 	/* no numbers: nothing said */
 	/* lllyasviel/Fooocus #780: PyTorch 2.1 spelled it "capacty" */
 	expect("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "discover/discover.h"
+#include "doctor/explain.h"
 
 struct gd_cli_cause {
 	char id[96];	 /* the signature's id or the error code's name; "" when
@@ -16,7 +17,14 @@ struct gd_cli_cause {
 	char fix[1024];	 /* the fix, or "" */
 	int program_fix; /* the fix is for the program itself (rebuild it for
 			    this GPU), not the kb's advice for a framework */
+	/* the match's causes (kb cause codes, strings of the kb), likeliest
+	 * first, ranked by the output's other lines and this machine */
+	const char *causes[GD_EXPLAIN_MAX_CAUSES];
+	size_t n_causes;
 };
+
+/* ["code", ...]: the cause codes, likeliest first (JSON "causes"). */
+json_t *gd_cli_causes_json(const char *const *codes, size_t n);
 
 /* The program's name as the user gave it (argv[0]'s last component). */
 const char *gd_cli_program_name(const char *argv0);

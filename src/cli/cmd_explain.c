@@ -177,11 +177,12 @@ static void source_urls(const struct gd_explain_match *mt, json_t **first,
 
 /* [{"id": code, "text": what it means}], likeliest first. */
 static json_t *causes_json(const struct explain_run *x,
-			   const struct gd_explain_match *mt)
+			   const struct gd_explain_match *mt,
+			   enum gd_check_verdict v)
 {
 	const gd_kb *kb = x->cli->ctx.kb;
 	const char *c[GD_EXPLAIN_MAX_CAUSES];
-	size_t n = gd_explain_causes(kb, mt, c, GD_EXPLAIN_MAX_CAUSES);
+	size_t n = gd_explain_causes_here(kb, mt, v, c, GD_EXPLAIN_MAX_CAUSES);
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n; i++) {
@@ -220,7 +221,7 @@ static json_t *match_json(struct explain_run *x,
 			    mt->alt_id ? gd_json_str(mt->alt_id) : json_null());
 	json_object_set_new(o, "alternative_first",
 			    json_boolean(mt->alt_id != NULL));
-	json_object_set_new(o, "causes", causes_json(x, mt));
+	json_object_set_new(o, "causes", causes_json(x, mt, v));
 	json_object_set_new(o, "fix",
 			    gd_wa_jstr(fix_of(x, mt, pfix, sizeof pfix)));
 	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
@@ -285,11 +286,12 @@ static void emit_json(struct explain_run *x)
 /* Several causes: the signature's line alone cannot tell them apart, so
  * all are named, likeliest first (one adds nothing to "means"). */
 static void print_causes(const struct explain_run *x,
-			 const struct gd_explain_match *mt)
+			 const struct gd_explain_match *mt,
+			 enum gd_check_verdict v)
 {
 	const gd_kb *kb = x->cli->ctx.kb;
 	const char *c[GD_EXPLAIN_MAX_CAUSES];
-	size_t n = gd_explain_causes(kb, mt, c, GD_EXPLAIN_MAX_CAUSES);
+	size_t n = gd_explain_causes_here(kb, mt, v, c, GD_EXPLAIN_MAX_CAUSES);
 
 	if (n < 2)
 		return;
@@ -325,7 +327,7 @@ static void print_match(struct explain_run *x, size_t k,
 					: "(the knowledge base says nothing)");
 	if (mt->alternative[0])
 		printf("    likelier: %s\n", mt->alternative);
-	print_causes(x, mt);
+	print_causes(x, mt, v);
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
 	fix = fix_of(x, mt, pfix, sizeof pfix);

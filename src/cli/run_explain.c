@@ -23,8 +23,9 @@ static void death_line(const char *prog, const struct gd_run_out *o)
 			name);
 }
 
-static void print_text(const char *prog, const struct gd_run_out *o,
-		       const struct gd_cli_cause *c, const char *scan)
+static void print_text(const gd_kb *kb, const char *prog,
+		       const struct gd_run_out *o, const struct gd_cli_cause *c,
+		       const char *scan)
 {
 	if (o->signo)
 		death_line(prog, o);
@@ -38,6 +39,9 @@ static void print_text(const char *prog, const struct gd_run_out *o,
 			"gpudoctor run: why (gpudoctor explain on its "
 			"output): %s\n",
 			c->cause);
+	if (c->n_causes)
+		fprintf(stderr, "gpudoctor run: likeliest cause: %s (%s)\n",
+			gd_kb_cause_text(kb, c->causes[0]), c->causes[0]);
 	if (c->fix[0])
 		fprintf(stderr, "gpudoctor run: fix: %s\n", c->fix);
 	if (scan[0])
@@ -61,6 +65,8 @@ static void print_json(const json_t *doc0, const struct gd_run_out *o,
 	json_object_set_new(doc, "cause_id", gd_wa_jstr_or_null(c->id));
 	json_object_set_new(doc, "cause", gd_wa_jstr_or_null(c->cause));
 	json_object_set_new(doc, "cause_fix", gd_wa_jstr_or_null(c->fix));
+	json_object_set_new(doc, "causes",
+			    gd_cli_causes_json(c->causes, c->n_causes));
 	json_object_set_new(doc, "program_scan", gd_wa_jstr_or_null(scan));
 	json_dumpf(doc, stderr,
 		   JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
@@ -105,7 +111,7 @@ int gd_run_explained(struct gd_cli *cli, const struct gd_machine *m,
 		if (cli->json && doc)
 			print_json(doc, &o, &c, scan);
 		else
-			print_text(prog, &o, &c, scan);
+			print_text(cli->ctx.kb, prog, &o, &c, scan);
 	}
 	gd_run_out_free(&o);
 	return status;

@@ -10,11 +10,23 @@
 
 #include "binscan/binscan.h"
 #include "cli_explain.h"
+#include "core/json.h"
 #include "core/util.h"
 #include "discover/vendor.h"
+#include "doctor/cuda_driver.h"
 #include "doctor/errcodes.h"
 #include "doctor/explain.h"
+#include "doctor/verdict.h"
 #include "try_int.h"
+
+json_t *gd_cli_causes_json(const char *const *codes, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, gd_json_str(codes[i]));
+	return a;
+}
 
 /* The program's name as the user gave it: its last path component. */
 const char *gd_cli_program_name(const char *argv0)
@@ -34,11 +46,35 @@ const char *gd_cli_program_name(const char *argv0)
 	return s ? s + 1 : argv0;
 }
 
-static void from_match(const struct gd_machine *m, const char *program,
-		       struct gd_cli_cause *c,
+/* The match's causes, ranked by this machine (it ran here): the check
+ * looks at the same inventory `explain` collects (a tenth of a second). */
+static size_t machine_causes(struct gd_cli *cli, const struct gd_machine *m,
+			     const struct gd_explain_match *mt,
+			     const char **codes)
+{
+	struct gd_inventory inv;
+	enum gd_check_verdict v = GD_CHECK_NA;
+	char fact[512];
+
+	memset(&inv, 0, sizeof inv);
+	if (mt->sig.check != GD_KB_CHECK_NONE &&
+	    gd_inventory_collect(&cli->ctx, &inv) == 0) {
+		gd_doctor_cuda(&cli->ctx, &inv);
+		gd_doctor_deps(&cli->ctx, &inv);
+		v = gd_explain_check(&cli->ctx, mt->sig.check, m, &inv, fact,
+				     sizeof fact);
+	}
+	gd_inventory_free(&inv);
+	return gd_explain_causes_here(cli->ctx.kb, mt, v, codes,
+				      GD_EXPLAIN_MAX_CAUSES);
+}
+
+static void from_match(struct gd_cli *cli, const struct gd_machine *m,
+		       const char *program, struct gd_cli_cause *c,
 		       const struct gd_explain_match *mt, const char *buf,
 		       size_t n)
 {
+	c->n_causes = machine_causes(cli, m, mt, c->causes);
 	gd_strlcpy(c->id, mt->id, sizeof c->id);
 	gd_fmt(c->cause, sizeof c->cause, "%s (%s; log: %s)",
 	       mt->sig.title ? mt->sig.title : mt->id, mt->id, mt->text);
@@ -80,8 +116,10 @@ void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
 		return;
 	memset(&r, 0, sizeof r);
 	if (gd_explain_scan(&cli->ctx, buf, len, &r) == 0) {
+		/* this machine is where it ran: its container or WSL2 counts */
+		gd_explain_evidence(buf, len, NULL, 0, m, &r);
 		if (r.m.n)
-			from_match(m, program, c, &r.m.v[0], output, n);
+			from_match(cli, m, program, c, &r.m.v[0], output, n);
 		else if (r.codes.n)
 			from_code(m, program, c, &r.codes.v[0], output, n);
 	}
@@ -101,6 +139,8 @@ void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
 			      output, strlen(output), &c);
 	gd_strlcpy(row->cause, c.cause, sizeof row->cause);
 	gd_strlcpy(row->cause_fix, c.fix, sizeof row->cause_fix);
+	memcpy(row->causes, c.causes, sizeof row->causes);
+	row->n_causes = c.n_causes;
 }
 
 /* The program's file: argv[0] as a path, or found on PATH. */
@@ -217,6 +257,10 @@ void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t)
 			    !strcmp(t->rows[j].cause, r->cause))
 				printf(", %s", t->list.v.v[j].id);
 		printf(": %s\n", r->cause);
+		if (r->n_causes)
+			printf("      likeliest cause: %s (%s)\n",
+			       gd_kb_cause_text(cli->ctx.kb, r->causes[0]),
+			       r->causes[0]);
 		if (r->cause_fix[0])
 			printf("      fix: %s\n", r->cause_fix);
 	}

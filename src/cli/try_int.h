@@ -6,6 +6,7 @@
 #include <regex.h>
 
 #include "cli.h"
+#include "doctor/explain.h"
 #include "doctor/strategy.h"
 #include "trace_cli.h"
 
@@ -40,6 +41,9 @@ struct gd_try_row {
 	 * this program; "" when nothing known matched */
 	char cause[600];
 	char cause_fix[1024];
+	const char
+	    *causes[GD_EXPLAIN_MAX_CAUSES]; /* kb codes, likeliest first */
+	size_t n_causes;
 };
 
 struct gd_try {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_explain.h"
 #include "core/json.h"
 #include "core/plat.h"
 #include "try_int.h"
@@ -168,6 +169,8 @@ static json_t *row_json(const struct gd_try *t, size_t k)
 	json_object_set_new(o, "last_line", gd_wa_jstr(r->last_line));
 	json_object_set_new(o, "cause", gd_wa_jstr_or_null(r->cause));
 	json_object_set_new(o, "cause_fix", gd_wa_jstr_or_null(r->cause_fix));
+	json_object_set_new(o, "causes",
+			    gd_cli_causes_json(r->causes, r->n_causes));
 	if (t->trace_mode)
 		json_object_set_new(o, "trace", trace_json(r));
 	json_object_set_new(o, "reason", gd_wa_jstr_or_null(st->reason));

@@ -180,6 +180,14 @@ enum gd_check_verdict {
 	GD_CHECK_CONTRADICTED, /* "contradicted by: ..." */
 };
 
+/* gd_explain_causes on the machine gd_explain_check looked at: when
+ * its fact contradicts the signature's own first cause (the driver here is
+ * new enough), that cause goes last. */
+size_t gd_explain_causes_here(const gd_kb *kb,
+			      const struct gd_explain_match *mt,
+			      enum gd_check_verdict v, const char **codes,
+			      size_t cap);
+
 /* The machine fact behind a signature's "check" field (enum gd_kb_check,
  * docs/kb.md). inv may be NULL. Writes the fact (without the verdict
  * prefix) into text. */

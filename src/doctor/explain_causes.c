@@ -38,3 +38,22 @@ size_t gd_explain_causes(const gd_kb *kb, const struct gd_explain_match *mt,
 	}
 	return n;
 }
+
+size_t gd_explain_causes_here(const gd_kb *kb,
+			      const struct gd_explain_match *mt,
+			      enum gd_check_verdict v, const char **codes,
+			      size_t cap)
+{
+	size_t n = gd_explain_causes(kb, mt, codes, cap), i = 0;
+	const char *own = gd_kb_list_at(mt->sig.causes, 0);
+
+	if (v != GD_CHECK_CONTRADICTED || n < 2 || !own)
+		return n;
+	while (i < n && strcmp(codes[i], own))
+		i++;
+	if (i < n) { /* the machine rules out the signature's own first */
+		memmove(codes + i, codes + i + 1, (n - i - 1) * sizeof *codes);
+		codes[n - 1] = own;
+	}
+	return n;
+}

@@ -181,6 +181,11 @@ printf '%s\n' "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.5
 checkcauses "OOM, another process holds the GPU: named first" "$T/oomother.log" cuda-oom "gpu-memory-held-by-other gpu-oom"
 printf '%s\n' "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacty of 23.69 GiB of which 3.09 GiB is free. Including non-PyTorch memory, this process has 20.57 GiB memory in use. Of the allocated memory 20.13 GiB is allocated by PyTorch, and 755.50 KiB is reserved by PyTorch but unallocated." >"$T/oomself.log"
 checkcauses "OOM, this process holds the GPU: the GPU's memory only" "$T/oomself.log" cuda-oom "gpu-oom"
+# This machine's facts rank them too: on the H200 tree (driver 580, CUDA 13)
+# the check contradicts "driver older than the toolkit", which goes last.
+H200=$(dirname "$0")/../fixtures/nvidia-h200/root
+same "a new driver here puts the old-driver cause last" "$("$GPUDOCTOR" --root "$H200" explain --json "$T/insuff0.log" |
+	jq -r '.matches[0] | "\(.check.verdict) \([.causes[].id] | join(" "))"')" "contradicted nvidia-driver-missing container-gpu-not-requested driver-older-than-toolkit"
 "$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
 grep -q "causes:  one of 3, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
 	echo "ok: text names the three causes in order" || { echo "FAIL: text names the three causes in order"; fail=1; }

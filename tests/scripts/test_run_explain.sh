@@ -98,7 +98,7 @@ jq -e '.codes[0].name == "CUDA_ERROR_NO_BINARY_FOR_GPU" and (.codes[0].fix | sta
 # 2. --json: the outcome and the cause in a second document on stderr
 "$GD" --root "$H200" --json run -- "$P" fail >/dev/null 2>"$T/err.json"
 tail -1 "$T/err.json" >"$T/outcome.json"
-jq -e '.exit_code == 1 and .signal == null and .cause_id == "cuda-no-kernel-image" and (.cause_fix | test("sm_90")) and .argv[-1] == "fail"' \
+jq -e '.exit_code == 1 and .signal == null and .cause_id == "cuda-no-kernel-image" and (.cause_fix | test("sm_90")) and .argv[-1] == "fail" and (.causes | length > 0)' \
 	"$T/outcome.json" >/dev/null && ok "--json: outcome document" || bad "json: $(cat "$T/err.json")"
 py=
 for p in /usr/bin/python3 ${GD_PYTHON:-}; do

@@ -44,6 +44,28 @@ case $fix in *wheel* | *PyTorch*) bad "try fix speaks of PyTorch: $fix" ;; esac
 grep -q "^Why (gpudoctor explain" "$T/t" && grep -q "fix: 'fake_gpu_burn' has no code for this GPU (sm_90)" "$T/t" &&
 	ok "try: the cause under the table" || bad "try text: $(cat "$T/t")"
 
+
+# The causes are ranked on this machine: "driver version is insufficient"
+# (CTranslate2's words) where the driver here supports CUDA 13 (the H200
+# tree) puts "driver older than the toolkit" last; with an old driver (515)
+# it stays first. A fake: no driver here can be made too old on demand.
+cat >"$T/fake_ct2" <<'SH'
+#!/bin/sh
+echo "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version" >&2
+exit 1
+SH
+chmod +x "$T/fake_ct2"
+"$GD" --root "$FX/nvidia-h200/root" try --json -- "$T/fake_ct2" >"$T/j" 2>/dev/null
+got=$(jq -r '.strategies[0].causes | join(" ")' "$T/j")
+case $got in nvidia-driver-missing*driver-older-than-toolkit) ok "try: causes ranked by this machine's new driver: $got" ;;
+*) bad "try causes, new driver: $got" ;; esac
+"$GD" --root "$FX/nvidia-h200-old-driver/root" try --json -- "$T/fake_ct2" >"$T/j" 2>/dev/null
+got=$(jq -r '.strategies[0].causes[0]' "$T/j")
+[ "$got" = driver-older-than-toolkit ] && ok "try: an old driver keeps it first" || bad "try causes, old driver: $got"
+"$GD" --root "$FX/nvidia-h200-old-driver/root" try -- "$T/fake_ct2" >"$T/t" 2>/dev/null
+grep -q "likeliest cause: the NVIDIA driver is older than the CUDA toolkit.*(driver-older-than-toolkit)" "$T/t" &&
+	ok "try: the likeliest cause under the table" || bad "try text: $(cat "$T/t")"
+
 "$T/fake_gpu_burn" >"$T/burn.log" 2>&1
 "$GD" --root "$FX/nvidia-h200/root" explain --json "$T/burn.log" >"$T/e"
 jq -e '.matches[0].id == "cuda-no-kernel-image" and (.matches[0].fix | test("rebuild it for sm_90"))' "$T/e" >/dev/null &&

@@ -59,6 +59,13 @@ static const char *const nv_gone[] = {"cuda-no-device",
 static const char *const gpu_lost[] = {"GPU is lost", "fallen off the bus",
 				       NULL};
 
+/* The kernel's own Xid line: Xid 79, or the GPU fallen off the bus beside
+ * it, is the GPU gone from PCIe, not one of the application Xids
+ * (docs/workarounds.md). */
+static const char *const nv_xid[] = {"nvrm-xid", NULL};
+static const char *const xid_lost[] = {"fallen off the bus", "GPU is lost",
+				       "): 79, ", NULL};
+
 /* nvidia-smi is mounted into a container only when it gets the GPU with
  * the utility capability (docs/workarounds.md). Lines that start or run a
  * container, not the bare word: a host's diagnostics say "Docker detected
@@ -92,6 +99,13 @@ static const struct marker_rule marker_rules[] = {
      "link or failing hardware (a reboot brings it back for a while). "
      "Tells them apart: nvidia-smi reports the GPU lost or dmesg shows Xid "
      "79."},
+    {nv_xid, xid_lost, "xid-gpu-lost",
+     "more likely here: the Xid is 79 (the GPU has fallen off the bus), so "
+     "the GPU itself dropped off PCIe: power, heat (a failing fan or "
+     "cooler), the PCIe link or riser, or failing hardware, not the "
+     "application; a reboot brings it back for a while. Tells them apart: "
+     "nvidia-smi reports the GPU lost or no longer lists it; watch its "
+     "temperature and power before it drops."},
     {no_nvcc, hipcc_nvcc, "hipcc-nvidia-platform",
      "more likely here: hipcc ran nvcc, so it took the NVIDIA platform "
      "(HIP_PLATFORM=nvidia, or unset while it found no ROCm clang): for an "

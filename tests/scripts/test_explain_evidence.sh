@@ -110,6 +110,12 @@ checkid "Paddle: named" "$T/paddle.log" cudnn-win-load-error "cudnn-older-than-b
 printf '%s\n' 'CUDA Error: no CUDA-capable device is detected' \
 	'Unable to determine the device handle for GPU 0000:03:00.0: GPU is lost.  Reboot' >"$T/lost.log"
 checkid "GPU lost later in the log: named" "$T/lost.log" cuda-no-device "gpu-lost-in-log true"
+# the kernel's Xid line: 79 (fallen off the bus) is the GPU gone, other Xids
+# are not (illinois-scicomp/machine-shop-maintenance#80 quotes the first)
+printf '%s\n' "NVRM: Xid (PCI:0000:02:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus." >"$T/xid79.log"
+checkid "Xid 79: named" "$T/xid79.log" nvrm-xid "xid-gpu-lost true"
+echo "NVRM: Xid (PCI:0000:02:00): 13, pid=1234, name=python3, Graphics SM Warp Exception" >"$T/xid13.log"
+checkid "Xid 13: no name" "$T/xid13.log" nvrm-xid "null false"
 # rocminfo as ROCm threads show it in a container without kmod and with amdgpu
 # built in: its module check fails, then it opens /dev/kfd and goes on
 printf '%s\n' 'sh: 1: lsmod: not found' 'ROCk module is NOT loaded, possibly no GPU devices' \

@@ -113,6 +113,13 @@ checkid "Paddle: named" "$T/paddle.log" cudnn-win-load-error "cudnn-older-than-b
 printf '%s\n' 'CUDA Error: no CUDA-capable device is detected' \
 	'Unable to determine the device handle for GPU 0000:03:00.0: GPU is lost.  Reboot' >"$T/lost.log"
 checkid "GPU lost later in the log: named" "$T/lost.log" cuda-no-device "gpu-lost-in-log true"
+# the kernel's Xid line: 79 (fallen off the bus) is the GPU gone, from its
+# own number; no other line's evidence is needed, and an application Xid
+# gets none (illinois-scicomp/machine-shop-maintenance#80 quotes the first)
+printf '%s\n' "NVRM: Xid (PCI:0000:02:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus." >"$T/xid79.log"
+checkcauses "Xid 79: the GPU lost first" "$T/xid79.log" nvrm-xid "gpu-lost nvidia-xid"
+echo "NVRM: Xid (PCI:0000:02:00): 13, pid=1234, name=python3, Graphics SM Warp Exception" >"$T/xid13.log"
+checkid "Xid 13: no name" "$T/xid13.log" nvrm-xid "null false"
 # rocminfo as ROCm threads show it in a container without kmod and with amdgpu
 # built in: its module check fails, then it opens /dev/kfd and goes on
 printf '%s\n' 'sh: 1: lsmod: not found' 'ROCk module is NOT loaded, possibly no GPU devices' \
@@ -174,7 +181,7 @@ checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no
 # is a real Xid 79), a PyTorch OOM (public run logs as PyTorch 2.x prints
 # them, tests/unit/test_explain_oom.c).
 XID=$(dirname "$0")/../fixtures/logs/nvrm-xid.txt
-checkcauses "Xid 79: the GPU lost first" "$XID" nvrm-xid "gpu-lost nvidia-xid"
+checkcauses "Xid 79 (nvrm-xid fixture): the GPU lost first" "$XID" nvrm-xid "gpu-lost nvidia-xid"
 printf '%s\n' "NVRM: Xid (PCI:0000:3b:00): 13, pid=2521, name=python, Graphics Exception: ESR 0x504648=0x2000d" >"$T/xid13.log"
 checkcauses "Xid 13: the application first" "$T/xid13.log" nvrm-xid "program-bug nvidia-xid gpu-lost"
 printf '%s\n' "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.50 GiB. GPU 0 has a total capacity of 79.20 GiB of which 3.50 GiB is free. Process 3283987 has 516.00 MiB memory in use. Process 3284604 has 75.19 GiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated." >"$T/oomother.log"

@@ -45,6 +45,28 @@ static int t_fail, t_pass;
 		}                                                              \
 	} while (0)
 
+/* A line decoder of explain (gd_explain_xid, gd_explain_oom): its text
+ * starts with start, and it names cause (a kb cause code; NULL: none). */
+typedef int (*t_line_decoder)(const char *line, char *out, size_t cap,
+			      const char **cause);
+
+static inline void t_decoded(t_line_decoder f, const char *line,
+			     const char *start, const char *cause)
+{
+	char out[320];
+	const char *got = "unset";
+	int text_ok, cause_ok;
+
+	f(line, out, sizeof out, &got);
+	text_ok = !strncmp(out, start, strlen(start));
+	cause_ok = cause ? got && !strcmp(got, cause) : got == NULL;
+	if (!text_ok || !cause_ok)
+		fprintf(stderr, "%.60s...: got '%s' (%s), want '%s...' (%s)\n",
+			line, out, got ? got : "none", start,
+			cause ? cause : "none");
+	CHECK(text_ok && cause_ok);
+}
+
 static inline int t_done(const char *name)
 {
 	printf("%s: %d checks passed, %d failed\n", name, t_pass, t_fail);

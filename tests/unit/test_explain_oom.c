@@ -5,25 +5,15 @@
 #include "doctor/explain.h"
 #include "t.h"
 
-/* cause: the kb cause code the numbers name, NULL for none */
+/* cause: the kb cause code the line names, NULL for none */
 static void expect_cause(const char *line, const char *start, const char *cause)
 {
-	char out[320];
-	const char *got = "unset";
-
-	gd_explain_oom(line, out, sizeof out, &got);
-	if (strncmp(out, start, strlen(start)))
-		fprintf(stderr, "oom: got '%s', want '%s...'\n", out, start);
-	CHECK(!strncmp(out, start, strlen(start)));
-	if (cause ? !got || strcmp(got, cause) : got != NULL)
-		fprintf(stderr, "oom cause: got %s, want %s\n",
-			got ? got : "none", cause ? cause : "none");
-	CHECK(cause ? got && !strcmp(got, cause) : got == NULL);
+	t_decoded(gd_explain_oom, line, start, cause);
 }
 
 static void expect(const char *line, const char *start)
 {
-	expect_cause(line, start, NULL);
+	t_decoded(gd_explain_oom, line, start, NULL);
 }
 
 int main(void)

@@ -8,6 +8,7 @@ The program is looked for at GPUDOCTOR_BIN, then inside this package (the
 wheels `make wheel` builds carry it in gpudoctor/bin/), then on PATH.
 """
 import os
+import tempfile
 from typing import List, Optional, Union
 
 from ._errors import (BadOutputError, ExitStatusError, GpudoctorError,
@@ -16,15 +17,15 @@ from ._run import find_binary, run_json, run_raw
 from ._detect import CPU_LINE, Detection, Gpu, detect, from_brief
 from ._dll import dll_directories_from_report
 from ._types import (BriefJSON, CheckReport, CTranslate2Device, EnvReport,
-                     EnvVar, Frameworks, LlamaCppDevice, TorchDevice,
-                     Workaround)
+                     EnvVar, ExplainReport, Frameworks, LlamaCppDevice,
+                     TorchDevice, Workaround)
 
 __all__ = ["BadOutputError", "BriefJSON", "CPU_LINE", "CTranslate2Device",
            "CheckReport", "Detection", "EnvReport", "EnvVar",
-           "ExitStatusError", "Frameworks", "Gpu", "GpudoctorError",
+           "ExitStatusError", "ExplainReport", "Frameworks", "Gpu", "GpudoctorError",
            "GpudoctorTimeoutError", "LlamaCppDevice", "ProgramNotFoundError",
            "TorchDevice", "Workaround", "brief", "check", "detect",
-           "dll_directories", "env", "find_binary", "from_brief"]
+           "dll_directories", "env", "explain", "find_binary", "from_brief"]
 __version__ = "0.1.0"
 
 Path = Union[str, "os.PathLike[str]"]
@@ -79,3 +80,32 @@ def dll_directories(report: Optional[CheckReport] = None,
         return dll_directories_from_report(report)
     except (RecursionError, ValueError):
         return []
+
+
+def explain(log: Union[str, bytes], cmd: Optional[str] = None,
+            root: Optional[Path] = None, timeout: float = 20.0,
+            binary: Optional[Path] = None) -> ExplainReport:
+    """`gpudoctor --json explain` on an error an app caught (a traceback, a
+    runtime's message, a child's output): docs/schema/explain.json.
+
+    Each of report["matches"] says what the line means, its "causes" (kb
+    cause codes with their text, likeliest first: an app can act on the
+    code) and the "fix"; "codes" decodes the runtime error codes it names.
+    cmd names the program that failed, for a fix that speaks of it. A text
+    nothing known matches gives a report without matches (explain's exit 1
+    is a verdict). Raises as check() does."""
+    data = log.encode("utf-8", "replace") if isinstance(log, str) else log
+    # a file, not stdin: the runner gives gpudoctor no stdin, and Windows
+    # cannot reopen a file still open here
+    fd, path = tempfile.mkstemp(prefix="gpudoctor-", suffix=".log")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        args = ["explain"] + (["--cmd", cmd] if cmd else []) + [path]
+        return run_json(args, root=root, timeout=timeout,
+                        binary=binary)  # type: ignore[return-value]
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass

@@ -76,6 +76,12 @@ CheckReport = TypedDict("CheckReport", {
     "frameworks": Dict[str, Any], "probes": Optional[Dict[str, Any]],
     "windows": Dict[str, Any], "exit_code": int}, total=False)
 
+ExplainReport = TypedDict("ExplainReport", {
+    "$schema": str, "schema_version": int, "command": str, "input": str,
+    "lines": int, "bytes": int, "truncated": bool, "skipped_bytes": int,
+    "signatures_checked": int, "matches": List[Dict[str, Any]],
+    "codes": List[Dict[str, Any]]}, total=False)
+
 EnvReport = TypedDict("EnvReport", {
     "$schema": str, "command": str, "origin": str, "gpu": Optional[str],
     "profile": Optional[Dict[str, Any]], "shell": str,

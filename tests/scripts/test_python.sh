@@ -111,11 +111,28 @@ assert d.error_kind == "GpudoctorTimeoutError", d' 2>/dev/null || { echo "FAIL E
 else
   echo "SKIPPED E9 with the real program: no C compiler"
 fi
+# explain(): an app that hands the error it caught to gpudoctor. The real
+# error: dlopen of a CUDA 12 runtime on a machine without one (where one is
+# installed the app loads it, and that half is skipped).
+out=$(cd "$tmp" && GPUDOCTOR_BIN=$GPUDOCTOR PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/explain_app.py" 2>&1)
+case $out in
+"loaded: "*) echo "skipped: explain_app: this machine has libcudart.so.12" ;;
+*"signature: cuda-libs-missing"*"likeliest cause: cuda-libs-missing"*"fix: "?*) ;;
+*) echo "FAIL explain_app (the caught dlopen error): $out"; fail=1 ;;
+esac
+# real logs of tests/fixtures/logs through explain(): signature and causes
+L=$GD_SRCDIR/tests/fixtures/logs
+out=$(cd "$tmp" && GPUDOCTOR_BIN=$GPUDOCTOR PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/explain_app.py" \
+  "$L/cuda-oom.txt" "$L/nvrm-xid.txt" "$GD_SRCDIR/tests/python/explain_app.py" 2>&1)
+want="cuda-oom.txt: cuda-oom gpu-oom
+nvrm-xid.txt: nvrm-xid gpu-lost nvidia-xid
+explain_app.py: none "
+[ "$out" = "$want" ] || { echo "FAIL explain() on real logs: got:"; echo "$out"; fail=1; }
 # python -m gpudoctor passes its arguments and exit status through
 out=$(cd "$GD_SRCDIR/tests/fixtures/no-gpu" && GPUDOCTOR_BIN=$GPUDOCTOR PYTHONPATH="$tmp/site" \
   "$py" -m gpudoctor --root root check --brief --no-probe 2>&1)
 rc=$?
 [ "$rc" = 2 ] && [ "$out" = "No supported GPU found — CPU mode" ] ||
   { echo "FAIL python -m gpudoctor: rc=$rc: $out"; fail=1; }
-[ "$fail" = 0 ] && echo "ok: python package on $n captured machines and 4 faults"
+[ "$fail" = 0 ] && echo "ok: python package on $n captured machines, 4 faults and explain()"
 exit "$fail"

@@ -16,6 +16,7 @@
 #include "doctor/errcodes.h"
 #include "doctor/explain.h"
 #include "doctor/verdict.h"
+#include "report/explain_json.h"
 #include "wa_common.h"
 
 struct explain_run {
@@ -24,45 +25,9 @@ struct explain_run {
 	struct gd_machine m;
 	struct gd_inventory inv;
 	struct gd_explain_result r;
-	const struct gd_explain_log *log;
-	const char *program; /* --cmd: the program that wrote the log */
+	struct gd_explain_view
+	    v; /* all of the above, as the renderers see it */
 };
-
-/* The kb's fix, or one for the program itself when the log is not from a
- * framework the kb's fix is written for (gd_explain_program_fix). */
-static const char *fix_of(const struct explain_run *x,
-			  const struct gd_explain_match *mt, char *buf,
-			  size_t cap)
-{
-	const struct gd_explain_log *l = x->log;
-
-	if (l &&
-	    gd_explain_program_fix(mt->id, l->head, l->head_len, x->program,
-				   &x->m, buf, cap) &&
-	    (!l->tail || gd_explain_program_fix(mt->id, l->tail, l->tail_len,
-						x->program, &x->m, buf, cap)))
-		return buf;
-	return mt->sig.fix;
-}
-
-/* A code of the "no code for this GPU" family (CUDA_ERROR_NO_BINARY_FOR_GPU
- * with no signature's wording around it): the program's own fix, else
- * NULL. */
-static const char *code_fix(const struct explain_run *x,
-			    const struct gd_explain_code *e, char *buf,
-			    size_t cap)
-{
-	const struct gd_explain_log *l = x->log;
-
-	if (l &&
-	    gd_explain_program_fix(e->c->name, l->head, l->head_len, x->program,
-				   &x->m, buf, cap) &&
-	    (!l->tail ||
-	     gd_explain_program_fix(e->c->name, l->tail, l->tail_len,
-				    x->program, &x->m, buf, cap)))
-		return buf;
-	return NULL;
-}
 
 const struct gd_opt gd_opts_explain[] = {
     {"cmd", 0, 'C', GD_ARG_REQUIRED, "NAME",
@@ -156,133 +121,6 @@ static int open_input(struct gd_cli *cli, const char *path)
 	return fd;
 }
 
-/* The match's public sources (resolved by doctor): the first, and all. */
-static void source_urls(const struct gd_explain_match *mt, json_t **first,
-			json_t **all)
-{
-	char urls[sizeof mt->urls], *save = NULL;
-
-	*all = json_array();
-	*first = NULL;
-	gd_strlcpy(urls, mt->urls, sizeof urls);
-	for (char *u = strtok_r(urls, " ", &save); u;
-	     u = strtok_r(NULL, " ", &save)) {
-		json_array_append_new(*all, gd_json_str(u));
-		if (!*first)
-			*first = gd_json_str(u);
-	}
-	if (!*first)
-		*first = json_null();
-}
-
-/* [{"id": code, "text": what it means}], likeliest first. */
-static json_t *causes_json(const struct explain_run *x,
-			   const struct gd_explain_match *mt,
-			   enum gd_check_verdict v)
-{
-	const gd_kb *kb = x->cli->ctx.kb;
-	const char *c[GD_EXPLAIN_MAX_CAUSES];
-	size_t n = gd_explain_causes_here(kb, mt, v, c, GD_EXPLAIN_MAX_CAUSES);
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "id", gd_json_str(c[i]));
-		json_object_set_new(o, "text",
-				    gd_json_str(gd_kb_cause_text(kb, c[i])));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *match_json(struct explain_run *x,
-			  const struct gd_explain_match *mt)
-{
-	json_t *o = json_object(), *chk = json_object(), *first, *all;
-	const char *kind = mt->sig.check_name;
-	char fact[1024], pfix[1024];
-	enum gd_check_verdict v;
-
-	v = gd_explain_check(&x->cli->ctx, mt->sig.check, &x->m, &x->inv, fact,
-			     sizeof fact);
-	source_urls(mt, &first, &all);
-	json_object_set_new(o, "id", gd_json_str(mt->id));
-	json_object_set_new(o, "title", gd_wa_jstr(mt->sig.title));
-	json_object_set_new(o, "line", json_integer((json_int_t)mt->line));
-	json_object_set_new(o, "in_tail", json_boolean(mt->in_tail));
-	json_object_set_new(o, "text", gd_wa_jstr(mt->text));
-	if (mt->detail[0])
-		json_object_set_new(o, "detail", gd_wa_jstr(mt->detail));
-	json_object_set_new(o, "meaning", gd_wa_jstr(mt->sig.meaning));
-	json_object_set_new(o, "alternative",
-			    gd_wa_jstr_or_null(mt->alternative));
-	json_object_set_new(o, "alternative_id",
-			    mt->alt_id ? gd_json_str(mt->alt_id) : json_null());
-	json_object_set_new(o, "alternative_first",
-			    json_boolean(mt->alt_id != NULL));
-	json_object_set_new(o, "causes", causes_json(x, mt, v));
-	json_object_set_new(o, "fix",
-			    gd_wa_jstr(fix_of(x, mt, pfix, sizeof pfix)));
-	json_object_set_new(chk, "kind", gd_json_str(kind ? kind : "none"));
-	json_object_set_new(chk, "verdict",
-			    gd_json_str(gd_check_verdict_name(v)));
-	json_object_set_new(chk, "fact", gd_wa_jstr(fact));
-	json_object_set_new(o, "check", chk);
-	json_object_set_new(o, "source", first);
-	json_object_set_new(o, "sources", all);
-	return o;
-}
-
-static json_t *code_json(const struct explain_run *x,
-			 const struct gd_explain_code *e)
-{
-	json_t *o = json_object();
-	const struct gd_errcode_api *a = &gd_errcode_apis[e->c->api];
-	char fix[1024];
-	const char *f = code_fix(x, e, fix, sizeof fix);
-
-	json_object_set_new(o, "type", gd_json_str(a->type));
-	json_object_set_new(o, "name", gd_json_str(e->c->name));
-	json_object_set_new(o, "value", json_integer((json_int_t)e->c->value));
-	json_object_set_new(o, "meaning", gd_json_str(e->c->meaning));
-	json_object_set_new(o, "cause",
-			    e->c->cause[0] ? gd_json_str(e->c->cause)
-					   : json_null());
-	json_object_set_new(o, "matched",
-			    gd_json_str(e->by_number == GD_CODE_BY_TEXT ? "text"
-					: e->by_number ? "number"
-						       : "name"));
-	json_object_set_new(o, "line", json_integer((json_int_t)e->line));
-	json_object_set_new(o, "in_tail", json_boolean(e->in_tail));
-	json_object_set_new(o, "text", gd_wa_jstr(e->text));
-	json_object_set_new(o, "headers", gd_json_str(a->pin));
-	json_object_set_new(o, "fix", f ? gd_wa_jstr(f) : json_null());
-	return o;
-}
-
-static void emit_json(struct explain_run *x)
-{
-	json_t *doc = gd_cli_json_doc("explain"), *arr = json_array();
-
-	json_object_set_new(doc, "input", gd_wa_jstr(x->input));
-	json_object_set_new(doc, "lines", json_integer((json_int_t)x->r.lines));
-	json_object_set_new(doc, "bytes", json_integer((json_int_t)x->r.bytes));
-	json_object_set_new(doc, "truncated", json_boolean(x->r.truncated));
-	json_object_set_new(doc, "skipped_bytes",
-			    json_integer((json_int_t)x->r.skipped));
-	json_object_set_new(doc, "signatures_checked",
-			    json_integer((json_int_t)x->r.n_signatures));
-	for (size_t i = 0; i < x->r.m.n; i++)
-		json_array_append_new(arr, match_json(x, &x->r.m.v[i]));
-	json_object_set_new(doc, "matches", arr);
-	arr = json_array();
-	for (size_t i = 0; i < x->r.codes.n; i++)
-		json_array_append_new(arr, code_json(x, &x->r.codes.v[i]));
-	json_object_set_new(doc, "codes", arr);
-	gd_cli_emit_json(x->cli, doc);
-}
-
 /* Several causes: the signature's line alone cannot tell them apart, so
  * all are named, likeliest first (one adds nothing to "means"). */
 static void print_causes(const struct explain_run *x,
@@ -330,7 +168,7 @@ static void print_match(struct explain_run *x, size_t k,
 	print_causes(x, mt, v);
 	printf("    here:    %s%s%s%s\n", col, gd_check_verdict_prefix(v), fact,
 	       gd_c_off(cli));
-	fix = fix_of(x, mt, pfix, sizeof pfix);
+	fix = gd_explain_fix(&x->v, mt, pfix, sizeof pfix);
 	printf("    fix:     %s\n", fix ? fix : "-");
 	if (mt->urls[0])
 		printf("    source:  %s\n", mt->urls);
@@ -361,7 +199,7 @@ static void print_codes(struct explain_run *x)
 		printf("    means:   %s\n", c->meaning);
 		if (c->cause[0])
 			printf("    usually: %s\n", c->cause);
-		if (code_fix(x, e, fix, sizeof fix))
+		if (gd_explain_code_fix(&x->v, e, fix, sizeof fix))
 			printf("    fix:     %s\n", fix);
 	}
 }
@@ -452,10 +290,11 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&x, 0, sizeof x);
-	x.program = program && program[0] ? program : NULL;
+	x.v.program = program && program[0] ? program : NULL;
 	x.cli = cli;
 	x.input = path && strcmp(path, "-") ? path : "stdin";
-	x.log = &log;
+	x.v = (struct gd_explain_view){&cli->ctx, x.input, &x.m,       &x.inv,
+				       &x.r,	  &log,	   x.v.program};
 	fd = open_input(cli, path);
 	if (fd < 0)
 		return GD_EXIT_ERROR;
@@ -482,7 +321,7 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 		gd_explain_evidence(log.head, log.head_len, log.tail,
 				    log.tail_len, &x.m, &x.r);
 		if (cli->json)
-			emit_json(&x);
+			gd_cli_emit_json(cli, gd_explain_doc(&x.v));
 		else
 			emit_text(&x);
 		rc = x.r.m.n || x.r.codes.n ? GD_EXIT_OK : 1;

@@ -37,6 +37,8 @@
 #ifndef GPUDOCTOR_H
 #define GPUDOCTOR_H
 
+#include <stddef.h> /* size_t */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -99,6 +101,18 @@ const char *gpudoctor_report_json(gpudoctor *h); /* the full JSON report */
 /* Problems of the environment met on the way ("gpudoctor: warning: ..."
  * lines, "" when none): what the command prints on stderr. */
 const char *gpudoctor_diagnostics(gpudoctor *h);
+
+/* explain on an error text the app caught (len bytes: a traceback, a
+ * runtime's message, a child's output; any encoding explain reads): the
+ * JSON `gpudoctor --json explain` prints for a file holding it, with
+ * "input": "app" (docs/schema/explain.json). Each match names its causes
+ * as kb cause codes, likeliest first, ranked by the text's other lines and
+ * this handle's machine (read at this call), and the fix. A text nothing
+ * known matches gives "matches": []. Owned by the handle, valid until the
+ * next gpudoctor_explain_json or gpudoctor_close; NULL on error
+ * (gpudoctor_errmsg). Needs no check first; loads no GPU runtime. */
+const char *gpudoctor_explain_json(gpudoctor *h, const char *text,
+				   size_t len);
 
 /* Why the last call on h failed; "" when it did not. Never NULL for a
  * non-NULL h; owned by the handle. */

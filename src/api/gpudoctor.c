@@ -11,9 +11,12 @@
 
 #include "api_int.h"
 #include "core/plat.h"
+#include "doctor/cuda_driver.h"
+#include "doctor/verdict.h"
 #include "kb/kb.h"
 #include "report/check_brief.h"
 #include "report/check_data.h"
+#include "report/explain_json.h"
 
 #ifndef GD_HELPER_INSTALLED
 #define GD_HELPER_INSTALLED "/usr/local/bin/gpudoctor"
@@ -34,6 +37,7 @@ struct gpudoctor {
 	int verbose;
 	struct gd_check_data d;
 	char *res[R_N];
+	char *explained; /* the last gpudoctor_explain_json */
 	char err[512];
 };
 
@@ -293,6 +297,65 @@ const char *gpudoctor_diagnostics(gpudoctor *h)
 	return result(h, R_DIAGS);
 }
 
+/* explain on the text, as `gpudoctor --json explain` prints it for a file
+ * holding it ("input": "app"); the machine is the handle's, read now. */
+static char *explain_doc(gpudoctor *h, struct gd_explain_log *log)
+{
+	struct gd_machine m;
+	struct gd_inventory inv;
+	struct gd_explain_result r;
+	struct gd_explain_view v = {&h->v->ctx, "app", &m, &inv, &r, log, NULL};
+	char *out = NULL;
+
+	memset(&m, 0, sizeof m);
+	memset(&inv, 0, sizeof inv);
+	memset(&r, 0, sizeof r);
+	if (gd_explain_scan_log(&h->v->ctx, log, &r) == 0 &&
+	    gd_discover(&h->v->ctx, &m) == 0 &&
+	    gd_inventory_collect(&h->v->ctx, &inv) == 0) {
+		gd_doctor_cuda(&h->v->ctx, &inv);
+		gd_doctor_deps(&h->v->ctx, &inv);
+		gd_explain_evidence(log->head, log->head_len, log->tail,
+				    log->tail_len, &m, &r);
+		out = gd_cli_json_text(h->v, gd_explain_doc(&v));
+	}
+	gd_explain_result_free(&r);
+	gd_machine_free(&m);
+	gd_inventory_free(&inv);
+	return out;
+}
+
+const char *gpudoctor_explain_json(gpudoctor *h, const char *text, size_t len)
+{
+	struct gd_explain_log log;
+	int rc;
+
+	if (!h)
+		return NULL;
+	h->err[0] = '\0';
+	free(h->explained);
+	h->explained = NULL;
+	if (!h->v->ctx.kb) {
+		fail(h, "the handle did not open");
+		return NULL;
+	}
+	if (!text && len) {
+		fail(h, "gpudoctor_explain_json: text is NULL");
+		return NULL;
+	}
+	rc = gd_explain_mem_log(text ? text : "", len, GD_EXPLAIN_HEAD_BYTES,
+				GD_EXPLAIN_TAIL_BYTES, &log);
+	if (rc < 0) {
+		fail(h, "explain: %s", strerror(-rc));
+		return NULL;
+	}
+	h->explained = explain_doc(h, &log);
+	gd_explain_log_free(&log);
+	if (!h->explained)
+		fail(h, "out of memory");
+	return h->explained;
+}
+
 const char *gpudoctor_errmsg(const gpudoctor *h)
 {
 	return h ? h->err : "no handle (NULL)";
@@ -317,6 +380,7 @@ void gpudoctor_close(gpudoctor *h)
 	if (!h)
 		return;
 	clear_results(h);
+	free(h->explained);
 	if (h->owns_ctx) {
 		gd_kb_free(h->own.ctx.kb);
 		gd_ctx_free(&h->own.ctx);

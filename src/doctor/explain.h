@@ -85,6 +85,10 @@ struct gd_explain_log {
 #define GD_EXPLAIN_STREAM_MAX (1ull << 30)
 int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 			struct gd_explain_log *log);
+/* The same for a text in memory (n bytes, the C API's): its first head_cap
+ * and last tail_cap bytes, decoded. Returns 0 or -errno. */
+int gd_explain_mem_log(const char *buf, size_t n, size_t head_cap,
+		       size_t tail_cap, struct gd_explain_log *log);
 void gd_explain_log_free(struct gd_explain_log *log);
 
 /* Input decoding (explain_decode.c): a log's bytes -> UTF-8 text with '\n'

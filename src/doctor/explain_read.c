@@ -208,6 +208,39 @@ int gd_explain_read_log(int fd, size_t head_cap, size_t tail_cap,
 	return rc;
 }
 
+int gd_explain_mem_log(const char *buf, size_t n, size_t head_cap,
+		       size_t tail_cap, struct gd_explain_log *log)
+{
+	int whole = n <= head_cap + tail_cap;
+	char *b = whole ? malloc(n + 2) : log_buffer(head_cap + tail_cap + 2);
+	int rc;
+
+	memset(log, 0, sizeof *log);
+	if (!b || !tail_cap) {
+		free(b);
+		return b ? -EINVAL : -ENOMEM;
+	}
+	log->head = b;
+	log->total = n;
+	if (whole) { /* all of it: one piece */
+		memcpy(b, buf, n);
+		log->head_len = n;
+		b[n] = '\0';
+	} else { /* as gd_explain_read_log lays out a long file */
+		memcpy(b, buf, head_cap);
+		b[head_cap] = '\0';
+		log->head_len = head_cap;
+		log->tail = b + head_cap + 1;
+		memcpy(log->tail, buf + n - tail_cap, tail_cap);
+		log->tail[tail_cap] = '\0';
+		log->tail_len = tail_cap;
+		log->skipped = n - head_cap - tail_cap;
+	}
+	if ((rc = decode_parts(log)) < 0)
+		gd_explain_log_free(log);
+	return rc;
+}
+
 void gd_explain_log_free(struct gd_explain_log *log)
 {
 	free(log->head);

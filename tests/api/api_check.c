@@ -6,6 +6,8 @@
  *       report-json or diags; exit status: the check's verdict
  *       (with probes: 98 when a GPU runtime got mapped into this process)
  *   api_check errors ROOT BAD_ROOT      the error paths, "ok: ..." lines
+ *   api_check explain ROOT FILE          gpudoctor_explain_json on FILE's
+ *       bytes as the app holds them, printed
  */
 #include <gpudoctor.h>
 #include <stdio.h>
@@ -101,7 +103,52 @@ static void null_args(void)
 		   !gpudoctor_diagnostics(NULL),
 	       "results of NULL are NULL");
 	expect(gpudoctor_errmsg(NULL) != NULL, "errmsg(NULL) is a string");
+	expect(!gpudoctor_explain_json(NULL, "x", 1),
+	       "explain_json(NULL) is NULL");
 	gpudoctor_close(NULL);
+}
+
+/* FILE read whole into memory, then explained, as an app would its own
+ * caught error text. */
+static int explain(const char *root, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, k;
+	gpudoctor *h = NULL;
+	const char *out;
+	int rc = 1;
+
+	if (!f)
+		return 2;
+	do {
+		if (n + 65536 > cap) {
+			char *nb = realloc(buf, cap = n + 65536 + cap);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		k = fread(buf + n, 1, cap - n, f);
+		n += k;
+	} while (k);
+	fclose(f);
+	if (gpudoctor_open(strcmp(root, "-") ? root : NULL, 0, &h) ==
+		GPUDOCTOR_OK &&
+	    (out = gpudoctor_explain_json(h, buf, n))) {
+		fputs(out, stdout);
+		rc = 0;
+	} else {
+		fprintf(stderr, "explain: %s\n", gpudoctor_errmsg(h));
+	}
+	/* a NULL text of some length is refused, the handle stays usable */
+	if (h && !rc &&
+	    (gpudoctor_explain_json(h, NULL, 3) || !*gpudoctor_errmsg(h) ||
+	     !gpudoctor_explain_json(h, "", 0)))
+		rc = 1;
+	gpudoctor_close(h);
+	free(buf);
+	return rc;
 }
 
 static void bad_root(const char *bad)
@@ -181,6 +228,8 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "show"))
 		return show(argv[2], argv[3],
 			    argc > 4 && !strcmp(argv[4], "probes"));
+	if (argc == 4 && !strcmp(argv[1], "explain"))
+		return explain(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "errors")) {
 		null_args();
 		bad_root(argv[3]);
@@ -189,6 +238,6 @@ int main(int argc, char **argv)
 		return fails ? 1 : 0;
 	}
 	fprintf(stderr, "usage: api_check show WHAT ROOT [probes] | "
-			"errors ROOT BAD_ROOT\n");
+			"errors ROOT BAD_ROOT | explain ROOT FILE\n");
 	return 2;
 }

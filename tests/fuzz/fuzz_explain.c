@@ -6,7 +6,8 @@
  * what shorter ones exercise. Seeds: the real logs of tests/fixtures/logs,
  * some re-encoded (corpus/fuzz_explain/README.md). The runtime error codes
  * (explain_codes.c), the evidence and the program fix run on each input
- * too. */
+ * too, and the C API's reader of a text in memory (gd_explain_mem_log),
+ * with small parts so that long inputs are cut into head and tail. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,22 @@ static struct gd_explain_sigs *sigs(void)
 	return s;
 }
 
+/* head and tail, each NUL-terminated where their lengths say; what was
+ * skipped is the rest */
+static void mem_log(const char *data, size_t size)
+{
+	struct gd_explain_log log;
+
+	if (gd_explain_mem_log(data, size, 4096, 4096, &log) < 0)
+		return;
+	if (log.head[log.head_len] || (log.tail && log.tail[log.tail_len]) ||
+	    log.total != size ||
+	    log.skipped != (size > 8192 ? size - 8192 : 0) ||
+	    (!log.tail) != (size <= 8192))
+		__builtin_trap();
+	gd_explain_log_free(&log);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gd_explain_result r;
@@ -50,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (text[len] || memchr(text, '\0', len) || memchr(text, '\r', len) ||
 	    memchr(text, 0x1b, len))
 		__builtin_trap();
+	mem_log((const char *)data, size);
 	memset(&r, 0, sizeof r);
 	gd_explain_sigs_scan(sigs(), text, len, &r); /* and the error codes */
 	gd_explain_evidence(text, len, NULL, 0, NULL, &r);

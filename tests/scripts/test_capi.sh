@@ -9,6 +9,8 @@
 #    missing or not gpudoctor);
 #  - a check with probes of this machine runs them in the helper: the
 #    app's process maps no GPU runtime;
+#  - gpudoctor_explain_json on real logs (tests/fixtures/logs) held in
+#    memory gives what `--json explain FILE` prints, but for "input";
 #  - the library exports exactly the header's functions (nm -D), under the
 #    version node GPUDOCTOR_1, with soname libgpudoctor.so.1.
 set -u
@@ -80,6 +82,21 @@ for d in "$fix"/*/; do
 		[ "$crc" = "$arc" ] || { cat "$tmp/err"; echo "FAIL $name: $what: verdict $arc, command exit $crc"; fail=1; }
 	done
 done
+
+# explain on a text in memory: the command's document for the same bytes
+# (real logs), on the H200 machine and one without a GPU
+k=0
+for log in cuda-oom.txt nvrm-xid.txt cuda-driver-insufficient.txt $(cd "$fix/logs" && grep -l . ./*.txt | head -20 | sed 's|^\./||'); do
+	for d in "$fix/nvidia-h200" "$fix/no-gpu"; do
+		cli "$d" --json explain "$fix/logs/$log" 2>/dev/null | sed 's|^  "input": .*|  "input": "app",|' >"$tmp/c"
+		app "$d" explain root "$fix/logs/$log" >"$tmp/a" 2>"$tmp/err" ||
+			{ cat "$tmp/err"; echo "FAIL explain $log: the API failed"; fail=1; }
+		diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL explain $log on ${d##*/}: differs from the command's"; fail=1; }
+		k=$((k + 1))
+	done
+done
+echo "explain: $k documents compared with the command"
+grep -q '"causes"' "$tmp/a" || { echo "FAIL: explain's document has no causes"; fail=1; }
 
 # the error paths
 if ! out=$(app "$fix/rx5700xt" errors root /nonexistent/machine 2>&1); then

@@ -157,13 +157,6 @@ int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause)
 					    "so a smaller batch may still be "
 					    "needed"
 					  : "");
-	else if (freeb >= 0 && freeb >= want)
-		gd_fmt(
-		    out, cap,
-		    "%s is free, more than the %s requested, yet it "
-		    "failed: the free memory is in pieces or a limit applies; "
-		    "try %s=expandable_segments:True",
-		    f, w, conf);
 	else if ((held = held_by_others(line, total, freeb, want, others)) >
 		 0) {
 		sz(o, sizeof o, held);
@@ -174,6 +167,13 @@ int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause)
 		       "this GPU (the line lists them; nvidia-smi shows them): "
 		       "stop them, or give this program another GPU",
 		       o, t);
+	} else if (freeb >= 0 && freeb >= want) {
+		gd_fmt(
+		    out, cap,
+		    "%s is free, more than the %s requested, yet it "
+		    "failed: the free memory is in pieces or a limit applies; "
+		    "try %s=expandable_segments:True",
+		    f, w, conf);
 	} else if (others > total / 4 && others > want) {
 		gd_fmt(
 		    out, cap,

@@ -111,8 +111,7 @@ const char *gpudoctor_diagnostics(gpudoctor *h);
  * known matches gives "matches": []. Owned by the handle, valid until the
  * next gpudoctor_explain_json or gpudoctor_close; NULL on error
  * (gpudoctor_errmsg). Needs no check first; loads no GPU runtime. */
-const char *gpudoctor_explain_json(gpudoctor *h, const char *text,
-				   size_t len);
+const char *gpudoctor_explain_json(gpudoctor *h, const char *text, size_t len);
 
 /* Why the last call on h failed; "" when it did not. Never NULL for a
  * non-NULL h; owned by the handle. */

@@ -11,8 +11,6 @@
 
 #include "api_int.h"
 #include "core/plat.h"
-#include "doctor/cuda_driver.h"
-#include "doctor/verdict.h"
 #include "kb/kb.h"
 #include "report/check_brief.h"
 #include "report/check_data.h"
@@ -310,15 +308,8 @@ static char *explain_doc(gpudoctor *h, struct gd_explain_log *log)
 	memset(&m, 0, sizeof m);
 	memset(&inv, 0, sizeof inv);
 	memset(&r, 0, sizeof r);
-	if (gd_explain_scan_log(&h->v->ctx, log, &r) == 0 &&
-	    gd_discover(&h->v->ctx, &m) == 0 &&
-	    gd_inventory_collect(&h->v->ctx, &inv) == 0) {
-		gd_doctor_cuda(&h->v->ctx, &inv);
-		gd_doctor_deps(&h->v->ctx, &inv);
-		gd_explain_evidence(log->head, log->head_len, log->tail,
-				    log->tail_len, &m, &r);
+	if (gd_explain_here(&h->v->ctx, log, &m, &inv, &r) == 0)
 		out = gd_cli_json_text(h->v, gd_explain_doc(&v));
-	}
 	gd_explain_result_free(&r);
 	gd_machine_free(&m);
 	gd_inventory_free(&inv);

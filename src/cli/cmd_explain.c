@@ -12,16 +12,13 @@
 
 #include "cli.h"
 #include "core/json.h"
-#include "doctor/cuda_driver.h"
 #include "doctor/errcodes.h"
 #include "doctor/explain.h"
-#include "doctor/verdict.h"
 #include "report/explain_json.h"
 #include "wa_common.h"
 
 struct explain_run {
 	struct gd_cli *cli;
-	const char *input;
 	struct gd_machine m;
 	struct gd_inventory inv;
 	struct gd_explain_result r;
@@ -212,7 +209,7 @@ static void mib(char *out, size_t cap, unsigned long long n)
 
 static void emit_text(struct explain_run *x)
 {
-	const char *in = x->input;
+	const char *in = x->v.input;
 	char tot[32], skip[32], parts[1200];
 
 	mib(tot, sizeof tot, x->r.total);
@@ -290,11 +287,15 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&x, 0, sizeof x);
-	x.v.program = program && program[0] ? program : NULL;
 	x.cli = cli;
-	x.input = path && strcmp(path, "-") ? path : "stdin";
-	x.v = (struct gd_explain_view){&cli->ctx, x.input, &x.m,       &x.inv,
-				       &x.r,	  &log,	   x.v.program};
+	x.v =
+	    (struct gd_explain_view){&cli->ctx,
+				     path && strcmp(path, "-") ? path : "stdin",
+				     &x.m,
+				     &x.inv,
+				     &x.r,
+				     &log,
+				     program && program[0] ? program : NULL};
 	fd = open_input(cli, path);
 	if (fd < 0)
 		return GD_EXIT_ERROR;
@@ -303,23 +304,16 @@ int gd_cmd_explain(struct gd_cli *cli, int argc, char **argv)
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (rc < 0)
-		return gd_cli_error(cli, "explain: cannot read %s: %s", x.input,
-				    strerror(-rc));
+		return gd_cli_error(cli, "explain: cannot read %s: %s",
+				    x.v.input, strerror(-rc));
 	if (log.stream_cut)
 		fprintf(stderr,
 			"gpudoctor explain: stopped reading %s after "
 			"%llu MiB\n",
-			x.input, GD_EXPLAIN_STREAM_MAX >> 20);
-	if (gd_explain_scan_log(&cli->ctx, &log, &x.r) < 0 ||
-	    gd_discover(&cli->ctx, &x.m) < 0 ||
-	    gd_inventory_collect(&cli->ctx, &x.inv) < 0) {
+			x.v.input, GD_EXPLAIN_STREAM_MAX >> 20);
+	if (gd_explain_here(&cli->ctx, &log, &x.m, &x.inv, &x.r) < 0) {
 		rc = gd_cli_error(cli, "explain: out of memory");
 	} else {
-		gd_doctor_cuda(&cli->ctx, &x.inv);
-		gd_doctor_deps(&cli->ctx, &x.inv);
-		/* again, with this machine's own WSL2 / container facts */
-		gd_explain_evidence(log.head, log.head_len, log.tail,
-				    log.tail_len, &x.m, &x.r);
 		if (cli->json)
 			gd_cli_emit_json(cli, gd_explain_doc(&x.v));
 		else

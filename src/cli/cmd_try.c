@@ -424,5 +424,6 @@ out:
 	gd_trace_stop(&t.trace);
 	gd_strategy_list_free(&t.list);
 	gd_machine_free(&t.m);
+	gd_cli_inv_free(&t.inv);
 	return rc;
 }

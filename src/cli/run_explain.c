@@ -104,7 +104,10 @@ int gd_run_explained(struct gd_cli *cli, const struct gd_machine *m,
 		 : (unsigned)o.signo < 128 ? 128 + o.signo
 					   : o.signo;
 	if (status && !o.by_user) {
-		gd_cli_explain_output(cli, m, prog, o.log, o.log_len, &c);
+		struct gd_cli_inv ci = {0};
+
+		gd_cli_explain_output(cli, m, &ci, prog, o.log, o.log_len, &c);
+		gd_cli_inv_free(&ci);
 		/* what the program's file carries against this machine's
 		 * GPUs: said only when its GPU code does not fit them */
 		gd_cli_scan_program(cli, m, cmd[0], scan, sizeof scan);

@@ -13,10 +13,9 @@
 #include "core/json.h"
 #include "core/util.h"
 #include "discover/vendor.h"
-#include "doctor/cuda_driver.h"
 #include "doctor/errcodes.h"
 #include "doctor/explain.h"
-#include "doctor/verdict.h"
+#include "report/check_data.h"
 #include "try_int.h"
 
 json_t *gd_cli_causes_json(const char *const *codes, size_t n)
@@ -46,35 +45,40 @@ const char *gd_cli_program_name(const char *argv0)
 	return s ? s + 1 : argv0;
 }
 
+void gd_cli_inv_free(struct gd_cli_inv *ci)
+{
+	if (ci->state > 0)
+		gd_inventory_free(&ci->inv);
+	ci->state = 0;
+}
+
 /* The match's causes, ranked by this machine (it ran here): the check
- * looks at the same inventory `explain` collects (a tenth of a second). */
+ * reads the inventory `explain` reads, collected once. */
 static size_t machine_causes(struct gd_cli *cli, const struct gd_machine *m,
+			     struct gd_cli_inv *ci,
 			     const struct gd_explain_match *mt,
 			     const char **codes)
 {
-	struct gd_inventory inv;
 	enum gd_check_verdict v = GD_CHECK_NA;
 	char fact[512];
 
-	memset(&inv, 0, sizeof inv);
-	if (mt->sig.check != GD_KB_CHECK_NONE &&
-	    gd_inventory_collect(&cli->ctx, &inv) == 0) {
-		gd_doctor_cuda(&cli->ctx, &inv);
-		gd_doctor_deps(&cli->ctx, &inv);
-		v = gd_explain_check(&cli->ctx, mt->sig.check, m, &inv, fact,
-				     sizeof fact);
-	}
-	gd_inventory_free(&inv);
+	if (mt->sig.check != GD_KB_CHECK_NONE && !ci->state)
+		ci->state =
+		    gd_check_inventory(&cli->ctx, &ci->inv) == 0 ? 1 : -1;
+	if (mt->sig.check != GD_KB_CHECK_NONE && ci->state > 0)
+		v = gd_explain_check(&cli->ctx, mt->sig.check, m, &ci->inv,
+				     fact, sizeof fact);
 	return gd_explain_causes_here(cli->ctx.kb, mt, v, codes,
 				      GD_EXPLAIN_MAX_CAUSES);
 }
 
 static void from_match(struct gd_cli *cli, const struct gd_machine *m,
-		       const char *program, struct gd_cli_cause *c,
+		       struct gd_cli_inv *ci, const char *program,
+		       struct gd_cli_cause *c,
 		       const struct gd_explain_match *mt, const char *buf,
 		       size_t n)
 {
-	c->n_causes = machine_causes(cli, m, mt, c->causes);
+	c->n_causes = machine_causes(cli, m, ci, mt, c->causes);
 	gd_strlcpy(c->id, mt->id, sizeof c->id);
 	gd_fmt(c->cause, sizeof c->cause, "%s (%s; log: %s)",
 	       mt->sig.title ? mt->sig.title : mt->id, mt->id, mt->text);
@@ -102,8 +106,8 @@ static void from_code(const struct gd_machine *m, const char *program,
 }
 
 void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
-			   const char *program, const char *output, size_t n,
-			   struct gd_cli_cause *c)
+			   struct gd_cli_inv *ci, const char *program,
+			   const char *output, size_t n, struct gd_cli_cause *c)
 {
 	struct gd_explain_result r;
 	size_t len = 0;
@@ -119,7 +123,8 @@ void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
 		/* this machine is where it ran: its container or WSL2 counts */
 		gd_explain_evidence(buf, len, NULL, 0, m, &r);
 		if (r.m.n)
-			from_match(cli, m, program, c, &r.m.v[0], output, n);
+			from_match(cli, m, ci, program, c, &r.m.v[0], output,
+				   n);
 		else if (r.codes.n)
 			from_code(m, program, c, &r.codes.v[0], output, n);
 	}
@@ -129,12 +134,12 @@ void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
 	free(buf);
 }
 
-void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
+void gd_try_explain_row(struct gd_cli *cli, struct gd_try *t,
 			struct gd_try_row *row, const char *output)
 {
 	struct gd_cli_cause c;
 
-	gd_cli_explain_output(cli, &t->m,
+	gd_cli_explain_output(cli, &t->m, &t->inv,
 			      gd_cli_program_name(t->argv ? t->argv[0] : NULL),
 			      output, strlen(output), &c);
 	gd_strlcpy(row->cause, c.cause, sizeof row->cause);

@@ -6,6 +6,7 @@
 #include <regex.h>
 
 #include "cli.h"
+#include "cli_explain.h"
 #include "doctor/explain.h"
 #include "doctor/strategy.h"
 #include "trace_cli.h"
@@ -58,6 +59,7 @@ struct gd_try {
 	char **argv;
 	char *default_argv[4];
 	struct gd_machine m;
+	struct gd_cli_inv inv; /* for the checks of the failures' causes */
 	struct gd_strategy_list list;
 	struct gd_try_row *rows; /* one per list entry */
 	int first_ok;		 /* index of the first ok row, -1 none */
@@ -81,7 +83,7 @@ int gd_try_finish(struct gd_cli *cli, struct gd_try *t);
 
 /* try_explain.c: explain a failed strategy's output (its last lines) into
  * row->cause and row->cause_fix; print the causes under the table. */
-void gd_try_explain_row(struct gd_cli *cli, const struct gd_try *t,
+void gd_try_explain_row(struct gd_cli *cli, struct gd_try *t,
 			struct gd_try_row *row, const char *output);
 void gd_try_print_causes(struct gd_cli *cli, const struct gd_try *t);
 void gd_try_scan_program(struct gd_cli *cli, struct gd_try *t);

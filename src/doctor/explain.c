@@ -440,6 +440,7 @@ int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 
 int gd_explain_sigs_scan_log(struct gd_explain_sigs *s,
 			     struct gd_explain_log *log,
+			     const struct gd_machine *here,
 			     struct gd_explain_result *r)
 {
 	r->skipped = log->skipped;
@@ -450,11 +451,12 @@ int gd_explain_sigs_scan_log(struct gd_explain_sigs *s,
 
 	if (!rc)
 		gd_explain_evidence(log->head, log->head_len, log->tail,
-				    log->tail_len, NULL, r);
+				    log->tail_len, here, r);
 	return rc;
 }
 
 int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
+			const struct gd_machine *here,
 			struct gd_explain_result *r)
 {
 	struct gd_explain_sigs *s = gd_explain_sigs_new(ctx);
@@ -462,7 +464,7 @@ int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
 
 	if (!s)
 		return -ENOMEM;
-	rc = gd_explain_sigs_scan_log(s, log, r);
+	rc = gd_explain_sigs_scan_log(s, log, here, r);
 	gd_explain_sigs_free(s);
 	return rc;
 }

@@ -112,8 +112,11 @@ size_t gd_explain_decode_inplace(char *buf, size_t n);
 int gd_explain_scan(gd_ctx *ctx, char *buf, size_t len,
 		    struct gd_explain_result *r);
 /* The same on a log as read: head, then tail (its first, partial line
- * dropped; its lines numbered from there, matches marked in_tail). */
+ * dropped; its lines numbered from there, matches marked in_tail), then
+ * the evidence (gd_explain_evidence) with here, the machine the log is
+ * read on (NULL: the log's own lines only). */
 int gd_explain_scan_log(gd_ctx *ctx, struct gd_explain_log *log,
+			const struct gd_machine *here,
 			struct gd_explain_result *r);
 void gd_explain_result_free(struct gd_explain_result *r);
 
@@ -126,6 +129,7 @@ int gd_explain_sigs_scan(struct gd_explain_sigs *s, char *buf, size_t len,
 			 struct gd_explain_result *r);
 int gd_explain_sigs_scan_log(struct gd_explain_sigs *s,
 			     struct gd_explain_log *log,
+			     const struct gd_machine *here,
 			     struct gd_explain_result *r);
 void gd_explain_sigs_free(struct gd_explain_sigs *s);
 

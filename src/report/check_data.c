@@ -5,16 +5,23 @@
 #include "check_win.h"
 #include "doctor/cuda_driver.h"
 
+int gd_check_inventory(gd_ctx *ctx, struct gd_inventory *inv)
+{
+	if (gd_inventory_collect(ctx, inv) < 0)
+		return -1;
+	gd_doctor_cuda(ctx, inv);
+	gd_doctor_deps(ctx, inv);
+	return 0;
+}
+
 static int collect_linux(struct gd_cli *cli, const struct gd_check_opts *o,
 			 struct gd_check_data *d)
 {
 	struct gd_evidence ev;
 
 	if (gd_discover(&cli->ctx, &d->m) < 0 ||
-	    gd_inventory_collect(&cli->ctx, &d->inv) < 0)
+	    gd_check_inventory(&cli->ctx, &d->inv) < 0)
 		return -1;
-	gd_doctor_cuda(&cli->ctx, &d->inv);
-	gd_doctor_deps(&cli->ctx, &d->inv);
 	gd_check_extra_collect(cli, o, d);
 	gd_check_extra_evidence(d, &ev);
 	return gd_doctor_judge(&cli->ctx, &d->m, &d->inv, &ev, &d->diag);

@@ -31,6 +31,10 @@ struct gd_check_data {
 
 int gd_check_collect(struct gd_cli *cli, const struct gd_check_opts *o,
 		     struct gd_check_data *d);
+/* This machine's inventory, collected and judged as `check` judges it
+ * (the driver against the CUDA builds, the libraries' dependencies): what
+ * explain's checks read too. 0, or -1 when out of memory. */
+int gd_check_inventory(gd_ctx *ctx, struct gd_inventory *inv);
 void gd_check_free(struct gd_check_data *d);
 int gd_check_exit_code(const struct gd_check_data *d);
 /* The `check --json` document (check_render.c); `report` embeds it. */

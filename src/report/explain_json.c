@@ -3,15 +3,21 @@
  * (gpudoctor_explain_json) alike, so both print the same bytes. */
 #include <string.h>
 
+#include "check_data.h"
 #include "core/json.h"
 #include "core/util.h"
 #include "doctor/errcodes.h"
 #include "explain_json.h"
 #include "view.h"
 
-static json_t *jstr_or_null(const char *s)
+int gd_explain_here(gd_ctx *ctx, struct gd_explain_log *log,
+		    struct gd_machine *m, struct gd_inventory *inv,
+		    struct gd_explain_result *r)
 {
-	return s && s[0] ? gd_json_str(s) : json_null();
+	if (gd_discover(ctx, m) < 0 || gd_check_inventory(ctx, inv) < 0 ||
+	    gd_explain_scan_log(ctx, log, m, r) < 0)
+		return -1;
+	return 0;
 }
 
 /* The kb's fix, or one for the program itself when the log is not from a
@@ -109,7 +115,8 @@ static json_t *match_json(const struct gd_explain_view *x,
 	if (mt->detail[0])
 		json_object_set_new(o, "detail", gd_json_str(mt->detail));
 	json_object_set_new(o, "meaning", gd_json_str(mt->sig.meaning));
-	json_object_set_new(o, "alternative", jstr_or_null(mt->alternative));
+	json_object_set_new(o, "alternative",
+			    gd_json_str_or_null(mt->alternative));
 	json_object_set_new(o, "alternative_id",
 			    mt->alt_id ? gd_json_str(mt->alt_id) : json_null());
 	json_object_set_new(o, "alternative_first",

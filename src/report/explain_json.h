@@ -20,6 +20,14 @@ struct gd_explain_view {
 	const char *program; /* the program that wrote the log, or NULL */
 };
 
+/* explain on this machine: the machine (m) and its inventory as `check`
+ * judges it (inv, for the signatures' checks), then log's signatures and
+ * error codes with the evidence of the log and of m. 0, or -1 when out of
+ * memory. */
+int gd_explain_here(gd_ctx *ctx, struct gd_explain_log *log,
+		    struct gd_machine *m, struct gd_inventory *inv,
+		    struct gd_explain_result *r);
+
 /* The kb's fix for mt, or one for the program itself when the log is not
  * from a framework the kb's fix is written for (gd_explain_program_fix);
  * buf holds the latter. */

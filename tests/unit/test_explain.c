@@ -238,7 +238,7 @@ static void test_read_file_tail(gd_ctx *ctx)
 	CHECK_INT(log.total, 88000 + sizeof crash - 1);
 	CHECK_INT(log.skipped, log.total - 4096 - 8192);
 	memset(&r, 0, sizeof r);
-	CHECK_INT(gd_explain_scan_log(ctx, &log, &r), 0);
+	CHECK_INT(gd_explain_scan_log(ctx, &log, NULL, &r), 0);
 	CHECK(r.truncated);
 	CHECK_INT(r.skipped, log.skipped);
 	k = matched(&r, "rocblas-no-tensile");

@@ -123,7 +123,7 @@ static int matches(struct gd_explain_sigs *s, const char *id,
 	memset(&r, 0, sizeof r);
 	if (gd_explain_read_log(fd, GD_EXPLAIN_HEAD_BYTES,
 				GD_EXPLAIN_TAIL_BYTES, &log) == 0) {
-		if (gd_explain_sigs_scan_log(s, &log, &r) == 0)
+		if (gd_explain_sigs_scan_log(s, &log, NULL, &r) == 0)
 			for (size_t i = 0; i < r.m.n; i++)
 				hit |= !strcmp(r.m.v[i].id, id);
 		gd_explain_log_free(&log);

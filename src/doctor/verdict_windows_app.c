@@ -1,19 +1,18 @@
 /* Application folders with their own HIP runtime (verdict_windows.h;
  * the facts: inventory/win_apps.c). Windows searches the application's
- * folder before System32 [Microsoft, "Dynamic-link library search
- * order": the application folder comes before the system folder], so an
- * app that keeps amdhip64_7.dll beside its .exe runs that copy, not the
- * driver's. A copy older than the driver's (file versions are build
- * numbers: newer/older only, docs/windows.md A.2) may not know this
- * driver or GPU: Lemonade's TheRock 7.14 copy (10.0.3581) under a driver
- * with 10.0.3679 gave hipGetDeviceCount() = 0 on gfx1151, and deleting
- * the copy fixed it [lemonade-sdk/lemonade#3213]. A copy that is not
- * older is what the app chose (llama.cpp bundles its runtime on purpose,
- * ggml-org/llama.cpp#26973): reported, not blamed. An app's HIP backend
- * DLL whose import Windows finds nowhere (its folder, System32, the
- * Windows folder, PATH) does not load, and the app sees no GPU without a
- * word: llama.cpp's b10400 ROCm 7.14 zip lacked hipblas.dll, so
- * --list-devices printed none on an R9700 [ggml-org/llama.cpp#26996]. */
+ * folder before System32 (docs/windows.md A.4), so an app that keeps
+ * amdhip64_7.dll beside its .exe runs that copy, not the driver's. A copy
+ * older than the driver's (file versions are build numbers: newer/older
+ * only, docs/windows.md A.2) may not know this driver or GPU: Lemonade's
+ * TheRock 7.14 copy (10.0.3581) under a driver with 10.0.3679 gave
+ * hipGetDeviceCount() = 0 on gfx1151, and deleting the copy fixed it
+ * (docs/windows.md A.2, how apps report). A copy that is not older is what
+ * the app chose (llama.cpp bundles its runtime on purpose): reported, not
+ * blamed. An app's HIP backend DLL whose import Windows finds nowhere (its
+ * folder, System32, the Windows folder, PATH) does not load, and the app
+ * sees no GPU without a word: llama.cpp's b10400 ROCm 7.14 zip lacked
+ * hipblas.dll, so --list-devices printed none on an R9700
+ * (docs/windows.md A.2). */
 #include <string.h>
 
 #include "verdict_windows.h"

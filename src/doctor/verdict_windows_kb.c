@@ -1,6 +1,6 @@
 /* Installed HIP SDKs the knowledge base knows not to see this GPU on
  * Windows (kb windows.hip_sdk[], docs/kb.md; verdict_windows.h). The one
- * entry today: HIP SDK 7.1.x and gfx1030, ROCm/hip#3899 (7.1.1's
+ * entry today: HIP SDK 7.1.x and gfx1030 (docs/kb.md, "hip_sdk": 7.1.1's
  * amdhip64_7.dll returns hipErrorNoDevice, 6.4's amdhip64_6.dll works on
  * the same driver). Such an SDK is never the one recommended. */
 #include <stdio.h>

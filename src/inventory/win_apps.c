@@ -2,8 +2,8 @@
  * struct gd_win_app_rt). Lemonade copied TheRock's amdhip64_7.dll
  * (10.0.3581) beside llama-server.exe, older than the driver's System32
  * copy (10.0.3679); the app folder wins the DLL search, and HIP saw no
- * device [lemonade-sdk/lemonade#3213]. llama.cpp's own ROCm builds ship
- * amdhip64_7.dll, amd_comgr.dll on purpose [ggml-org/llama.cpp#26973]:
+ * device. llama.cpp's own ROCm builds ship amdhip64_7.dll, amd_comgr.dll
+ * on purpose (both in docs/windows.md):
  * a copy is a fact, only its version against System32's is a judgement
  * (doctor/verdict_windows_app.c).
  *

@@ -51,8 +51,8 @@ struct gd_win_app_rt {
  * DLL (one importing amdhip64*, hipblas*, rocblas*, hiprtc*, amd_comgr*)
  * that Windows finds nowhere for the app:
  * not in its folder, System32, the Windows folder nor PATH. The DLL then
- * fails to load; llama.cpp's ggml-hip.dll so lists no device
- * [ggml-org/llama.cpp#26996: hipblas.dll missing from a release zip]. */
+ * fails to load; llama.cpp's ggml-hip.dll so lists no device (hipblas.dll
+ * missing from a release zip, docs/windows.md). */
 #define GD_WIN_MAX_APP_MISSING 8
 struct gd_win_app_missing {
 	char dir[240];	   /* the app folder, Windows path */

@@ -19,11 +19,13 @@ build_pkgs="cmake make gcc pkg-config libjansson-dev libzstd-dev zlib1g-dev
 # (the metrics textfile's real consumer); python3-dev (the CPython
 # extension module of tests/scripts/test_trace_rtld_local.sh); libze1 (the
 # oneAPI Level Zero loader: the Level Zero probe's real no-driver path).
+# locales: localedef and its sources (tests/scripts/test_capi.sh builds
+# de_DE.UTF-8 to run the C API in a comma-decimal locale).
 test_pkgs="clang libclang-rt-14-dev mesa-vulkan-drivers libvulkan1 zsh
   pocl-opencl-icd ocl-icd-libopencl1 libamdhip64-5 hipcc fish jq zstd file
   python3 python3-jsonschema binutils perl procps clang-format-14 gcc-mingw-w64-x86-64-win32 dpkg-dev
   python3-setuptools python3-wheel python3-yaml prometheus-node-exporter python3-dev
-  libze1"
+  libze1 locales"
 # The Windows build (make windows, part of make test): dpkg-dev for the
 # source packages tools/win-deps.sh builds, Wine to run the .exe.
 test_pkgs="$test_pkgs wine wine64"

@@ -69,7 +69,7 @@ static void default_helper(gpudoctor *h)
 		   sizeof h->helper);
 }
 
-int gpudoctor_open(const char *root, unsigned flags, gpudoctor **out)
+static int open_c(const char *root, unsigned flags, gpudoctor **out)
 {
 	gpudoctor *h;
 	int rc;
@@ -95,6 +95,15 @@ int gpudoctor_open(const char *root, unsigned flags, gpudoctor **out)
 	h->diags_at_open = h->own.ctx.diags.n;
 	default_helper(h);
 	return GPUDOCTOR_OK;
+}
+
+int gpudoctor_open(const char *root, unsigned flags, gpudoctor **out)
+{
+	void *loc = gd_plat_c_locale();
+	int rc = open_c(root, flags, out);
+
+	gd_plat_locale_restore(loc);
+	return rc;
 }
 
 gpudoctor *gd_api_adopt(struct gd_cli *cli, gd_api_progress_fn on_progress)
@@ -199,7 +208,7 @@ static int check_by_helper(gpudoctor *h, double timeout)
 	return rc;
 }
 
-int gpudoctor_check(gpudoctor *h, unsigned flags, double probe_timeout_s)
+static int check_c(gpudoctor *h, unsigned flags, double probe_timeout_s)
 {
 	const unsigned known = GPUDOCTOR_CHECK_PROBES | GPUDOCTOR_CHECK_VERBOSE;
 	struct gd_check_opts o = {0, 10.0, NULL};
@@ -232,6 +241,15 @@ int gpudoctor_check(gpudoctor *h, unsigned flags, double probe_timeout_s)
 	return gd_check_exit_code(&h->d);
 }
 
+int gpudoctor_check(gpudoctor *h, unsigned flags, double probe_timeout_s)
+{
+	void *loc = gd_plat_c_locale();
+	int rc = check_c(h, flags, probe_timeout_s);
+
+	gd_plat_locale_restore(loc);
+	return rc;
+}
+
 static char *render_text(gpudoctor *h, int k)
 {
 	struct gd_memout m;
@@ -248,7 +266,7 @@ static char *render_text(gpudoctor *h, int k)
 	return gd_memout_close(&m);
 }
 
-static const char *result(gpudoctor *h, int k)
+static const char *result_c(gpudoctor *h, int k)
 {
 	if (!h)
 		return NULL;
@@ -268,6 +286,15 @@ static const char *result(gpudoctor *h, int k)
 	if (!h->res[k])
 		fail(h, "out of memory");
 	return h->res[k];
+}
+
+static const char *result(gpudoctor *h, int k)
+{
+	void *loc = gd_plat_c_locale();
+	const char *r = result_c(h, k);
+
+	gd_plat_locale_restore(loc);
+	return r;
 }
 
 const char *gpudoctor_brief(gpudoctor *h)
@@ -316,7 +343,7 @@ static char *explain_doc(gpudoctor *h, struct gd_explain_log *log)
 	return out;
 }
 
-const char *gpudoctor_explain_json(gpudoctor *h, const char *text, size_t len)
+static const char *explain_json_c(gpudoctor *h, const char *text, size_t len)
 {
 	struct gd_explain_log log;
 	int rc;
@@ -345,6 +372,15 @@ const char *gpudoctor_explain_json(gpudoctor *h, const char *text, size_t len)
 	if (!h->explained)
 		fail(h, "out of memory");
 	return h->explained;
+}
+
+const char *gpudoctor_explain_json(gpudoctor *h, const char *text, size_t len)
+{
+	void *loc = gd_plat_c_locale();
+	const char *r = explain_json_c(h, text, len);
+
+	gd_plat_locale_restore(loc);
+	return r;
 }
 
 const char *gpudoctor_errmsg(const gpudoctor *h)

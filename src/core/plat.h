@@ -132,4 +132,14 @@ int gd_plat_chan_fd(const char *value);
 void gd_plat_interrupts_catch(volatile int *flag);
 void gd_plat_interrupts_restore(void);
 
+/* The C locale for this thread until gd_plat_locale_restore(ret): the
+ * library's entry points run in an app that may have called
+ * setlocale(LC_ALL, ""), where printf("%.1f") writes "1,5", strtod stops
+ * at "1.5"'s point and strerror speaks the user's language; the command
+ * never leaves the C locale, and the API's documents are the command's
+ * (docs/c-api.md, "Locale"). NULL when nothing was changed (Windows: the
+ * API runs only inside gpudoctor.exe, which keeps the C locale). */
+void *gd_plat_c_locale(void);
+void gd_plat_locale_restore(void *prev);
+
 #endif

@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <locale.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,4 +355,28 @@ int gd_plat_lib_find(const char *name, char *buf, size_t cap)
 	if (cap)
 		buf[0] = '\0';
 	return -ENOTSUP;
+}
+
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void c_locale_init(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+void *gd_plat_c_locale(void)
+{
+	locale_t prev;
+
+	pthread_once(&c_locale_once, c_locale_init);
+	if (!c_locale || (prev = uselocale(c_locale)) == (locale_t)0)
+		return NULL;
+	return prev;
+}
+
+void gd_plat_locale_restore(void *prev)
+{
+	if (prev)
+		uselocale((locale_t)prev);
 }

@@ -305,3 +305,13 @@ int gd_plat_lib_find(const char *name, char *buf, size_t cap)
 	free(w);
 	return rc;
 }
+
+void *gd_plat_c_locale(void)
+{
+	return NULL;
+}
+
+void gd_plat_locale_restore(void *prev)
+{
+	(void)prev;
+}

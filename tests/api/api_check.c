@@ -8,8 +8,14 @@
  *   api_check errors ROOT BAD_ROOT      the error paths, "ok: ..." lines
  *   api_check explain ROOT FILE          gpudoctor_explain_json on FILE's
  *       bytes as the app holds them, printed
+ * GD_API_TIMEOUT_MS=N sets show's probe timeout to N ms.
+ * With GD_API_SETLOCALE=1 in its environment the app first takes the
+ * user's locale (setlocale(LC_ALL, "")), as GUI apps do; it says on stderr
+ * "decimal point: ','" when that locale writes 1.5 as "1,5", so the test
+ * knows the locale really applied.
  */
 #include <gpudoctor.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +69,7 @@ static int runtime_loaded(void)
 static int show(const char *what, const char *root, int probes)
 {
 	gpudoctor *h = NULL;
-	const char *s;
+	const char *s, *ms;
 	int rc;
 
 	if (gpudoctor_open(strcmp(root, "-") ? root : NULL, 0, &h) !=
@@ -72,7 +78,11 @@ static int show(const char *what, const char *root, int probes)
 		gpudoctor_close(h);
 		return 99;
 	}
-	rc = gpudoctor_check(h, probes ? GPUDOCTOR_CHECK_PROBES : 0, 0);
+	/* GD_API_TIMEOUT_MS: the probe timeout, in ms (read as an integer: the
+	 * app may be in a comma locale) */
+	ms = getenv("GD_API_TIMEOUT_MS");
+	rc = gpudoctor_check(h, probes ? GPUDOCTOR_CHECK_PROBES : 0,
+			     ms ? atoi(ms) / 1000.0 : 0);
 	s = rc == GPUDOCTOR_ERROR ? NULL : result(h, what);
 	if (!s) {
 		fprintf(stderr, "check: %s\n", gpudoctor_errmsg(h));
@@ -225,6 +235,15 @@ static void no_helper(void)
 
 int main(int argc, char **argv)
 {
+	const char *loc = getenv("GD_API_SETLOCALE");
+
+	if (loc && !strcmp(loc, "1")) {
+		char b[16];
+
+		setlocale(LC_ALL, "");
+		snprintf(b, sizeof b, "%.1f", 1.5);
+		fprintf(stderr, "decimal point: '%c'\n", b[1]);
+	}
 	if (argc >= 4 && !strcmp(argv[1], "show"))
 		return show(argv[2], argv[3],
 			    argc > 4 && !strcmp(argv[4], "probes"));

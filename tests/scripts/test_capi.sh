@@ -11,6 +11,9 @@
 #    app's process maps no GPU runtime;
 #  - gpudoctor_explain_json on real logs (tests/fixtures/logs) held in
 #    memory gives what `--json explain FILE` prints, but for "input";
+#  - an app that took a comma-decimal locale (setlocale(LC_ALL, "") under
+#    de_DE.UTF-8, built here with localedef) gets the same reports and
+#    explain documents, and a probe timeout of 2.5 s reaches the helper;
 #  - the library exports exactly the header's functions (nm -D), under the
 #    version node GPUDOCTOR_1, with soname libgpudoctor.so.1.
 set -u
@@ -49,9 +52,10 @@ grep -o '\bgpudoctor_[a-z_]*(' "$GD_SRCDIR/include/gpudoctor.h" | tr -d '(' |
 	sed 's/$/@@GPUDOCTOR_1/' | sort -u >"$tmp/want"
 diff -u "$tmp/want" "$tmp/got" || { echo "FAIL: exported symbols differ from the header's functions"; fail=1; }
 
+app_env=() # more of the app's environment (the locale case)
 app() { # machine-dir, args... (its env, as the command gets it)
 	local d=$1; shift
-	local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent LD_LIBRARY_PATH="$libdir")
+	local envs=(PATH=/usr/bin:/bin LANG=C HOME=/nonexistent LD_LIBRARY_PATH="$libdir" "${app_env[@]}")
 	machine_env "$d"
 	(cd "$d" && env -i "${envs[@]}" "$tmp/api_check" "$@")
 }
@@ -97,6 +101,48 @@ for log in cuda-oom.txt nvrm-xid.txt cuda-driver-insufficient.txt $(cd "$fix/log
 done
 echo "explain: $k documents compared with the command"
 grep -q '"causes"' "$tmp/a" || { echo "FAIL: explain's document has no causes"; fail=1; }
+
+# In the user's locale: numbers in the reports and the explain documents
+# are written, and the OOM line's sizes read, with a point (docs/c-api.md,
+# "Locale"), and the probe timeout reaches the helper as a number it reads.
+mkdir -p "$tmp/loc"
+if localedef -i de_DE -f UTF-8 "$tmp/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+	app_env=(LOCPATH="$tmp/loc" LC_ALL=de_DE.UTF-8 GD_API_SETLOCALE=1)
+	app "$fix/no-gpu" show brief root >/dev/null 2>"$tmp/err"
+	grep -q "decimal point: ','" "$tmp/err" ||
+		{ cat "$tmp/err"; echo "FAIL: the de_DE.UTF-8 locale did not give the app a comma decimal point"; fail=1; }
+	k=0
+	for m in strixhalo-gtt-62g rx5700xt nvidia-h200; do
+		for what in report report-json; do
+			case $what in
+			report) cli "$fix/$m" check --no-probe >"$tmp/c" 2>/dev/null ;;
+			report-json) cli "$fix/$m" --json check --no-probe >"$tmp/c" 2>/dev/null ;;
+			esac
+			app "$fix/$m" show "$what" root >"$tmp/a" 2>/dev/null
+			diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL $m: $what in a comma locale differs from the command's"; fail=1; }
+			k=$((k + 1))
+		done
+	done
+	for log in cuda-oom.txt oom-torch-cobra-24.txt oom-torch-framepack-369.txt oom-vllm-kaito-976.txt; do
+		cli "$fix/nvidia-h200" --json explain "$fix/logs/$log" 2>/dev/null | sed 's|^  "input": .*|  "input": "app",|' >"$tmp/c"
+		app "$fix/nvidia-h200" explain root "$fix/logs/$log" >"$tmp/a" 2>/dev/null
+		diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL explain $log in a comma locale differs from the command's"; fail=1; }
+		k=$((k + 1))
+		# the sizes of cuda-oom.txt's line, read and written back
+		[ "$log" != cuda-oom.txt ] || grep -q '12.73 GiB free of 31.47 GiB' "$tmp/a" ||
+			{ echo "FAIL: the OOM sizes were not read in a comma locale"; fail=1; }
+	done
+	app_env=()
+	(cd "$tmp" && env LOCPATH="$tmp/loc" LC_ALL=de_DE.UTF-8 GD_API_SETLOCALE=1 \
+		GPUDOCTOR_HELPER="$inst/usr/local/bin/gpudoctor" GD_API_TIMEOUT_MS=2500 \
+		LD_LIBRARY_PATH="$libdir" "$tmp/api_check" show report-json - probes >"$tmp/live.json" 2>"$tmp/err")
+	rc=$?
+	[ "$rc" -le 2 ] && python3 -c 'import json,sys; assert "probes" in json.load(open(sys.argv[1]))' "$tmp/live.json" ||
+		{ cat "$tmp/err"; echo "FAIL: a check with a 2.5 s probe timeout in a comma locale: $rc"; fail=1; }
+	echo "comma locale: $k documents compared with the command, and a 2.5 s probe timeout"
+else
+	echo "skipped: comma-locale case: localedef cannot build de_DE.UTF-8 (Debian package locales)"
+fi
 
 # the error paths
 if ! out=$(app "$fix/rx5700xt" errors root /nonexistent/machine 2>&1); then

@@ -27,7 +27,9 @@ A held-out log whose thread the kb cites as a source, or whose thread gave a
 signature fixture (tests/fixtures/logs/INDEX.tsv), is not held out: a
 signature was written from it. It is counted apart ("cited") and in neither
 half's figures (ROCm/ROCm and ROCm/legacy-rocm-build are one tracker, and an
-issue and a pull request of one number are one thread).
+issue and a pull request of one number are one thread). So is a held-out log
+that someone writing signatures opened: README.md lists it on a
+"held-out-seen: FILE (why)" line, and it no longer measures anything.
 
 A train log may be hedged instead of right only where README.md lists it on
 a "train-hedged: FILE (why)" line: the same message as other train logs, a
@@ -131,6 +133,11 @@ def floor_of(corpus):
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
+def held_out_seen_of(corpus):
+    txt = open(os.path.join(corpus, "README.md")).read()
+    return set(re.findall(r"^ *held-out-seen: (\S+)", txt, re.M))
+
+
 def train_hedged_of(corpus):
     txt = open(os.path.join(corpus, "README.md"), encoding="utf-8").read()
     return set(re.findall(r"^ *train-hedged: (\S+)", txt, re.M))
@@ -155,6 +162,7 @@ def main():
     fail = []
     listed = set()
     hedged_ok = train_hedged_of(a.corpus)
+    seen = held_out_seen_of(a.corpus)
     kind_of = {}
     with tempfile.TemporaryDirectory() as root:  # an empty machine
         for file, url, cause, _ in rows:
@@ -167,8 +175,12 @@ def main():
                 fail.append("%s: listed in INDEX.tsv but missing" % file)
                 continue
             half = split_of(url)
-            if half == "held-out" and thread_key(url) in cited:
+            if half == "held-out" and (thread_key(url) in cited or
+                                       file in seen):
                 half = "cited"
+            elif file in seen:
+                fail.append("README.md: held-out-seen %s is no held-out log"
+                            % file)
             top = top_match(a.gpudoctor, root, path)
             k = judge(top, cause)
             tally[half][k] += 1

@@ -62,12 +62,15 @@ static size_t machine_causes(struct gd_cli *cli, const struct gd_machine *m,
 	enum gd_check_verdict v = GD_CHECK_NA;
 	char fact[512];
 
-	if (mt->sig.check != GD_KB_CHECK_NONE && !ci->state)
-		ci->state =
-		    gd_check_inventory(&cli->ctx, &ci->inv) == 0 ? 1 : -1;
-	if (mt->sig.check != GD_KB_CHECK_NONE && ci->state > 0)
-		v = gd_explain_check(&cli->ctx, mt->sig.check, m, &ci->inv,
-				     fact, sizeof fact);
+	if (mt->sig.check != GD_KB_CHECK_NONE) {
+		if (!ci->state)
+			ci->state = gd_check_inventory(&cli->ctx, &ci->inv) == 0
+					? 1
+					: -1;
+		if (ci->state > 0)
+			v = gd_explain_check(&cli->ctx, mt->sig.check, m,
+					     &ci->inv, fact, sizeof fact);
+	}
 	return gd_explain_causes_here(cli->ctx.kb, mt, v, codes,
 				      GD_EXPLAIN_MAX_CAUSES);
 }

@@ -65,6 +65,29 @@ cli() {
 	machine_env "$d"
 	(cd "$d" && env -i "${envs[@]}" "$GPUDOCTOR" --root root "$@")
 }
+# The command's WHAT (as api_check show names it) of machine D into
+# $tmp/c; its exit status.
+cmd_result() {
+	local d=$1 what=$2
+	case $what in
+	brief) cli "$d" check --no-probe --brief >"$tmp/c" 2>/dev/null ;;
+	brief-json) cli "$d" --json check --no-probe --brief >"$tmp/c" 2>/dev/null ;;
+	report) cli "$d" check --no-probe >"$tmp/c" 2>/dev/null ;;
+	report-json) cli "$d" --json check --no-probe >"$tmp/c" 2>/dev/null ;;
+	diags) cli "$d" check --no-probe 2>"$tmp/c" >/dev/null ;;
+	esac
+}
+# The command's `--json explain` of tests/fixtures/logs/LOG on machine D
+# into $tmp/c, with the "input" the app's document has.
+cmd_explain() {
+	cli "$1" --json explain "$fix/logs/$2" 2>/dev/null | sed 's|^  "input": .*|  "input": "app",|' >"$tmp/c"
+}
+# A check with probes of this machine through the installed helper, in
+# the environment given (NAME=VALUE ...): $tmp/live.json, $tmp/err.
+live_check() {
+	(cd "$tmp" && env "$@" GPUDOCTOR_HELPER="$inst/usr/local/bin/gpudoctor" \
+		LD_LIBRARY_PATH="$libdir" "$tmp/api_check" show report-json - probes >"$tmp/live.json" 2>"$tmp/err")
+}
 n=0
 for d in "$fix"/*/; do
 	d=${d%/}
@@ -72,13 +95,7 @@ for d in "$fix"/*/; do
 	name=${d##*/}
 	n=$((n + 1))
 	for what in brief brief-json report report-json diags; do
-		case $what in
-		brief) cli "$d" check --no-probe --brief >"$tmp/c" 2>/dev/null ;;
-		brief-json) cli "$d" --json check --no-probe --brief >"$tmp/c" 2>/dev/null ;;
-		report) cli "$d" check --no-probe >"$tmp/c" 2>/dev/null ;;
-		report-json) cli "$d" --json check --no-probe >"$tmp/c" 2>/dev/null ;;
-		diags) cli "$d" check --no-probe 2>"$tmp/c" >/dev/null ;;
-		esac
+		cmd_result "$d" "$what"
 		crc=$?
 		app "$d" show "$what" root >"$tmp/a" 2>"$tmp/err"
 		arc=$?
@@ -92,7 +109,7 @@ done
 k=0
 for log in cuda-oom.txt nvrm-xid.txt cuda-driver-insufficient.txt $(cd "$fix/logs" && grep -l . ./*.txt | head -20 | sed 's|^\./||'); do
 	for d in "$fix/nvidia-h200" "$fix/no-gpu"; do
-		cli "$d" --json explain "$fix/logs/$log" 2>/dev/null | sed 's|^  "input": .*|  "input": "app",|' >"$tmp/c"
+		cmd_explain "$d" "$log"
 		app "$d" explain root "$fix/logs/$log" >"$tmp/a" 2>"$tmp/err" ||
 			{ cat "$tmp/err"; echo "FAIL explain $log: the API failed"; fail=1; }
 		diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL explain $log on ${d##*/}: differs from the command's"; fail=1; }
@@ -114,17 +131,14 @@ if localedef -i de_DE -f UTF-8 "$tmp/loc/de_DE.UTF-8" >/dev/null 2>&1; then
 	k=0
 	for m in strixhalo-gtt-62g rx5700xt nvidia-h200; do
 		for what in report report-json; do
-			case $what in
-			report) cli "$fix/$m" check --no-probe >"$tmp/c" 2>/dev/null ;;
-			report-json) cli "$fix/$m" --json check --no-probe >"$tmp/c" 2>/dev/null ;;
-			esac
+			cmd_result "$fix/$m" "$what"
 			app "$fix/$m" show "$what" root >"$tmp/a" 2>/dev/null
 			diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL $m: $what in a comma locale differs from the command's"; fail=1; }
 			k=$((k + 1))
 		done
 	done
 	for log in cuda-oom.txt oom-torch-cobra-24.txt oom-torch-framepack-369.txt oom-vllm-kaito-976.txt; do
-		cli "$fix/nvidia-h200" --json explain "$fix/logs/$log" 2>/dev/null | sed 's|^  "input": .*|  "input": "app",|' >"$tmp/c"
+		cmd_explain "$fix/nvidia-h200" "$log"
 		app "$fix/nvidia-h200" explain root "$fix/logs/$log" >"$tmp/a" 2>/dev/null
 		diff -u "$tmp/c" "$tmp/a" >"$tmp/diff" || { head -20 "$tmp/diff"; echo "FAIL explain $log in a comma locale differs from the command's"; fail=1; }
 		k=$((k + 1))
@@ -133,9 +147,7 @@ if localedef -i de_DE -f UTF-8 "$tmp/loc/de_DE.UTF-8" >/dev/null 2>&1; then
 			{ echo "FAIL: the OOM sizes were not read in a comma locale"; fail=1; }
 	done
 	app_env=()
-	(cd "$tmp" && env LOCPATH="$tmp/loc" LC_ALL=de_DE.UTF-8 GD_API_SETLOCALE=1 \
-		GPUDOCTOR_HELPER="$inst/usr/local/bin/gpudoctor" GD_API_TIMEOUT_MS=2500 \
-		LD_LIBRARY_PATH="$libdir" "$tmp/api_check" show report-json - probes >"$tmp/live.json" 2>"$tmp/err")
+	live_check LOCPATH="$tmp/loc" LC_ALL=de_DE.UTF-8 GD_API_SETLOCALE=1 GD_API_TIMEOUT_MS=2500
 	rc=$?
 	[ "$rc" -le 2 ] && python3 -c 'import json,sys; assert "probes" in json.load(open(sys.argv[1]))' "$tmp/live.json" ||
 		{ cat "$tmp/err"; echo "FAIL: a check with a 2.5 s probe timeout in a comma locale: $rc"; fail=1; }
@@ -156,8 +168,7 @@ if [ ! -e /usr/local/bin/gpudoctor ]; then
 fi
 
 # probes of this machine, through the helper (the DESTDIR's gpudoctor)
-(cd "$tmp" && env GPUDOCTOR_HELPER="$inst/usr/local/bin/gpudoctor" \
-	LD_LIBRARY_PATH="$libdir" "$tmp/api_check" show report-json - probes >"$tmp/live.json" 2>"$tmp/err")
+live_check
 rc=$?
 if [ "$rc" -gt 2 ]; then
 	cat "$tmp/err"; echo "FAIL: check with probes through the helper: $rc (98: a runtime in the app's process)"; fail=1

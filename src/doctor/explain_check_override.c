@@ -1,6 +1,7 @@
 /* explain: the checks of an HSA_OVERRIDE_GFX_VERSION-style override (is
  * it valid; does it make ROCm run the GPU as another target, the memory
- * faults of ROCm #2527) and the kb caveat they quote. Split out of
+ * faults of docs/workarounds.md, override-spoof) and the kb caveat they
+ * quote. Split out of
  * explain_check.c (over 600 lines): these two are about the override
  * alone. */
 #include <string.h>
@@ -86,9 +87,9 @@ static void spoof_unclear(const struct gd_gpu *g, char *t, size_t c)
 }
 
 /* Memory faults: an override that makes ROCm run the GPU as another
- * target loads code built for that target (ROCm #2527: gfx1010 run as
- * gfx1030 faults since ROCm 5.3). An invalid override stops ROCm finding
- * the GPU at all, which is override-invalid's business, not a fault. */
+ * target loads code built for that target (gfx1010 run as gfx1030 faults
+ * since ROCm 5.3: docs/gpu-setup.md, gfx1010). An invalid override stops ROCm
+ * finding the GPU at all, which is override-invalid's business, not a fault. */
 verdict gd_explain_check_spoof(gd_ctx *ctx, const struct gd_machine *m,
 			       const struct gd_inventory *inv, char *t,
 			       size_t c)

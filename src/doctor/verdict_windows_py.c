@@ -96,7 +96,8 @@ static void searched(const struct gd_win_python *py,
 	gd_fmt(buf + n, cap - n, ", System32; not PATH");
 }
 
-/* "HIP SDK 7.1 names it libhipblas.dll": the rename of CTranslate2#2016. */
+/* "HIP SDK 7.1 names it libhipblas.dll": the rename docs/windows.md (A.4)
+ * records, which breaks programs that import hipblas.dll. */
 static void renamed(const struct gd_win_inventory *wi, const char *dll,
 		    char *buf, size_t cap)
 {

@@ -8,9 +8,9 @@
  *    --separate-architectures) + TensileLibrary_gfxN.co
  *  - Kernels.so-000-gfxN[-xnack±].hsaco alone: Tensile's source ("fallback")
  *    kernels only: GEMM works but on slow generic kernels.
- * Real listings: Debian trixie librocblas0 5.5.1 (dpkg -c), ROCm issues
- * #3015 / #4625 and AMDMIGraphX PR #3517 ("List of available TensileLibrary
- * Files"). */
+ * Real listings: Debian trixie librocblas0 5.5.1 (dpkg -c), and rocBLAS's
+ * own "List of available TensileLibrary Files" (docs/windows.md, A.3;
+ * docs/json-runtimes.md, the kinds). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

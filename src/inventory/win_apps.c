@@ -10,7 +10,7 @@
  * Where it looks (each walk bounded in depth, all of them together to
  * GD_WIN_APP_DIRS folders, entries in name order so that a capture
  * replays the same walk): %USERPROFILE%\.cache\lemonade\bin (Lemonade's
- * backends, lemonade#3213, #1847), %LOCALAPPDATA%\Programs (per-user
+ * backends: docs/windows.md, A.2), %LOCALAPPDATA%\Programs (per-user
  * installs), %ProgramFiles% (the HIP SDKs under AMD\ROCm are judged as
  * SDKs, not apps; WindowsApps is not readable). */
 #include <stdlib.h>

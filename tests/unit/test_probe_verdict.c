@@ -1,12 +1,13 @@
 /* Which HIP result the probe verdict quotes when HIP was probed through
  * several runtimes side by side (Windows: one child per amdhip64_N.dll,
  * probe.c add_backend_jobs; each result's detail starts with the DLL's
- * name, each device names the DLL it loaded). The shape is ROCm/hip#3899's
- * machine: "HIP 7.1 amdhip64_7.dll: hipGetDeviceCount => err=100, count=0
- * / HIP 6.4 amdhip64_6.dll: hipGetDeviceCount => err=0, count=1". The
- * verdict must quote the runtime that works, whatever the order of the
- * results, and name the other. tests/scripts/test_windows.sh checks the
- * detail prefixes on real children under Wine. */
+ * name, each device names the DLL it loaded). The shape is that of
+ * tests/fixtures/windows-rx6800xt-hip64-hip71: "HIP 7.1 amdhip64_7.dll:
+ * hipGetDeviceCount => err=100, count=0 / HIP 6.4 amdhip64_6.dll:
+ * hipGetDeviceCount => err=0, count=1". The verdict must quote the runtime that
+ * works, whatever the order of the results, and name the other.
+ * tests/scripts/test_windows.sh checks the detail prefixes on real children
+ * under Wine. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,15 +1,15 @@
 /* Application folders with their own HIP runtime, and the kb's known HIP
  * SDK breaks, on Windows captures:
- *  - windows-strixhalo-stale-hip-runtime (lemonade-sdk/lemonade#3213):
+ *  - windows-strixhalo-stale-hip-runtime (sources: its README):
  *    Lemonade's llamacpp\rocm-stable keeps amdhip64_7.dll 10.0.3581 beside
  *    llama-server.exe and ggml-hip.dll (a real PE importing it), System32
  *    has 10.0.3679: the app's older copy wins the DLL search; the step is
  *    to rename it, not to install an SDK;
- *  - windows-rx6800xt-hip64-hip71 (ROCm/hip#3899): HIP SDK 7.1 does not
+ *  - windows-rx6800xt-hip64-hip71 (its README): HIP SDK 7.1 does not
  *    see gfx1030 (kb windows.hip_sdk), so 6.4 is the SDK to use, and
  *    HIP_PATH (7.1) is not to be trusted; without the kb entry 7.1 would
  *    be chosen;
- *  - windows-r9700-llamacpp-missing-hipblas (ggml-org/llama.cpp#26996):
+ *  - windows-r9700-llamacpp-missing-hipblas (its README):
  *    ggml-hip.dll (a real PE) imports hipblas.dll, which is in neither the
  *    app folder, System32 nor PATH: a bad fact and a step; its other
  *    imports (ggml-base.dll there, amdhip64_7.dll in System32) resolve;

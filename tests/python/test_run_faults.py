@@ -47,6 +47,18 @@ def alive(pid):
         return False
 
 
+def gone(pid, within=5.0):
+    """SIGKILL is delivered asynchronously: on a loaded machine the killed
+    helper may run a moment longer before it exits, so wait for it a
+    little (it was signalled; the question is whether it was signalled)."""
+    end = time.monotonic() + within
+    while alive(pid):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def expect(cond, what):
     print(("ok   " if cond else "FAIL ") + what)
     if not cond:
@@ -85,10 +97,10 @@ except gpudoctor.GpudoctorTimeoutError as e:
     expect(isinstance(e, TimeoutError) and isinstance(e, gpudoctor.GpudoctorError),
            "E9 hang: GpudoctorTimeoutError is a TimeoutError and a GpudoctorError")
 took = time.monotonic() - t0
-expect(took < 1 + _run.TERM_GRACE + 1, "E9 hang: returned in %.1fs" % took)
-time.sleep(0.2)
+# slack for a loaded machine; what fails is waiting for the 300 s sleep
+expect(took < 1 + _run.TERM_GRACE + 5, "E9 hang: returned in %.1fs" % took)
 helper = int(open(pidfile).read())
-expect(not alive(helper), "E9 hang: the forked helper was ended")
+expect(gone(helper), "E9 hang: the forked helper was ended")
 if alive(helper):
     os.kill(helper, signal.SIGKILL)
 
@@ -101,10 +113,12 @@ try:
 except gpudoctor.GpudoctorTimeoutError:
     pass
 took = time.monotonic() - t0
-expect(1 + _run.TERM_GRACE - 0.2 < took < 1 + _run.TERM_GRACE + 1.5,
+expect(1 + _run.TERM_GRACE - 0.2 < took < 1 + _run.TERM_GRACE + 5,
        "E9 TERM ignored: KILLed after the grace period (%.1fs)" % took)
 helper = int(open(pidfile).read())
-expect(not alive(helper), "E9 TERM ignored: its helper was ended")
+expect(gone(helper), "E9 TERM ignored: its helper was ended")
+if alive(helper):
+    os.kill(helper, signal.SIGKILL)
 
 # E9: a flood of standard output is cut at MAX_OUTPUT
 flood = fake("fake_gpudoctor_flood", "exec cat /dev/zero")

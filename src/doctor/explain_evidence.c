@@ -85,6 +85,23 @@ static const char *const ptx_old[] = {"cuda-ptx-toolchain", NULL};
 static const char *const jetson[] = {"Jetson",	"/tegra/",  "Tegra",	 "L4T",
 				     "JetPack", "AGX Orin", "Orin Nano", NULL};
 
+/* rocWMMA's config.hpp stops a target it does not list; clang names the
+ * target ("1 error generated when compiling for gfx906."). GCN before
+ * gfx908 and RDNA 1/2 have no matrix instructions, so no rocWMMA will list
+ * them (docs/workarounds.md). */
+static const char *const wmma_arch[] = {"rocwmma-unsupported-arch", NULL};
+static const char *const no_matrix[] = {"compiling for gfx6",
+					"compiling for gfx7",
+					"compiling for gfx8",
+					"compiling for gfx900",
+					"compiling for gfx902",
+					"compiling for gfx904",
+					"compiling for gfx906",
+					"compiling for gfx909",
+					"compiling for gfx90c",
+					"compiling for gfx10",
+					NULL};
+
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
      "more likely here: the log also says the GPU was lost (fell off the "
@@ -127,6 +144,12 @@ static const struct marker_rule marker_rules[] = {
      "Kubernetes: runtimeClassName nvidia and a nvidia.com/gpu limit). "
      "Tells them apart: nvidia-smi works on the host but not inside the "
      "container."},
+    {wmma_arch, no_matrix, "rocwmma-no-matrix-cores",
+     "more likely here: the target being compiled (gfx906 or older GCN, or "
+     "RDNA 1/2: gfx10xx) has no matrix (MFMA/WMMA) instructions, so no "
+     "rocWMMA release supports it, newer or not: build without rocWMMA for "
+     "it or leave it out of the target list. Tells them apart: the gfx "
+     "target in clang's 'when compiling for' line."},
     {ptx_old, jetson, "jetson-server-cuda",
      "more likely here: the log is from a Jetson, whose driver comes with "
      "JetPack (L4T) and is not updated on its own; a program built against "

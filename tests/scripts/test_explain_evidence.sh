@@ -172,6 +172,12 @@ pair "hipcc ran nvcc: the platform" cuda-toolkit-not-found hipcc-nvidia-platform
 	'sh: 1: /usr/local/cuda/bin/nvcc: not found' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
 	'failed to execute:/usr/local/cuda/bin/nvcc  -Wno-deprecated-gpu-targets -lcuda -lcudart -L/usr/local/cuda/lib64  ./ccompat.o ./saxpy.o -o "ccompat" -g -pthread'
 
+# rocWMMA's static assertion (ROCm/TheRock#2127's CI line) for gfx906, which
+# has no matrix instructions: no rocWMMA supports it, newer or not
+wmma='/therock/src/rocm-libraries/projects/rocwmma/library/include/rocwmma/internal/config.hpp:79:15: error: static assertion failed: Unsupported architecture'
+pair "rocWMMA and a target without matrix cores" rocwmma-unsupported-arch rocwmma-no-matrix-cores "$wmma" \
+	"$wmma" '1 error generated when compiling for gfx906.'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"

@@ -13,6 +13,7 @@
 
 struct marks {
 	int container, wsl;
+	int gpu_asked;	     /* the log starts its container with the GPU */
 	unsigned want, seen; /* marker_rules[] to look for; found, a bit each */
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
@@ -227,6 +228,13 @@ static int container_stamped(const char *b, size_t n)
 	return 0;
 }
 
+/* A container started so has asked for the GPU (nvidia-docker run mounts
+ * the driver and devices itself; --gpus and the nvidia runtime have the
+ * toolkit do it): "started without the GPU" is then not the cause. */
+static const char *const gpu_asked[] = {"nvidia-docker run", "--gpus ",
+					"--gpus=",	     "--runtime=nvidia",
+					"--runtime nvidia",  NULL};
+
 static void marks_of(const char *b, size_t n, struct marks *m)
 {
 	static const char *const container[] = {"docker",
@@ -246,6 +254,7 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 
 	m->container |= any(b, n, container) || container_stamped(b, n);
 	m->wsl |= any(b, n, wsl);
+	m->gpu_asked |= any(b, n, gpu_asked);
 	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
 		if ((m->want & ~m->seen) >> i & 1 &&
 		    any(b, n, marker_rules[i].markers))
@@ -318,6 +327,8 @@ static int setup_alternative(const struct marks *m, struct gd_explain_match *mt)
 		int here = r->wsl ? m->wsl_here : m->container_here;
 
 		if (!(in_log || here) || !is_one_of(mt->id, r->ids))
+			continue;
+		if (!r->wsl && m->gpu_asked)
 			continue;
 		mt->alt_id = r->alt_id;
 		gd_fmt(mt->alternative, sizeof mt->alternative, "%s%s",

@@ -143,6 +143,14 @@ checkid "other time stamps: no container" "$T/unstamped.log" nvidia-driver-missi
 printf '%s\n' '$ docker run --rm lscr.io/linuxserver/faster-whisper:gpu' \
 	'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff.log"
 checkid "insufficient driver in a container: named" "$T/insuff.log" cuda-driver-insufficient "container-no-gpu-runtime true"
+# the same in a container started with the GPU (NVIDIA/nvidia-docker#414's
+# nvidia-docker run; --gpus, the nvidia runtime): the GPU was requested
+printf '%s\n' '$ nvidia-docker run --rm nvidia/cuda nvidia-smi' \
+	'THCudaCheck FAIL file=/root/torch/extra/cutorch/lib/THC/THCGeneral.c line=66 error=35 : CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff-gpus.log"
+checkid "insufficient driver, container with the GPU: no name" "$T/insuff-gpus.log" cuda-driver-insufficient "null false"
+printf '%s\n' '$ docker run --gpus all --rm lscr.io/linuxserver/faster-whisper:gpu' \
+	'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff-gpus2.log"
+checkid "insufficient driver, docker run --gpus: no name" "$T/insuff-gpus2.log" cuda-driver-insufficient "null false"
 echo 'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff0.log"
 checkid "insufficient driver, no container: no name" "$T/insuff0.log" cuda-driver-insufficient "null false"
 busy='RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable'

@@ -13,6 +13,7 @@
 
 struct marks {
 	int container, wsl;
+	int gpu_asked;	     /* the log starts its container with the GPU */
 	unsigned want, seen; /* marker_rules[] to look for; found, a bit each */
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
@@ -85,6 +86,23 @@ static const char *const ptx_old[] = {"cuda-ptx-toolchain", NULL};
 static const char *const jetson[] = {"Jetson",	"/tegra/",  "Tegra",	 "L4T",
 				     "JetPack", "AGX Orin", "Orin Nano", NULL};
 
+/* rocWMMA's config.hpp stops a target it does not list; clang names the
+ * target ("1 error generated when compiling for gfx906."). GCN before
+ * gfx908 and RDNA 1/2 have no matrix instructions, so no rocWMMA will list
+ * them (docs/workarounds.md). */
+static const char *const wmma_arch[] = {"rocwmma-unsupported-arch", NULL};
+static const char *const no_matrix[] = {"compiling for gfx6",
+					"compiling for gfx7",
+					"compiling for gfx8",
+					"compiling for gfx900",
+					"compiling for gfx902",
+					"compiling for gfx904",
+					"compiling for gfx906",
+					"compiling for gfx909",
+					"compiling for gfx90c",
+					"compiling for gfx10",
+					NULL};
+
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
      "more likely here: the log also says the GPU was lost (fell off the "
@@ -127,6 +145,12 @@ static const struct marker_rule marker_rules[] = {
      "Kubernetes: runtimeClassName nvidia and a nvidia.com/gpu limit). "
      "Tells them apart: nvidia-smi works on the host but not inside the "
      "container."},
+    {wmma_arch, no_matrix, "rocwmma-no-matrix-cores",
+     "more likely here: the target being compiled (gfx906 or older GCN, or "
+     "RDNA 1/2: gfx10xx) has no matrix (MFMA/WMMA) instructions, so no "
+     "rocWMMA release supports it, newer or not: build without rocWMMA for "
+     "it or leave it out of the target list. Tells them apart: the gfx "
+     "target in clang's 'when compiling for' line."},
     {ptx_old, jetson, "jetson-server-cuda",
      "more likely here: the log is from a Jetson, whose driver comes with "
      "JetPack (L4T) and is not updated on its own; a program built against "
@@ -204,6 +228,13 @@ static int container_stamped(const char *b, size_t n)
 	return 0;
 }
 
+/* A container started so has asked for the GPU (nvidia-docker run mounts
+ * the driver and devices itself; --gpus and the nvidia runtime have the
+ * toolkit do it): "started without the GPU" is then not the cause. */
+static const char *const gpu_asked[] = {"nvidia-docker run", "--gpus ",
+					"--gpus=",	     "--runtime=nvidia",
+					"--runtime nvidia",  NULL};
+
 static void marks_of(const char *b, size_t n, struct marks *m)
 {
 	static const char *const container[] = {"docker",
@@ -223,6 +254,7 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 
 	m->container |= any(b, n, container) || container_stamped(b, n);
 	m->wsl |= any(b, n, wsl);
+	m->gpu_asked |= any(b, n, gpu_asked);
 	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
 		if ((m->want & ~m->seen) >> i & 1 &&
 		    any(b, n, marker_rules[i].markers))
@@ -295,6 +327,8 @@ static int setup_alternative(const struct marks *m, struct gd_explain_match *mt)
 		int here = r->wsl ? m->wsl_here : m->container_here;
 
 		if (!(in_log || here) || !is_one_of(mt->id, r->ids))
+			continue;
+		if (!r->wsl && m->gpu_asked)
 			continue;
 		mt->alt_id = r->alt_id;
 		gd_fmt(mt->alternative, sizeof mt->alternative, "%s%s",

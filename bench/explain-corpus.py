@@ -133,14 +133,10 @@ def floor_of(corpus):
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
-def held_out_seen_of(corpus):
-    txt = open(os.path.join(corpus, "README.md")).read()
-    return set(re.findall(r"^ *held-out-seen: (\S+)", txt, re.M))
-
-
-def train_hedged_of(corpus):
+def listed_in_readme(corpus, key):
+    """The files README.md lists on "KEY: FILE (why)" lines."""
     txt = open(os.path.join(corpus, "README.md"), encoding="utf-8").read()
-    return set(re.findall(r"^ *train-hedged: (\S+)", txt, re.M))
+    return set(re.findall(r"^ *%s: (\S+)" % key, txt, re.M))
 
 
 def main():
@@ -161,8 +157,8 @@ def main():
     cited = cited_threads(kb)
     fail = []
     listed = set()
-    hedged_ok = train_hedged_of(a.corpus)
-    seen = held_out_seen_of(a.corpus)
+    hedged_ok = listed_in_readme(a.corpus, "train-hedged")
+    seen = listed_in_readme(a.corpus, "held-out-seen")
     kind_of = {}
     with tempfile.TemporaryDirectory() as root:  # an empty machine
         for file, url, cause, _ in rows:

@@ -89,7 +89,7 @@ static const char *const jetson[] = {"Jetson",	"/tegra/",  "Tegra",	 "L4T",
 /* rocWMMA's config.hpp stops a target it does not list; clang names the
  * target ("1 error generated when compiling for gfx906."). GCN before
  * gfx908 and RDNA 1/2 have no matrix instructions, so no rocWMMA will list
- * them (docs/workarounds.md). */
+ * them (docs/workarounds.md, "Sources of the messages the tests replay"). */
 static const char *const wmma_arch[] = {"rocwmma-unsupported-arch", NULL};
 static const char *const no_matrix[] = {"compiling for gfx6",
 					"compiling for gfx7",

@@ -48,9 +48,9 @@ def alive(pid):
 
 
 def gone(pid, within=5.0):
-    """SIGKILL is delivered asynchronously: on a loaded machine the killed
-    helper may run a moment longer before it exits, so wait for it a
-    little (it was signalled; the question is whether it was signalled)."""
+    """Whether pid exits within `within` seconds: SIGKILL is delivered
+    asynchronously, and on a loaded machine a killed helper may run a
+    moment longer; one never signalled stays for its 300 s sleep."""
     end = time.monotonic() + within
     while alive(pid):
         if time.monotonic() > end:

@@ -143,8 +143,9 @@ checkid "other time stamps: no container" "$T/unstamped.log" nvidia-driver-missi
 printf '%s\n' '$ docker run --rm lscr.io/linuxserver/faster-whisper:gpu' \
 	'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff.log"
 checkid "insufficient driver in a container: named" "$T/insuff.log" cuda-driver-insufficient "container-no-gpu-runtime true"
-# the same in a container started with the GPU (NVIDIA/nvidia-docker#414's
-# nvidia-docker run; --gpus, the nvidia runtime): the GPU was requested
+# the same in a container started with the GPU (nvidia-docker run, as in
+# tests/fixtures/explain-corpus/b12nv-insuffdrv-nvidia-docker-414.txt;
+# --gpus, the nvidia runtime): the GPU was requested
 printf '%s\n' '$ nvidia-docker run --rm nvidia/cuda nvidia-smi' \
 	'THCudaCheck FAIL file=/root/torch/extra/cutorch/lib/THC/THCGeneral.c line=66 error=35 : CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff-gpus.log"
 checkid "insufficient driver, container with the GPU: no name" "$T/insuff-gpus.log" cuda-driver-insufficient "null false"
@@ -180,8 +181,9 @@ pair "hipcc ran nvcc: the platform" cuda-toolkit-not-found hipcc-nvidia-platform
 	'sh: 1: /usr/local/cuda/bin/nvcc: not found' 'sh: 1: /usr/local/cuda/bin/nvcc: not found' \
 	'failed to execute:/usr/local/cuda/bin/nvcc  -Wno-deprecated-gpu-targets -lcuda -lcudart -L/usr/local/cuda/lib64  ./ccompat.o ./saxpy.o -o "ccompat" -g -pthread'
 
-# rocWMMA's static assertion (ROCm/TheRock#2127's CI line) for gfx906, which
-# has no matrix instructions: no rocWMMA supports it, newer or not
+# rocWMMA's static assertion for gfx906 (tests/fixtures/logs/
+# rocwmma-unsupported-arch.txt), which has no matrix instructions: no
+# rocWMMA supports it, newer or not
 wmma='/therock/src/rocm-libraries/projects/rocwmma/library/include/rocwmma/internal/config.hpp:79:15: error: static assertion failed: Unsupported architecture'
 pair "rocWMMA and a target without matrix cores" rocwmma-unsupported-arch rocwmma-no-matrix-cores "$wmma" \
 	"$wmma" '1 error generated when compiling for gfx906.'

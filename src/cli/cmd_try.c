@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "core/plat.h"
+#include "core/re_cost.h"
 #include "probe/supervisor.h"
 #include "try_int.h"
 #include "wa_common.h"
@@ -351,6 +352,12 @@ static int run_all(struct gd_cli *cli, struct gd_try *t)
 
 static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 {
+	if (t->expect && gd_re_cost(t->expect) > GD_RE_MAX_COST) {
+		t->expect = NULL;
+		return gd_cli_usage_error(cli, "try",
+					  "--expect regex too large once "
+					  "compiled (its repeats multiply)");
+	}
 	if (t->expect &&
 	    regcomp(&t->expect_re, t->expect, REG_EXTENDED | REG_NOSUB)) {
 		t->expect = NULL;

@@ -30,6 +30,7 @@ else()
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_windows_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_intel_check.c
                  ${CMAKE_SOURCE_DIR}/src/kb/kb_checks.c
+                 ${CMAKE_SOURCE_DIR}/src/core/re_cost.c
                  ${CMAKE_SOURCE_DIR}/src/core/util.c)
   target_include_directories(gd_kbgen PRIVATE ${CMAKE_SOURCE_DIR}/src)
   target_link_libraries(gd_kbgen PRIVATE PkgConfig::JANSSON)

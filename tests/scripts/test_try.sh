@@ -160,6 +160,13 @@ for name in ../evil a/b .hidden "" 'x y'; do
 	check "--save-as '$name' refused (exit 3, says why)" \
 		'[ $rc -eq 3 ] && grep -q "bad --save-as" "$tmp/err"'
 done
+# A pattern whose repeats multiply past what regcomp should build is
+# refused before regcomp runs (it used to take gigabytes).
+"$GPUDOCTOR" --root "$root5700" try --json --expect '((a{200}){200}){200}' \
+	-- true >/dev/null 2>"$tmp/err"
+rc=$?
+check "--expect with nested repeats refused (exit 3, says why)" \
+	'[ $rc -eq 3 ] && grep -q "regex too large" "$tmp/err"'
 check "... nothing written outside the profile dir" \
 	'[ ! -e "$XDG_CONFIG_HOME/evil" ] && [ ! -e "$XDG_CONFIG_HOME/gpudoctor/a" ] &&
 	 [ "$(ls -A "$XDG_CONFIG_HOME/gpudoctor")" = rdna.profile ]'

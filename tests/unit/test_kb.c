@@ -1,8 +1,11 @@
 /* kb/: the shipped knowledge base loads and validates; lookups work; bad
  * files fail with "NAME:LINE: why" and never crash. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/re_cost.h"
+#include "kb/kb.h"
 #include "kb/kb_raw.h"
 #include "t.h"
 
@@ -140,6 +143,30 @@ static void test_errors(void)
 	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
 	    "signature \"bad-unless\": \"unless\" does not compile",
 	    "t.json:7:");
+	/* Nested bounded repeats: glibc copies the subtree per repeat, and
+	 * this one took fuzz_kb past 2 GB inside regcomp. */
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n"
+	    "\"issues\": [], \"strategies\": [],\n"
+	    "\"signatures\": [\n{\"id\": \"huge-re\", \"title\": \"t\","
+	    " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+	    " \"regex\": \"((a{200}){200}){200}\"}],\n"
+	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+	    "signature \"huge-re\": regex too large once compiled",
+	    "t.json:7:");
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n"
+	    "\"issues\": [], \"strategies\": [],\n"
+	    "\"signatures\": [\n{\"id\": \"huge-unless\", \"title\": \"t\","
+	    " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+	    " \"regex\": \"ab\", \"unless\": \"(x+){32767}\"}],\n"
+	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+	    "signature \"huge-unless\": \"unless\" too large once compiled",
+	    "t.json:7:");
 	expect_error(
 	    HEAD SRCS
 	    "\"targets\": [],\n"
@@ -207,8 +234,47 @@ static void test_errors(void)
 		     "4 hex digits", "t.json:");
 }
 
+/* gd_re_cost counts what regcomp builds: each bounded repeat copies what
+ * it repeats, brackets and escapes are one piece whatever they hold. */
+static void test_re_cost(void)
+{
+	gd_kb *kb = gd_kb_load_embedded();
+	struct gd_kb_signature sg;
+	uint64_t most = 0;
+
+	CHECK(gd_re_cost("abc") == 3);
+	CHECK(gd_re_cost("x{1000}") == 1000);
+	CHECK(gd_re_cost("(a{200}){200}") == 40200);
+	CHECK(gd_re_cost("((a{200}){200}){200}") > GD_RE_MAX_COST);
+	CHECK(gd_re_cost("(x+){32767}") > GD_RE_MAX_COST);
+	CHECK(gd_re_cost("a{,3}") == 3);
+	/* '{' and '(' inside a bracket or after '\\' repeat nothing */
+	CHECK(gd_re_cost("[{(]{3}") == 3);
+	CHECK(gd_re_cost("[]a]{2}") == 2);
+	CHECK(gd_re_cost("[[:digit:]]{4}") == 4);
+	CHECK(gd_re_cost("\\{9999}") < 16);
+	CHECK(gd_re_cost("a{99999999999999999999}") > GD_RE_MAX_COST);
+	/* deeper nesting than regcomp should recurse is refused */
+	CHECK(gd_re_cost("((((((((((((((((((((((((((((((((((a)))))))))))))"
+			 "))))))))))))))))))))))") == UINT64_MAX);
+	CHECK(gd_re_cost("((((((((a))))))))") == 9);
+	/* the shipped signatures stay well inside the bound */
+	CHECK(kb != NULL);
+	for (size_t i = 0; kb && i < gd_kb_signature_count(kb); i++) {
+		if (gd_kb_signature_at(kb, i, &sg) < 0)
+			continue;
+		if (gd_re_cost(sg.regex) > most)
+			most = gd_re_cost(sg.regex);
+		if (sg.unless && gd_re_cost(sg.unless) > most)
+			most = gd_re_cost(sg.unless);
+	}
+	CHECK(most > 0 && most * 8 < GD_RE_MAX_COST);
+	gd_kb_free(kb);
+}
+
 int main(void)
 {
+	test_re_cost();
 	test_embedded();
 	test_not_gpu();
 	test_errors();

@@ -230,10 +230,38 @@ static int container_stamped(const char *b, size_t n)
 
 /* A container started so has asked for the GPU (nvidia-docker run mounts
  * the driver and devices itself; --gpus and the nvidia runtime have the
- * toolkit do it): "started without the GPU" is then not the cause. */
-static const char *const gpu_asked[] = {"nvidia-docker run", "--gpus ",
-					"--gpus=",	     "--runtime=nvidia",
-					"--runtime nvidia",  NULL};
+ * toolkit do it): "started without the GPU" is then not the cause. The
+ * flags count only on the line that starts the container: "--gpus 1" is
+ * also PyTorch Lightning's and many trainers' own option. */
+static const char *const gpu_flags[] = {
+    "--gpus ", "--gpus=", "--runtime=nvidia", "--runtime nvidia", NULL};
+static const char *const starts_container[] = {"docker", "podman", "nerdctl",
+					       NULL};
+
+static int gpu_asked(const char *b, size_t n)
+{
+	const char *end = b + n;
+
+	if (find(b, n, "nvidia-docker run"))
+		return 1;
+	for (const char *const *f = gpu_flags; *f; f++) {
+		const char *p = b;
+
+		while (p < end && (p = find(p, (size_t)(end - p), *f))) {
+			const char *ls = p, *le;
+
+			while (ls > b && ls[-1] != '\n')
+				ls--;
+			le = memchr(p, '\n', (size_t)(end - p));
+			if (!le)
+				le = end;
+			if (any(ls, (size_t)(le - ls), starts_container))
+				return 1;
+			p = le;
+		}
+	}
+	return 0;
+}
 
 static void marks_of(const char *b, size_t n, struct marks *m)
 {
@@ -254,7 +282,7 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 
 	m->container |= any(b, n, container) || container_stamped(b, n);
 	m->wsl |= any(b, n, wsl);
-	m->gpu_asked |= any(b, n, gpu_asked);
+	m->gpu_asked |= gpu_asked(b, n);
 	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
 		if ((m->want & ~m->seen) >> i & 1 &&
 		    any(b, n, marker_rules[i].markers))

@@ -39,9 +39,22 @@ static const char *const paddle_cudnn[] = {
     "The installed Paddle is compiled with CUDNN", NULL};
 static const char *const no_vk[] = {"vk-incompatible-driver",
 				    "vk-icd-no-create-instance", NULL};
-static const char *const macos[] = {
-    "MoltenVK", "macOS",    "Darwin",	"Mac OS X", ".dylib", "homebrew",
-    "Apple M1", "Apple M2", "Apple M3", "Apple M4", NULL};
+/* VK_MVK_macos_surface and VK_EXT_metal_surface are the Vulkan registry's
+ * macOS (Metal) surface extensions: a program that lists them when it
+ * creates its instance runs on macOS (docs/workarounds.md). */
+static const char *const macos[] = {"MoltenVK",
+				    "macOS",
+				    "Darwin",
+				    "Mac OS X",
+				    ".dylib",
+				    "homebrew",
+				    "Apple M1",
+				    "Apple M2",
+				    "Apple M3",
+				    "Apple M4",
+				    "VK_MVK_macos_surface",
+				    "VK_EXT_metal_surface",
+				    NULL};
 
 /* rocminfo decides "ROCk module is NOT loaded" from lsmod (or
  * /sys/module/amdgpu) and goes on: its later lines show whether the

@@ -66,6 +66,11 @@ check "driver new enough: nothing added" "$T/new.log" cuda-no-kernel-image none
 printf '%s\n' '[mvk-info] MoltenVK version 1.2.4, supporting Vulkan version 1.2.250.' \
 	'[CLVK] Could not create the instance : VK_ERROR_INCOMPATIBLE_DRIVER' >"$T/mac.log"
 check "macOS: portability enumeration named" "$T/mac.log" vk-incompatible-driver "VK_KHR_portability_enumeration"
+# the instance's extension list names the macOS surface extension (the
+# Vulkan registry's VK_MVK_macos_surface), as libplacebo logs it
+printf '%s\n' 'Creating vulkan instance with extensions:' '    VK_KHR_surface' \
+	'    VK_MVK_macos_surface' 'Failed creating instance: VK_ERROR_INCOMPATIBLE_DRIVER' >"$T/mvk.log"
+check "macOS surface extension: portability enumeration named" "$T/mvk.log" vk-incompatible-driver "VK_KHR_portability_enumeration"
 echo '[CLVK] Could not create the instance : VK_ERROR_INCOMPATIBLE_DRIVER' >"$T/vk.log"
 check "not macOS: nothing added" "$T/vk.log" vk-incompatible-driver none
 # PaddlePaddle's own warning, in its own words (source: docs/workarounds.md)

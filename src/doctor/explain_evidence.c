@@ -116,6 +116,15 @@ static const char *const no_matrix[] = {"compiling for gfx6",
 					"compiling for gfx10",
 					NULL};
 
+/* ollama installs the ROCm libraries of its ROCm backend (rocBLAS and
+ * hipBLASLt with their kernel directories) into lib/ollama/rocm, its
+ * CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR: a hipBLASLt kernel library
+ * missing there is missing from the ROCm that ollama release bundles, not
+ * from the system's (docs/workarounds.md). */
+static const char *const no_lt_lib[] = {"hipblaslt-no-library", NULL};
+static const char *const ollama_rocm[] = {"ollama/rocm/hipblaslt/",
+					  "ollama\\rocm\\hipblaslt\\", NULL};
+
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
      "more likely here: the log also says the GPU was lost (fell off the "
@@ -164,6 +173,13 @@ static const struct marker_rule marker_rules[] = {
      "rocWMMA release supports it, newer or not: build without rocWMMA for "
      "it or leave it out of the target list. Tells them apart: the gfx "
      "target in clang's 'when compiling for' line."},
+    {no_lt_lib, ollama_rocm, "ollama-bundled-rocm",
+     "more likely here: the kernel library missing is in ollama's own ROCm "
+     "bundle (lib/ollama/rocm), so the ROCm this ollama release ships has "
+     "no kernels for the GPU's gfx target: use an ollama release or image "
+     "whose bundled ROCm has the target, or the Vulkan backend; while "
+     "ollama still answers on the GPU it is only a warning. Tells them "
+     "apart: ollama's log of the GPU it found and the library it runs."},
     {ptx_old, jetson, "jetson-server-cuda",
      "more likely here: the log is from a Jetson, whose driver comes with "
      "JetPack (L4T) and is not updated on its own; a program built against "

@@ -198,6 +198,14 @@ wmma='/therock/src/rocm-libraries/projects/rocwmma/library/include/rocwmma/inter
 pair "rocWMMA and a target without matrix cores" rocwmma-unsupported-arch rocwmma-no-matrix-cores "$wmma" \
 	"$wmma" '1 error generated when compiling for gfx906.'
 
+# hipBLASLt's kernel library missing from ollama's own ROCm bundle
+# (lib/ollama/rocm, ollama's CMakeLists.txt; tests/fixtures/logs/
+# hipblaslt-no-library.txt): the ROCm that release ships lacks the target;
+# another program's copy (lemonade-sdk/llamacpp-rocm#10) adds nothing
+pair "hipBLASLt library missing from ollama's bundle" hipblaslt-no-library ollama-bundled-rocm \
+	'rocblaslt error: Cannot read "TensileLibrary_lazy_gfx1151.dat": No such file or directory' \
+	'rocblaslt error: Cannot read /usr/local/lib/ollama/rocm/hipblaslt/library/TensileLibrary_lazy_gfx1201.dat: No such file or directory'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"

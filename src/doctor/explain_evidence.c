@@ -124,6 +124,12 @@ static const char *const no_matrix[] = {"compiling for gfx6",
 static const char *const no_lt_lib[] = {"hipblaslt-no-library", NULL};
 static const char *const ollama_rocm[] = {"ollama/rocm/hipblaslt/",
 					  "ollama\\rocm\\hipblaslt\\", NULL};
+/* MLX's "Failed to load the default metallib." is followed by the NSError
+ * of each attempt; Metal's own "This library is using language version X.Y
+ * which is not supported on this OS." there means the metallib was found
+ * but is built for a newer macOS (docs/workarounds.md). */
+static const char *const no_metallib[] = {"mlx-metallib-not-found", NULL};
+static const char *const msl_newer[] = {"is using language version", NULL};
 
 static const struct marker_rule marker_rules[] = {
     {nv_gone, gpu_lost, "gpu-lost-in-log",
@@ -180,6 +186,12 @@ static const struct marker_rule marker_rules[] = {
      "whose bundled ROCm has the target, or the Vulkan backend; while "
      "ollama still answers on the GPU it is only a warning. Tells them "
      "apart: ollama's log of the GPU it found and the library it runs."},
+    {no_metallib, msl_newer, "metallib-language-too-new",
+     "more likely here: Metal says the metallib uses a language version "
+     "this macOS does not support, so the library is there but was built "
+     "for a newer macOS (Metal 4.0 needs macOS 26): upgrade macOS or use a "
+     "build whose metallib targets this one. Tells them apart: the "
+     "'language version' line after the failure."},
     {ptx_old, jetson, "jetson-server-cuda",
      "more likely here: the log is from a Jetson, whose driver comes with "
      "JetPack (L4T) and is not updated on its own; a program built against "

@@ -16,6 +16,9 @@
 #  - "driver version is insufficient" in a container: the GPU not requested;
 #  - nvidia-smi not found in a container: the GPU not requested;
 #  - the web UI's CUDA check in its AMD fork: no AMD backend selected.
+#  - MLX's "Failed to load the default metallib." followed by Metal's
+#    "is using language version X.Y which is not supported on this OS":
+#    a metallib built for a newer macOS, not a missing one.
 
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 #  - "the provided PTX was compiled with an unsupported toolchain" on a
@@ -205,6 +208,11 @@ pair "rocWMMA and a target without matrix cores" rocwmma-unsupported-arch rocwmm
 pair "hipBLASLt library missing from ollama's bundle" hipblaslt-no-library ollama-bundled-rocm \
 	'rocblaslt error: Cannot read "TensileLibrary_lazy_gfx1151.dat": No such file or directory' \
 	'rocblaslt error: Cannot read /usr/local/lib/ollama/rocm/hipblaslt/library/TensileLibrary_lazy_gfx1201.dat: No such file or directory'
+# MLX's failure with Metal's own NSError after it, line by line as vMLX shows
+# it (jjang-ai/vmlx#169): the metallib is there but built for a newer macOS
+mlx='Process exited before becoming ready: RuntimeError: Failed to load the default metallib.'
+pair "MLX metallib of a newer Metal language" mlx-metallib-not-found metallib-language-too-new "$mlx" \
+	"$mlx" 'This library is using language version 4.0 which is not supported on this OS.' 'library not found'
 
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.

@@ -352,16 +352,17 @@ static int run_all(struct gd_cli *cli, struct gd_try *t)
 
 static int try_setup(struct gd_cli *cli, struct gd_try *t, char **argv)
 {
-	if (t->expect && gd_re_cost(t->expect) > GD_RE_MAX_COST) {
+	int rc = t->expect ? gd_regcomp_bounded(&t->expect_re, t->expect,
+						REG_EXTENDED | REG_NOSUB)
+			   : 0;
+
+	if (rc) {
 		t->expect = NULL;
-		return gd_cli_usage_error(cli, "try",
-					  "--expect regex too large once "
-					  "compiled (its repeats multiply)");
-	}
-	if (t->expect &&
-	    regcomp(&t->expect_re, t->expect, REG_EXTENDED | REG_NOSUB)) {
-		t->expect = NULL;
-		return gd_cli_usage_error(cli, "try", "bad --expect regex");
+		return gd_cli_usage_error(
+		    cli, "try",
+		    rc == GD_RE_TOO_LARGE ? "--expect regex too large once "
+					    "compiled (its repeats multiply)"
+					  : "bad --expect regex");
 	}
 	t->have_re = t->expect != NULL;
 	if (t->user_cmd) {

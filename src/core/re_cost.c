@@ -21,6 +21,14 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
+/* One character, bracket expression or escape: a node of its own, and what
+ * a repeat after it copies. */
+static void piece(uint64_t *branch, uint64_t *last)
+{
+	*last = 1;
+	*branch = sat_add(*branch, 1);
+}
+
 /* The end of a bracket expression that starts at s[0] == '['; "[]a]" and
  * "[^]a]" hold a literal ']', "[:alpha:]" inside is one piece. */
 static const char *bracket_end(const char *s)
@@ -98,9 +106,8 @@ uint64_t gd_re_cost(const char *re)
 			done[d] = branch[d] = last[d] = 0;
 			break;
 		case ')':
-			if (d == 0) {
-				last[0] = 1;
-				branch[0] = sat_add(branch[0], 1);
+			if (d == 0) { /* unmatched: an ordinary character */
+				piece(&branch[0], &last[0]);
 				break;
 			}
 			k = sat_add(sat_add(done[d], branch[d]), 1);
@@ -129,26 +136,22 @@ uint64_t gd_re_cost(const char *re)
 				last[d] = sat_mul(last[d], k);
 				break;
 			}
-			end = p + 1;
-			last[d] = 1;
-			branch[d] = sat_add(branch[d], 1);
+			end = p + 1; /* not an interval: a literal '{' */
+			piece(&branch[d], &last[d]);
 			break;
 		case '[':
 			end = bracket_end(p);
 			if (*end)
 				end++;
-			last[d] = 1;
-			branch[d] = sat_add(branch[d], 1);
+			piece(&branch[d], &last[d]);
 			break;
 		case '\\':
 			if (p[1])
 				end = p + 2;
-			last[d] = 1;
-			branch[d] = sat_add(branch[d], 1);
+			piece(&branch[d], &last[d]);
 			break;
 		default:
-			last[d] = 1;
-			branch[d] = sat_add(branch[d], 1);
+			piece(&branch[d], &last[d]);
 			break;
 		}
 		p = end;
@@ -161,4 +164,11 @@ uint64_t gd_re_cost(const char *re)
 		branch[d] = sat_add(branch[d], k);
 	}
 	return sat_add(done[0], branch[0]);
+}
+
+int gd_regcomp_bounded(regex_t *rx, const char *re, int cflags)
+{
+	if (gd_re_cost(re) > GD_RE_MAX_COST)
+		return GD_RE_TOO_LARGE;
+	return regcomp(rx, re, cflags);
 }

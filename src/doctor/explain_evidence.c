@@ -323,7 +323,8 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 
 	m->container |= any(b, n, container) || container_stamped(b, n);
 	m->wsl |= any(b, n, wsl);
-	m->gpu_asked |= gpu_asked(b, n);
+	if (!m->gpu_asked)
+		m->gpu_asked = gpu_asked(b, n);
 	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
 		if ((m->want & ~m->seen) >> i & 1 &&
 		    any(b, n, marker_rules[i].markers))

@@ -424,15 +424,15 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 		return gd_kbv_fail(v, "title", 1,
 				   "a signature needs \"title\", "
 				   "\"meaning\" and \"fix\"");
-	if (gd_re_cost(re) > GD_RE_MAX_COST)
+	rc = gd_regcomp_bounded(&rx, re,
+				REG_EXTENDED | REG_NOSUB |
+				    (json_is_true(ic) ? REG_ICASE : 0));
+	if (rc == GD_RE_TOO_LARGE)
 		return gd_kbv_fail(v, "regex", 1,
 				   "signature \"%s\": regex too large once "
 				   "compiled (its repeats multiply past %d "
 				   "nodes)",
 				   gd_kbv_str(sg, "id"), GD_RE_MAX_COST);
-	rc = regcomp(&rx, re,
-		     REG_EXTENDED | REG_NOSUB |
-			 (json_is_true(ic) ? REG_ICASE : 0));
 	if (rc) {
 		regerror(rc, &rx, why, sizeof why);
 		return gd_kbv_fail(v, "regex", 1,
@@ -445,13 +445,14 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 	if (json_object_get(sg, "unless") && (!re || !*re))
 		return gd_kbv_fail(v, "unless", 1,
 				   "\"unless\" must be a non-empty regex");
-	if (re && gd_re_cost(re) > GD_RE_MAX_COST)
+	rc = re ? gd_regcomp_bounded(&rx, re, REG_EXTENDED | REG_NOSUB) : 0;
+	if (rc == GD_RE_TOO_LARGE)
 		return gd_kbv_fail(v, "unless", 1,
 				   "signature \"%s\": \"unless\" too large "
 				   "once compiled (its repeats multiply past "
 				   "%d nodes)",
 				   gd_kbv_str(sg, "id"), GD_RE_MAX_COST);
-	if (re && (rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))) {
+	if (rc) {
 		regerror(rc, &rx, why, sizeof why);
 		return gd_kbv_fail(v, "unless", 1,
 				   "signature \"%s\": \"unless\" does not "

@@ -160,8 +160,9 @@ checkid "insufficient driver, container with the GPU: no name" "$T/insuff-gpus.l
 printf '%s\n' '$ docker run --gpus all --rm lscr.io/linuxserver/faster-whisper:gpu' \
 	'RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version' >"$T/insuff-gpus2.log"
 checkid "insufficient driver, docker run --gpus: no name" "$T/insuff-gpus2.log" cuda-driver-insufficient "null false"
-# --gpus on a trainer's own command line (latent-diffusion's README trains
-# with "main.py ... -t --gpus 0,") asks no container for anything
+# --gpus on a trainer's own command line (latent-diffusion's training
+# command, docs/workarounds.md "Sources of the messages the tests replay")
+# asks no container for anything
 printf '%s\n' 'CUDA_VISIBLE_DEVICES=0 python main.py --base configs/latent-diffusion/cin-ldm-vq-f8.yaml -t --gpus 0,' >"$T/trainer-gpus.log"
 cat "$T/docker.log" >>"$T/trainer-gpus.log"
 checkid "--gpus of a trainer, in a container: still named" "$T/trainer-gpus.log" cuda-no-device "container-no-gpu-runtime true"

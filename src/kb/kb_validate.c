@@ -394,12 +394,12 @@ static int check_origin(struct gd_kb_vctx *v, const json_t *org)
 
 /* A signature's regex or unless compiles, within the size bound
  * (core/re_cost.h): a hostile kb must not make regcomp take gigabytes.
- * "regex" is named bare in the message, other fields quoted, as before. */
+ * The messages name "regex" bare and other fields quoted. */
 static int check_re(struct gd_kb_vctx *v, const json_t *sg, const char *field,
 		    const char *re, int flags)
 {
 	const char *id = gd_kbv_str(sg, "id");
-	int bare = !strcmp(field, "regex");
+	const char *q = strcmp(field, "regex") ? "\"" : "";
 	regex_t rx;
 	char why[160];
 	int rc = gd_regcomp_bounded(&rx, re, REG_EXTENDED | REG_NOSUB | flags);
@@ -409,15 +409,13 @@ static int check_re(struct gd_kb_vctx *v, const json_t *sg, const char *field,
 				   "signature \"%s\": %s%s%s too large once "
 				   "compiled (its repeats multiply past %d "
 				   "nodes)",
-				   id, bare ? "" : "\"", field,
-				   bare ? "" : "\"", GD_RE_MAX_COST);
+				   id, q, field, q, GD_RE_MAX_COST);
 	if (rc) {
 		regerror(rc, &rx, why, sizeof why);
 		return gd_kbv_fail(v, field, 1,
 				   "signature \"%s\": %s%s%s does not compile "
 				   "(POSIX ERE): %s",
-				   id, bare ? "" : "\"", field,
-				   bare ? "" : "\"", why);
+				   id, q, field, q, why);
 	}
 	regfree(&rx);
 	return 0;

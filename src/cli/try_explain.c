@@ -124,7 +124,7 @@ void gd_cli_explain_output(struct gd_cli *cli, const struct gd_machine *m,
 	memset(&r, 0, sizeof r);
 	if (gd_explain_scan(&cli->ctx, buf, len, &r) == 0) {
 		/* this machine is where it ran: its container or WSL2 counts */
-		gd_explain_evidence(buf, len, NULL, 0, m, &r);
+		gd_explain_evidence(cli->ctx.kb, buf, len, NULL, 0, m, &r);
 		if (r.m.n)
 			from_match(cli, m, ci, program, c, &r.m.v[0], output,
 				   n);

@@ -450,7 +450,7 @@ int gd_explain_sigs_scan_log(struct gd_explain_sigs *s,
 				 log->tail_len, r);
 
 	if (!rc)
-		gd_explain_evidence(log->head, log->head_len, log->tail,
+		gd_explain_evidence(s->kb, log->head, log->head_len, log->tail,
 				    log->tail_len, here, r);
 	return rc;
 }

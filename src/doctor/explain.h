@@ -138,8 +138,9 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s);
  * runtime, ROCm in WSL2, a driver older than the program's CUDA) gets that
  * cause in its alternative when the log's other lines point to it, or this
  * machine (here, may be NULL: a WSL2 kernel, a container) does. */
-void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
-			 size_t tail_len, const struct gd_machine *here,
+void gd_explain_evidence(const gd_kb *kb, const char *head, size_t head_len,
+			 const char *tail, size_t tail_len,
+			 const struct gd_machine *here,
 			 struct gd_explain_result *r);
 
 /* The error codes named in buf (in_tail: the tail part), appended to

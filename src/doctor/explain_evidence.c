@@ -13,8 +13,11 @@
 
 struct marks {
 	int container, wsl;
-	int gpu_asked;	     /* the log starts its container with the GPU */
-	unsigned want, seen; /* marker_rules[] to look for; found, a bit each */
+	int gpu_asked; /* the log starts its container with the GPU */
+	const gd_kb *kb;
+	size_t n_rules; /* the kb's evidence[], at most: */
+	unsigned char want[GD_KB_EVIDENCE_MAX]; /* rules to look for */
+	unsigned char seen[GD_KB_EVIDENCE_MAX]; /* their markers found */
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
 };
@@ -24,183 +27,20 @@ static const char *find(const char *b, size_t n, const char *w)
 	return memmem(b, n, w, strlen(w));
 }
 
-/* A cause only the log's own lines point to: a match of one of ids gets
- * text as its alternative when the log holds one of markers. */
-struct marker_rule {
-	const char *const *ids, *const *markers;
-	const char *alt_id, *text;
-};
+/* A cause only the log's own lines point to is data: the kb's evidence[]
+ * (docs/kb.md "evidence"), each rule a few signatures, the marker strings
+ * that point away from their common cause, that cause and what tells them
+ * apart. Why each rule holds is in docs/workarounds.md. */
+static int any_of(const char *b, size_t n, struct gd_kb_list l)
+{
+	for (size_t i = 0; i < gd_kb_list_n(l); i++) {
+		const char *w = gd_kb_list_at(l, i);
 
-static const char *const no_lib[] = {"cudnn-win-load-error",
-				     "cuda-libs-missing", NULL};
-/* PaddlePaddle's own version check warns so; often harmless
- * (docs/workarounds.md), so it is evidence, not a signature */
-static const char *const paddle_cudnn[] = {
-    "The installed Paddle is compiled with CUDNN", NULL};
-static const char *const no_vk[] = {"vk-incompatible-driver",
-				    "vk-icd-no-create-instance", NULL};
-/* VK_MVK_macos_surface and VK_EXT_metal_surface are the Vulkan registry's
- * macOS (Metal) surface extensions: a program that lists them when it
- * creates its instance runs on macOS (docs/workarounds.md). */
-static const char *const macos[] = {"MoltenVK",
-				    "macOS",
-				    "Darwin",
-				    "Mac OS X",
-				    ".dylib",
-				    "homebrew",
-				    "Apple M1",
-				    "Apple M2",
-				    "Apple M3",
-				    "Apple M4",
-				    "VK_MVK_macos_surface",
-				    "VK_EXT_metal_surface",
-				    NULL};
-
-/* rocminfo decides "ROCk module is NOT loaded" from lsmod (or
- * /sys/module/amdgpu) and goes on: its later lines show whether the
- * kernel driver is there after all (docs/workarounds.md). */
-static const char *const no_rock[] = {"rocm-kfd-not-loaded", NULL};
-static const char *const no_lsmod[] = {"lsmod: not found",
-				       "lsmod: command not found", NULL};
-static const char *const kfd_open[] = {"Able to open /dev/kfd read-write",
-				       "HSA Agents", NULL};
-
-/* nvidia-smi or the kernel saying the GPU fell off: "no device" and "busy"
- * after it are its consequences, not a set-up to repair. */
-static const char *const nv_gone[] = {"cuda-no-device",
-				      "cuda-devices-unavailable",
-				      "nvml-driver-not-loaded", NULL};
-static const char *const gpu_lost[] = {"GPU is lost", "fallen off the bus",
-				       NULL};
-
-/* nvidia-smi is mounted into a container only when it gets the GPU with
- * the utility capability (docs/workarounds.md). Lines that start or run a
- * container, not the bare word: a host's diagnostics say "Docker detected
- * (0 means not installed)". */
-static const char *const no_smi[] = {"nvidia-smi-not-found", NULL};
-static const char *const ctr_run[] = {"docker run",	  "docker exec",
-				      "docker compose",	  "kubectl",
-				      "podman run",	  "container starting",
-				      "/.dockerenv",	  "entrypoint.sh",
-				      "runtimeClassName", NULL};
-
-/* hipcc ends a failed command with "failed to execute:" (the perl and the
- * C++ hipcc alike) and runs $CUDA_PATH/bin/nvcc only on the NVIDIA
- * platform, so that nvcc missing is hipcc's platform choice
- * (docs/workarounds.md). */
-static const char *const no_nvcc[] = {"cuda-toolkit-not-found", NULL};
-static const char *const hipcc_nvcc[] = {
-    "failed to execute:/usr/local/cuda/bin/nvcc",
-    "failed to execute:/opt/cuda/bin/nvcc", NULL};
-
-/* A Jetson's driver comes with JetPack (L4T); CUDA libraries built for
- * arm64 servers (SBSA) do not run on its GPU (docs/workarounds.md). */
-static const char *const ptx_old[] = {"cuda-ptx-toolchain", NULL};
-static const char *const jetson[] = {"Jetson",	"/tegra/",  "Tegra",	 "L4T",
-				     "JetPack", "AGX Orin", "Orin Nano", NULL};
-
-/* rocWMMA's config.hpp stops a target it does not list; clang names the
- * target ("1 error generated when compiling for gfx906."). GCN before
- * gfx908 and RDNA 1/2 have no matrix instructions, so no rocWMMA will list
- * them (docs/workarounds.md, "Sources of the messages the tests replay"). */
-static const char *const wmma_arch[] = {"rocwmma-unsupported-arch", NULL};
-static const char *const no_matrix[] = {"compiling for gfx6",
-					"compiling for gfx7",
-					"compiling for gfx8",
-					"compiling for gfx900",
-					"compiling for gfx902",
-					"compiling for gfx904",
-					"compiling for gfx906",
-					"compiling for gfx909",
-					"compiling for gfx90c",
-					"compiling for gfx10",
-					NULL};
-
-/* ollama installs the ROCm libraries of its ROCm backend (rocBLAS and
- * hipBLASLt with their kernel directories) into lib/ollama/rocm, its
- * CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR: a hipBLASLt kernel library
- * missing there is missing from the ROCm that ollama release bundles, not
- * from the system's (docs/workarounds.md). */
-static const char *const no_lt_lib[] = {"hipblaslt-no-library", NULL};
-static const char *const ollama_rocm[] = {"ollama/rocm/hipblaslt/",
-					  "ollama\\rocm\\hipblaslt\\", NULL};
-/* MLX's "Failed to load the default metallib." is followed by the NSError
- * of each attempt; Metal's own "This library is using language version X.Y
- * which is not supported on this OS." there means the metallib was found
- * but is built for a newer macOS (docs/workarounds.md). */
-static const char *const no_metallib[] = {"mlx-metallib-not-found", NULL};
-static const char *const msl_newer[] = {"is using language version", NULL};
-
-static const struct marker_rule marker_rules[] = {
-    {nv_gone, gpu_lost, "gpu-lost-in-log",
-     "more likely here: the log also says the GPU was lost (fell off the "
-     "bus), so the CUDA error is its consequence: power, heat, the PCIe "
-     "link or failing hardware (a reboot brings it back for a while). "
-     "Tells them apart: nvidia-smi reports the GPU lost or dmesg shows Xid "
-     "79."},
-    {no_nvcc, hipcc_nvcc, "hipcc-nvidia-platform",
-     "more likely here: hipcc ran nvcc, so it took the NVIDIA platform "
-     "(HIP_PLATFORM=nvidia, or unset while it found no ROCm clang): for an "
-     "AMD GPU set HIP_PLATFORM=amd and ROCM_PATH to the ROCm with "
-     "llvm/bin/clang++; for HIP on NVIDIA install the CUDA toolkit. Tells "
-     "them apart: hipconfig --platform."},
-    {no_rock, no_lsmod, "rocminfo-no-lsmod",
-     "more likely here: lsmod is missing (a container image without kmod), "
-     "so rocminfo cannot see the amdgpu module even when it is loaded; "
-     "the GPU may well work (install kmod in the image to silence it). "
-     "Tells them apart: rocminfo goes on to list the GPU as an HSA agent."},
-    {no_rock, kfd_open, "rocminfo-kfd-present",
-     "more likely here: rocminfo went on to open /dev/kfd (or list HSA "
-     "agents), so the kernel driver is there; its module check fails when "
-     "amdgpu is built into the kernel or lsmod is missing, and the message "
-     "is harmless. Tells them apart: your GPU is listed as an agent."},
-    {no_lib, paddle_cudnn, "cudnn-older-than-build",
-     "the log says Paddle was compiled with a newer cuDNN than the "
-     "machine's: install the cuDNN it names, or the Paddle build made for "
-     "the machine's cuDNN. Tells them apart: the cuDNN DLLs are on PATH but "
-     "of the older version."},
-    {no_vk, macos, "moltenvk-portability",
-     "more likely here: the log is from macOS, where Vulkan is MoltenVK, "
-     "which the Vulkan loader (1.3.216 and later) shows only to programs "
-     "that enable VK_KHR_portability_enumeration and set "
-     "VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR; the program must do "
-     "that (update it or report it). Tells them apart: vulkaninfo lists the "
-     "GPU but the program fails."},
-    {no_smi, ctr_run, "container-no-gpu-runtime",
-     "more likely here: the log is from a container, which gets nvidia-smi "
-     "only when started with the GPU (docker run --gpus all, or the nvidia "
-     "runtime with NVIDIA_DRIVER_CAPABILITIES including utility; "
-     "Kubernetes: runtimeClassName nvidia and a nvidia.com/gpu limit). "
-     "Tells them apart: nvidia-smi works on the host but not inside the "
-     "container."},
-    {wmma_arch, no_matrix, "rocwmma-no-matrix-cores",
-     "more likely here: the target being compiled (gfx906 or older GCN, or "
-     "RDNA 1/2: gfx10xx) has no matrix (MFMA/WMMA) instructions, so no "
-     "rocWMMA release supports it, newer or not: build without rocWMMA for "
-     "it or leave it out of the target list. Tells them apart: the gfx "
-     "target in clang's 'when compiling for' line."},
-    {no_lt_lib, ollama_rocm, "ollama-bundled-rocm",
-     "more likely here: the kernel library missing is in ollama's own ROCm "
-     "bundle (lib/ollama/rocm), so the ROCm this ollama release ships has "
-     "no kernels for the GPU's gfx target: use an ollama release or image "
-     "whose bundled ROCm has the target, or the Vulkan backend; while "
-     "ollama still answers on the GPU it is only a warning. Tells them "
-     "apart: ollama's log of the GPU it found and the library it runs."},
-    {no_metallib, msl_newer, "metallib-language-too-new",
-     "more likely here: Metal says the metallib uses a language version "
-     "this macOS does not support, so the library is there but was built "
-     "for a newer macOS (Metal 4.0 needs macOS 26): upgrade macOS or use a "
-     "build whose metallib targets this one. Tells them apart: the "
-     "'language version' line after the failure."},
-    {ptx_old, jetson, "jetson-server-cuda",
-     "more likely here: the log is from a Jetson, whose driver comes with "
-     "JetPack (L4T) and is not updated on its own; a program built against "
-     "the CUDA libraries for arm64 servers (SBSA) instead of JetPack's does "
-     "not run on its GPU: use a build made for this JetPack, or build it on "
-     "the Jetson. Tells them apart: the same program built on the Jetson "
-     "runs."},
-};
-#define GD_N_MARKER_RULES (sizeof marker_rules / sizeof *marker_rules)
+		if (w && *w && find(b, n, w))
+			return 1;
+	}
+	return 0;
+}
 
 static int any(const char *b, size_t n, const char *const *w)
 {
@@ -325,10 +165,13 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 	m->wsl |= any(b, n, wsl);
 	if (!m->gpu_asked)
 		m->gpu_asked = gpu_asked(b, n);
-	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
-		if ((m->want & ~m->seen) >> i & 1 &&
-		    any(b, n, marker_rules[i].markers))
-			m->seen |= 1u << i;
+	for (size_t i = 0; i < m->n_rules; i++) {
+		struct gd_kb_evidence e;
+
+		if (m->want[i] && !m->seen[i] &&
+		    !gd_kb_evidence_at(m->kb, i, &e) && any_of(b, n, e.markers))
+			m->seen[i] = 1;
+	}
 	if (!m->drv_cuda)
 		m->drv_cuda = version_after(b, n, "CUDA Version:");
 	if (!m->built_cuda && (v = torch_cuda(b, n)))
@@ -434,14 +277,17 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    m->built_cuda % 10);
 		return;
 	}
-	for (unsigned i = 0; i < GD_N_MARKER_RULES; i++)
-		if (m->seen >> i & 1 &&
-		    is_one_of(mt->id, marker_rules[i].ids)) {
-			mt->alt_id = marker_rules[i].alt_id;
-			gd_strlcpy(mt->alternative, marker_rules[i].text,
+	for (size_t i = 0; i < m->n_rules; i++) {
+		struct gd_kb_evidence e;
+
+		if (m->seen[i] && !gd_kb_evidence_at(m->kb, i, &e) &&
+		    gd_kb_list_has(e.signatures, mt->id)) {
+			mt->alt_id = e.id;
+			gd_strlcpy(mt->alternative, e.text,
 				   sizeof mt->alternative);
 			return;
 		}
+	}
 }
 
 /* The markers are looked for in a log's first and last
@@ -460,8 +306,9 @@ static void marks_window(const char *b, size_t n, struct marks *m)
 	marks_of(b + n - GD_EVIDENCE_WINDOW, GD_EVIDENCE_WINDOW, m);
 }
 
-void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
-			 size_t tail_len, const struct gd_machine *here,
+void gd_explain_evidence(const gd_kb *kb, const char *head, size_t head_len,
+			 const char *tail, size_t tail_len,
+			 const struct gd_machine *here,
 			 struct gd_explain_result *r)
 {
 	struct marks m;
@@ -469,15 +316,24 @@ void gd_explain_evidence(const char *head, size_t head_len, const char *tail,
 	memset(&m, 0, sizeof m);
 	if (!r->m.n)
 		return;
+	m.kb = kb;
+	m.n_rules = kb ? gd_kb_evidence_count(kb) : 0;
+	if (m.n_rules > GD_KB_EVIDENCE_MAX) /* the validator refuses more */
+		m.n_rules = GD_KB_EVIDENCE_MAX;
 	if (here && here->kernel.release.st == GD_KNOWN)
 		m.wsl_here =
 		    strstr(here->kernel.release.v, "microsoft") != NULL;
 	for (size_t i = 0; here && i < here->n_gpus; i++)
 		m.container_here |= here->gpus[i].access.in_container;
-	for (unsigned k = 0; k < GD_N_MARKER_RULES; k++) /* only when needed */
-		for (size_t i = 0; i < r->m.n; i++)
-			if (is_one_of(r->m.v[i].id, marker_rules[k].ids))
-				m.want |= 1u << k;
+	for (size_t k = 0; k < m.n_rules; k++) { /* only when needed */
+		struct gd_kb_evidence e;
+
+		if (gd_kb_evidence_at(kb, k, &e))
+			continue;
+		for (size_t i = 0; i < r->m.n && !m.want[k]; i++)
+			m.want[k] = (unsigned char)gd_kb_list_has(e.signatures,
+								  r->m.v[i].id);
+	}
 	marks_window(head, head_len, &m);
 	if (tail)
 		marks_window(tail, tail_len, &m);

@@ -200,10 +200,22 @@ int gd_kb_signature_at(const gd_kb *kb, size_t i, struct gd_kb_signature *out);
 int gd_kb_signature_get(const gd_kb *kb, const char *id,
 			struct gd_kb_signature *out);
 /* causes{}: what a cause code (as signatures[].causes name it) means;
- * alternatives{}: the cause code of an alternative explain's evidence
- * names (its alternative_id). NULL when the kb has none. */
+ * alternatives{} or evidence[]: the cause code of an alternative explain's
+ * evidence names (its alternative_id). NULL when the kb has none. */
 const char *gd_kb_cause_text(const gd_kb *kb, const char *code);
 const char *gd_kb_alternative_cause(const gd_kb *kb, const char *alt_id);
+
+/* evidence[] (docs/kb.md "evidence"): a cause only a log's other lines
+ * point to. A match of one of signatures whose log also holds one of
+ * markers gets cause first, with text saying what tells them apart. Tried
+ * in the kb's order. */
+struct gd_kb_evidence {
+	const char *id, *cause, *text;
+	struct gd_kb_list signatures, markers;
+};
+#define GD_KB_EVIDENCE_MAX 256 /* rules; the validator refuses more */
+size_t gd_kb_evidence_count(const gd_kb *kb);
+int gd_kb_evidence_at(const gd_kb *kb, size_t i, struct gd_kb_evidence *out);
 
 /* nvidia.gpus[] by PCI id; nvidia.compute_capabilities[] by sm, written
  * "sm_90", "sm90", "compute_90", "9.0". */

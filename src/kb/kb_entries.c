@@ -282,9 +282,38 @@ const char *gd_kb_cause_text(const gd_kb *kb, const char *code)
 	return code ? str(gd_kb_get(kb, GD_KBK_CAUSES), code) : NULL;
 }
 
+size_t gd_kb_evidence_count(const gd_kb *kb)
+{
+	return json_array_size(gd_kb_get(kb, GD_KBK_EVIDENCE));
+}
+
+int gd_kb_evidence_at(const gd_kb *kb, size_t i, struct gd_kb_evidence *out)
+{
+	const json_t *e = json_array_get(gd_kb_get(kb, GD_KBK_EVIDENCE), i);
+
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(e))
+		return -1;
+	out->id = str(e, GD_KBK_ID);
+	out->cause = str(e, GD_KBK_CAUSE);
+	out->text = str(e, GD_KBK_TEXT);
+	out->signatures = list_of(e, GD_KBK_SIGNATURES);
+	out->markers = list_of(e, GD_KBK_MARKERS);
+	return out->id && out->cause && out->text ? 0 : -1;
+}
+
 const char *gd_kb_alternative_cause(const gd_kb *kb, const char *alt_id)
 {
-	return alt_id ? str(gd_kb_get(kb, GD_KBK_ALTERNATIVES), alt_id) : NULL;
+	const char *c;
+	struct gd_kb_evidence e;
+
+	if (!alt_id)
+		return NULL;
+	c = str(gd_kb_get(kb, GD_KBK_ALTERNATIVES), alt_id);
+	for (size_t i = 0; !c && i < gd_kb_evidence_count(kb); i++)
+		if (!gd_kb_evidence_at(kb, i, &e) && !strcmp(e.id, alt_id))
+			c = e.cause;
+	return c;
 }
 
 size_t gd_kb_signature_count(const gd_kb *kb)

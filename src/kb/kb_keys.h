@@ -89,6 +89,11 @@
 #define GD_KBK_LITERALS "literals"
 #define GD_KBK_CAUSES "causes" /* also the top-level causes{} */
 #define GD_KBK_ALTERNATIVES "alternatives"
+#define GD_KBK_EVIDENCE                                                        \
+	"evidence" /* evidence[]: id, signatures, markers, cause, text,        \
+		      sources */
+#define GD_KBK_MARKERS "markers"
+#define GD_KBK_CAUSE "cause"
 
 /* nvidia */
 #define GD_KBK_GPUS "gpus"

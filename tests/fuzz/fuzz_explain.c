@@ -16,10 +16,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static gd_ctx ctx;
+
 static struct gd_explain_sigs *sigs(void)
 {
 	static struct gd_explain_sigs *s;
-	static gd_ctx ctx;
 	static char *envp[] = {NULL};
 
 	if (!s) {
@@ -70,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mem_log((const char *)data, size);
 	memset(&r, 0, sizeof r);
 	gd_explain_sigs_scan(sigs(), text, len, &r); /* and the error codes */
-	gd_explain_evidence(text, len, NULL, 0, NULL, &r);
+	gd_explain_evidence(ctx.kb, text, len, NULL, 0, NULL, &r);
 	for (size_t i = 0; i < r.m.n; i++) {
 		char fix[256];
 

@@ -32,6 +32,7 @@
 # its cause first.
 set -u
 : "${GPUDOCTOR:?set GPUDOCTOR to the built binary}"
+: "${GD_SRCDIR:?set GD_SRCDIR to the source tree}"
 command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -239,4 +240,17 @@ same "a new driver here puts the old-driver cause last" "$("$GPUDOCTOR" --root "
 "$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
 grep -q "causes:  one of 3, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
 	echo "ok: text names the three causes in order" || { echo "FAIL: text names the three causes in order"; fail=1; }
+# The marker rules are data (docs/kb.md "evidence"): a rule added to a kb
+# given with --kb changes the answer, with no new code.
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$T/ev.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["evidence"].append({"id": "test-traceback-rule", "signatures": ["cuda-no-device"],
+    "markers": ["Traceback (most recent call last)"], "cause": "program-bug",
+    "text": "a rule of this test only: the log holds a Python traceback"})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+same "a kb's own evidence rule names its alternative" "$("$GPUDOCTOR" --root "$T/root" --kb "$T/ev.json" explain --json "$T/plain.log" |
+	jq -r '.matches[0] | "\(.alternative_id) \([.causes[].id] | join(" "))"')" "test-traceback-rule program-bug cuda-no-device"
+checkid "the shipped kb has no such rule" "$T/plain.log" cuda-no-device "null false"
 exit $fail

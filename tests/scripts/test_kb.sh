@@ -215,7 +215,25 @@ bad("undef.json", lambda e: e["signatures"][0]["causes"].append("no-such-cause")
 bad("twice.json", lambda e: e["signatures"][0]["causes"].append(e["signatures"][0]["causes"][0]))
 bad("altundef.json", lambda e: e["alternatives"].update({"x-alt": "no-such-cause"}))
 bad("badcode.json", lambda e: e["causes"].update({"Bad Code": "text"}))
+# evidence[] (docs/kb.md "evidence"): each rule names a defined cause,
+# signatures the kb has and markers long enough not to be in every log
+bad("evcause.json", lambda e: e["evidence"][0].update({"cause": "no-such-cause"}))
+bad("evsig.json", lambda e: e["evidence"][0]["signatures"].append("no-such-signature"))
+bad("evmarker.json", lambda e: e["evidence"][0]["markers"].append("ab"))
+bad("evdup.json", lambda e: e["evidence"].append(dict(e["evidence"][0])))
+bad("evnotext.json", lambda e: e["evidence"][0].pop("text"))
+bad("evalt.json", lambda e: e["evidence"][0].update({"id": "wsl-no-kfd"}))
 PY
+for c in "evcause:names cause \"no-such-cause\", which causes{} does not define" \
+	"evsig:names signature \"no-such-signature\", which signatures[] does not have" \
+	"evmarker:each of \"markers\" is a string of 3 to 120 bytes" \
+	"evdup:duplicate evidence id \"gpu-lost-in-log\"" \
+	"evnotext:needs a \"text\" of 20 to 560 bytes (what tells the causes apart)" \
+	"evalt:alternatives{} names another cause for that id"; do
+	"$GPUDOCTOR" --kb "$tmp/${c%%:*}.json" kb gfx1010 >/dev/null 2>"$tmp/${c%%:*}.err"
+	check "a bad evidence rule refused (${c%%:*}): says why, keeps the built-in kb" \
+		grep -qF -- "${c#*:}; using the built-in knowledge base" "$tmp/${c%%:*}.err"
+done
 "$GPUDOCTOR" --kb "$tmp/undef.json" kb gfx1010 >/dev/null 2>"$tmp/c1.err"
 check "a signature's undefined cause refused" has "$tmp/c1.err" "names cause \"no-such-cause\", which causes{} does not define"
 "$GPUDOCTOR" --kb "$tmp/twice.json" kb gfx1010 >/dev/null 2>"$tmp/c2.err"

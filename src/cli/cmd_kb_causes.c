@@ -36,6 +36,30 @@ static json_t *cause_json(const gd_kb *kb, const char *code)
 	return r;
 }
 
+/* The kb's evidence rules (docs/kb.md "evidence") that may put another
+ * cause first for this signature: the lines that point to it. */
+static json_t *evidence_json(const gd_kb *kb, const char *sig)
+{
+	json_t *a = json_array();
+	struct gd_kb_evidence e;
+
+	for (size_t i = 0; i < gd_kb_evidence_count(kb); i++) {
+		json_t *m;
+
+		if (gd_kb_evidence_at(kb, i, &e) < 0 ||
+		    !gd_kb_list_has(e.signatures, sig))
+			continue;
+		m = json_array();
+		for (size_t j = 0; j < gd_kb_list_n(e.markers); j++)
+			json_array_append_new(
+			    m, gd_json_str(gd_kb_list_at(e.markers, j)));
+		json_array_append_new(
+		    a, json_pack("{s:s, s:s, s:o, s:s}", "id", e.id, "cause",
+				 e.cause, "markers", m, "text", e.text));
+	}
+	return a;
+}
+
 static json_t *signature_json(const gd_kb *kb, const struct gd_kb_signature *s)
 {
 	json_t *r = json_object(), *causes = json_array();
@@ -52,6 +76,7 @@ static json_t *signature_json(const gd_kb *kb, const struct gd_kb_signature *s)
 	}
 	json_object_set_new(r, "causes", causes);
 	json_object_set_new(r, "fix", gd_json_str(s->fix));
+	json_object_set_new(r, "evidence", evidence_json(kb, s->id));
 	return r;
 }
 
@@ -85,6 +110,19 @@ static void print_signature(struct gd_cli *cli, const json_t *r)
 	    printf("    (%zu) %s: %s\n", i + 1, gd_cmd_kb_str_or(c, "id", "?"),
 		   gd_cmd_kb_str_or(c, "text", "?"));
 	printf("  fix: %s\n", gd_cmd_kb_str_or(r, "fix", "-"));
+	if (json_array_size(json_object_get(r, "evidence")))
+		printf("  another cause first, when the log also says:\n");
+	json_array_foreach(json_object_get(r, "evidence"), i, c)
+	{
+		const json_t *m;
+		size_t j;
+
+		printf("   ");
+		json_array_foreach(json_object_get(c, "markers"), j, m)
+		    printf("%s \"%s\"", j ? " or" : "", json_string_value(m));
+		printf(": %s (%s)\n", gd_cmd_kb_str_or(c, "cause", "?"),
+		       gd_cmd_kb_str_or(c, "id", "?"));
+	}
 }
 
 int gd_cmd_kb_show_cause(struct gd_cli *cli, const gd_kb *kb, const char *q,

@@ -5,6 +5,7 @@
  * first). A kb without them still loads: explain then lists no causes. */
 #include <string.h>
 
+#include "kb.h"
 #include "kb_validate.h"
 
 #define GD_KBV_MAX_CAUSES 6 /* per signature: more is no answer */
@@ -219,9 +220,11 @@ static int check_evidence(struct gd_kb_vctx *v, const json_t *root)
 
 	if (!l)
 		return 0;
-	if (!json_is_array(l))
+	if (!json_is_array(l) || json_array_size(l) > GD_KB_EVIDENCE_MAX)
 		return gd_kbv_fail(v, "evidence", 1,
-				   "top-level \"evidence\" must be an array");
+				   "top-level \"evidence\" must be an array of "
+				   "at most %d rules",
+				   GD_KB_EVIDENCE_MAX);
 	json_array_foreach(l, i, e) if (check_evidence_rule(v, root, e, i) <
 					0) return -1;
 	return 0;

@@ -251,6 +251,11 @@ check "kb CAUSE lists a signature naming it first" has "$tmp/cause.txt" "ngc-dri
 "$GPUDOCTOR" kb cuda-driver-insufficient >"$tmp/sig.txt" 2>&1; rc=$?
 check "kb SIGNATURE exits 0" test $rc -eq 0
 check "kb SIGNATURE names its causes in order" has "$tmp/sig.txt" "(2) nvidia-driver-missing: no NVIDIA driver"
+# kb SIGNATURE names the evidence rules that may put another cause first
+"$GPUDOCTOR" kb rocm-kfd-not-loaded >"$tmp/sigev.txt" 2>&1
+check "kb SIGNATURE lists its evidence rules" grep -qF '"lsmod: not found" or "lsmod: command not found": container-kmod-missing (rocminfo-no-lsmod)' "$tmp/sigev.txt"
+check "kb --json SIGNATURE: evidence ids in the kb's order" test "$("$GPUDOCTOR" --json kb rocm-kfd-not-loaded |
+	python3 -c 'import json, sys; print(" ".join(e["id"] for e in json.load(sys.stdin)["result"]["evidence"]))')" = "rocminfo-no-lsmod rocminfo-kfd-present"
 "$GPUDOCTOR" --json kb gpu-oom >"$tmp/cause.json"
 check "kb --json CAUSE: kind and ranks" python3 -c '
 import json, sys

@@ -215,6 +215,12 @@ pair "hipBLASLt library missing from ollama's bundle" hipblaslt-no-library ollam
 mlx='Process exited before becoming ready: RuntimeError: Failed to load the default metallib.'
 pair "MLX metallib of a newer Metal language" mlx-metallib-not-found metallib-language-too-new "$mlx" \
 	"$mlx" 'This library is using language version 4.0 which is not supported on this OS.' 'library not found'
+# ROCR_VISIBLE_DEVICES applied first, then CUDA_VISIBLE_DEVICES indexing the
+# GPUs it left (PyTorch's torch/cuda/__init__.py _parse_visible_devices):
+# index 1 of a one-GPU mask leaves none
+hipnone='RuntimeError: No HIP GPUs are available'
+pair "ROCR_VISIBLE_DEVICES set: the index past its mask" torch-no-hip-gpu rocr-visible-devices-set "$hipnone" \
+	'export ROCR_VISIBLE_DEVICES=1' 'export CUDA_VISIBLE_DEVICES=1' "$hipnone"
 
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.

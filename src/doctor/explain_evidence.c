@@ -14,10 +14,11 @@
 struct marks {
 	int container, wsl;
 	int gpu_asked; /* the log starts its container with the GPU */
-	const gd_kb *kb;
-	size_t n_rules; /* the kb's evidence[], at most: */
-	unsigned char want[GD_KB_EVIDENCE_MAX]; /* rules to look for */
-	unsigned char seen[GD_KB_EVIDENCE_MAX]; /* their markers found */
+	/* the kb's evidence[] rules that name a match of this log, read
+	 * once, in the kb's order, and whether their markers were found */
+	struct gd_kb_evidence rule[GD_KB_EVIDENCE_MAX];
+	unsigned char seen[GD_KB_EVIDENCE_MAX];
+	size_t n_rules;
 	int container_here, wsl_here; /* said by this machine, not the log */
 	int drv_cuda, built_cuda;     /* major*10+minor, 0 unknown */
 };
@@ -165,13 +166,9 @@ static void marks_of(const char *b, size_t n, struct marks *m)
 	m->wsl |= any(b, n, wsl);
 	if (!m->gpu_asked)
 		m->gpu_asked = gpu_asked(b, n);
-	for (size_t i = 0; i < m->n_rules; i++) {
-		struct gd_kb_evidence e;
-
-		if (m->want[i] && !m->seen[i] &&
-		    !gd_kb_evidence_at(m->kb, i, &e) && any_of(b, n, e.markers))
+	for (size_t i = 0; i < m->n_rules; i++)
+		if (!m->seen[i] && any_of(b, n, m->rule[i].markers))
 			m->seen[i] = 1;
-	}
 	if (!m->drv_cuda)
 		m->drv_cuda = version_after(b, n, "CUDA Version:");
 	if (!m->built_cuda && (v = torch_cuda(b, n)))
@@ -277,17 +274,14 @@ static void alternative(const struct marks *m, struct gd_explain_match *mt)
 		    m->built_cuda % 10);
 		return;
 	}
-	for (size_t i = 0; i < m->n_rules; i++) {
-		struct gd_kb_evidence e;
-
-		if (m->seen[i] && !gd_kb_evidence_at(m->kb, i, &e) &&
-		    gd_kb_list_has(e.signatures, mt->id)) {
-			mt->alt_id = e.id;
-			gd_strlcpy(mt->alternative, e.text,
+	for (size_t i = 0; i < m->n_rules; i++)
+		if (m->seen[i] &&
+		    gd_kb_list_has(m->rule[i].signatures, mt->id)) {
+			mt->alt_id = m->rule[i].id;
+			gd_strlcpy(mt->alternative, m->rule[i].text,
 				   sizeof mt->alternative);
 			return;
 		}
-	}
 }
 
 /* The markers are looked for in a log's first and last
@@ -316,23 +310,23 @@ void gd_explain_evidence(const gd_kb *kb, const char *head, size_t head_len,
 	memset(&m, 0, sizeof m);
 	if (!r->m.n)
 		return;
-	m.kb = kb;
-	m.n_rules = kb ? gd_kb_evidence_count(kb) : 0;
-	if (m.n_rules > GD_KB_EVIDENCE_MAX) /* the validator refuses more */
-		m.n_rules = GD_KB_EVIDENCE_MAX;
 	if (here && here->kernel.release.st == GD_KNOWN)
 		m.wsl_here =
 		    strstr(here->kernel.release.v, "microsoft") != NULL;
 	for (size_t i = 0; here && i < here->n_gpus; i++)
 		m.container_here |= here->gpus[i].access.in_container;
-	for (size_t k = 0; k < m.n_rules; k++) { /* only when needed */
-		struct gd_kb_evidence e;
+	for (size_t k = 0; kb && k < gd_kb_evidence_count(kb) &&
+			   m.n_rules < GD_KB_EVIDENCE_MAX;
+	     k++) { /* only the rules a match needs */
+		struct gd_kb_evidence *e = &m.rule[m.n_rules];
 
-		if (gd_kb_evidence_at(kb, k, &e))
+		if (gd_kb_evidence_at(kb, k, e))
 			continue;
-		for (size_t i = 0; i < r->m.n && !m.want[k]; i++)
-			m.want[k] = (unsigned char)gd_kb_list_has(e.signatures,
-								  r->m.v[i].id);
+		for (size_t i = 0; i < r->m.n; i++)
+			if (gd_kb_list_has(e->signatures, r->m.v[i].id)) {
+				m.n_rules++;
+				break;
+			}
 	}
 	marks_window(head, head_len, &m);
 	if (tail)

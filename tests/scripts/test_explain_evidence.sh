@@ -224,8 +224,8 @@ pair "ROCR_VISIBLE_DEVICES set: the index past its mask" torch-no-hip-gpu rocr-v
 
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
-checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing"
-checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing container-gpu-not-requested"
+checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"
+checkcauses "no container: the signature's causes in order" "$T/insuff0.log" cuda-driver-insufficient "driver-older-than-toolkit nvidia-driver-missing container-gpu-not-requested container-toolkit-missing"
 checkcauses "old driver: driver older than the build first" "$T/old.log" cuda-no-kernel-image "driver-older-than-toolkit cuda-no-kernel-image"
 # The line's own numbers: an Xid's class (tests/fixtures/logs/nvrm-xid.txt
 # is a real Xid 79), a PyTorch OOM (public run logs as PyTorch 2.x prints
@@ -235,17 +235,17 @@ checkcauses "Xid 79 (nvrm-xid fixture): the GPU lost first" "$XID" nvrm-xid "gpu
 printf '%s\n' "NVRM: Xid (PCI:0000:3b:00): 13, pid=2521, name=python, Graphics Exception: ESR 0x504648=0x2000d" >"$T/xid13.log"
 checkcauses "Xid 13: the application first" "$T/xid13.log" nvrm-xid "program-bug nvidia-xid gpu-lost"
 printf '%s\n' "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.50 GiB. GPU 0 has a total capacity of 79.20 GiB of which 3.50 GiB is free. Process 3283987 has 516.00 MiB memory in use. Process 3284604 has 75.19 GiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated." >"$T/oomother.log"
-checkcauses "OOM, another process holds the GPU: named first" "$T/oomother.log" cuda-oom "gpu-memory-held-by-other gpu-oom"
+checkcauses "OOM, another process holds the GPU: named first" "$T/oomother.log" cuda-oom "gpu-memory-held-by-other gpu-oom apu-memory-split"
 printf '%s\n' "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacty of 23.69 GiB of which 3.09 GiB is free. Including non-PyTorch memory, this process has 20.57 GiB memory in use. Of the allocated memory 20.13 GiB is allocated by PyTorch, and 755.50 KiB is reserved by PyTorch but unallocated." >"$T/oomself.log"
-checkcauses "OOM, this process holds the GPU: the GPU's memory only" "$T/oomself.log" cuda-oom "gpu-oom"
+checkcauses "OOM, this process holds the GPU: the GPU's memory first, then the signature's other causes" "$T/oomself.log" cuda-oom "gpu-oom apu-memory-split gpu-memory-held-by-other"
 # This machine's facts rank them too: on the H200 tree (driver 580, CUDA 13)
 # the check contradicts "driver older than the toolkit", which goes last.
 H200=$(dirname "$0")/../fixtures/nvidia-h200/root
 same "a new driver here puts the old-driver cause last" "$("$GPUDOCTOR" --root "$H200" explain --json "$T/insuff0.log" |
-	jq -r '.matches[0] | "\(.check.verdict) \([.causes[].id] | join(" "))"')" "contradicted nvidia-driver-missing container-gpu-not-requested driver-older-than-toolkit"
+	jq -r '.matches[0] | "\(.check.verdict) \([.causes[].id] | join(" "))"')" "contradicted nvidia-driver-missing container-gpu-not-requested container-toolkit-missing driver-older-than-toolkit"
 "$GPUDOCTOR" --root "$T/root" explain "$T/insuff0.log" >"$T/insuff0.txt"
-grep -q "causes:  one of 3, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
-	echo "ok: text names the three causes in order" || { echo "FAIL: text names the three causes in order"; fail=1; }
+grep -q "causes:  one of 4, likeliest first: (1) the NVIDIA driver is older" "$T/insuff0.txt" &&
+	echo "ok: text names the four causes in order" || { echo "FAIL: text names the four causes in order"; fail=1; }
 # The marker rules are data (docs/kb.md "evidence"): a rule added to a kb
 # given with --kb changes the answer, with no new code.
 python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$T/ev.json" <<'PY'
@@ -257,6 +257,6 @@ d["evidence"].append({"id": "test-traceback-rule", "signatures": ["cuda-no-devic
 json.dump(d, open(sys.argv[2], "w"))
 PY
 same "a kb's own evidence rule names its alternative" "$("$GPUDOCTOR" --root "$T/root" --kb "$T/ev.json" explain --json "$T/plain.log" |
-	jq -r '.matches[0] | "\(.alternative_id) \([.causes[].id] | join(" "))"')" "test-traceback-rule program-bug cuda-no-device"
+	jq -r '.matches[0] | "\(.alternative_id) \([.causes[].id] | join(" "))"')" "test-traceback-rule program-bug cuda-no-device wsl-linux-driver-libs"
 checkid "the shipped kb has no such rule" "$T/plain.log" cuda-no-device "null false"
 exit $fail

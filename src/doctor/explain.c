@@ -113,11 +113,13 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 	gd_sanitize(mt->text);
 	mt->detail[0] = '\0';
 	mt->detail_cause = NULL;
-	if (!strcmp(s->kb.id, "cuda-oom"))
+	mt->ruled_out = NULL;
+	if (!strcmp(s->kb.id, "cuda-oom")) {
 		gd_explain_oom(line, mt->detail, sizeof mt->detail,
 			       &mt->detail_cause);
-	else if (!strcmp(s->kb.id, "nvrm-xid") ||
-		 !strcmp(s->kb.id, "k8s-device-plugin-xid"))
+		mt->ruled_out = gd_explain_oom_ruled_out(line);
+	} else if (!strcmp(s->kb.id, "nvrm-xid") ||
+		   !strcmp(s->kb.id, "k8s-device-plugin-xid"))
 		gd_explain_xid(line, mt->detail, sizeof mt->detail,
 			       &mt->detail_cause);
 	s->found = 1;

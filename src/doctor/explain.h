@@ -29,6 +29,7 @@ struct gd_explain_match {
 			       resolved from the kb so renderers need not */
 	char detail[320];   /* what the line's own numbers say, or "" */
 	const char *detail_cause; /* the kb cause code they name, or NULL */
+	const char *ruled_out;	  /* a cause code they rule out, or NULL */
 	char alternative[600];	  /* another cause the log's other lines point
 				     to, and what tells them apart, or "" */
 	const char *alt_id; /* that cause's name (docs/json.md), or NULL; every
@@ -166,6 +167,11 @@ int gd_explain_code_add(struct gd_explain_result *r, const struct gd_errcode *c,
  * allocate" line is (larger than the GPU, fragmentation, full), from its
  * numbers; writes "" and returns 0 when the line does not say. */
 int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause);
+
+/* The cause a PyTorch OOM line's numbers rule out (other processes, when
+ * the line shows this process holds all but a quarter of the GPU), or
+ * NULL. */
+const char *gd_explain_oom_ruled_out(const char *line);
 
 /* What an "NVRM: Xid (PCI:…): N" line's Xid number is (NVIDIA's Xid
  * catalog: the application, GPU memory, NVLink, PCIe, GSP) and what to do

@@ -3,7 +3,8 @@
  * an OOM whose sizes show the memory held elsewhere) first, as the most
  * specific; then the one the log's other lines point to (the evidence's
  * alternative, docs/kb.md "alternatives"); then the signature's own
- * in the kb's order (docs/kb.md, a signature's "causes"). The codes are
+ * in the kb's order (docs/kb.md, a signature's "causes"), less one the
+ * line's numbers rule out (an OOM of this process alone). The codes are
  * data an app can act on; a signature with several says it cannot tell
  * them apart from its line alone. */
 #include <string.h>
@@ -33,7 +34,8 @@ size_t gd_explain_causes(const gd_kb *kb, const struct gd_explain_match *mt,
 	for (size_t i = 0; i < gd_kb_list_n(mt->sig.causes) && n < cap; i++) {
 		const char *c = gd_kb_list_at(mt->sig.causes, i);
 
-		if (c && gd_kb_cause_text(kb, c) && !listed(codes, n, c))
+		if (c && gd_kb_cause_text(kb, c) && !listed(codes, n, c) &&
+		    !(mt->ruled_out && !strcmp(c, mt->ruled_out)))
 			codes[n++] = c;
 	}
 	return n;

@@ -82,6 +82,23 @@ static double held_by_others(const char *line, double total, double freeb,
 	return others > total / 4 && others > want ? others : -1;
 }
 
+/* The line shows this process's own total ("this process has X") and the
+ * free memory, and what is left for other processes is at most a quarter
+ * of the GPU: then other processes are not why it failed. */
+const char *gd_explain_oom_ruled_out(const char *line)
+{
+	double total = size_near(line, "total capacity of ", 0);
+	double freeb = size_near(line, " is free", 1);
+	double self = size_near(line, "this process has ", 0);
+
+	if (total < 0) /* PyTorch 2.1's spelling */
+		total = size_near(line, "total capacty of ", 0);
+	if (total <= 0 || freeb < 0 || self < 0)
+		return NULL;
+	return total - freeb - self <= total / 4 ? "gpu-memory-held-by-other"
+						 : NULL;
+}
+
 /* "3.31 GiB", "432 MiB" */
 static void sz(char *out, size_t cap, double gib)
 {

@@ -19,6 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gd_explain_oom(line, out, sizeof out, &cause);
 	if (cause && !*cause) /* a cause is NULL or a kb code, never "" */
 		abort();
+	cause = gd_explain_oom_ruled_out(line);
+	if (cause && !*cause)
+		abort();
 	free(line);
 	return 0;
 }

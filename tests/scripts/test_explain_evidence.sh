@@ -237,7 +237,7 @@ checkcauses "Xid 13: the application first" "$T/xid13.log" nvrm-xid "program-bug
 printf '%s\n' "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.50 GiB. GPU 0 has a total capacity of 79.20 GiB of which 3.50 GiB is free. Process 3283987 has 516.00 MiB memory in use. Process 3284604 has 75.19 GiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated." >"$T/oomother.log"
 checkcauses "OOM, another process holds the GPU: named first" "$T/oomother.log" cuda-oom "gpu-memory-held-by-other gpu-oom apu-memory-split"
 printf '%s\n' "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacty of 23.69 GiB of which 3.09 GiB is free. Including non-PyTorch memory, this process has 20.57 GiB memory in use. Of the allocated memory 20.13 GiB is allocated by PyTorch, and 755.50 KiB is reserved by PyTorch but unallocated." >"$T/oomself.log"
-checkcauses "OOM, this process holds the GPU: the GPU's memory first, then the signature's other causes" "$T/oomself.log" cuda-oom "gpu-oom apu-memory-split gpu-memory-held-by-other"
+checkcauses "OOM, this process holds the GPU: the GPU's memory first; other processes ruled out by the numbers" "$T/oomself.log" cuda-oom "gpu-oom apu-memory-split"
 # This machine's facts rank them too: on the H200 tree (driver 580, CUDA 13)
 # the check contradicts "driver older than the toolkit", which goes last.
 H200=$(dirname "$0")/../fixtures/nvidia-h200/root

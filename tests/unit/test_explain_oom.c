@@ -129,5 +129,24 @@ int main(void)
 	       "unallocated.",
 	       "3.55 GiB is free, more than the 14 MiB requested");
 	expect("RuntimeError: CUDA out of memory.", "");
+
+	/* What the numbers rule out: vllm #2140's line shows this process
+	 * holding 20.57 of 23.69 GiB, so not other processes; the first
+	 * public run log above shows others holding 15 GiB, and a line
+	 * without this process's total rules nothing out. */
+	CHECK_STR(gd_explain_oom_ruled_out(
+		      "CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 "
+		      "has a total capacty of 23.69 GiB of which 3.09 GiB is "
+		      "free. Including non-PyTorch memory, this process has "
+		      "20.57 GiB memory in use."),
+		  "gpu-memory-held-by-other");
+	CHECK(!gd_explain_oom_ruled_out(
+	    "CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total "
+	    "capacity of 31.74 GiB of which 315.38 MiB is free. Including "
+	    "non-PyTorch memory, this process has 16.37 GiB memory in use."));
+	CHECK(!gd_explain_oom_ruled_out(
+	    "CUDA out of memory. Tried to allocate 14.00 MiB. GPU 0 has a "
+	    "total capacty of 6.00 GiB of which 3.55 GiB is free."));
+	CHECK(!gd_explain_oom_ruled_out("RuntimeError: CUDA out of memory."));
 	return t_done("test_explain_oom");
 }

@@ -121,10 +121,12 @@ case $out in
 *) echo "FAIL explain_app (the caught dlopen error): $out"; fail=1 ;;
 esac
 # real logs of tests/fixtures/logs through explain(): signature and causes
+# (the OOM line shows this process holding the GPU, which rules out other
+# processes; an APU's memory split stays a later cause)
 L=$GD_SRCDIR/tests/fixtures/logs
 out=$(cd "$tmp" && GPUDOCTOR_BIN=$GPUDOCTOR PYTHONPATH="$tmp/site" "$py" "$GD_SRCDIR/tests/python/explain_app.py" \
   "$L/cuda-oom.txt" "$L/nvrm-xid.txt" "$GD_SRCDIR/tests/python/explain_app.py" 2>&1)
-want="cuda-oom.txt: cuda-oom gpu-oom
+want="cuda-oom.txt: cuda-oom gpu-oom apu-memory-split
 nvrm-xid.txt: nvrm-xid gpu-lost nvidia-xid
 explain_app.py: none "
 [ "$out" = "$want" ] || { echo "FAIL explain() on real logs: got:"; echo "$out"; fail=1; }

@@ -65,6 +65,40 @@ static int processes_listed(const char *line)
 	return n;
 }
 
+/* The GPU's size, in every wording the file's top lists. */
+static double capacity(const char *line)
+{
+	double total = size_near(line, "total capacity of ", 0);
+
+	if (total < 0) /* PyTorch 2.1's spelling */
+		total = size_near(line, "total capacty of ", 0);
+	if (total < 0) /* older wording */
+		total = size_near(line, " total capacity", 1);
+	return total;
+}
+
+/* Its free memory, in both wordings. */
+static double free_of(const char *line)
+{
+	double freeb = size_near(line, " is free", 1);
+
+	return freeb >= 0 ? freeb : size_near(line, " free;", 1);
+}
+
+/* What other processes hold, from this process's own total ("Including
+ * non-PyTorch memory, this process has X"): 1 and *others when the line
+ * gives it and the free memory, else 0. */
+static int others_by_self(const char *line, double total, double freeb,
+			  double *others)
+{
+	double self = size_near(line, "this process has ", 0);
+
+	if (self < 0 || freeb < 0)
+		return 0;
+	*others = total - freeb - self;
+	return 1;
+}
+
 /* How much other processes hold (GiB), when the line shows it is theirs
  * and more than a quarter of the GPU and the request; else -1. Shown by
  * this process's own total ("Including non-PyTorch memory, this process
@@ -73,30 +107,23 @@ static int processes_listed(const char *line)
 static double held_by_others(const char *line, double total, double freeb,
 			     double want, double others)
 {
-	double self = size_near(line, "this process has ", 0);
-
-	if (self >= 0 && freeb >= 0)
-		others = total - freeb - self;
-	else if (processes_listed(line) < 2)
+	if (!others_by_self(line, total, freeb, &others) &&
+	    processes_listed(line) < 2)
 		return -1;
 	return others > total / 4 && others > want ? others : -1;
 }
 
-/* The line shows this process's own total ("this process has X") and the
- * free memory, and what is left for other processes is at most a quarter
- * of the GPU: then other processes are not why it failed. */
+/* Other processes are not why it failed when the line's own totals leave
+ * them at most a quarter of the GPU. */
 const char *gd_explain_oom_ruled_out(const char *line)
 {
-	double total = size_near(line, "total capacity of ", 0);
-	double freeb = size_near(line, " is free", 1);
-	double self = size_near(line, "this process has ", 0);
+	double total = capacity(line), others;
 
-	if (total < 0) /* PyTorch 2.1's spelling */
-		total = size_near(line, "total capacty of ", 0);
-	if (total <= 0 || freeb < 0 || self < 0)
-		return NULL;
-	return total - freeb - self <= total / 4 ? "gpu-memory-held-by-other"
-						 : NULL;
+	return total > 0 &&
+		       others_by_self(line, total, free_of(line), &others) &&
+		       others <= total / 4
+		   ? "gpu-memory-held-by-other"
+		   : NULL;
 }
 
 /* "3.31 GiB", "432 MiB" */
@@ -111,8 +138,8 @@ static void sz(char *out, size_t cap, double gib)
 int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause)
 {
 	double want = size_near(line, "Tried to allocate ", 0);
-	double total = size_near(line, "total capacity of ", 0);
-	double freeb = size_near(line, " is free", 1);
+	double total = capacity(line);
+	double freeb = free_of(line);
 	double spare =
 	    size_near(line, " is reserved by PyTorch but unallocated", 1);
 	double mine = size_near(line, " is allocated by PyTorch", 1);
@@ -123,12 +150,6 @@ int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause)
 	double others, held;
 	char w[32], t[32], f[32], r[64], o[32];
 
-	if (total < 0) /* PyTorch 2.1's spelling */
-		total = size_near(line, "total capacty of ", 0);
-	if (total < 0) /* older wording */
-		total = size_near(line, " total capacity", 1);
-	if (freeb < 0)
-		freeb = size_near(line, " free;", 1);
 	if (spare < 0) {
 		double res =
 		    size_near(line, " reserved in total by PyTorch", 1);

@@ -114,12 +114,12 @@ static int record(struct gd_explain_result *r, struct sig *s, unsigned long ln,
 	mt->detail[0] = '\0';
 	mt->detail_cause = NULL;
 	mt->ruled_out = NULL;
-	if (!strcmp(s->kb.id, "cuda-oom")) {
+	/* The kb says which lines carry numbers worth reading (decode). */
+	if (s->kb.decode == GD_KB_DECODE_OOM) {
 		gd_explain_oom(line, mt->detail, sizeof mt->detail,
 			       &mt->detail_cause);
 		mt->ruled_out = gd_explain_oom_ruled_out(line);
-	} else if (!strcmp(s->kb.id, "nvrm-xid") ||
-		   !strcmp(s->kb.id, "k8s-device-plugin-xid"))
+	} else if (s->kb.decode == GD_KB_DECODE_XID)
 		gd_explain_xid(line, mt->detail, sizeof mt->detail,
 			       &mt->detail_cause);
 	s->found = 1;

@@ -181,13 +181,24 @@ enum gd_kb_check {
 const char *gd_kb_check_name(enum gd_kb_check c); /* "rocblas-coverage" */
 int gd_kb_check_from_name(const char *name);	  /* -1: not a check */
 
+/* signatures[].decode: what explain reads from the matched line's own
+ * numbers (docs/kb.md): PyTorch's allocator figures, an Xid number. */
+enum gd_kb_decode {
+	GD_KB_DECODE_NONE,
+	GD_KB_DECODE_OOM,
+	GD_KB_DECODE_XID,
+	GD_KB_N_DECODES
+};
+int gd_kb_decode_from_name(const char *name); /* -1: not a decoder */
+
 /* signatures[], in file order. */
 struct gd_kb_signature {
 	const char *id, *regex, *title, *meaning, *fix, *example;
 	const char *check_name; /* as written; NULL when absent */
 	const char *unless; /* a line that also matches it is not this failure
 			       (a warning the program recovers from); NULL */
-	enum gd_kb_check check; /* NONE when absent or unknown */
+	enum gd_kb_check check;	  /* NONE when absent or unknown */
+	enum gd_kb_decode decode; /* NONE when absent */
 	int icase;
 	int minor; /* often a warning the program recovers from: ranked after
 		     the log's other matches */

@@ -1,7 +1,9 @@
 /* kb/: the names of the machine checks a signature may ask for
  * (signatures[].check, docs/kb.md). The one list: kb_validate.c accepts
  * exactly these, and doctor/explain_check.c has one function per entry
- * (indexed by enum gd_kb_check). Compiled into tools/kbgen.c as well. */
+ * (indexed by enum gd_kb_check). The same for the line decoders
+ * (signatures[].decode; doctor/explain.c calls them). Compiled into
+ * tools/kbgen.c as well. */
 #include <string.h>
 
 #include "kb.h"
@@ -33,6 +35,20 @@ int gd_kb_check_from_name(const char *name)
 {
 	for (int i = 0; name && i < GD_KB_N_CHECKS; i++)
 		if (names[i] && !strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+static const char *const decoders[GD_KB_N_DECODES] = {
+    [GD_KB_DECODE_NONE] = "none",
+    [GD_KB_DECODE_OOM] = "oom",
+    [GD_KB_DECODE_XID] = "xid",
+};
+
+int gd_kb_decode_from_name(const char *name)
+{
+	for (int i = 0; name && i < GD_KB_N_DECODES; i++)
+		if (!strcmp(decoders[i], name))
 			return i;
 	return -1;
 }

@@ -269,6 +269,8 @@ static int signature_of(const json_t *sg, struct gd_kb_signature *out)
 	out->check_name = str(sg, GD_KBK_CHECK);
 	c = gd_kb_check_from_name(out->check_name);
 	out->check = c < 0 ? GD_KB_CHECK_NONE : (enum gd_kb_check)c;
+	c = gd_kb_decode_from_name(str(sg, GD_KBK_DECODE));
+	out->decode = c < 0 ? GD_KB_DECODE_NONE : (enum gd_kb_decode)c;
 	out->icase = json_is_true(json_object_get(sg, GD_KBK_ICASE));
 	out->minor = json_is_true(json_object_get(sg, GD_KBK_MINOR));
 	out->literals = list_of(sg, GD_KBK_LITERALS);

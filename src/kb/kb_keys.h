@@ -85,6 +85,7 @@
 #define GD_KBK_MEANING "meaning"
 #define GD_KBK_FIX "fix"
 #define GD_KBK_CHECK "check"
+#define GD_KBK_DECODE "decode"
 #define GD_KBK_EXAMPLE "example"
 #define GD_KBK_LITERALS "literals"
 #define GD_KBK_CAUSES "causes" /* also the top-level causes{} */

@@ -441,6 +441,11 @@ static int check_signature(struct gd_kb_vctx *v, const json_t *sg)
 				   "a signature has at most 6 \"literals\" "
 				   "(explain tries a signature with more on "
 				   "every line)");
+	if (json_object_get(sg, "decode") &&
+	    gd_kb_decode_from_name(gd_kbv_str(sg, "decode")) < 0)
+		return gd_kbv_fail(v, "decode", 1,
+				   "\"decode\" is one of \"oom\", \"xid\" "
+				   "and \"none\" (docs/kb.md)");
 	if (gd_kb_check_from_name(gd_kbv_str(sg, "check")) < 0)
 		return gd_kbv_fail(v, "check", 1,
 				   "\"check\" is not one of the checks "

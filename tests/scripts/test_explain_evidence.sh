@@ -259,4 +259,17 @@ PY
 same "a kb's own evidence rule names its alternative" "$("$GPUDOCTOR" --root "$T/root" --kb "$T/ev.json" explain --json "$T/plain.log" |
 	jq -r '.matches[0] | "\(.alternative_id) \([.causes[].id] | join(" "))"')" "test-traceback-rule program-bug cuda-no-device wsl-linux-driver-libs"
 checkid "the shipped kb has no such rule" "$T/plain.log" cuda-no-device "null false"
+# Which lines carry numbers to read is data too (signatures[].decode): a kb
+# whose nvrm-xid does not ask for the Xid decoder names the signature's own
+# causes in order for Xid 79, with no line of its class.
+python3 - "$GD_SRCDIR/src/kb/gpudoctor-kb.json" "$T/nodecode.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["signatures"]:
+    if s["id"] == "nvrm-xid":
+        assert s.pop("decode") == "xid"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+same "nvrm-xid without decode: the kb's causes, no Xid class" "$("$GPUDOCTOR" --root "$T/root" --kb "$T/nodecode.json" explain --json "$XID" |
+	jq -r '.matches[0] | "\(.detail // "none") \([.causes[].id] | join(" "))"')" "none $(jq -r '.signatures[] | select(.id == "nvrm-xid") | .causes | join(" ")' "$GD_SRCDIR/src/kb/gpudoctor-kb.json")"
 exit $fail

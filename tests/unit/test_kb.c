@@ -177,6 +177,16 @@ static void test_errors(void)
 	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
 	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
 	    "\"minor\" must be true or false", "t.json:7:");
+	expect_error(
+	    HEAD SRCS
+	    "\"targets\": [],\n"
+	    "\"issues\": [], \"strategies\": [],\n"
+	    "\"signatures\": [\n{\"id\": \"bad-decode\", \"title\": \"t\","
+	    " \"meaning\": \"m\", \"fix\": \"f\", \"check\": \"none\",\n"
+	    " \"regex\": \"ab\", \"decode\": \"ecc\"}],\n"
+	    "\"nvidia\": {\"gpus\": [], \"compute_capabilities\": [], "
+	    "\"cuda_driver_min\": []}, \"workloads\": {}}\n",
+	    "\"decode\" is one of", "t.json:7:");
 	expect_error("{\"a\": 1, \"a\": 2}", "duplicate", "t.json:1:");
 	/* the hardware lists discovery reads */
 	expect_error(

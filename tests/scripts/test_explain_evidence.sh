@@ -19,6 +19,9 @@
 #  - MLX's "Failed to load the default metallib." followed by Metal's
 #    "is using language version X.Y which is not supported on this OS":
 #    a metallib built for a newer macOS, not a missing one.
+#  - TensorRT's "getPluginCreator could not find plugin" with its
+#    "Cannot deserialize plugin": an engine being loaded without its plugin
+#    library, not an operator the ONNX parser lacks.
 
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 #  - "the provided PTX was compiled with an unsupported toolchain" on a
@@ -221,6 +224,15 @@ pair "MLX metallib of a newer Metal language" mlx-metallib-not-found metallib-la
 hipnone='RuntimeError: No HIP GPUs are available'
 pair "ROCR_VISIBLE_DEVICES set: the index past its mask" torch-no-hip-gpu rocr-visible-devices-set "$hipnone" \
 	'export ROCR_VISIBLE_DEVICES=1' 'export CUDA_VISIBLE_DEVICES=1' "$hipnone"
+# TensorRT's plugin lookup failing while an engine is deserialized
+# (TrojanXu/yolov5-tensorrt#22's lines): the registry is used to find plugins
+# during engine deserialization (IPluginRegistry), so no ONNX parser is
+# involved and the plugin library was not loaded; the lookup alone stays the
+# parser's missing operator first
+trtplug='[TensorRT] ERROR: INVALID_ARGUMENT: getPluginCreator could not find plugin BatchedNMS_TRT version 1'
+pair "TensorRT plugin lookup while deserializing an engine" trt-onnx-plugin-not-found trt-engine-deserialize "$trtplug" \
+	"$trtplug" '[TensorRT] ERROR: safeDeserializationUtils.cpp (293) - Serialization Error in load: 0 (Cannot deserialize plugin since ' \
+	'[TensorRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.'
 
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.

@@ -73,6 +73,40 @@ if __name__ == '__main__':
     mp.spawn(run, nprocs=2)
 """
 
+NCCL_TIMEOUT = r"""
+import datetime, os, time, torch, torch.distributed as dist, torch.multiprocessing as mp
+def run(rank):
+    os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29519')
+    torch.cuda.set_device(rank)
+    dist.init_process_group('nccl', rank=rank, world_size=2,
+                            timeout=datetime.timedelta(seconds=10))
+    t = torch.ones(1, device='cuda')
+    dist.all_reduce(t)
+    torch.cuda.synchronize()
+    if rank == 0:
+        dist.all_reduce(t)  # rank 1 never joins this one
+        torch.cuda.synchronize()
+    time.sleep(40)
+if __name__ == '__main__':
+    if torch.cuda.device_count() < 2:
+        raise SystemExit('needs 2 GPUs')
+    mp.spawn(run, nprocs=2)
+"""
+
+JAX_TWO = r"""
+import subprocess, sys
+hold = subprocess.Popen([sys.executable, '-c',
+    'import jax.numpy as jnp, time; x = jnp.ones(4); x.block_until_ready(); print("held", flush=True); time.sleep(60)'],
+    stdout=subprocess.PIPE)
+hold.stdout.readline()
+try:
+    import jax.numpy as jnp
+    x = jnp.ones((2**33,), dtype=jnp.uint8)
+    print(x.sum())
+finally:
+    hold.kill()
+"""
+
 FORK = r"""
 import torch, multiprocessing as mp
 torch.zeros(1, device='cuda')
@@ -104,7 +138,7 @@ def k(a, b, c, B: tl.constexpr):
     x = tl.load(a + i[:, None] * B + i[None, :])
     y = tl.load(b + i[:, None] * B + i[None, :])
     tl.store(c + i[:, None] * B + i[None, :], tl.dot(x, y))
-B = 512
+B = 256
 a = torch.randn(B, B, device='cuda'); b = torch.randn(B, B, device='cuda')
 c = torch.empty(B, B, device='cuda')
 k[(1,)](a, b, c, B)
@@ -201,6 +235,9 @@ CASES = {
     "torch-fork": ([PY, "-c", FORK], {}),
     "torch-nccl-same-gpu": file_case("nccl_dup", NCCL_DUP,
                                      NCCL_NVLS_ENABLE="0"),
+    "torch-nccl-timeout": file_case("nccl_timeout", NCCL_TIMEOUT,
+                                    NCCL_NVLS_ENABLE="0"),
+    "jax-second-process": ([PY, "-c", JAX_TWO], {}),
     "torch-nccl-no-iface": torch_case(
         "import os, torch.distributed as dist\n"
         "os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29518')\n"
@@ -215,7 +252,7 @@ CASES = {
         TORCHINDUCTOR_CACHE_DIR="/tmp/inductor-nocc"),
     "triton-shared-memory": file_case("triton_smem", TRITON_SMEM),
     "triton-no-cc": file_case("triton_nocc", TRITON_SMEM.replace(
-        "B = 512", "B = 32"), CC="/nonexistent/cc",
+        "B = 256", "B = 32"), CC="/nonexistent/cc",
         TRITON_CACHE_DIR="/tmp/triton-nocc"),
     # other frameworks
     "jax-no-gpu": ([PY, "-c",

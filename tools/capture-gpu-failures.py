@@ -107,6 +107,25 @@ finally:
     hold.kill()
 """
 
+TORCHRUN_RANK = r"""
+import os, torch, torch.distributed as dist
+rank = int(os.environ['LOCAL_RANK'])
+torch.cuda.set_device(rank)
+dist.init_process_group('nccl')
+t = torch.ones(1, device='cuda')
+dist.all_reduce(t)
+print(rank, t.item())
+"""
+
+HF_TINY = r"""
+import torch, transformers
+cfg = transformers.LlamaConfig(hidden_size=64, intermediate_size=128,
+    num_hidden_layers=1, num_attention_heads=4, num_key_value_heads=4,
+    vocab_size=128)
+transformers.LlamaForCausalLM(cfg).save_pretrained('/tmp/tiny-llama')
+%s
+"""
+
 FORK = r"""
 import torch, multiprocessing as mp
 torch.zeros(1, device='cuda')
@@ -238,6 +257,15 @@ CASES = {
     "torch-nccl-timeout": file_case("nccl_timeout", NCCL_TIMEOUT,
                                     NCCL_NVLS_ENABLE="0"),
     "jax-second-process": ([PY, "-c", JAX_TWO], {}),
+    "torchrun-more-ranks-than-gpus": (["/bin/sh", "-c",
+        PY + " -m torch.distributed.run --nproc_per_node=3 " + file_case("torchrun_rank", TORCHRUN_RANK)[0][1]],
+        {"NCCL_NVLS_ENABLE": "0"}),
+    "hf-bitsandbytes-missing": ([PY, "-c", HF_TINY % (
+        "transformers.AutoModelForCausalLM.from_pretrained('/tmp/tiny-llama', "
+        "quantization_config=transformers.BitsAndBytesConfig(load_in_4bit=True))")], {}),
+    "hf-flash-attn-missing": ([PY, "-c", HF_TINY % (
+        "transformers.AutoModelForCausalLM.from_pretrained('/tmp/tiny-llama', "
+        "torch_dtype=torch.bfloat16, attn_implementation='flash_attention_2')")], {}),
     "torch-nccl-no-iface": torch_case(
         "import os, torch.distributed as dist\n"
         "os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29518')\n"

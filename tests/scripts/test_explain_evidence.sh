@@ -234,6 +234,14 @@ pair "TensorRT plugin lookup while deserializing an engine" trt-onnx-plugin-not-
 	"$trtplug" '[TensorRT] ERROR: safeDeserializationUtils.cpp (293) - Serialization Error in load: 0 (Cannot deserialize plugin since ' \
 	'[TensorRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.'
 
+# nvidia.ko's probe finding the GPU held by another driver (nv-pci.c
+# check_for_bound_driver; beclab/Olares#3963's lines): the installer's load
+# failure is then that driver's doing; the failure alone stays the module's
+nvload="ERROR: Unable to load the kernel module 'nvidia.ko'."
+pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu-already-bound "$nvload" \
+	"$nvload" '-> Kernel module load error: No such device' \
+	'[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

@@ -233,6 +233,12 @@ trtplug='[TensorRT] ERROR: INVALID_ARGUMENT: getPluginCreator could not find plu
 pair "TensorRT plugin lookup while deserializing an engine" trt-onnx-plugin-not-found trt-engine-deserialize "$trtplug" \
 	"$trtplug" '[TensorRT] ERROR: safeDeserializationUtils.cpp (293) - Serialization Error in load: 0 (Cannot deserialize plugin since ' \
 	'[TensorRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.'
+# cuInit's unknown error with XLA's diagnostics saying the loaded libcuda is
+# another driver's than the kernel module's (jax-ml/jax#25822's lines;
+# cuda_diagnostics.cc WarnOnDsoKernelMismatch): a driver mismatch, not nvidia_uvm
+dsounk='E external/xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error'
+pair "libcuda and kernel module versions differ" cuda-unknown-error-uvm dso-version-mismatch-in-log "$dsounk" \
+	"$dsounk" 'E external/xla/xla/stream_executor/cuda/cuda_diagnostics.cc:262] kernel version 535.129.3 does not match DSO version 545.23.8 -- cannot find working devices in this configuration'
 
 # nvidia.ko's probe finding the GPU held by another driver (nv-pci.c
 # check_for_bound_driver; beclab/Olares#3963's lines): the installer's load

@@ -248,6 +248,19 @@ pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu
 	"$nvload" '-> Kernel module load error: No such device' \
 	'[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.'
 
+# DirectML 887A0004 at graph compile (DmlGraphFusionHelper, microsoft/DirectML#611
+# on a Core Ultra NPU) is the NPU's unsupported model; from the provider factory
+# it stays the old DirectML.dll / no Direct3D 12 first
+dmlfac='  Message=[ErrorCode:RuntimeException] D:\a\_work\1\s\onnxruntime\core\providers\dml\dml_provider_factory.cc(518)\onnxruntime.DLL!69CE57A9: (caller: 69CE5911) Exception(1) tid(3ec4) 887A0004 The specified device interface or feature level is not supported on this system.'
+pair "DirectML graph compile on an NPU" dml-unsupported dml-npu-graph-unsupported "$dmlfac" \
+	'[E:onnxruntime:, inference_session.cc:1935 onnxruntime::InferenceSession::Initialize::<lambda_e09ac8a7667b49d27dc77a8205e26aa5>::operator ()] Exception during initialization: C:\__w\1\s\onnxruntime\core\providers\dml\DmlExecutionProvider\src\DmlGraphFusionHelper.cpp(451)\onnxruntime.dll!00007FFD7B82B069: (caller: 00007FFD7B7AEA84) Exception(1) tid(5610) 887A0004 The specified device interface or feature level is not supported on this system.'
+
+# CMake's Visual Studio generator without CUDA's build customization
+# (CESNET/GPUJPEG#79): 'No CUDA toolset found.'; a missing nvcc stays PATH first
+pair "CMake VS generator without the CUDA toolset" cuda-toolkit-not-found cmake-vs-no-cuda-toolset \
+	'  No CMAKE_CUDA_COMPILER could be found.' \
+	'CMake Error at C:/Program Files/CMake/share/cmake-3.29/Modules/CMakeDetermineCompilerId.cmake:563 (message):' '  No CUDA toolset found.'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

@@ -196,13 +196,24 @@ def torch_case(code, **env):
     return ([PY, "-c", "import torch\n" + code], env)
 
 
+# Scripts that must live in a file, by path: written when a case that
+# names the path runs, not for every case.
+FILES = {}
+
+
 def file_case(name, code, **env):
     """Code that must live in a file: multiprocessing's spawn imports the
     main module again, and Triton reads a kernel's source from its file."""
     path = os.path.join(tempfile.gettempdir(), "gd_" + name + ".py")
-    with open(path, "w") as f:
-        f.write(code)
+    FILES[path] = code
     return ([PY, path], env)
+
+
+def write_files(argv):
+    for path, code in FILES.items():
+        if any(path in a for a in argv):
+            with open(path, "w") as f:
+                f.write(code)
 
 
 CASES = {
@@ -315,11 +326,16 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     names = sys.argv[2:] or list(CASES)
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        sys.exit("no such case: %s (cases: %s)" %
+                 (", ".join(unknown), " ".join(CASES)))
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "cases.tsv"), "w") as tsv:
         tsv.write("# case\texit\tseconds\tfailed as meant\n")
         for name in names:
             argv, env = CASES[name]
+            write_files(argv)
             e = dict(os.environ)
             e.update(env)
             e.setdefault("PYTHONUNBUFFERED", "1")
@@ -327,14 +343,14 @@ def main():
             try:
                 p = subprocess.run(argv, env=e, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, timeout=120)
-                rc, text = p.returncode, p.stdout
+                rc, raw = p.returncode, p.stdout
             except subprocess.TimeoutExpired as x:
-                rc, text = "timeout", x.stdout or b""
-            lines = text.decode("utf-8", "replace").splitlines()[-60:]
+                rc, raw = "timeout", x.stdout or b""
+            text = raw.decode("utf-8", "replace")
+            lines = text.splitlines()[-60:]
             with open(os.path.join(out, name + ".txt"), "w") as f:
                 f.write("\n".join(lines) + "\n")
-            failed = "ModuleNotFoundError" not in text.decode(
-                "utf-8", "replace") and rc != 0
+            failed = "ModuleNotFoundError" not in text and rc != 0
             tsv.write("%s\t%s\t%.1f\t%s\n" % (name, rc, time.time() - t,
                                              "yes" if failed else "no"))
             tsv.flush()

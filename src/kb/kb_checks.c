@@ -31,12 +31,18 @@ const char *gd_kb_check_name(enum gd_kb_check c)
 	return (unsigned)c < GD_KB_N_CHECKS && names[c] ? names[c] : "none";
 }
 
-int gd_kb_check_from_name(const char *name)
+/* The index of name in list (n entries), or -1. */
+static int index_of(const char *const *list, int n, const char *name)
 {
-	for (int i = 0; name && i < GD_KB_N_CHECKS; i++)
-		if (names[i] && !strcmp(names[i], name))
+	for (int i = 0; name && i < n; i++)
+		if (list[i] && !strcmp(list[i], name))
 			return i;
 	return -1;
+}
+
+int gd_kb_check_from_name(const char *name)
+{
+	return index_of(names, GD_KB_N_CHECKS, name);
 }
 
 static const char *const decoders[GD_KB_N_DECODES] = {
@@ -47,8 +53,5 @@ static const char *const decoders[GD_KB_N_DECODES] = {
 
 int gd_kb_decode_from_name(const char *name)
 {
-	for (int i = 0; name && i < GD_KB_N_DECODES; i++)
-		if (!strcmp(decoders[i], name))
-			return i;
-	return -1;
+	return index_of(decoders, GD_KB_N_DECODES, name);
 }

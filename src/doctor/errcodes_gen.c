@@ -58,9 +58,9 @@ const struct gd_errcode gd_errcodes[] = {
      "started without the NVIDIA runtime"},
     {"cudaErrorCudartUnloading", 4LL, 0, "cudart unloading", ""},
     {"cudaErrorProfilerDisabled", 5LL, 0,
-     "the profiler is disabled for this process",
-     "profiling counters restricted to admin users "
-     "(NVreg_RestrictProfilingToAdminUsers)"},
+     "the profiler is not initialised for this run",
+     "another profiling tool (Nsight, the Visual Profiler) is already active "
+     "in the process, so cudaProfilerInitialize cannot start one"},
     {"cudaErrorProfilerNotInitialized", 6LL, 0, "profiler not initialized", ""},
     {"cudaErrorProfilerAlreadyStarted", 7LL, 0, "profiler already started", ""},
     {"cudaErrorProfilerAlreadyStopped", 8LL, 0, "profiler already stopped", ""},

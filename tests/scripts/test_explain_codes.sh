@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/root"
 python3 "$GD_SRCDIR/tools/gen_errtexts.py" --check || exit 1
 python3 - "$GPUDOCTOR" "$GD_SRCDIR/src/doctor/errcodes_gen.c" "$tmp" "$GD_SRCDIR/src/doctor/errtexts_gen.c" <<'PY'
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
 gd, gen, tmp, gentexts = sys.argv[1:5]
 src = open(gen).read()
 apis = re.findall(r'\{"(\w+)", "(\w+)",\s*"', src.split("gd_errcode_apis[] = {")[1].split("};")[0])
@@ -183,6 +183,40 @@ for line, want in (("Failed to create Vulkan instance 4294967287", ("VkResult", 
         print(f"FAIL: {line!r} not decoded as {want}"); fail += 1
     if not want and got:
         print(f"FAIL: {line!r} decoded as {got[0]['name']}"); fail += 1
+# every code notes.tsv gives a usual cause: the signature that explains a line
+# naming it (tools/errcodes/signatures.tsv), or '-' and why none can
+notes, sigrows = {}, {}
+tools = os.path.join(os.path.dirname(gen), "..", "..", "tools", "errcodes")
+for line in open(os.path.join(tools, "notes.tsv"), encoding="utf-8"):
+    if line.strip() and not line.startswith("#"):
+        f = line.rstrip("\n").split("\t")
+        notes[f[0]] = f[2]
+for k, line in enumerate(open(os.path.join(tools, "signatures.tsv"), encoding="utf-8"), 1):
+    if not line.strip() or line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    if len(f) != 3 or f[0] in sigrows or not notes.get(f[0]) or (f[1] == "-") != bool(f[2]):
+        print(f"FAIL signatures.tsv:{k}: want NAME, SIGNATURE or '-', why (only for '-'), "
+              f"once each, for a code notes.tsv gives a cause: {line.strip()!r}")
+        fail += 1
+        continue
+    sigrows[f[0]] = f[1]
+for n in sorted(x for x, c in notes.items() if c and x not in sigrows):
+    print(f"FAIL: {n} has a usual cause in notes.tsv but no line in signatures.tsv"); fail += 1
+for n in sorted(sigrows):
+    with open(f"{tmp}/log", "w") as f:
+        f.write(f"[E] call failed: {n} at x.c:1\n")
+    out = subprocess.run([gd, "--root", f"{tmp}/root", "explain", "--json", f"{tmp}/log"],
+                         capture_output=True, text=True)
+    m = [x["id"] for x in json.loads(out.stdout)["matches"]]
+    checked += 1
+    want = sigrows[n]
+    if want == "-" and m:
+        print(f"FAIL: {n} is matched by {m[0]}: give it that signature in signatures.tsv"); fail += 1
+    elif want != "-" and m[:1] != [want]:
+        print(f"FAIL: {n}: signatures.tsv says {want}, explain's first match is {m[:1]}"); fail += 1
+print(f"{len(sigrows)} codes with a usual cause: "
+      f"{sum(1 for v in sigrows.values() if v != '-')} named by a signature")
 print(f"{ntext} texts decoded")
 print(f"{checked} decodings checked over {len(codes)} codes of {len(apis)} tables, {fail} failed")
 sys.exit(1 if fail else 0)

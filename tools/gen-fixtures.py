@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-# Builds tests/fixtures/<machine>/root trees from /work/shared/fixtures-research.
+# Builds tests/fixtures/<machine>/root trees from the fixtures-research data of
+# the shared directory beside the checkout (or GD_FIXTURES_RESEARCH); the tests
+# read only what it writes.
 import os, shutil, sys
 R = os.environ.get("GD_FIXTURES_RESEARCH", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "fixtures-research"))
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures")

@@ -192,6 +192,21 @@ int main() {
 """
 
 
+# Hold every block of GPU memory PyTorch can get (a small tensor x made
+# first), so that what comes next finds the GPU full.
+FILL = r"""
+x = torch.randn(64, 64, device='cuda')
+hold = []
+for size in (1 << 30, 1 << 26, 1 << 21):
+    try:
+        while True:
+            hold.append(torch.empty(size, dtype=torch.uint8, device='cuda'))
+    except torch.OutOfMemoryError:
+        pass
+print('held', sum(h.numel() for h in hold) >> 20, 'MiB', flush=True)
+"""
+
+
 def torch_case(code, **env):
     return ([PY, "-c", "import torch\n" + code], env)
 
@@ -251,6 +266,17 @@ CASES = {
     "torch-alloc-conf-bad": torch_case(
         "torch.zeros(1).cuda()",
         PYTORCH_CUDA_ALLOC_CONF="expandable_segments:maybe"),
+    # the GPU full when cuBLAS or cuDNN create their handles (the first
+    # matmul, the first convolution): every block is held, then the call
+    "torch-cublas-oom": torch_case(FILL + "print(x @ x)"),
+    "torch-cudnn-oom": torch_case(
+        "w = torch.randn(8, 3, 3, 3, device='cuda')\n" + FILL +
+        "print(torch.nn.functional.conv2d(torch.randn(1, 3, 32, 32, device='cuda'), w))"),
+    "torch-pinned-oom": torch_case(
+        "torch.empty(2**42, dtype=torch.uint8, pin_memory=True)"),
+    "torch-load-bad-index": (["/bin/sh", "-c",
+        PY + " -c \"import torch; torch.save(torch.ones(2, device='cuda'), '/tmp/t3.pt')\" && " +
+        PY + " -c \"import torch; torch.load('/tmp/t3.pt', map_location='cuda:3')\""], {}),
     # the program's own faults
     "torch-index-assert": torch_case(
         "x = torch.zeros(3, device='cuda')\n"
@@ -284,6 +310,13 @@ CASES = {
         "t = torch.ones(1, device='cuda'); dist.all_reduce(t)\n"
         "torch.cuda.synchronize()",
         NCCL_SOCKET_IFNAME="nosuchif0", NCCL_NVLS_ENABLE="0"),
+    "nccl-net-ib-missing": torch_case(
+        "import os, torch.distributed as dist\n"
+        "os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29520')\n"
+        "dist.init_process_group('nccl', rank=0, world_size=1)\n"
+        "t = torch.ones(1, device='cuda'); dist.all_reduce(t)\n"
+        "torch.cuda.synchronize()",
+        NCCL_NET="IB", NCCL_NVLS_ENABLE="0"),
     "torch-compile-no-cc": torch_case(
         "f = torch.compile(lambda x: x * 2 + 1)\n"
         "print(f(torch.zeros(8, device='cuda')))",

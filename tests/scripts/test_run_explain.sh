@@ -48,11 +48,12 @@ case $fix in "'run_child' has no code for this GPU (sm_90): rebuild it for sm_90
 *) bad "fix: $fix" ;; esac
 case $fix in *wheel* | *PyTorch* | *TORCH*) bad "the fix speaks of PyTorch: $fix" ;; esac
 
-# a log that names only the driver API's code: the same family, the same fix
+# a log that names only the driver API's code: the same family (its
+# signature, tools/errcodes/signatures.tsv), the same fix
 "$GD" --root "$H200" run -q -- "$P" code >/dev/null 2>"$T/err"
-grep -q "^gpudoctor run: why .*CUDA_ERROR_NO_BINARY_FOR_GPU = 209 (CUresult)" "$T/err" &&
+grep -q "^gpudoctor run: why .*(cuda-no-kernel-image; log: cuModuleLoad failed: CUDA_ERROR_NO_BINARY_FOR_GPU)" "$T/err" &&
 	grep -q "^gpudoctor run: fix: 'run_child' has no code for this GPU (sm_90)" "$T/err" &&
-	ok "CUDA_ERROR_NO_BINARY_FOR_GPU alone: decoded, program fix" || bad "code: $(cat "$T/err")"
+	ok "CUDA_ERROR_NO_BINARY_FOR_GPU alone: its signature, program fix" || bad "code: $(cat "$T/err")"
 
 # a terminal's colours and carriage returns are read as explain reads a log
 "$GD" --root "$H200" run -q -- "$P" print "$(printf '10%%\r\033[1;31merror:\033[0m no kernel image is available for execution on the device')" >/dev/null 2>"$T/err"
@@ -92,8 +93,13 @@ jq -e '.matches[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm
 	ok "explain --cmd: the fix names the program" || bad "explain --cmd: $(jq -c '.matches[0].fix' "$T/e")"
 printf 'cuModuleLoad failed: CUDA_ERROR_NO_BINARY_FOR_GPU\n' >"$T/code.log"
 "$GD" --root "$H200" explain --json --cmd gpu_burn "$T/code.log" >"$T/e"
-jq -e '.codes[0].name == "CUDA_ERROR_NO_BINARY_FOR_GPU" and (.codes[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm_90)"))' "$T/e" >/dev/null &&
-	ok "explain: a code of the family alone gets the program's fix" || bad "explain code fix: $(jq -c '.codes' "$T/e")"
+jq -e '.codes[0].name == "CUDA_ERROR_NO_BINARY_FOR_GPU" and .matches[0].id == "cuda-no-kernel-image" and (.matches[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm_90)"))' "$T/e" >/dev/null &&
+	ok "explain: a code of the family alone gets the program's fix" || bad "explain code fix: $(jq -c '[.matches[0].fix, .codes]' "$T/e")"
+# the same code by its number only: no signature, the decoded code carries the fix
+printf 'cuModuleLoad returned 209\n' >"$T/code.log"
+"$GD" --root "$H200" explain --json --cmd gpu_burn "$T/code.log" >"$T/e"
+jq -e '(.matches | length) == 0 and .codes[0].name == "CUDA_ERROR_NO_BINARY_FOR_GPU" and (.codes[0].fix | startswith("'"'gpu_burn'"' has no code for this GPU (sm_90)"))' "$T/e" >/dev/null &&
+	ok "explain: the code by number alone gets the program's fix" || bad "explain number fix: $(jq -c '.codes' "$T/e")"
 
 # 2. --json: the outcome and the cause in a second document on stderr
 "$GD" --root "$H200" --json run -- "$P" fail >/dev/null 2>"$T/err.json"

@@ -44,6 +44,11 @@ PTX = r"""
 }
 """
 
+# An empty kernel in PTX of ISA 9.9, newer than any CUDA 13.0 driver or
+# ptxas reads (9.0); the cases change the version and target.
+NEW_PTX = (".version 9.9\n.target sm_50\n.address_size 64\n"
+           ".visible .entry k()\n{\n  ret;\n}\n")
+
 ILLEGAL = r"""
 import ctypes, torch
 torch.zeros(1, device='cuda')
@@ -346,6 +351,18 @@ CASES = {
         "cd /tmp && cat > k.cu <<'EOF'\n" + CUDA_SRC + "EOF\n"
         "nvcc -gencode arch=compute_80,code=sm_80 k.cu -o k80 && ./k80"], {}),
     "nvidia-smi-bad-index": (["nvidia-smi", "-i", "9"], {}),
+    # PTX from a toolkit newer than the driver (ISA 9.9: no CUDA 13.0 driver
+    # knows it), and PTX for a newer GPU than this one, loaded by CuPy;
+    # ptxas of the installed toolkit given the same newer PTX
+    "cupy-ptx-too-new": (["/bin/sh", "-c",
+        "cd /tmp && printf '%s' '" + NEW_PTX + "' > new.ptx && " + PY +
+        " -c \"import cupy; cupy.RawModule(path='/tmp/new.ptx').get_function('k')\""], {}),
+    "cupy-ptx-newer-gpu": (["/bin/sh", "-c",
+        "cd /tmp && printf '%s' '" + NEW_PTX.replace(".version 9.9", ".version 8.7").replace("sm_50", "sm_120") +
+        "' > sm120.ptx && " + PY +
+        " -c \"import cupy; cupy.RawModule(path='/tmp/sm120.ptx').get_function('k')\""], {}),
+    "ptxas-ptx-too-new": (["/bin/sh", "-c",
+        "cd /tmp && printf '%s' '" + NEW_PTX + "' > new.ptx && ptxas -arch=sm_90 new.ptx -o new.cubin"], {}),
     "cuda-stub-libcuda": (["/bin/sh", "-c",
         "s=$(ls -d /usr/local/cuda*/lib64/stubs /usr/local/cuda*/targets/*/lib/stubs 2>/dev/null | head -1); "
         "echo stubs: $s; mkdir -p /tmp/stub && ln -sf $s/libcuda.so /tmp/stub/libcuda.so.1 && "

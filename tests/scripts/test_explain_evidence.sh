@@ -261,6 +261,14 @@ pair "CMake VS generator without the CUDA toolset" cuda-toolkit-not-found cmake-
 	'  No CMAKE_CUDA_COMPILER could be found.' \
 	'CMake Error at C:/Program Files/CMake/share/cmake-3.29/Modules/CMakeDetermineCompilerId.cmake:563 (message):' '  No CUDA toolset found.'
 
+# TensorRT's "Unsupported SM" naming an architecture the release dropped
+# (NVIDIA/TensorRT#3826: TensorRT 10.0.1 on a GTX 1080 Ti, SM 6.1): the GPU is
+# older than the release; a new GPU's SM stays the release older than the GPU first
+pair "TensorRT refuses a dropped SM" trt-unsupported-sm trt-sm-dropped-by-release \
+	'[07/19/2025-23:34:55] [E] Error[9]: IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM 120 is not supported by this TensorRT release.)  ' \
+	'[04/25/2024-15:52:54] [TRT] [E] 1: Unsupported SM: 0x601' \
+	'[04/25/2024-15:52:54] [TRT] [E] 1: [caskUtils.cpp::nvinfer1::rt::task::trtSmToCask::193] Error Code 1: Internal Error (Unsupported SM: 0x601)'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

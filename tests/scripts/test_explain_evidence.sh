@@ -261,6 +261,16 @@ pair "CMake VS generator without the CUDA toolset" cuda-toolkit-not-found cmake-
 	'  No CMAKE_CUDA_COMPILER could be found.' \
 	'CMake Error at C:/Program Files/CMake/share/cmake-3.29/Modules/CMakeDetermineCompilerId.cmake:563 (message):' '  No CUDA toolset found.'
 
+# ROCm clang naming a gfx target as a CUDA gpu architecture (leejet/stable-diffusion.cpp#464,
+# ROCm/rocThrust#150): the HIP sources were compiled as CUDA; nvcc's unknown sm_ stays the
+# compiler's age
+pair "gfx target rejected as a CUDA gpu architecture" gpu-arch-unsupported-by-compiler hip-source-compiled-as-cuda \
+	"nvcc fatal   : Unsupported gpu architecture 'compute_89'" \
+	'clang++: error: unsupported CUDA gpu architecture: gfx1100'
+pair "gfx target rejected as a CUDA gpu architecture (clang 11)" gpu-arch-unsupported-by-compiler hip-source-compiled-as-cuda \
+	"nvcc fatal   : Unsupported gpu architecture 'compute_89'" \
+	'clang-11: error: Unsupported CUDA gpu architecture: gfx900:xnack-'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

@@ -269,6 +269,16 @@ pair "TensorRT refuses a dropped SM" trt-unsupported-sm trt-sm-dropped-by-releas
 	'[04/25/2024-15:52:54] [TRT] [E] 1: Unsupported SM: 0x601' \
 	'[04/25/2024-15:52:54] [TRT] [E] 1: [caskUtils.cpp::nvinfer1::rt::task::trtSmToCask::193] Error Code 1: Internal Error (Unsupported SM: 0x601)'
 
+# ROCm clang naming a gfx target as a CUDA gpu architecture (leejet/stable-diffusion.cpp#464,
+# ROCm/rocThrust#150): the HIP sources were compiled as CUDA; nvcc's unknown sm_ stays the
+# compiler's age
+pair "gfx target rejected as a CUDA gpu architecture" gpu-arch-unsupported-by-compiler hip-source-compiled-as-cuda \
+	"nvcc fatal   : Unsupported gpu architecture 'compute_89'" \
+	'clang++: error: unsupported CUDA gpu architecture: gfx1100'
+pair "gfx target rejected as a CUDA gpu architecture (clang 11)" gpu-arch-unsupported-by-compiler hip-source-compiled-as-cuda \
+	"nvcc fatal   : Unsupported gpu architecture 'compute_89'" \
+	'clang-11: error: Unsupported CUDA gpu architecture: gfx900:xnack-'
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

@@ -261,6 +261,13 @@ pair "CMake VS generator without the CUDA toolset" cuda-toolkit-not-found cmake-
 	'  No CMAKE_CUDA_COMPILER could be found.' \
 	'CMake Error at C:/Program Files/CMake/share/cmake-3.29/Modules/CMakeDetermineCompilerId.cmake:563 (message):' '  No CUDA toolset found.'
 
+# CTranslate2's compute-type refusal with the model loaded on device cuda
+# (src/devices.cc: cuda only in a CUDA build; src/types.cc: float16 on CUDA
+# only from compute capability 7.0): the GPU's age; alone, the CPU first
+ct2fp16='ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.'
+pair "CTranslate2 float16 on device cuda" ct2-compute-type-unsupported ct2-cuda-gpu-below-volta "$ct2fp16" \
+	'    model = WhisperModel(model_size, device="cuda", compute_type="float16")' "$ct2fp16"
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

@@ -279,6 +279,13 @@ pair "gfx target rejected as a CUDA gpu architecture (clang 11)" gpu-arch-unsupp
 	"nvcc fatal   : Unsupported gpu architecture 'compute_89'" \
 	'clang-11: error: Unsupported CUDA gpu architecture: gfx900:xnack-'
 
+# CTranslate2's compute-type refusal with the model loaded on device cuda
+# (src/devices.cc: cuda only in a CUDA build; src/types.cc: float16 on CUDA
+# only from compute capability 7.0): the GPU's age; alone, the CPU first
+ct2fp16='ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.'
+pair "CTranslate2 float16 on device cuda" ct2-compute-type-unsupported ct2-cuda-gpu-below-volta "$ct2fp16" \
+	'    model = WhisperModel(model_size, device="cuda", compute_type="float16")' "$ct2fp16"
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

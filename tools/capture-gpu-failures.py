@@ -44,10 +44,10 @@ PTX = r"""
 }
 """
 
-# An empty kernel in PTX of ISA 9.9, newer than any CUDA 13.0 driver or
-# ptxas reads (9.0); the cases change the version and target.
-NEW_PTX = (".version 9.9\n.target sm_50\n.address_size 64\n"
-           ".visible .entry k()\n{\n  ret;\n}\n")
+# An empty kernel in PTX of the given ISA version for the given target.
+def empty_ptx(version, target):
+    return (".version %s\n.target %s\n.address_size 64\n"
+            ".visible .entry k()\n{\n  ret;\n}\n" % (version, target))
 
 ILLEGAL = r"""
 import ctypes, torch
@@ -229,6 +229,23 @@ def file_case(name, code, **env):
     return ([PY, path], env)
 
 
+def data_file(name, text):
+    """A file a case reads (a PTX module), written like file_case's."""
+    path = os.path.join(tempfile.gettempdir(), "gd_" + name)
+    FILES[path] = text
+    return path
+
+
+# ISA 9.9 is newer than any CUDA 13.0 driver or ptxas reads (9.0);
+# sm_120 is a newer GPU than the H200.
+NEW_PTX = data_file("new.ptx", empty_ptx("9.9", "sm_50"))
+SM120_PTX = data_file("sm120.ptx", empty_ptx("8.7", "sm_120"))
+
+
+def cupy_load(path):
+    return ([PY, "-c", "import cupy; cupy.RawModule(path=%r).get_function('k')" % path], {})
+
+
 def write_files(argv):
     for path, code in FILES.items():
         if any(path in a for a in argv):
@@ -354,15 +371,9 @@ CASES = {
     # PTX from a toolkit newer than the driver (ISA 9.9: no CUDA 13.0 driver
     # knows it), and PTX for a newer GPU than this one, loaded by CuPy;
     # ptxas of the installed toolkit given the same newer PTX
-    "cupy-ptx-too-new": (["/bin/sh", "-c",
-        "cd /tmp && printf '%s' '" + NEW_PTX + "' > new.ptx && " + PY +
-        " -c \"import cupy; cupy.RawModule(path='/tmp/new.ptx').get_function('k')\""], {}),
-    "cupy-ptx-newer-gpu": (["/bin/sh", "-c",
-        "cd /tmp && printf '%s' '" + NEW_PTX.replace(".version 9.9", ".version 8.7").replace("sm_50", "sm_120") +
-        "' > sm120.ptx && " + PY +
-        " -c \"import cupy; cupy.RawModule(path='/tmp/sm120.ptx').get_function('k')\""], {}),
-    "ptxas-ptx-too-new": (["/bin/sh", "-c",
-        "cd /tmp && printf '%s' '" + NEW_PTX + "' > new.ptx && ptxas -arch=sm_90 new.ptx -o new.cubin"], {}),
+    "cupy-ptx-too-new": cupy_load(NEW_PTX),
+    "cupy-ptx-newer-gpu": cupy_load(SM120_PTX),
+    "ptxas-ptx-too-new": (["ptxas", "-arch=sm_90", NEW_PTX, "-o", "/tmp/gd_new.cubin"], {}),
     "cuda-stub-libcuda": (["/bin/sh", "-c",
         "s=$(ls -d /usr/local/cuda*/lib64/stubs /usr/local/cuda*/targets/*/lib/stubs 2>/dev/null | head -1); "
         "echo stubs: $s; mkdir -p /tmp/stub && ln -sf $s/libcuda.so /tmp/stub/libcuda.so.1 && "

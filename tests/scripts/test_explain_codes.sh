@@ -16,9 +16,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/root"
 python3 "$GD_SRCDIR/tools/gen_errtexts.py" --check || exit 1
-python3 - "$GPUDOCTOR" "$GD_SRCDIR/src/doctor/errcodes_gen.c" "$tmp" "$GD_SRCDIR/src/doctor/errtexts_gen.c" <<'PY'
+python3 - "$GPUDOCTOR" "$GD_SRCDIR/src/doctor/errcodes_gen.c" "$tmp" "$GD_SRCDIR/src/doctor/errtexts_gen.c" "$GD_SRCDIR" <<'PY'
 import json, os, re, subprocess, sys
-gd, gen, tmp, gentexts = sys.argv[1:5]
+gd, gen, tmp, gentexts, srcdir = sys.argv[1:6]
 src = open(gen).read()
 apis = re.findall(r'\{"(\w+)", "(\w+)",\s*"', src.split("gd_errcode_apis[] = {")[1].split("};")[0])
 codes = [(n, int(v), int(a)) for n, v, a in
@@ -51,14 +51,17 @@ forms = {
 def success(n, v):
     return v == 0 or "SUCCESS" in n or "Success" in n
 
-def run(lines):
+def explain(lines):
     with open(f"{tmp}/log", "w") as f:
         f.write("\n".join(lines) + "\n")
     out = subprocess.run([gd, "--root", f"{tmp}/root", "explain", "--json", f"{tmp}/log"],
                          capture_output=True, text=True)
     if out.returncode not in (0, 1):
         sys.exit(f"explain failed ({out.returncode}): {out.stderr}")
-    return json.loads(out.stdout)["codes"]
+    return json.loads(out.stdout)
+
+def run(lines):
+    return explain(lines)["codes"]
 
 fail = checked = 0
 # by name: 20 codes a log, each on its own line in a message
@@ -186,7 +189,7 @@ for line, want in (("Failed to create Vulkan instance 4294967287", ("VkResult", 
 # every code notes.tsv gives a usual cause: the signature that explains a line
 # naming it (tools/errcodes/signatures.tsv), or '-' and why none can
 notes, sigrows = {}, {}
-tools = os.path.join(os.path.dirname(gen), "..", "..", "tools", "errcodes")
+tools = os.path.join(srcdir, "tools", "errcodes")
 for line in open(os.path.join(tools, "notes.tsv"), encoding="utf-8"):
     if line.strip() and not line.startswith("#"):
         f = line.rstrip("\n").split("\t")
@@ -204,11 +207,7 @@ for k, line in enumerate(open(os.path.join(tools, "signatures.tsv"), encoding="u
 for n in sorted(x for x, c in notes.items() if c and x not in sigrows):
     print(f"FAIL: {n} has a usual cause in notes.tsv but no line in signatures.tsv"); fail += 1
 for n in sorted(sigrows):
-    with open(f"{tmp}/log", "w") as f:
-        f.write(f"[E] call failed: {n} at x.c:1\n")
-    out = subprocess.run([gd, "--root", f"{tmp}/root", "explain", "--json", f"{tmp}/log"],
-                         capture_output=True, text=True)
-    m = [x["id"] for x in json.loads(out.stdout)["matches"]]
+    m = [x["id"] for x in explain([f"[E] call failed: {n} at x.c:1"])["matches"]]
     checked += 1
     want = sigrows[n]
     if want == "-" and m:

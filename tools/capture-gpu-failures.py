@@ -183,6 +183,49 @@ s = ort.InferenceSession(p, providers=['CUDAExecutionProvider'])
 print('providers in use:', s.get_providers())
 """
 
+# torch.distributed's rendezvous: rank 1 of 2 told to find its master at an
+# address nobody answers on (no route on an isolated machine, a time-out
+# elsewhere); rank 0 told to listen on a port another socket holds.
+DIST_NO_MASTER = r"""
+import datetime, torch.distributed as dist
+dist.init_process_group('nccl', init_method='tcp://10.255.255.1:29541',
+                        rank=1, world_size=2,
+                        timeout=datetime.timedelta(seconds=10))
+"""
+
+DIST_PORT_BUSY = r"""
+import os, socket, torch.distributed as dist
+s = socket.socket()
+s.bind(('0.0.0.0', 29543))
+s.listen()
+os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29543')
+dist.init_process_group('nccl', rank=0, world_size=1)
+"""
+
+# A CUDA extension built the way setup.py files build them, asked for an
+# architecture this PyTorch does not know (as a new GPU's number is to an
+# older PyTorch), and one built at run time without ninja on PATH.
+EXT_SETUP = r"""
+import os, sys
+d = '/tmp/gd_ext'
+os.makedirs(d, exist_ok=True)
+open(d + '/k.cu', 'w').write('__global__ void k() {}\nvoid launch() { k<<<1, 1>>>(); }\n')
+open(d + '/m.cpp', 'w').write('#include <torch/extension.h>\nvoid launch();\n'
+    'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("launch", &launch); }\n')
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+os.chdir(d)
+sys.argv = ['setup.py', 'build_ext', '--inplace']
+setup(name='gd_ext', ext_modules=[CUDAExtension('gd_ext', ['m.cpp', 'k.cu'])],
+      cmdclass={'build_ext': BuildExtension})
+"""
+
+EXT_INLINE = r"""
+from torch.utils.cpp_extension import load_inline
+load_inline(name='gd_inline', cpp_sources='int f() { return 1; }',
+            functions=['f'])
+"""
+
 CUDA_SRC = r"""
 #include <cstdio>
 __global__ void k(int *p) { *p = 1; }
@@ -361,6 +404,22 @@ CASES = {
     "cupy-oom": ([PY, "-c",
         "import cupy; cupy.empty(2**43, dtype=cupy.uint8)"], {}),
     "ort-cuda-ep": ([PY, "-c", ORT_CUDA], {}),
+    # torch.distributed's rendezvous and PyTorch's extension builder
+    "torch-dist-no-master": ([PY, "-c", DIST_NO_MASTER], {}),
+    "torch-dist-port-busy": ([PY, "-c", DIST_PORT_BUSY], {}),
+    "torch-ext-arch-unknown": ([PY, "-c", EXT_SETUP],
+                               {"TORCH_CUDA_ARCH_LIST": "13.5"}),
+    "torch-ext-no-ninja": ([PY, "-c", EXT_INLINE], {"PATH": "/usr/bin:/bin"}),
+    # NVRTC asked for an architecture it does not know (as an older NVRTC is
+    # asked for a newer GPU's), and a program built against the shared
+    # CUDA runtime started where the loader cannot find it
+    "cupy-nvrtc-arch-unknown": ([PY, "-c",
+        "import cupy; cupy.RawKernel('extern \"C\" __global__ void k() {}', 'k',"
+        " options=('-arch=compute_130',)).compile()"], {}),
+    "cudart-not-found": (["/bin/sh", "-c",
+        "cd /tmp && cat > kr.cu <<'EOF'\n" + CUDA_SRC + "EOF\n"
+        "nvcc -cudart shared kr.cu -o kr && "
+        "LD_LIBRARY_PATH= exec /lib64/ld-linux-x86-64.so.2 --inhibit-cache ./kr"], {}),
     # the toolkit
     "nvcc-old-arch": (["/bin/sh", "-c",
         "cd /tmp && printf '%s' '__global__ void k(){}' > a.cu && nvcc -arch=sm_50 -c a.cu -o a.o"], {}),

@@ -202,6 +202,36 @@ os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29543')
 dist.init_process_group('nccl', rank=0, world_size=1)
 """
 
+# Rank 0 of 2 whose peer never comes (the store waits for it), a collective
+# without a process group, env:// without RANK, NCCL with no GPU visible, and
+# torchrun's c10d rendezvous at an endpoint nobody answers on.
+DIST_ALONE = r"""
+import datetime, os, torch.distributed as dist
+os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29545')
+dist.init_process_group('nccl', rank=0, world_size=2,
+                        timeout=datetime.timedelta(seconds=10))
+"""
+
+DIST_NO_INIT = r"""
+import torch, torch.distributed as dist
+dist.all_reduce(torch.ones(1, device='cuda'))
+"""
+
+DIST_NO_RANK = r"""
+import os, torch.distributed as dist
+os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29547')
+os.environ.pop('RANK', None)
+dist.init_process_group('nccl', init_method='env://')
+"""
+
+DIST_NCCL_NO_GPU = r"""
+import os, torch.distributed as dist
+os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT='29549')
+dist.init_process_group('nccl', rank=0, world_size=1)
+import torch
+dist.all_reduce(torch.ones(1))
+"""
+
 # A CUDA extension built the way setup.py files build them, asked for an
 # architecture this PyTorch does not know (as a new GPU's number is to an
 # older PyTorch), and one built at run time without ninja on PATH.
@@ -407,6 +437,15 @@ CASES = {
     # torch.distributed's rendezvous and PyTorch's extension builder
     "torch-dist-no-master": ([PY, "-c", DIST_NO_MASTER], {}),
     "torch-dist-port-busy": ([PY, "-c", DIST_PORT_BUSY], {}),
+    "torch-dist-peer-missing": ([PY, "-c", DIST_ALONE], {}),
+    "torch-dist-no-init": ([PY, "-c", DIST_NO_INIT], {}),
+    "torch-dist-no-rank": ([PY, "-c", DIST_NO_RANK], {}),
+    "torch-dist-nccl-no-gpu": ([PY, "-c", DIST_NCCL_NO_GPU],
+                               {"CUDA_VISIBLE_DEVICES": ""}),
+    "torchrun-rdzv-unreachable": (["/bin/sh", "-c",
+        "printf 'import torch.distributed as dist\\ndist.init_process_group(\"nccl\")\\n' > /tmp/gd_rdzv.py && "
+        "exec torchrun --nnodes=2 --nproc-per-node=1 --rdzv-backend=c10d "
+        "--rdzv-endpoint=10.255.255.1:29400 --rdzv-conf=timeout=15,read_timeout=15 /tmp/gd_rdzv.py"], {}),
     "torch-ext-arch-unknown": ([PY, "-c", EXT_SETUP],
                                {"TORCH_CUDA_ARCH_LIST": "13.5"}),
     "torch-ext-no-ninja": ([PY, "-c", EXT_INLINE], {"PATH": "/usr/bin:/bin"}),

@@ -286,6 +286,13 @@ ct2fp16='ValueError: Requested float16 compute type, but the target device or ba
 pair "CTranslate2 float16 on device cuda" ct2-compute-type-unsupported ct2-cuda-gpu-below-volta "$ct2fp16" \
 	'    model = WhisperModel(model_size, device="cuda", compute_type="float16")' "$ct2fp16"
 
+# Numba's 'No supported GPU compute capabilities found' after its own warning
+# that the CUDA toolkit is below its minimum (numba/cuda/cudadrv/nvvm.py
+# get_supported_ccs): the toolkit's age, not a missing toolkit
+nvvmcc='numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capabilities found. Please check your cudatoolkit version matches your CUDA version.'
+pair "Numba: CUDA toolkit below its minimum" numba-nvvm-not-found numba-toolkit-below-minimum "$nvvmcc" \
+	'/env/lib/python3.8/site-packages/numba/cuda/cudadrv/nvvm.py:400: UserWarning: CUDA Toolkit 10.1 is unsupported by Numba - 11.0 is the minimum required version.' "$nvvmcc"
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

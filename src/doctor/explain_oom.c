@@ -144,9 +144,11 @@ int gd_explain_oom(const char *line, char *out, size_t cap, const char **cause)
 	    size_near(line, " is reserved by PyTorch but unallocated", 1);
 	double mine = size_near(line, " is allocated by PyTorch", 1);
 	double allowed = size_near(line, " allowed;", 1);
-	const char *conf = strstr(line, "HIP out of memory")
-			       ? "PYTORCH_HIP_ALLOC_CONF"
-			       : "PYTORCH_CUDA_ALLOC_CONF";
+	/* torch_npu (Ascend) reads its own variable, as ROCm builds do */
+	const char *conf =
+	    strstr(line, "HIP out of memory")	? "PYTORCH_HIP_ALLOC_CONF"
+	    : strstr(line, "NPU out of memory") ? "PYTORCH_NPU_ALLOC_CONF"
+						: "PYTORCH_CUDA_ALLOC_CONF";
 	double others, held;
 	char w[32], t[32], f[32], r[64], o[32];
 

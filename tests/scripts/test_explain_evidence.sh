@@ -248,6 +248,20 @@ pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu
 	"$nvload" '-> Kernel module load error: No such device' \
 	'[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.'
 
+# a DKMS build failure whose log also shows the kernel's headers missing
+# (zen-kernel/zen-kernel#305: Arch's DKMS hook and the make.log's autoconf.h):
+# no headers, not the driver's age; the failure alone stays the kernel too new
+dkmsfail='Error! Bad return status for module build on kernel: 6.2.6-zen1-1-zen (x86_64)'
+pair "DKMS failure with the headers missing" dkms-module-build-failed dkms-headers-missing-in-log "$dkmsfail" \
+	"$dkmsfail" '<command-line>: fatal error: /lib/modules/6.2.6-zen1-1-zen/build/include/linux/autoconf.h: No such file or directory'
+
+# NVML's Unknown Error in a container while the toolkit's config.toml says
+# no-cgroups = true (NVIDIA/nvidia-container-toolkit#580): no device-cgroup rules
+# for a rootful engine; the error alone stays the daemon-reload case
+nvmlunk='Failed to initialize NVML: Unknown Error'
+pair "NVML Unknown Error with no-cgroups = true" nvml-unknown-error-container nvct-no-cgroups-rootful "$nvmlunk" \
+	"$nvmlunk" 'no-cgroups = true'
+
 # DirectML 887A0004 at graph compile (DmlGraphFusionHelper, microsoft/DirectML#611
 # on a Core Ultra NPU) is the NPU's unsupported model; from the provider factory
 # it stays the old DirectML.dll / no Direct3D 12 first

@@ -24,6 +24,9 @@ struct sig {
 	regex_t re;
 	regex_t unless; /* valid when has_unless */
 	int has_unless;
+	int flags; /* regcomp flags */
+	/* 0 not compiled yet, 1 ready, -1 does not compile */
+	signed char state;
 	int found;
 	size_t nlit;
 	const char *lit[GD_SIG_MAX_LIT];
@@ -48,39 +51,66 @@ static void literals_of(struct sig *s)
 	}
 }
 
+/* A signature's regexes are compiled the first time one of its literals
+ * turns up in a log: a log meets a handful of the kb's hundreds of
+ * signatures, and regcomp of them all would cost more than the scan
+ * itself. The kb loader has compiled every regex once already (it refuses
+ * a file whose regex does not), so a failure here is only a regcomp
+ * resource failure; that signature is then skipped. */
+static int compile_one(struct sig *s, char *msg, size_t cap)
+{
+	int rc = regcomp(&s->re, s->kb.regex, s->flags);
+
+	if (rc) {
+		regerror(rc, &s->re, msg, cap);
+		s->state = -1;
+		return -1;
+	}
+	if (s->has_unless &&
+	    (rc = regcomp(&s->unless, s->kb.unless, s->flags | REG_NOSUB))) {
+		regerror(rc, &s->unless, msg, cap);
+		regfree(&s->re);
+		s->state = -1;
+		return -1;
+	}
+	s->state = 1;
+	return 0;
+}
+
+static int ready(struct sig *s)
+{
+	char msg[160];
+
+	if (s->state == 0)
+		compile_one(s, msg, sizeof msg);
+	return s->state == 1;
+}
+
+/* The kb's signatures with their literals; those without literals (tried
+ * on every line) are compiled now, so that a bad one is reported. */
 static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < max; i++) {
 		struct gd_kb_signature *k = &s[n].kb;
-		int flags = REG_EXTENDED | REG_NEWLINE, rc;
 		char msg[160];
 
 		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id ||
 		    !k->regex)
 			continue;
-		if (k->icase)
-			flags |= REG_ICASE;
-		rc = regcomp(&s[n].re, k->regex, flags);
-		if (rc) {
-			regerror(rc, &s[n].re, msg, sizeof msg);
+		s[n].flags =
+		    REG_EXTENDED | REG_NEWLINE | (k->icase ? REG_ICASE : 0);
+		s[n].has_unless = k->unless != NULL;
+		s[n].state = 0;
+		s[n].found = 0;
+		s[n].from = ctx->kb;
+		literals_of(&s[n]);
+		if (!s[n].nlit && compile_one(&s[n], msg, sizeof msg) < 0) {
 			gd_diag_add(ctx, GD_DIAG_WARN, "kb signatures",
 				    "%s: bad regex: %s; skipped", k->id, msg);
 			continue;
 		}
-		s[n].has_unless = k->unless != NULL;
-		if (k->unless && (rc = regcomp(&s[n].unless, k->unless,
-					       flags | REG_NOSUB))) {
-			regerror(rc, &s[n].unless, msg, sizeof msg);
-			gd_diag_add(ctx, GD_DIAG_WARN, "kb signatures",
-				    "%s: bad unless: %s; skipped", k->id, msg);
-			regfree(&s[n].re);
-			continue;
-		}
-		s[n].found = 0;
-		s[n].from = ctx->kb;
-		literals_of(&s[n]);
 		n++;
 	}
 	return n;
@@ -146,7 +176,7 @@ static int try_line(struct sig *s, const char *ls, const char *at,
 		n = cap - 1;
 	memcpy(copy, ls, n);
 	copy[n] = '\0';
-	if (regexec(&s->re, copy, 1, pm, 0) != 0)
+	if (!ready(s) || regexec(&s->re, copy, 1, pm, 0) != 0)
 		return 0;
 	return !s->has_unless || regexec(&s->unless, copy, 0, NULL, 0) != 0;
 }
@@ -369,6 +399,8 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++) {
+		if (s->v[i].state != 1)
+			continue;
 		regfree(&s->v[i].re);
 		if (s->v[i].has_unless)
 			regfree(&s->v[i].unless);

@@ -312,6 +312,9 @@ def data_file(name, text):
 # ISA 9.9 is newer than any CUDA 13.0 driver or ptxas reads (9.0);
 # sm_120 is a newer GPU than the H200.
 NEW_PTX = data_file("new.ptx", empty_ptx("9.9", "sm_50"))
+# what torchrun starts (it never gets to run: the rendezvous fails first)
+RDZV_SCRIPT = data_file("rdzv.py", "import torch.distributed as dist\n"
+                        "dist.init_process_group('nccl')\n")
 SM120_PTX = data_file("sm120.ptx", empty_ptx("8.7", "sm_120"))
 
 
@@ -442,10 +445,9 @@ CASES = {
     "torch-dist-no-rank": ([PY, "-c", DIST_NO_RANK], {}),
     "torch-dist-nccl-no-gpu": ([PY, "-c", DIST_NCCL_NO_GPU],
                                {"CUDA_VISIBLE_DEVICES": ""}),
-    "torchrun-rdzv-unreachable": (["/bin/sh", "-c",
-        "printf 'import torch.distributed as dist\\ndist.init_process_group(\"nccl\")\\n' > /tmp/gd_rdzv.py && "
-        "exec torchrun --nnodes=2 --nproc-per-node=1 --rdzv-backend=c10d "
-        "--rdzv-endpoint=10.255.255.1:29400 --rdzv-conf=timeout=15,read_timeout=15 /tmp/gd_rdzv.py"], {}),
+    "torchrun-rdzv-unreachable": (["torchrun", "--nnodes=2", "--nproc-per-node=1",
+        "--rdzv-backend=c10d", "--rdzv-endpoint=10.255.255.1:29400",
+        "--rdzv-conf=timeout=15,read_timeout=15", RDZV_SCRIPT], {}),
     "torch-ext-arch-unknown": ([PY, "-c", EXT_SETUP],
                                {"TORCH_CUDA_ARCH_LIST": "13.5"}),
     "torch-ext-no-ninja": ([PY, "-c", EXT_INLINE], {"PATH": "/usr/bin:/bin"}),

@@ -24,7 +24,6 @@ struct sig {
 	regex_t re;
 	regex_t unless; /* valid when has_unless */
 	int has_unless;
-	int flags; /* regcomp flags */
 	/* 0 not compiled yet, 1 ready, -1 does not compile */
 	signed char state;
 	int found;
@@ -59,7 +58,8 @@ static void literals_of(struct sig *s)
  * resource failure; that signature is then skipped. */
 static int compile_one(struct sig *s, char *msg, size_t cap)
 {
-	int rc = regcomp(&s->re, s->kb.regex, s->flags);
+	int flags = REG_EXTENDED | REG_NEWLINE | (s->kb.icase ? REG_ICASE : 0);
+	int rc = regcomp(&s->re, s->kb.regex, flags);
 
 	if (rc) {
 		regerror(rc, &s->re, msg, cap);
@@ -67,7 +67,7 @@ static int compile_one(struct sig *s, char *msg, size_t cap)
 		return -1;
 	}
 	if (s->has_unless &&
-	    (rc = regcomp(&s->unless, s->kb.unless, s->flags | REG_NOSUB))) {
+	    (rc = regcomp(&s->unless, s->kb.unless, flags | REG_NOSUB))) {
 		regerror(rc, &s->unless, msg, cap);
 		regfree(&s->re);
 		s->state = -1;
@@ -79,10 +79,11 @@ static int compile_one(struct sig *s, char *msg, size_t cap)
 
 static int ready(struct sig *s)
 {
-	char msg[160];
+	if (s->state == 0) {
+		char msg[160];
 
-	if (s->state == 0)
 		compile_one(s, msg, sizeof msg);
+	}
 	return s->state == 1;
 }
 
@@ -99,8 +100,6 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id ||
 		    !k->regex)
 			continue;
-		s[n].flags =
-		    REG_EXTENDED | REG_NEWLINE | (k->icase ? REG_ICASE : 0);
 		s[n].has_unless = k->unless != NULL;
 		s[n].state = 0;
 		s[n].found = 0;

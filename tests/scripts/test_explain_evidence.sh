@@ -249,15 +249,15 @@ pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu
 	'[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.'
 
 # a DKMS build failure whose log also shows the kernel's headers missing
-# (zen-kernel/zen-kernel#305: Arch's DKMS hook and the make.log's autoconf.h):
-# no headers, not the driver's age; the failure alone stays the kernel too new
+# (docs/workarounds.md, from zen-kernel/zen-kernel#305): no headers, not the
+# driver's age; the failure alone stays the kernel too new
 dkmsfail='Error! Bad return status for module build on kernel: 6.2.6-zen1-1-zen (x86_64)'
 pair "DKMS failure with the headers missing" dkms-module-build-failed dkms-headers-missing-in-log "$dkmsfail" \
 	"$dkmsfail" '<command-line>: fatal error: /lib/modules/6.2.6-zen1-1-zen/build/include/linux/autoconf.h: No such file or directory'
 
 # NVML's Unknown Error in a container while the toolkit's config.toml says
-# no-cgroups = true (NVIDIA/nvidia-container-toolkit#580): no device-cgroup rules
-# for a rootful engine; the error alone stays the daemon-reload case
+# no-cgroups = true (docs/workarounds.md): no device-cgroup rules for a
+# rootful engine; the error alone stays the daemon-reload case
 nvmlunk='Failed to initialize NVML: Unknown Error'
 pair "NVML Unknown Error with no-cgroups = true" nvml-unknown-error-container nvct-no-cgroups-rootful "$nvmlunk" \
 	"$nvmlunk" 'no-cgroups = true'
@@ -301,8 +301,8 @@ pair "CTranslate2 float16 on device cuda" ct2-compute-type-unsupported ct2-cuda-
 	'    model = WhisperModel(model_size, device="cuda", compute_type="float16")' "$ct2fp16"
 
 # Numba's 'No supported GPU compute capabilities found' after its own warning
-# that the CUDA toolkit is below its minimum (numba/cuda/cudadrv/nvvm.py
-# get_supported_ccs): the toolkit's age, not a missing toolkit
+# that the CUDA toolkit is below its minimum (docs/workarounds.md): the
+# toolkit's age, not a missing toolkit
 nvvmcc='numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capabilities found. Please check your cudatoolkit version matches your CUDA version.'
 pair "Numba: CUDA toolkit below its minimum" numba-nvvm-not-found numba-toolkit-below-minimum "$nvvmcc" \
 	'/env/lib/python3.8/site-packages/numba/cuda/cudadrv/nvvm.py:400: UserWarning: CUDA Toolkit 10.1 is unsupported by Numba - 11.0 is the minimum required version.' "$nvvmcc"

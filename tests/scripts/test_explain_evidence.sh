@@ -218,6 +218,19 @@ pair "hipBLASLt library missing from ollama's bundle" hipblaslt-no-library ollam
 mlx='Process exited before becoming ready: RuntimeError: Failed to load the default metallib.'
 pair "MLX metallib of a newer Metal language" mlx-metallib-not-found metallib-language-too-new "$mlx" \
 	"$mlx" 'This library is using language version 4.0 which is not supported on this OS.' 'library not found'
+# MLX's JIT build of its kernels rejected by the Metal compiler of this macOS,
+# which does not know the language version asked (ml-explore/mlx-examples#1102,
+# macOS 13 and -std=metal3.1; Apple's MTLLanguageVersion: 3.1 needs macOS 14):
+# the build failure alone stays MLX's own problem
+mlxjit='RuntimeError: [metal::Device] Unable to build metal library from source'
+pair "MLX kernels built for a newer Metal language" mlx-metal-kernel-unavailable mlx-metal-std-too-new "$mlxjit" \
+	"$mlxjit" "error: invalid value 'metal3.1' in '-std=metal3.1'" "note: use 'ios-metal1.0' for 'Metal 1.0 (iOS)' standard"
+# nvcc from CUDA 13 rejecting a pre-Turing target (horsicq/Formats#9; NVIDIA's
+# CUDA Features Archive: 13.0 supports Turing through Grace Blackwell): the
+# build lists a dropped architecture; the rejection alone stays the generic one
+nvcc50="nvcc fatal   : Unsupported gpu architecture 'compute_50'"
+pair "nvcc from CUDA 13 and a dropped architecture" gpu-arch-unsupported-by-compiler nvcc-cuda13-dropped-arch "$nvcc50" \
+	"$nvcc50" 'Cuda compilation tools, release 13.3, V13.3.73'
 # ROCR_VISIBLE_DEVICES applied first, then CUDA_VISIBLE_DEVICES indexing the
 # GPUs it left (PyTorch's torch/cuda/__init__.py _parse_visible_devices):
 # index 1 of a one-GPU mask leaves none

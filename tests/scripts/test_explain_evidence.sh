@@ -125,6 +125,11 @@ checkid "Paddle: named" "$T/paddle.log" cudnn-win-load-error "cudnn-older-than-b
 printf '%s\n' 'CUDA Error: no CUDA-capable device is detected' \
 	'Unable to determine the device handle for GPU 0000:03:00.0: GPU is lost.  Reboot' >"$T/lost.log"
 checkid "GPU lost later in the log: named" "$T/lost.log" cuda-no-device "gpu-lost-in-log true"
+# busy or unavailable, and in dmesg the driver asking for a reset (scitix/sichek#51)
+pair "GPU needs a reset (NV_ERR_RESET_REQUIRED)" cuda-devices-unavailable gpu-lost-in-log \
+	"Test CUDA failure common.cu:1007 'CUDA-capable device(s) is/are busy or unavailable'" \
+	"Test CUDA failure common.cu:1007 'CUDA-capable device(s) is/are busy or unavailable'" \
+	'NVRM: nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from status @ kernel_channel.c:2874'
 # the kernel's Xid line: 79 (fallen off the bus) is the GPU gone, from its
 # own number; no other line's evidence is needed, and an application Xid
 # gets none (illinois-scicomp/machine-shop-maintenance#80 quotes the first)

@@ -236,6 +236,17 @@ pair "MLX kernels built for a newer Metal language" mlx-metal-kernel-unavailable
 nvcc50="nvcc fatal   : Unsupported gpu architecture 'compute_50'"
 pair "nvcc from CUDA 13 and a dropped architecture" gpu-arch-unsupported-by-compiler nvcc-cuda13-dropped-arch "$nvcc50" \
 	"$nvcc50" 'Cuda compilation tools, release 13.3, V13.3.73'
+# PyTorch's own NVRTC (TorchScript/NNC fuser: cuda_codegen.cpp appends
+# "nvrtc compilation failed: " and the code; pytorch/pytorch#87595): the wheel's
+# CUDA is older than the GPU; the bare NVRTC line stays the generic one
+nvrtcarch='nvrtc: error: invalid value for --gpu-architecture (-arch)'
+pair "PyTorch's NVRTC and an unknown architecture" gpu-arch-unsupported-by-compiler torch-nvrtc-arch-unknown "$nvrtcarch" \
+	"$nvrtcarch" '' 'nvrtc compilation failed: ' '' '#define NAN __int_as_float(0x7fffffff)'
+# Triton's PTX with an ISA version older than the GPU's target
+# (jax-ml/jax-triton#114): Triton predates the GPU; ptxas's line alone stays generic
+ptxold='ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89'
+pair "Triton's PTX too old for the target" ptx-version-too-old-for-target triton-ptx-too-old "$ptxold" \
+	'RuntimeError: Internal Triton PTX codegen error: ' "$ptxold" 'ptxas fatal   : Ptx assembly aborted due to errors'
 # ROCR_VISIBLE_DEVICES applied first, then CUDA_VISIBLE_DEVICES indexing the
 # GPUs it left (PyTorch's torch/cuda/__init__.py _parse_visible_devices):
 # index 1 of a one-GPU mask leaves none

@@ -298,6 +298,15 @@ dmlfac='  Message=[ErrorCode:RuntimeException] D:\a\_work\1\s\onnxruntime\core\p
 pair "DirectML graph compile on an NPU" dml-unsupported dml-npu-graph-unsupported "$dmlfac" \
 	'[E:onnxruntime:, inference_session.cc:1935 onnxruntime::InferenceSession::Initialize::<lambda_e09ac8a7667b49d27dc77a8205e26aa5>::operator ()] Exception during initialization: C:\__w\1\s\onnxruntime\core\providers\dml\DmlExecutionProvider\src\DmlGraphFusionHelper.cpp(451)\onnxruntime.dll!00007FFD7B82B069: (caller: 00007FFD7B7AEA84) Exception(1) tid(5610) 887A0004 The specified device interface or feature level is not supported on this system.'
 
+# NCCL's unhandled system error whose last error is a connection to 127.0.0.1
+# (awslabs/awsome-distributed-ai#192, fixed by NCCL_SOCKET_IFNAME): NCCL
+# bootstrapped over loopback; the error alone stays the shared-memory case first
+ncclsys='RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)'
+pair "NCCL system error connecting to loopback" nccl-unhandled-system-error nccl-bootstrap-over-loopback "$ncclsys" \
+	'torch.distributed.DistBackendError: NCCL error in: /opt/conda/conda-bld/pytorch_1696588393313/work/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1331, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.5' \
+	'ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. ' \
+	'Last error:' 'socketStartConnect: Connect to 127.0.0.1<45069> failed : Software caused connection abort'
+
 # CMake's Visual Studio generator without CUDA's build customization
 # (CESNET/GPUJPEG#79): 'No CUDA toolset found.'; a missing nvcc stays PATH first
 pair "CMake VS generator without the CUDA toolset" cuda-toolkit-not-found cmake-vs-no-cuda-toolset \

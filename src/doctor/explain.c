@@ -22,8 +22,7 @@ struct sig {
 	struct gd_kb_signature kb;
 	const gd_kb *from; /* the kb, for the sources' URLs */
 	regex_t re;
-	regex_t unless; /* valid when has_unless */
-	int has_unless;
+	regex_t unless; /* valid when kb.unless */
 	/* 0 not compiled yet, 1 ready, -1 does not compile */
 	signed char state;
 	int found;
@@ -66,7 +65,7 @@ static int compile_one(struct sig *s, char *msg, size_t cap)
 		s->state = -1;
 		return -1;
 	}
-	if (s->has_unless &&
+	if (s->kb.unless &&
 	    (rc = regcomp(&s->unless, s->kb.unless, flags | REG_NOSUB))) {
 		regerror(rc, &s->unless, msg, cap);
 		regfree(&s->re);
@@ -100,7 +99,6 @@ static size_t compile_all(gd_ctx *ctx, struct sig *s, size_t max)
 		if (gd_kb_signature_at(ctx->kb, i, k) < 0 || !k->id ||
 		    !k->regex)
 			continue;
-		s[n].has_unless = k->unless != NULL;
 		s[n].state = 0;
 		s[n].found = 0;
 		s[n].from = ctx->kb;
@@ -177,7 +175,7 @@ static int try_line(struct sig *s, const char *ls, const char *at,
 	copy[n] = '\0';
 	if (!ready(s) || regexec(&s->re, copy, 1, pm, 0) != 0)
 		return 0;
-	return !s->has_unless || regexec(&s->unless, copy, 0, NULL, 0) != 0;
+	return !s->kb.unless || regexec(&s->unless, copy, 0, NULL, 0) != 0;
 }
 
 /* The literal index: every literal's first 4 bytes hashed into a bitmap,
@@ -401,7 +399,7 @@ void gd_explain_sigs_free(struct gd_explain_sigs *s)
 		if (s->v[i].state != 1)
 			continue;
 		regfree(&s->v[i].re);
-		if (s->v[i].has_unless)
+		if (s->v[i].kb.unless)
 			regfree(&s->v[i].unless);
 	}
 	free(s->codes);

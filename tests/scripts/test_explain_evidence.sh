@@ -236,9 +236,9 @@ pair "MLX kernels built for a newer Metal language" mlx-metal-kernel-unavailable
 nvcc50="nvcc fatal   : Unsupported gpu architecture 'compute_50'"
 pair "nvcc from CUDA 13 and a dropped architecture" gpu-arch-unsupported-by-compiler nvcc-cuda13-dropped-arch "$nvcc50" \
 	"$nvcc50" 'Cuda compilation tools, release 13.3, V13.3.73'
-# PyTorch's own NVRTC (TorchScript/NNC fuser: cuda_codegen.cpp appends
-# "nvrtc compilation failed: " and the code; pytorch/pytorch#87595): the wheel's
-# CUDA is older than the GPU; the bare NVRTC line stays the generic one
+# PyTorch's own NVRTC (its fuser prints "nvrtc compilation failed: " and the
+# code; docs/workarounds.md): the wheel's CUDA is older than the GPU; the bare
+# NVRTC line stays the generic one
 nvrtcarch='nvrtc: error: invalid value for --gpu-architecture (-arch)'
 pair "PyTorch's NVRTC and an unknown architecture" gpu-arch-unsupported-by-compiler torch-nvrtc-arch-unknown "$nvrtcarch" \
 	"$nvrtcarch" '' 'nvrtc compilation failed: ' '' '#define NAN __int_as_float(0x7fffffff)'

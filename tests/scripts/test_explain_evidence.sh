@@ -23,6 +23,8 @@
 #    "Cannot deserialize plugin": an engine being loaded without its plugin
 #    library, not an operator the ONNX parser lacks.
 
+#  - PyTorch's MPS version refusals where Python reports macOS 10.16: an
+#    x86_64 Python under Rosetta, not an old macOS.
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
 #  - "the provided PTX was compiled with an unsupported toolchain" on a
 #    Jetson: server CUDA libraries, not the driver's age;
@@ -337,6 +339,13 @@ pair "gfx target rejected as a CUDA gpu architecture (clang 11)" gpu-arch-unsupp
 ct2fp16='ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.'
 pair "CTranslate2 float16 on device cuda" ct2-compute-type-unsupported ct2-cuda-gpu-below-volta "$ct2fp16" \
 	'    model = WhisperModel(model_size, device="cuda", compute_type="float16")' "$ct2fp16"
+
+# PyTorch's MPS bfloat16 refusal where collect_env's Python platform is
+# macOS-10.16 (docs/workarounds.md, pytorch/pytorch#146236): an x86_64 Python
+# under Rosetta; alone it stays the data type MPS lacks
+mpsbf16='MPS BFloat16 is only supported on MacOS 14 or newer'
+pair "MPS bfloat16 refused to an x86_64 Python" mps-dtype-unsupported mps-x86-python-reports-10-16 "$mpsbf16" \
+	"$mpsbf16" 'OS: macOS 15.3 (x86_64)' 'Python platform: macOS-10.16-x86_64-i386-64bit'
 
 # Numba's 'No supported GPU compute capabilities found' after its own warning
 # that the CUDA toolkit is below its minimum (docs/workarounds.md): the

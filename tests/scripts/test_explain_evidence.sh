@@ -249,6 +249,12 @@ pair "PyTorch's NVRTC and an unknown architecture" gpu-arch-unsupported-by-compi
 ptxold='ptxas /tmp/filePpgwy4, line 6; error   : PTX .version 7.4 does not support .target sm_89'
 pair "Triton's PTX too old for the target" ptx-version-too-old-for-target triton-ptx-too-old "$ptxold" \
 	'RuntimeError: Internal Triton PTX codegen error: ' "$ptxold" 'ptxas fatal   : Ptx assembly aborted due to errors'
+# ptxas rejecting the GPU's sm_ inside Triton's codegen error (RLinf/RLinf#92;
+# docs/workarounds.md): Triton's bundled ptxas predates the GPU; the ptxas line
+# alone stays the generic compiler one
+sm120="(SGLangWorker pid=38135) ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'"
+pair "Triton's bundled ptxas and an unknown sm_" gpu-arch-unsupported-by-compiler triton-bundled-ptxas-unknown-arch "$sm120" \
+	"(SGLangWorker pid=38135) RuntimeError: Internal Triton PTX codegen error:" "$sm120"
 # ROCR_VISIBLE_DEVICES applied first, then CUDA_VISIBLE_DEVICES indexing the
 # GPUs it left (PyTorch's torch/cuda/__init__.py _parse_visible_devices):
 # index 1 of a one-GPU mask leaves none

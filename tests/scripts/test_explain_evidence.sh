@@ -220,6 +220,13 @@ pair "rocWMMA and a target without matrix cores" rocwmma-unsupported-arch rocwmm
 pair "hipBLASLt library missing from ollama's bundle" hipblaslt-no-library ollama-bundled-rocm \
 	'rocblaslt error: Cannot read "TensileLibrary_lazy_gfx1151.dat": No such file or directory' \
 	'rocblaslt error: Cannot read /usr/local/lib/ollama/rocm/hipblaslt/library/TensileLibrary_lazy_gfx1201.dat: No such file or directory'
+# a cublasLt call rejected after hipBLASLt said it has no kernel library for
+# the target (vladmandic/sdnext#4574, ZLUDA on gfx1030; tests/fixtures/logs/
+# zluda-hipblaslt-gfx1030-sdnext-4574.txt): hipBLASLt lacks the GPU; the
+# cuBLAS status alone stays the generic failure
+cublt='15:30:32-897234 ERROR    Prompt parser encode: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling'
+pair "cublasLt failure where hipBLASLt lacks the target" cublas-invalid-value hipblaslt-lacks-target "$cublt" \
+	'rocblaslt error: Could not load "C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\hipblaslt\\library\\TensileLibrary_lazy_gfx1030.dat"' "$cublt"
 # MLX's failure with Metal's own NSError after it, line by line as vMLX shows
 # it (jjang-ai/vmlx#169): the metallib is there but built for a newer macOS
 mlx='Process exited before becoming ready: RuntimeError: Failed to load the default metallib.'

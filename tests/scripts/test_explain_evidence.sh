@@ -26,6 +26,9 @@
 #  - PyTorch's MPS version refusals where Python reports macOS 10.16: an
 #    x86_64 Python under Rosetta, not an old macOS.
 #  - "nvcc: not found" where hipcc ran nvcc: hipcc's platform, not CUDA.
+#  - wgpu finding no adapter in a log from a browser (the app's "modern
+#    browser with either WebGL or WebGPU" line, wasm-bindgen frames): the
+#    browser's WebGPU disabled, not a missing driver.
 #  - "the provided PTX was compiled with an unsupported toolchain" on a
 #    Jetson: server CUDA libraries, not the driver's age;
 #  - nvidia-smi "couldn't communicate with the NVIDIA driver" on WSL2;
@@ -132,6 +135,11 @@ pair "GPU needs a reset (NV_ERR_RESET_REQUIRED)" cuda-devices-unavailable gpu-lo
 	"Test CUDA failure common.cu:1007 'CUDA-capable device(s) is/are busy or unavailable'" \
 	"Test CUDA failure common.cu:1007 'CUDA-capable device(s) is/are busy or unavailable'" \
 	'NVRM: nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from status @ kernel_channel.c:2874'
+# egui-wgpu's no-adapter error in the Rerun web viewer, with its browser hint (rerun-io/rerun#4915)
+pair "wgpu in a web browser" wgpu-no-adapter wgpu-in-browser \
+	"WGPU error: Failed to create wgpu adapter, no suitable adapter found." \
+	'Failed to create wgpu adapter, no suitable adapter found.' \
+	'Make sure you use a modern browser with either WebGL or WebGPU support enabled.'
 # the kernel's Xid line: 79 (fallen off the bus) is the GPU gone, from its
 # own number; no other line's evidence is needed, and an application Xid
 # gets none (illinois-scicomp/machine-shop-maintenance#80 quotes the first)

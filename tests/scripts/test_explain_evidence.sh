@@ -375,6 +375,13 @@ nvvmcc='numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capa
 pair "Numba: CUDA toolkit below its minimum" numba-nvvm-not-found numba-toolkit-below-minimum "$nvvmcc" \
 	'/env/lib/python3.8/site-packages/numba/cuda/cudadrv/nvvm.py:400: UserWarning: CUDA Toolkit 10.1 is unsupported by Numba - 11.0 is the minimum required version.' "$nvvmcc"
 
+# libcuda.so.1 missing for a program under ~/.var/app/ (janhq/jan#7825): a
+# Flatpak sandbox without the host driver's GL.nvidia extension; alone, the
+# container started without the GPU stays first
+fplib='/home/u/.var/app/ai.jan.Jan/data/Jan/data/llamacpp/backends/b8149/linux-avx-cuda-cu12.0-x64/build/bin/llama-server: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory'
+pair "Flatpak app without the host NVIDIA libraries" container-no-libcuda flatpak-no-host-nvidia-libs \
+	'./llama-server: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory' "$fplib"
+
 # The causes a match names (kb cause codes, likeliest first): the
 # alternative's cause comes first, then the signature's own.
 checkcauses "container: the GPU not requested, then the signature's causes" "$T/insuff.log" cuda-driver-insufficient "container-gpu-not-requested driver-older-than-toolkit nvidia-driver-missing container-toolkit-missing"

@@ -31,6 +31,8 @@
 #    browser's WebGPU disabled, not a missing driver.
 #  - "the provided PTX was compiled with an unsupported toolchain" on a
 #    Jetson: server CUDA libraries, not the driver's age;
+#  - a CUDA library missing in an L4T r32 (JetPack 4) image: the NVIDIA
+#    runtime, which mounts them from the Jetson, was not used;
 #  - nvidia-smi "couldn't communicate with the NVIDIA driver" on WSL2;
 #  - the matched line's own numbers name a cause before all others: an Xid's
 #    class (79: the GPU fell off the bus; 13: the application), a PyTorch
@@ -203,6 +205,11 @@ pair "nvidia-smi missing in a container" nvidia-smi-not-found container-no-gpu-r
 ptx='Error: llama runner process has terminated: CUDA error: the provided PTX was compiled with an unsupported toolchain.'
 pair "PTX toolchain on a Jetson" cuda-ptx-toolchain jetson-server-cuda "$ptx" \
 	'time=2024-08-30T16:57:23.032Z level=DEBUG source=gpu.go:123 msg="detected GPUs" count=1 library=/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1.1' "$ptx"
+# a CUDA library missing inside an L4T r32 image (dusty-nv/jetson-containers#93):
+# r32 images get CUDA from the host through the NVIDIA runtime
+curand='OSError: libcurand.so.10: cannot open shared object file: No such file or directory'
+pair "CUDA library missing in an L4T r32 image" cuda-libs-missing l4t-r32-cuda-not-mounted "$curand" \
+	'Status: Downloaded newer image for dustynv/ros:noetic-pytorch-l4t-r32.5.0' '>>> import torch' "$curand"
 # nvidia-smi cannot reach the driver in WSL2 (microsoft/WSL#3847's message)
 smi="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
 pair "nvidia-smi no driver in WSL2" nvidia-smi-no-driver wsl-gpu-passthrough "$smi" \

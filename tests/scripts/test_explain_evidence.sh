@@ -254,6 +254,15 @@ pair "MLX metallib of a newer Metal language" mlx-metallib-not-found metallib-la
 mlxjit='RuntimeError: [metal::Device] Unable to build metal library from source'
 pair "MLX kernels built for a newer Metal language" mlx-metal-kernel-unavailable mlx-metal-std-too-new "$mlxjit" \
 	"$mlxjit" "error: invalid value 'metal3.1' in '-std=metal3.1'" "note: use 'ios-metal1.0' for 'Metal 1.0 (iOS)' standard"
+# ggml's Metal library failing in Apple's MetalPerformancePrimitives headers on
+# an M5 (ollama/ollama#15835, #15748; the mixed bfloat/half kernels ollama PR
+# #15257 removes): the shader source is there, its tensor-API kernels do not
+# compile; the failure line alone stays a missing or unreadable shader
+metallib='ggml_metal_init: error: failed to initialize the Metal library'
+pair "ggml Metal tensor-API kernels rejected by MPP" metal-library-missing metal-tensor-api-kernels "$metallib" \
+	"ggml_metal_library_init: error: Error Domain=MTLLibraryErrorDomain Code=3" \
+	"/System/Library/Frameworks/MetalPerformancePrimitives.framework/Headers/__impl/MPPTensorOpsMatMul2dImpl.h:3267:5: error: static_assert failed due to requirement '__tensor_ops_detail::__is_same_v<half, bfloat>' \"Input types must match cooperative tensor types\"" \
+	"$metallib"
 # nvcc from CUDA 13 rejecting a pre-Turing target (horsicq/Formats#9; NVIDIA's
 # CUDA Features Archive: 13.0 supports Turing through Grace Blackwell): the
 # build lists a dropped architecture; the rejection alone stays the generic one

@@ -287,7 +287,7 @@ sm120="(SGLangWorker pid=38135) ptxas fatal   : Value 'sm_120' is not defined fo
 pair "Triton's bundled ptxas and an unknown sm_" gpu-arch-unsupported-by-compiler triton-bundled-ptxas-unknown-arch "$sm120" \
 	"(SGLangWorker pid=38135) RuntimeError: Internal Triton PTX codegen error:" "$sm120"
 # ROCR_VISIBLE_DEVICES applied first, then CUDA_VISIBLE_DEVICES indexing the
-# GPUs it left (PyTorch's torch/cuda/__init__.py _parse_visible_devices):
+# GPUs it left (docs/workarounds.md, from PyTorch's _parse_visible_devices):
 # index 1 of a one-GPU mask leaves none
 hipnone='RuntimeError: No HIP GPUs are available'
 pair "ROCR_VISIBLE_DEVICES set: the index past its mask" torch-no-hip-gpu rocr-visible-devices-set "$hipnone" \
@@ -371,8 +371,8 @@ pair "gfx target rejected as a CUDA gpu architecture (clang 11)" gpu-arch-unsupp
 	'clang-11: error: Unsupported CUDA gpu architecture: gfx900:xnack-'
 
 # CTranslate2's compute-type refusal with the model loaded on device cuda
-# (src/devices.cc: cuda only in a CUDA build; src/types.cc: float16 on CUDA
-# only from compute capability 7.0): the GPU's age; alone, the CPU first
+# (docs/workarounds.md: cuda only in a CUDA build, float16 on CUDA only from
+# compute capability 7.0): the GPU's age; alone, the CPU first
 ct2fp16='ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.'
 pair "CTranslate2 float16 on device cuda" ct2-compute-type-unsupported ct2-cuda-gpu-below-volta "$ct2fp16" \
 	'    model = WhisperModel(model_size, device="cuda", compute_type="float16")' "$ct2fp16"

@@ -316,6 +316,17 @@ pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu
 	"$nvload" '-> Kernel module load error: No such device' \
 	'[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.'
 
+# nvidia-smi unable to reach the driver while the kernel log shows the driver
+# refusing the GPU (nv.c's legacy-branch notice, osapi.c's open module without
+# GSP; NixOS/nixos-hardware#1828's lines): the GPU is outside the installed
+# branch; the nvidia-smi line alone stays the module not loaded
+smifail="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
+pair "NVRM refuses the GPU (legacy branch)" nvidia-smi-no-driver nvrm-driver-refuses-gpu "$smifail" \
+	"$smifail" 'Apr 13 16:41:14 nixos kernel: NVRM: The NVIDIA NVIDIA GeForce GTX 1050 GPU installed in this system>' \
+	'                              NVRM:  supported through the NVIDIA 580.xx Legacy drivers. Please'
+pair "NVRM refuses the GPU (open module, no GSP)" nvidia-smi-no-driver nvrm-driver-refuses-gpu "$smifail" \
+	"$smifail" 'NVRM: nvidia.ko because it does not include the required GPU'
+
 # a DKMS build failure whose log also shows the kernel's headers missing
 # (docs/workarounds.md, from zen-kernel/zen-kernel#305): no headers, not the
 # driver's age; the failure alone stays the kernel too new

@@ -395,6 +395,13 @@ mpsbf16='MPS BFloat16 is only supported on MacOS 14 or newer'
 pair "MPS bfloat16 refused to an x86_64 Python" mps-dtype-unsupported mps-x86-python-reports-10-16 "$mpsbf16" \
 	"$mpsbf16" 'OS: macOS 15.3 (x86_64)' 'Python platform: macOS-10.16-x86_64-i386-64bit'
 
+# Ray's /dev/shm fallback warning in a vLLM run with tensor parallelism over
+# several GPUs (docs/workarounds.md, vLLM's Deploying with Docker page): the
+# workers' shared memory, not just a slower object store
+raytmp="2023-11-18 03:39:16,283 WARNING services.py:1996 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 67108864 bytes available. This will harm performance!"
+pair "Ray /dev/shm fallback with tensor parallelism" ray-object-store-on-tmp ray-shm-tensor-parallel "$raytmp" \
+	'>    --tensor-parallel-size 2' "$raytmp"
+
 # Numba's 'No supported GPU compute capabilities found' after its own warning
 # that the CUDA toolkit is below its minimum (docs/workarounds.md): the
 # toolkit's age, not a missing toolkit

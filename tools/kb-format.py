@@ -8,7 +8,8 @@ unchanged (checked before writing); tools/kbgen.c re-serialises it compact
 at build time, whatever the layout.
 
 usage: tools/kb-format.py [--check] [FILE]   (default src/kb/gpudoctor-kb.json)
---check: exit 1 and name the lines over MAX instead of rewriting."""
+--check: exit 1 and name the lines over MAX instead of rewriting.
+Either way an unparsable FILE is an error (exit 1, the parser's message)."""
 import json
 import os
 import sys
@@ -73,6 +74,13 @@ def main(argv):
     with open(path, encoding="utf-8") as f:
         lines = f.readlines()
     long_ = [i + 1 for i, l in enumerate(lines) if len(l.rstrip("\n")) > MAX]
+    try:
+        json.loads("".join(lines))
+    except ValueError as e:
+        # Long lines are only this tool's business, but a check that passes
+        # an unparsable kb sends its author to the build to find out.
+        print("%s: not valid JSON: %s" % (path, e))
+        return 1
     if check:
         for n in long_:
             print("%s:%d: %d characters (at most %d)"

@@ -18,6 +18,14 @@ files=$(git ls-files '*.c' '*.h' 2>/dev/null) ||
 # characters (tools/kb-format.py spreads an entry out; --check names them)
 python3 "$GD_SRCDIR/tools/kb-format.py" --check "$GD_SRCDIR/src/kb/gpudoctor-kb.json" ||
 	{ echo "FAIL: run tools/kb-format.py"; exit 1; }
+# and it refuses a kb that does not parse (an entry left after the array's
+# last one), which no line length shows
+bad=$(mktemp) || exit 1
+sed '0,/"id": "cuda-oom"/s//"id": "cuda-oom",,/' "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$bad"
+msg=$(python3 "$GD_SRCDIR/tools/kb-format.py" --check "$bad") &&
+	{ rm -f "$bad"; echo "FAIL: kb-format.py --check passed a kb that is not JSON"; exit 1; }
+rm -f "$bad"
+case $msg in *"not valid JSON"*) ;; *) echo "FAIL: kb-format.py --check on bad JSON said: $msg"; exit 1 ;; esac
 out=$("$cf" --dry-run $files 2>&1)
 n=$(printf '%s\n' "$out" | grep -c 'warning:')
 if [ "$n" -gt 0 ]; then

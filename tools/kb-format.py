@@ -9,7 +9,8 @@ at build time, whatever the layout.
 
 usage: tools/kb-format.py [--check] [FILE]   (default src/kb/gpudoctor-kb.json)
 --check: exit 1 and name the lines over MAX instead of rewriting.
-Either way an unparsable FILE is an error (exit 1, the parser's message)."""
+Either way an unparsable FILE, or one that gives a key twice in an object,
+is an error (exit 1)."""
 import json
 import os
 import sys
@@ -74,12 +75,26 @@ def main(argv):
     with open(path, encoding="utf-8") as f:
         lines = f.readlines()
     long_ = [i + 1 for i, l in enumerate(lines) if len(l.rstrip("\n")) > MAX]
+    dups = []
+
+    def no_dups(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                dups.append(k)
+            seen.add(k)
+        return dict(pairs)
     try:
-        json.loads("".join(lines))
+        json.loads("".join(lines), object_pairs_hook=no_dups)
     except ValueError as e:
         # Long lines are only this tool's business, but a check that passes
         # an unparsable kb sends its author to the build to find out.
         print("%s: not valid JSON: %s" % (path, e))
+        return 1
+    if dups:
+        # JSON keeps the last of two equal keys: two helpers adding the same
+        # source id would silently lose one entry's text.
+        print("%s: key given twice: %s" % (path, ", ".join(sorted(set(dups)))))
         return 1
     if check:
         for n in long_:

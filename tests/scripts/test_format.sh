@@ -26,6 +26,13 @@ msg=$(python3 "$GD_SRCDIR/tools/kb-format.py" --check "$bad") &&
 	{ rm -f "$bad"; echo "FAIL: kb-format.py --check passed a kb that is not JSON"; exit 1; }
 rm -f "$bad"
 case $msg in *"not valid JSON"*) ;; *) echo "FAIL: kb-format.py --check on bad JSON said: $msg"; exit 1 ;; esac
+# nor one that names a source twice (JSON would keep only the second)
+first=$(jq -r '.sources | keys[0]' "$GD_SRCDIR/src/kb/gpudoctor-kb.json")
+sed "0,/^\"$first\": {/s//\"$first\": {\"title\": \"again\"},\n&/" "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$bad"
+msg=$(python3 "$GD_SRCDIR/tools/kb-format.py" --check "$bad") &&
+	{ rm -f "$bad"; echo "FAIL: kb-format.py --check passed a kb with source $first twice"; exit 1; }
+rm -f "$bad"
+case $msg in *"key given twice: $first"*) ;; *) echo "FAIL: kb-format.py --check on a doubled key said: $msg"; exit 1 ;; esac
 out=$("$cf" --dry-run $files 2>&1)
 n=$(printf '%s\n' "$out" | grep -c 'warning:')
 if [ "$n" -gt 0 ]; then

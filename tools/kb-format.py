@@ -85,7 +85,7 @@ def main(argv):
             seen.add(k)
         return dict(pairs)
     try:
-        json.loads("".join(lines), object_pairs_hook=no_dups)
+        value = json.loads("".join(lines), object_pairs_hook=no_dups)
     except ValueError as e:
         # Long lines are only this tool's business, but a check that passes
         # an unparsable kb sends its author to the build to find out.
@@ -105,11 +105,10 @@ def main(argv):
     for l in lines:
         out.extend(reformat_line(l) if len(l.rstrip("\n")) > MAX else [l])
     text = "".join(out)
-    with open(path, encoding="utf-8") as f:
-        if json.loads(text) != json.load(f):
-            print("kb-format: the value would change; nothing written",
-                  file=sys.stderr)
-            return 1
+    if json.loads(text) != value:
+        print("kb-format: the value would change; nothing written",
+              file=sys.stderr)
+        return 1
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     return 0

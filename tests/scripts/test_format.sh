@@ -13,26 +13,27 @@ cf=$(command -v clang-format-14 || command -v clang-format) ||
 files=$(git ls-files '*.c' '*.h' 2>/dev/null) ||
 	files=$(find src shim tests tools bench -name '*.[ch]' 2>/dev/null)
 [ -n "$files" ] || { echo "FAIL: no C files found"; exit 1; }
-# shellcheck disable=SC2086
 # the knowledge base is reviewed line by line: no line over 1,000
 # characters (tools/kb-format.py spreads an entry out; --check names them)
 python3 "$GD_SRCDIR/tools/kb-format.py" --check "$GD_SRCDIR/src/kb/gpudoctor-kb.json" ||
 	{ echo "FAIL: run tools/kb-format.py"; exit 1; }
-# and it refuses a kb that does not parse (an entry left after the array's
-# last one), which no line length shows
-bad=$(mktemp) || exit 1
-sed '0,/"id": "cuda-oom"/s//"id": "cuda-oom",,/' "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$bad"
-msg=$(python3 "$GD_SRCDIR/tools/kb-format.py" --check "$bad") &&
-	{ rm -f "$bad"; echo "FAIL: kb-format.py --check passed a kb that is not JSON"; exit 1; }
-rm -f "$bad"
-case $msg in *"not valid JSON"*) ;; *) echo "FAIL: kb-format.py --check on bad JSON said: $msg"; exit 1 ;; esac
-# nor one that names a source twice (JSON would keep only the second)
+# and it refuses a kb that no line length shows is broken: refused WHAT SED
+# WANT edits a copy with SED and wants --check to fail saying WANT
+refused() {
+	bad=$(mktemp) || exit 1
+	sed "$2" "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$bad"
+	msg=$(python3 "$GD_SRCDIR/tools/kb-format.py" --check "$bad")
+	rc=$?
+	rm -f "$bad"
+	[ "$rc" -ne 0 ] || { echo "FAIL: kb-format.py --check passed $1"; exit 1; }
+	case $msg in *"$3"*) ;; *) echo "FAIL: kb-format.py --check on $1 said: $msg"; exit 1 ;; esac
+}
+# an entry left after the array's last one: not JSON
+refused "a kb that is not JSON" '0,/"id": "cuda-oom"/s//"id": "cuda-oom",,/' "not valid JSON"
+# a source named twice (JSON would keep only the second)
 first=$(jq -r '.sources | keys[0]' "$GD_SRCDIR/src/kb/gpudoctor-kb.json")
-sed "0,/^\"$first\": {/s//\"$first\": {\"title\": \"again\"},\n&/" "$GD_SRCDIR/src/kb/gpudoctor-kb.json" >"$bad"
-msg=$(python3 "$GD_SRCDIR/tools/kb-format.py" --check "$bad") &&
-	{ rm -f "$bad"; echo "FAIL: kb-format.py --check passed a kb with source $first twice"; exit 1; }
-rm -f "$bad"
-case $msg in *"key given twice: $first"*) ;; *) echo "FAIL: kb-format.py --check on a doubled key said: $msg"; exit 1 ;; esac
+refused "a kb with source $first twice" "0,/^\"$first\": {/s//\"$first\": {\"title\": \"again\"},\n&/" "key given twice: $first"
+# shellcheck disable=SC2086
 out=$("$cf" --dry-run $files 2>&1)
 n=$(printf '%s\n' "$out" | grep -c 'warning:')
 if [ "$n" -gt 0 ]; then

@@ -302,14 +302,14 @@ pair "TensorRT plugin lookup while deserializing an engine" trt-onnx-plugin-not-
 	"$trtplug" '[TensorRT] ERROR: safeDeserializationUtils.cpp (293) - Serialization Error in load: 0 (Cannot deserialize plugin since ' \
 	'[TensorRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.'
 # cuInit's unknown error with XLA's diagnostics saying the loaded libcuda is
-# another driver's than the kernel module's (jax-ml/jax#25822's lines;
-# cuda_diagnostics.cc WarnOnDsoKernelMismatch): a driver mismatch, not nvidia_uvm
+# another driver's than the kernel module's (jax-ml/jax#25822's lines; the
+# kb's dso-version-mismatch-in-log rule says why): a driver mismatch, not nvidia_uvm
 dsounk='E external/xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error'
 pair "libcuda and kernel module versions differ" cuda-unknown-error-uvm dso-version-mismatch-in-log "$dsounk" \
 	"$dsounk" 'E external/xla/xla/stream_executor/cuda/cuda_diagnostics.cc:262] kernel version 535.129.3 does not match DSO version 545.23.8 -- cannot find working devices in this configuration'
 
-# nvidia.ko's probe finding the GPU held by another driver (nv-pci.c
-# check_for_bound_driver; beclab/Olares#3963's lines): the installer's load
+# nvidia.ko's probe finding the GPU held by another driver (the kb's
+# nvrm-gpu-already-bound rule; beclab/Olares#3963's lines): the installer's load
 # failure is then that driver's doing; the failure alone stays the module's
 nvload="ERROR: Unable to load the kernel module 'nvidia.ko'."
 pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu-already-bound "$nvload" \
@@ -317,15 +317,14 @@ pair "NVRM names the driver bound to the GPU" nvidia-module-load-failed nvrm-gpu
 	'[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.'
 
 # nvidia-smi unable to reach the driver while the kernel log shows the driver
-# refusing the GPU (nv.c's legacy-branch notice, osapi.c's open module without
-# GSP; NixOS/nixos-hardware#1828's lines): the GPU is outside the installed
+# refusing the GPU (docs/workarounds.md: the legacy-branch notice, the open
+# module without GSP; NixOS/nixos-hardware#1828's lines): the GPU is outside the installed
 # branch; the nvidia-smi line alone stays the module not loaded
-smifail="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
-pair "NVRM refuses the GPU (legacy branch)" nvidia-smi-no-driver nvrm-driver-refuses-gpu "$smifail" \
-	"$smifail" 'Apr 13 16:41:14 nixos kernel: NVRM: The NVIDIA NVIDIA GeForce GTX 1050 GPU installed in this system>' \
+pair "NVRM refuses the GPU (legacy branch)" nvidia-smi-no-driver nvrm-driver-refuses-gpu "$smi" \
+	"$smi" 'Apr 13 16:41:14 nixos kernel: NVRM: The NVIDIA NVIDIA GeForce GTX 1050 GPU installed in this system>' \
 	'                              NVRM:  supported through the NVIDIA 580.xx Legacy drivers. Please'
-pair "NVRM refuses the GPU (open module, no GSP)" nvidia-smi-no-driver nvrm-driver-refuses-gpu "$smifail" \
-	"$smifail" 'NVRM: nvidia.ko because it does not include the required GPU'
+pair "NVRM refuses the GPU (open module, no GSP)" nvidia-smi-no-driver nvrm-driver-refuses-gpu "$smi" \
+	"$smi" 'NVRM: nvidia.ko because it does not include the required GPU'
 
 # a DKMS build failure whose log also shows the kernel's headers missing
 # (docs/workarounds.md, from zen-kernel/zen-kernel#305): no headers, not the
